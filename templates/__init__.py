@@ -1,0 +1,1 @@
+"""Jinja templates of the shipped games, installed as package data (adjudicator.templates)."""
