@@ -1,0 +1,100 @@
+"""The game contract: what every game module provides to the engine.
+
+A game is pure rules: ``state + orders -> new state + events``. It reads no files, mail, clocks or
+terminals; randomness comes from the :class:`~adjudicator.rng.Rng` passed in. State, views, orders
+and events are plain data (dicts, lists, str, int, bool, None) that round-trip through JSON.
+
+The engine calls, in this order of a game's life:
+
+- ``options(players, given)``: the effective options (defaults filled in) and the problems found;
+- ``setup(players, options, rng)``: the state as turn 1 opens (``state["turn"] == 1``);
+- ``owed(state)``: who owes which order now (``{player: to_do}``), empty once the game is over;
+- ``view(state, player)`` / ``view(state, None)`` (spectators) / ``gm_view(state)``: what each may
+  see; the only door from the state to a report, a form or ``view --json``;
+- ``context(view)``: the part of a player's view that checking an order needs (it travels in the
+  order form, so ``check --form`` can check an order without the game directory);
+- ``validate(context, order)``: every problem of one order, in words that use only the context;
+- ``normalise(order)``: the order written in canonical form, once it is valid;
+- ``resolve(state, orders, rng)``: the next state (``turn`` one higher) and the events; an order
+  that is ``None`` is missing and the game applies its default order (announced in the events);
+- ``is_over(state)``, ``record(state, complete)``: the game's part of the game record;
+- ``bot(view, stream)``: a legal order for the demo and the contract tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib.resources.abc import Traversable
+from typing import Any, Protocol
+
+from adjudicator.rng import Rng, Stream
+
+State = dict[str, Any]
+View = dict[str, Any]
+Order = dict[str, Any]
+Event = dict[str, Any]
+Path = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with an order or a setup: a code, a message, and where it applies.
+
+    ``path`` locates the problem in the file (mapping keys and list indices from the top), so
+    the engine can name the line; ``()`` means the file as a whole.
+    """
+
+    code: str
+    message: str
+    path: Path = ()
+
+
+@dataclass
+class Resolution:
+    state: State
+    events: list[Event] = field(default_factory=list)
+
+
+class Game(Protocol):
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    envelope_keys: tuple[str, ...]  # always ("id", "player", "turn")
+
+    def order_model(self) -> Any:
+        """The pydantic model of a whole order file (envelope included); strict, no extra keys."""
+        ...
+
+    def templates(self) -> Traversable:
+        """The folder of this game's Jinja templates."""
+        ...
+
+    def options(
+        self, players: Sequence[str], given: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], list[Problem]]: ...
+
+    def setup(
+        self, players: Sequence[Mapping[str, Any]], options: Mapping[str, Any], rng: Rng
+    ) -> State: ...
+
+    def owed(self, state: State) -> dict[str, str]: ...
+
+    def view(self, state: State, player: str | None) -> View: ...
+
+    def gm_view(self, state: State) -> View: ...
+
+    def context(self, view: View) -> dict[str, Any]: ...
+
+    def validate(self, context: Mapping[str, Any], order: Order) -> list[Problem]: ...
+
+    def normalise(self, order: Order) -> Order: ...
+
+    def resolve(self, state: State, orders: Mapping[str, Order | None], rng: Rng) -> Resolution: ...
+
+    def is_over(self, state: State) -> bool: ...
+
+    def record(self, state: State, complete: bool) -> dict[str, Any]: ...
+
+    def bot(self, view: View, stream: Stream) -> Order: ...

@@ -1,0 +1,79 @@
+"""Seeded randomness that does not depend on the Python version.
+
+Every random draw comes from a named stream: the game's seed and a label such as ``deal`` or
+``stage 2 round 3 draw``. A stream's bytes are SHA-256 in counter mode::
+
+    block(i) = SHA-256("adjudicator-rng/1\\n" + str(seed) + "\\n" + label + "\\n"
+                       + i as 8 bytes big-endian)
+
+read 8 bytes at a time as unsigned big-endian integers. ``below(n)`` rejects values at or above
+the largest multiple of ``n`` under 2**64 and returns the remainder of the first one kept;
+``shuffle`` is Fisher-Yates from the last position down, ``j = below(i + 1)``.
+docs/randomness.md says the same, so anyone can re-derive every draw of a finished game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
+_DOMAIN = b"adjudicator-rng/1\n"
+
+
+class Stream:
+    """One labelled stream of random numbers."""
+
+    def __init__(self, seed: int, label: str) -> None:
+        self._key = _DOMAIN + str(seed).encode() + b"\n" + label.encode() + b"\n"
+        self._counter = 0
+        self._buffer = b""
+
+    def _u64(self) -> int:
+        if len(self._buffer) < 8:
+            block = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
+            self._counter += 1
+            self._buffer += block
+        value, self._buffer = self._buffer[:8], self._buffer[8:]
+        return int.from_bytes(value, "big")
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``range(n)``."""
+        if n <= 0:
+            raise ValueError("below() needs a positive bound")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            value = self._u64()
+            if value < limit:
+                return value % n
+
+    def choice(self, items: Sequence[T]) -> T:
+        return items[self.below(len(items))]
+
+    def shuffle(self, items: Sequence[T]) -> list[T]:
+        """A shuffled copy of ``items``."""
+        result = list(items)
+        for i in range(len(result) - 1, 0, -1):
+            j = self.below(i + 1)
+            result[i], result[j] = result[j], result[i]
+        return result
+
+    def sample(self, items: Sequence[T], k: int) -> list[T]:
+        """``k`` items drawn without replacement, in the order drawn."""
+        pool = list(items)
+        drawn = []
+        for _ in range(k):
+            drawn.append(pool.pop(self.below(len(pool))))
+        return drawn
+
+
+class Rng:
+    """The game's seeded generator: hands out independent labelled streams."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def stream(self, label: str) -> Stream:
+        return Stream(self.seed, label)
