@@ -1,0 +1,751 @@
+"""A strict YAML loader for players' hand-written order files.
+
+The loader refuses anything surprising (anchors, aliases, tags, merge keys, duplicate keys,
+several documents, deep nesting, odd encodings and control characters) and reports every problem
+it can find at once, each with a 1-based line (and column where known) and a plain-language reason.
+
+It never composes PyYAML's node tree and never runs PyYAML's constructors: it walks the event
+stream of the pure-Python parser (a non-recursive state machine) and builds the Python values
+itself, so nesting is bounded before anything recursive could run and values are never coerced
+beyond the few rules in :func:`_resolve_plain`.
+"""
+
+from __future__ import annotations
+
+import bisect
+import datetime as dt
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any, Final, Protocol
+
+import yaml
+from yaml.error import Mark, MarkedYAMLError
+from yaml.events import (
+    AliasEvent,
+    CollectionEndEvent,
+    DocumentEndEvent,
+    DocumentStartEvent,
+    Event,
+    MappingStartEvent,
+    NodeEvent,
+    ScalarEvent,
+    SequenceStartEvent,
+)
+
+__all__ = [
+    "Loaded",
+    "Path",
+    "StrictYamlError",
+    "YamlProblem",
+    "format_problem",
+    "load",
+]
+
+Path = tuple[str | int, ...]
+
+DEFAULT_MAX_BYTES: Final = 65536
+DEFAULT_MAX_DEPTH: Final = 10
+
+
+@dataclass(frozen=True)
+class YamlProblem:
+    """One reason a file was refused; ``line`` and ``column`` are 1-based."""
+
+    line: int | None
+    column: int | None
+    code: str
+    message: str
+
+
+def format_problem(p: YamlProblem) -> str:
+    """``"line 3, column 7: reason"``, ``"line 3: reason"`` or ``"reason"``."""
+    if p.line is None:
+        return p.message
+    if p.column is None:
+        return f"line {p.line}: {p.message}"
+    return f"line {p.line}, column {p.column}: {p.message}"
+
+
+class StrictYamlError(Exception):
+    """The file was refused; ``problems`` lists every problem found, in file order."""
+
+    def __init__(self, problems: list[YamlProblem]) -> None:
+        self.problems: list[YamlProblem] = list(problems)
+        super().__init__("\n".join(format_problem(p) for p in self.problems))
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A loaded order file: the value tree and the line of every node in it.
+
+    ``lines`` maps each path from the root to a 1-based line: for a mapping entry the line of its
+    key, for a list item the line where the item starts, and for ``()`` the line where the
+    document's content starts. A path element is the key itself, which is usually a ``str`` but
+    keeps whatever type the key was loaded as (an ``int``, ``None``, a ``bool``...).
+    """
+
+    data: Any
+    lines: dict[Path, int] = field(default_factory=dict)
+
+    def line_of(self, path: Path) -> int | None:
+        """The line of `path`, or of its nearest ancestor that has one."""
+        for end in range(len(path), -1, -1):
+            line = self.lines.get(path[:end])
+            if line is not None:
+                return line
+        return None
+
+
+# --------------------------------------------------------------------------------------------
+# Positions
+
+# The line breaks PyYAML counts (U+0085 is missing: it is a refused control character and is
+# blanked out before PyYAML sees the text, so it never breaks a line for PyYAML either).
+_LINE_BREAK = re.compile("\r\n|[\r\n\u2028\u2029]")
+
+
+class _Lines:
+    """Turns a character index of a text into a 1-based (line, column), as PyYAML counts them."""
+
+    def __init__(self, text: str) -> None:
+        self._starts = [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
+
+    def position(self, index: int) -> tuple[int, int]:
+        row = bisect.bisect_right(self._starts, index) - 1
+        return row + 1, index - self._starts[row] + 1
+
+
+class _Position(Protocol):
+    """A PyYAML mark (pure-Python or libyaml): 0-based line and column."""
+
+    @property
+    def line(self) -> int: ...
+
+    @property
+    def column(self) -> int: ...
+
+
+def _mark_position(mark: _Position | None) -> tuple[int | None, int | None]:
+    if mark is None:
+        return None, None
+    return mark.line + 1, mark.column + 1
+
+
+# --------------------------------------------------------------------------------------------
+# Bytes to text
+
+_OTHER_BOMS: Final = (
+    (b"\x00\x00\xfe\xff", "UTF-32"),
+    (b"\xff\xfe\x00\x00", "UTF-32"),
+    (b"\xfe\xff", "UTF-16"),
+    (b"\xff\xfe", "UTF-16"),
+)
+_UTF8_BOM: Final = b"\xef\xbb\xbf"
+
+# C0 controls other than tab, LF and CR; DEL; C1 controls.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+# Code points that are not text at all (PyYAML refuses them too).
+_NONCHARACTER = re.compile("[\ufffe\uffff]")
+
+_CONTROL_NAMES: Final = {
+    0x00: "a NUL byte",
+    0x07: "a bell",
+    0x08: "a backspace",
+    0x0B: "a vertical tab",
+    0x0C: "a form feed",
+    0x1B: "an escape",
+    0x7F: "a delete",
+    0x85: "a next-line",
+}
+
+
+def _decode(raw: bytes) -> str | YamlProblem:
+    """The text of `raw`, or the encoding problem that stops it being read at all."""
+    for bom, name in _OTHER_BOMS:
+        if raw.startswith(bom):
+            return YamlProblem(
+                1,
+                None,
+                "encoding",
+                f"the file is saved as {name} text (it starts with a {name} byte order mark);"
+                " save it as UTF-8",
+            )
+    if raw.startswith(_UTF8_BOM):
+        raw = raw[len(_UTF8_BOM) :]
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        before = raw[: err.start].decode("utf-8")
+        line, column = _Lines(before + "x").position(len(before))
+        return YamlProblem(
+            line,
+            None,
+            "encoding",
+            f"the file is not valid UTF-8 text (byte 0x{raw[err.start]:02x} at column {column});"
+            " save it as UTF-8",
+        )
+
+
+def _character_problems(text: str) -> tuple[str, list[YamlProblem]]:
+    """Problems for refused characters, and the text with each of them blanked to a space."""
+    problems: list[YamlProblem] = []
+    if not (_CONTROL.search(text) or _NONCHARACTER.search(text)):
+        return text, problems
+    lines = _Lines(_CONTROL.sub(" ", text))
+    for match in _CONTROL.finditer(text):
+        code = ord(match.group())
+        name = _CONTROL_NAMES.get(code, "a control character")
+        line, column = lines.position(match.start())
+        problems.append(
+            YamlProblem(
+                line,
+                column,
+                "control-character",
+                f"the file contains an invisible control character (U+{code:04X}, {name});"
+                " remove it",
+            )
+        )
+    for match in _NONCHARACTER.finditer(text):
+        line, column = lines.position(match.start())
+        problems.append(
+            YamlProblem(
+                line,
+                column,
+                "bad-character",
+                f"the file contains U+{ord(match.group()):04X}, which is not a text character;"
+                " remove it",
+            )
+        )
+    blanked = _NONCHARACTER.sub(" ", _CONTROL.sub(" ", text))
+    return blanked, problems
+
+
+# --------------------------------------------------------------------------------------------
+# Scalars
+
+_NULLS: Final = frozenset({"", "~", "null", "Null", "NULL"})
+
+
+def _casings(*words: str) -> frozenset[str]:
+    return frozenset(f(w) for w in words for f in (str.lower, str.capitalize, str.upper))
+
+
+_TRUE: Final = _casings("true", "yes", "on", "y")
+_FALSE: Final = _casings("false", "no", "off", "n")
+
+_INT = re.compile(r"[-+]?[0-9]+")
+_FLOAT = re.compile(r"[-+]?(?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)(?:[eE][-+]?[0-9]+)?")
+_INF = re.compile(r"([-+]?)\.(?:inf|Inf|INF)")
+_NAN = re.compile(r"\.(?:nan|NaN|NAN)")
+_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
+_DATETIME = re.compile(
+    r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})"
+    r"(?:[Tt]|[ \t]+)([0-9]{1,2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]*))?"
+    r"(?:[ \t]*(Z|([-+])([0-9]{1,2})(?::([0-9]{2}))?))?"
+)
+
+
+class _ScalarError(ValueError):
+    """A plain scalar looks like a number or date but cannot be one."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _resolve_plain(text: str) -> Any:
+    """The value of an untagged plain (unquoted) scalar: the only place types are decided."""
+    if text in _NULLS:
+        return None
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    if _INT.fullmatch(text):
+        try:
+            return int(text)
+        except ValueError:  # more digits than Python converts
+            raise _ScalarError(
+                "invalid-number", f"the number {_show(text)} has too many digits"
+            ) from None
+    if _FLOAT.fullmatch(text):
+        return float(text)
+    inf = _INF.fullmatch(text)
+    if inf:
+        return -math.inf if inf.group(1) == "-" else math.inf
+    if _NAN.fullmatch(text):
+        return math.nan  # one shared object, so two `.nan` keys count as duplicates
+    date = _DATE.fullmatch(text)
+    if date:
+        try:
+            return dt.date(*(int(g) for g in date.groups()))
+        except ValueError as err:
+            raise _ScalarError(
+                "invalid-date", f"{_show(text)} looks like a date but is not one ({err})"
+            ) from None
+    stamp = _DATETIME.fullmatch(text)
+    if stamp:
+        return _datetime(text, stamp)
+    return text
+
+
+def _datetime(text: str, m: re.Match[str]) -> dt.datetime:
+    year, month, day, hour, minute, second = (int(g) for g in m.groups()[:6])
+    fraction = m.group(7) or ""
+    micro = int((fraction + "000000")[:6])
+    tz: dt.tzinfo | None = None
+    if m.group(8) == "Z":
+        tz = dt.UTC
+    elif m.group(8):
+        offset = dt.timedelta(hours=int(m.group(10)), minutes=int(m.group(11) or 0))
+        try:
+            tz = dt.timezone(-offset if m.group(9) == "-" else offset)
+        except ValueError as err:
+            raise _ScalarError(
+                "invalid-date", f"{_show(text)} has an impossible time zone offset ({err})"
+            ) from None
+    try:
+        return dt.datetime(year, month, day, hour, minute, second, micro, tzinfo=tz)
+    except ValueError as err:
+        raise _ScalarError(
+            "invalid-date", f"{_show(text)} looks like a date and time but is not one ({err})"
+        ) from None
+
+
+def _show(text: str, limit: int = 40) -> str:
+    """`text` quoted for a message, shortened when long."""
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return "'" + text + "'"
+
+
+def _show_tag(tag: str) -> str:
+    """A resolved tag roughly as it was written."""
+    if tag.startswith("tag:yaml.org,2002:"):
+        return "!!" + tag[len("tag:yaml.org,2002:") :]
+    if tag.startswith("!"):
+        return tag
+    return f"!<{tag}>"
+
+
+# How PyYAML names the tokens it did not expect, in words.
+_TOKEN_WORDS: Final = {
+    "'<scalar>'": "a value",
+    "'<block mapping start>'": "a 'key: value' entry",
+    "'<block sequence start>'": "a list",
+    "'<block end>'": "the end of a block",
+    "'?'": "a key",
+    "'-'": "a list item",
+    "'<anchor>'": "an anchor",
+    "'<alias>'": "an alias",
+    "'<tag>'": "a tag",
+}
+
+
+def _found(problem: str) -> str:
+    """What PyYAML's "expected ..., but found X" problem found, in words."""
+    found = problem.rpartition("but found ")[2]
+    return _TOKEN_WORDS.get(found, found or "this")
+
+
+# --------------------------------------------------------------------------------------------
+# Events to values
+
+
+class _EventLoader(yaml.SafeLoader):
+    """The pure-Python parser, also noting where explicit ``?`` keys are (events don't say)."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.explicit_keys: list[Mark] = []
+
+    def fetch_key(self) -> None:
+        mark = self.get_mark()
+        super().fetch_key()
+        self.explicit_keys.append(mark)
+
+
+@dataclass
+class _Frame:
+    """An open mapping or sequence; ``path`` is None inside a refused complex key."""
+
+    container: dict[Any, Any] | list[Any]
+    path: tuple[Any, ...] | None
+    start: _Position | None = None
+    flow: bool = False
+    has_key: bool = False
+    key: Any = None
+    key_ok: bool = False
+    seen: dict[Any, tuple[int | None, str]] = field(default_factory=dict)
+
+
+class _Stop(Exception):
+    """Stop reading events: what follows must not be looked at."""
+
+
+class _Builder:
+    """Builds the value tree and line table from parser events, collecting problems."""
+
+    def __init__(self, max_depth: int) -> None:
+        self.max_depth = max_depth
+        self.problems: list[YamlProblem] = []
+        self.lines: dict[tuple[Any, ...], int] = {}
+        self.stack: list[_Frame] = []
+        self.documents = 0
+        self.root: Any = None
+        self.root_empty = False
+        self.explicit_end = False
+
+    def problem(self, mark: _Position | None, code: str, message: str) -> None:
+        line, column = _mark_position(mark)
+        self.problems.append(YamlProblem(line, column, code, message))
+
+    def feed(self, event: Event) -> None:
+        if isinstance(event, DocumentStartEvent):
+            self.documents += 1
+            if self.documents > 1:
+                self.problem(
+                    event.start_mark,
+                    "multiple-documents",
+                    "a second document starts here; an order file holds exactly one"
+                    " (remove the extra '---')",
+                )
+                raise _Stop
+        elif isinstance(event, DocumentEndEvent):
+            self.explicit_end = bool(event.explicit)
+        elif isinstance(event, CollectionEndEvent):
+            self.stack.pop()
+        elif isinstance(event, NodeEvent):
+            self.node(event)
+
+    def node(self, event: NodeEvent) -> None:
+        mark = event.start_mark
+        line = mark.line + 1 if mark is not None else None
+        self.check_node(event)
+
+        parent = self.stack[-1] if self.stack else None
+        if parent is not None and isinstance(parent.container, dict) and not parent.has_key:
+            self.key(parent, event)
+            return
+
+        is_collection = isinstance(event, MappingStartEvent | SequenceStartEvent)
+        if is_collection:
+            self.check_depth(mark)
+
+        value: Any
+        if isinstance(event, MappingStartEvent):
+            value = {}
+        elif isinstance(event, SequenceStartEvent):
+            value = []
+        elif isinstance(event, ScalarEvent):
+            value = self.scalar(event)
+            if isinstance(value, _Invalid):
+                value = None
+        else:  # an alias, already refused
+            value = None
+
+        path: tuple[Any, ...] | None
+        if parent is None:
+            path = ()
+            self.root = value
+            self.root_empty = (
+                isinstance(event, ScalarEvent)
+                and event.value == ""
+                and event.style is None
+                and event.tag is None
+                and event.anchor is None
+            )
+        elif isinstance(parent.container, list):
+            path = None if parent.path is None else (*parent.path, len(parent.container))
+            parent.container.append(value)
+        else:
+            path = None
+            if parent.key_ok:
+                parent.container[parent.key] = value
+                if parent.path is not None:
+                    path = (*parent.path, parent.key)
+            parent.has_key = False
+        # A mapping value's path already has the line of its key.
+        if (
+            path is not None
+            and line is not None
+            and (parent is None or isinstance(parent.container, list))
+        ):
+            self.lines[path] = line
+
+        if isinstance(value, dict | list) and is_collection:
+            flow = bool(getattr(event, "flow_style", False))
+            self.stack.append(_Frame(value, path, event.start_mark, flow))
+
+    def key(self, parent: _Frame, event: NodeEvent) -> None:
+        """`event` starts the key of the next entry of `parent`."""
+        mark = event.start_mark
+        parent.has_key = True
+        parent.key_ok = False
+        if isinstance(event, MappingStartEvent | SequenceStartEvent):
+            self.problem(
+                mark,
+                "complex-key",
+                "a list or mapping cannot be used as a key; keys must be plain names",
+            )
+            self.check_depth(mark)
+            empty: dict[Any, Any] | list[Any] = {} if isinstance(event, MappingStartEvent) else []
+            flow = bool(getattr(event, "flow_style", False))
+            self.stack.append(_Frame(empty, None, event.start_mark, flow))
+            return
+        if not isinstance(event, ScalarEvent):
+            return  # an alias, already refused
+        if event.style is None and event.tag is None and event.value == "<<":
+            self.problem(
+                mark,
+                "merge-key",
+                "merge keys ('<<') are not allowed; write out each key and value in full",
+            )
+        key = self.scalar(event)
+        if isinstance(key, _Invalid):
+            return
+        line, column = _mark_position(mark)
+        first = parent.seen.get(key)
+        if first is not None:
+            first_line, first_text = first
+            where = f"line {first_line}" if first_line is not None else "earlier"
+            if first_text == event.value:
+                message = f"the key {_show(event.value)} is given twice (first on {where})"
+            else:
+                message = (
+                    f"the key {_show(event.value)} is the same as the key {_show(first_text)}"
+                    f" on {where}; each key may be given only once"
+                )
+            self.problems.append(YamlProblem(line, column, "duplicate-key", message))
+            return
+        parent.seen[key] = (line, event.value)
+        parent.key = key
+        parent.key_ok = True
+        if parent.path is not None and line is not None:
+            self.lines[(*parent.path, key)] = line
+
+    def check_depth(self, mark: _Position | None) -> None:
+        """Stop before a collection opened at `mark` would pass the depth limit."""
+        if len(self.stack) >= self.max_depth:
+            self.problem(
+                mark,
+                "too-deep",
+                f"the values are nested more than {self.max_depth} levels deep here",
+            )
+            raise _Stop
+
+    def check_node(self, event: NodeEvent) -> None:
+        """Refuse anchors, aliases and tags on any node."""
+        if isinstance(event, AliasEvent):
+            self.problem(
+                event.start_mark,
+                "alias",
+                f"aliases ('*{event.anchor}') are not allowed; write the value out in full",
+            )
+            return
+        if event.anchor is not None:
+            self.problem(
+                event.start_mark,
+                "anchor",
+                f"anchors ('&{event.anchor}') are not allowed; remove it",
+            )
+        tag = getattr(event, "tag", None)
+        if tag is not None:
+            self.problem(
+                event.start_mark,
+                "tag",
+                f"tags ('{_show_tag(tag)}') are not allowed; remove it"
+                " (put a value in quotes to make it text)",
+            )
+
+    def scalar(self, event: ScalarEvent) -> Any:
+        """The value of a scalar event; an `_Invalid` after reporting why it has none."""
+        if event.style is not None:  # quoted or block scalar: always text
+            return event.value
+        try:
+            return _resolve_plain(event.value)
+        except _ScalarError as err:
+            self.problem(event.start_mark, err.code, err.message)
+            return _Invalid()
+
+
+class _Invalid:
+    """Stands in for a scalar that was refused (never returned to callers)."""
+
+
+# --------------------------------------------------------------------------------------------
+# Syntax errors
+
+_CANNOT_START = re.compile(r"found character (.+) that cannot start any token")
+
+
+def _syntax_problem(err: MarkedYAMLError, text: str, builder: _Builder) -> YamlProblem:
+    """PyYAML's error, with its position and a friendlier reason where one is easy."""
+    problem = err.problem or "the file is not valid YAML"
+    context = err.context or ""
+    mark: _Position | None = err.problem_mark or err.context_mark
+    code = "syntax"
+    start = _CANNOT_START.search(problem)
+    # Open collections written with a bracket (not the brace-less `[a: b]` single-pair mappings).
+    open_flow = [
+        frame
+        for frame in builder.stack
+        if frame.flow
+        and isinstance(frame.start, Mark)
+        and text[frame.start.index : frame.start.index + 1] in ("[", "{")
+    ]
+    if "mapping values are not allowed here" in problem:
+        message = (
+            "mapping values are not allowed here"
+            " (is a ':' missing a space after it, or a value missing quotes?)"
+        )
+    elif start and start.group(1) == "'\\t'":
+        message = (
+            "a tab is not allowed here; indent with spaces, and put a value that contains"
+            " a tab in quotes"
+        )
+    elif start:
+        message = f"a value cannot start with {start.group(1)}; put the value in quotes"
+    elif "unexpected end of stream" in problem and "quoted scalar" in context:
+        mark = err.context_mark or mark
+        message = "this quoted value is never closed (is the closing quote missing?)"
+    elif "could not find expected ':'" in problem:
+        mark = err.context_mark or mark
+        message = "this line is not a 'key: value' pair (is the ':' missing?)"
+    elif "<stream end>" in problem and (open_flow or "flow" in context):
+        if open_flow:
+            mark = open_flow[-1].start
+            opener = "{" if isinstance(open_flow[-1].container, dict) else "["
+        else:
+            mark = err.context_mark or mark
+            opener = "{" if "mapping" in context else "["
+        closer = "}" if opener == "{" else "]"
+        message = f"this '{opener}' is never closed (is a '{closer}' missing?)"
+    elif problem.startswith(("expected ',' or ']'", "expected ',' or '}'")):
+        closer = "]" if "']'" in problem else "}"
+        opener = "[" if closer == "]" else "{"
+        found = _found(problem.replace("but got", "but found"))
+        opened, _ = _mark_position(err.context_mark)
+        here, _ = _mark_position(err.problem_mark)
+        if opened is not None and here is not None and opened < here:
+            hint = f"is the '{opener}' on line {opened} missing its '{closer}', or a ',' missing?"
+        else:
+            hint = f"is a ',' or '{closer}' missing, or a value missing quotes?"
+        message = f"expected ',' or '{closer}' here, but found {found} ({hint})"
+    elif problem.startswith(
+        ("expected <block end>", "did not find expected key", "did not find expected '-'")
+    ):
+        if _starts_line(text, err.problem_mark):
+            message = (
+                "this line is not indented like the lines above it"
+                " (check that entries at the same level line up, using spaces)"
+            )
+        else:
+            message = (
+                f"{_found(problem)} was not expected here (is a value missing quotes, or a ',' or"
+                " line break missing?)"
+            )
+    elif "found unknown escape character" in problem:
+        message = (
+            f"{problem} in a double-quoted value"
+            " (write '\\\\' for a backslash, or use single quotes)"
+        )
+    elif "undefined tag handle" in problem:
+        code = "tag"
+        message = "tags (starting with '!') are not allowed; remove it"
+    elif problem.startswith("expected '<document start>'") and builder.explicit_end:
+        code = "multiple-documents"
+        message = (
+            "there is more after the end of the document ('...'); an order file holds exactly"
+            " one document"
+        )
+    elif problem.startswith("expected '<document start>'"):
+        message = (
+            f"{_found(problem)} was not expected here, after the end of the file's content"
+            " (is a bracket or indentation wrong?)"
+        )
+    elif context:
+        message = f"{problem} ({context})"
+    else:
+        message = problem
+    line, column = _mark_position(mark)
+    return YamlProblem(line, column, code, message)
+
+
+def _starts_line(text: str, mark: Mark | None) -> bool:
+    """Whether only spaces come before `mark` on its line."""
+    if mark is None:
+        return False
+    before = text[: mark.index]
+    line_start = max(before.rfind(c) for c in "\r\n\u2028\u2029") + 1
+    return before[line_start:].strip(" ") == ""
+
+
+# --------------------------------------------------------------------------------------------
+# Loading
+
+
+def _scan(text: str, max_depth: int) -> tuple[_Builder, list[YamlProblem]]:
+    """Run the event parser over `text`; the builder and any syntax and explicit-key problems."""
+    builder = _Builder(max_depth)
+    extra: list[YamlProblem] = []
+    loader = _EventLoader(text)
+    try:
+        while loader.check_event():
+            builder.feed(loader.get_event())  # type: ignore[no-untyped-call]
+    except _Stop:
+        pass
+    except MarkedYAMLError as err:
+        extra.append(_syntax_problem(err, text, builder))
+    except yaml.YAMLError as err:  # a ReaderError: cannot happen after blanking, but be safe
+        extra.append(YamlProblem(None, None, "syntax", f"the file is not valid YAML ({err})"))
+    finally:
+        loader.dispose()
+    for mark in loader.explicit_keys:
+        line, column = _mark_position(mark)
+        extra.append(
+            YamlProblem(
+                line,
+                column,
+                "complex-key",
+                "explicit keys ('? ') are not allowed; write 'key: value' on one line",
+            )
+        )
+    return builder, extra
+
+
+def load(
+    raw: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES, max_depth: int = DEFAULT_MAX_DEPTH
+) -> Loaded:
+    """Load one order file strictly; raise `StrictYamlError` listing every problem found."""
+    if len(raw) > max_bytes:
+        raise StrictYamlError(
+            [
+                YamlProblem(
+                    None,
+                    None,
+                    "too-large",
+                    f"the file is too large ({len(raw)} bytes; the limit is {max_bytes})",
+                )
+            ]
+        )
+    decoded = _decode(raw)
+    if isinstance(decoded, YamlProblem):
+        raise StrictYamlError([decoded])
+    text, problems = _character_problems(decoded)
+
+    builder, extra = _scan(text, max_depth)
+    problems.extend(builder.problems)
+    bad_lines = {p.line for p in problems if p.code in {"control-character", "bad-character"}}
+    for p in extra:
+        # A syntax error on a line with a refused character is most likely caused by it.
+        if not (p.code == "syntax" and p.line in bad_lines):
+            problems.append(p)
+    if not problems and (builder.documents == 0 or builder.root_empty):
+        problems.append(YamlProblem(None, None, "empty", "the file is empty"))
+    if problems:
+        problems.sort(key=lambda p: (p.line or 0, p.column or 0))
+        raise StrictYamlError(problems)
+    return Loaded(builder.root, dict(builder.lines))
