@@ -1,0 +1,99 @@
+"""Sultan (2–5 players): bid money cards for jewels on cushions over three stages.
+
+Rules in ``rules``, order files in ``orders``, views and record in ``view``, the bot in ``bots``.
+Rulings: RULINGS S1–S11, and these of the implementation:
+
+- When the returned colour was drawn more than once, the earliest-drawn jewel of that colour goes
+  back; the other jewels keep their draw order on cushions 1..k. A random or default return picks
+  one of the drawn jewels at random (so a colour drawn twice is twice as likely) and then follows
+  the same rule.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from importlib.resources import files
+from importlib.resources.abc import Traversable
+from typing import Any
+
+from adjudicator.contract import Order, Problem, Resolution, State, View
+from adjudicator.rng import Rng, Stream
+
+from . import rules
+from .bots import bot_order
+from .orders import SultanOrder, validate
+from .view import build_view, record
+
+
+class SultanGame:
+    """The Sultan game module (the engine's ``Game`` contract)."""
+
+    name = "sultan"
+    title = "Sultan"
+    min_players = 2
+    max_players = 5
+    envelope_keys = ("id", "player", "turn")
+
+    def order_model(self) -> type[SultanOrder]:
+        return SultanOrder
+
+    def templates(self) -> Traversable:
+        return files("adjudicator.templates") / "sultan"
+
+    def options(
+        self, players: Sequence[str], given: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], list[Problem]]:
+        return rules.check_options(players, given)
+
+    def setup(
+        self, players: Sequence[Mapping[str, Any]], options: Mapping[str, Any], rng: Rng
+    ) -> State:
+        return rules.setup(players, options, rng)
+
+    def owed(self, state: State) -> dict[str, str]:
+        return rules.owed(state)
+
+    def view(self, state: State, player: str | None) -> View:
+        if player is not None and player not in state["players"]:
+            raise ValueError(f"{player!r} is not a player of this game")
+        return build_view(state, player)
+
+    def gm_view(self, state: State) -> View:
+        return build_view(state, None, gm=True)
+
+    def context(self, view: View) -> dict[str, Any]:
+        """The part of a player's view that ``validate`` needs; small plain JSON."""
+        placements = view.get("placements") or []
+        return {
+            "to_do": view.get("to_do"),
+            "hand": list(view.get("hand") or []),
+            "cushions": view.get("cushions"),
+            "drawn": list(view.get("drawn") or []),
+            "used_cushions": [
+                p["cushion"] for p in placements if p.get("player") == view.get("player")
+            ],
+        }
+
+    def validate(self, context: Mapping[str, Any], order: Order) -> list[Problem]:
+        return validate(context, order)
+
+    def normalise(self, order: Order) -> Order:
+        return copy.deepcopy(order)
+
+    def resolve(self, state: State, orders: Mapping[str, Order | None], rng: Rng) -> Resolution:
+        return rules.resolve(state, orders, rng)
+
+    def is_over(self, state: State) -> bool:
+        return bool(state["phase"] == "over")
+
+    def record(self, state: State, complete: bool) -> dict[str, Any]:
+        return record(state, complete)
+
+    def bot(self, view: View, stream: Stream) -> Order:
+        return bot_order(view, stream)
+
+
+GAME = SultanGame()
+
+__all__ = ["GAME", "SultanGame"]

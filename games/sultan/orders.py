@@ -1,0 +1,250 @@
+"""Sultan's order files: the pydantic model (types, JSON Schema) and the check against a context.
+
+The context is the small part of a player's view that travels in the order form: ``to_do``,
+``hand``, ``cushions`` (how many this round), ``drawn`` and ``used_cushions`` (cushions this player
+already has a card on this round; only 2-player sequential play has one).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from adjudicator.contract import Path, Problem
+
+ORDER_COLOURS = ("white", "red", "yellow", "green", "blue")
+ORDER_KEYS = ("return", "bid", "bids")
+ENVELOPE = ("id", "player", "turn")
+OWED_WORDS = {
+    "return": "'return' (the jewel that goes back into the pouch)",
+    "bid": "'bid' (one card on one cushion)",
+    "bids": "'bids' (two cards on two different cushions)",
+}
+
+_TIMES = {2: "twice", 3: "three times"}
+_COUNT = {1: "one", 2: "two"}
+
+Colour = Literal["white", "red", "yellow", "green", "blue"]
+
+
+class Placement(BaseModel):
+    """One money card laid on one cushion."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    cushion: int = Field(ge=1, description="The cushion, numbered from 1 as in your report.")
+    card: int = Field(ge=1, description="The value of a money card in your hand.")
+
+
+class SultanOrder(BaseModel):
+    """A Sultan order file: the envelope and the one key owed this turn."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", title="Sultan order file")
+
+    id: str = Field(description="The game id, as on your order form.")
+    player: str = Field(description="Your player name.")
+    turn: int = Field(ge=1, description="The turn number printed on your order form.")
+    return_: Colour | None = Field(
+        default=None,
+        alias="return",
+        description="Start player only: the drawn jewel that goes back into the pouch.",
+    )
+    bid: Placement | None = Field(
+        default=None, description="One card on one cushion (3–5 players, or sequential placement)."
+    )
+    bids: list[Placement] | None = Field(
+        default=None,
+        description="Two players, sealed placement: two cards on two different cushions, "
+        "in your placement order.",
+    )
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _listing(values: list[Any]) -> str:
+    return ", ".join(str(v) for v in values) if values else "none"
+
+
+def validate(context: Mapping[str, Any], order: Any) -> list[Problem]:
+    """Every problem of one order body (the file without id, player and turn)."""
+    if not isinstance(order, Mapping):
+        return [Problem("wrong-type", "the order must be a mapping of keys, such as 'bid: ...'")]
+    problems = [
+        Problem("unknown-key", f"unknown key {key!r}", (str(key),))
+        for key in order
+        if key not in ORDER_KEYS and key not in ENVELOPE
+    ]
+    to_do = context.get("to_do")
+    if to_do not in ORDER_KEYS:
+        problems.append(Problem("not-owed", "you owe no order this turn"))
+        return problems
+    wrong = [key for key in ORDER_KEYS if key in order and key != to_do]
+    for key in wrong:
+        problems.append(
+            Problem("wrong-key", f"this turn you owe {OWED_WORDS[to_do]}, not {key!r}", (key,))
+        )
+    if to_do not in order:
+        if not wrong:
+            problems.append(
+                Problem(
+                    "missing-key",
+                    f"this turn you owe {OWED_WORDS[to_do]}: the key {to_do!r} is missing",
+                )
+            )
+    elif to_do == "return":
+        problems += _check_return(context, order["return"])
+    elif to_do == "bid":
+        problems += _check_bid(context, order["bid"], ("bid",), Counter())
+    else:
+        problems += _check_bids(context, order["bids"])
+    return problems
+
+
+def _check_return(context: Mapping[str, Any], value: Any) -> list[Problem]:
+    drawn = list(context.get("drawn") or [])
+    if not isinstance(value, str):
+        return [
+            Problem("wrong-type", "'return' must be a jewel colour, such as white", ("return",))
+        ]
+    if value not in ORDER_COLOURS:
+        colours = ", ".join(ORDER_COLOURS)
+        return [
+            Problem(
+                "not-a-colour",
+                f"{value!r} is not a jewel colour; the colours are {colours}",
+                ("return",),
+            )
+        ]
+    if value not in drawn:
+        return [
+            Problem(
+                "not-drawn",
+                f"{value} was not drawn this round; drawn: {_listing(drawn)}",
+                ("return",),
+            )
+        ]
+    return []
+
+
+def _check_bid(
+    context: Mapping[str, Any], bid: Any, path: Path, used: Counter[int]
+) -> list[Problem]:
+    """One placement; ``used`` counts the cards already laid by earlier placements of the order."""
+    if not isinstance(bid, Mapping):
+        return [
+            Problem(
+                "wrong-type",
+                "a placement needs a cushion and a card, such as {cushion: 1, card: 9}",
+                path,
+            )
+        ]
+    problems = [
+        Problem("unknown-key", f"unknown key {key!r} in a placement", (*path, str(key)))
+        for key in bid
+        if key not in ("cushion", "card")
+    ]
+    for key in ("cushion", "card"):
+        if key not in bid:
+            problems.append(Problem("missing-key", f"the placement has no {key!r}", path))
+        elif not _is_int(bid[key]):
+            problems.append(Problem("wrong-type", f"{key!r} must be a whole number", (*path, key)))
+    if "card" in bid and _is_int(bid["card"]):
+        problems += _check_card(context, bid["card"], (*path, "card"), used)
+    if "cushion" in bid and _is_int(bid["cushion"]):
+        problems += _check_cushion(context, bid["cushion"], (*path, "cushion"))
+    return problems
+
+
+def _check_card(
+    context: Mapping[str, Any], card: int, path: Path, used: Counter[int]
+) -> list[Problem]:
+    hand = sorted(v for v in context.get("hand") or [] if _is_int(v))
+    held = hand.count(card)
+    used[card] += 1
+    if held == 0:
+        return [
+            Problem(
+                "not-in-hand",
+                f"you have no {card} in your hand; your hand: {_listing(hand)}",
+                path,
+            )
+        ]
+    if used[card] > held:
+        return [
+            Problem(
+                "not-in-hand",
+                f"you play the {card} {_TIMES.get(used[card], f'{used[card]} times')}, but your "
+                f"hand holds only {_COUNT.get(held, str(held))} {card}; your hand: "
+                f"{_listing(hand)}",
+                path,
+            )
+        ]
+    return []
+
+
+def _check_cushion(context: Mapping[str, Any], cushion: int, path: Path) -> list[Problem]:
+    given = context.get("cushions")
+    count: int = given if isinstance(given, int) and not isinstance(given, bool) else 3
+    if not 1 <= cushion <= count:
+        return [
+            Problem(
+                "no-such-cushion",
+                f"there are {count} cushions this round; cushion {cushion} does not exist",
+                path,
+            )
+        ]
+    used = list(context.get("used_cushions") or [])
+    if cushion in used:
+        return [
+            Problem(
+                "same-cushion",
+                f"your first card this round lies on cushion {cushion}; your second card must "
+                "go on another cushion",
+                path,
+            )
+        ]
+    return []
+
+
+def _check_bids(context: Mapping[str, Any], bids: Any) -> list[Problem]:
+    if not isinstance(bids, list):
+        return [
+            Problem(
+                "wrong-type",
+                "'bids' must be a list of two placements, such as "
+                "[{cushion: 1, card: 9}, {cushion: 3, card: 4}]",
+                ("bids",),
+            )
+        ]
+    problems: list[Problem] = []
+    if len(bids) != 2:
+        problems.append(
+            Problem(
+                "wrong-count",
+                f"'bids' must hold exactly two placements (one card on each of two different "
+                f"cushions), not {len(bids)}",
+                ("bids",),
+            )
+        )
+    used: Counter[int] = Counter()
+    seen: set[int] = set()
+    for index, bid in enumerate(bids):
+        problems += _check_bid(context, bid, ("bids", index), used)
+        if isinstance(bid, Mapping) and _is_int(bid.get("cushion")):
+            cushion = bid["cushion"]
+            if cushion in seen:
+                problems.append(
+                    Problem(
+                        "same-cushion",
+                        f"both your cards lie on cushion {cushion}; they must go on two "
+                        "different cushions",
+                        ("bids", index, "cushion"),
+                    )
+                )
+            seen.add(cushion)
+    return problems

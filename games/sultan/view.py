@@ -1,0 +1,123 @@
+"""What each reader may see (RULINGS S10), and the game's part of the record.
+
+This is the only place hidden information is removed: other players' hands, every deck's order,
+and the values of others' cards laid in sequential placement before the round's reveal (a
+player always sees their own). Once the game is over,
+every view shows everything.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from adjudicator.contract import Event, State, View
+
+from .rules import owed, placement_order, standings
+
+
+def build_view(state: State, player: str | None, gm: bool = False) -> View:
+    """The view of ``player`` (None: a spectator); ``gm`` sees everything."""
+    over = state["phase"] == "over"
+    see_all = gm or over
+    names: list[str] = state["players"]
+    current = state["current"] or {}
+    offered = current.get("offered")
+    due = owed(state)
+    size: int = state["hand_size"]
+    dealt = state["stage"] * size
+    view: View = {
+        "game": "sultan",
+        "player": player,
+        "turn": state["turn"],
+        "over": over,
+        "to_do": due.get(player) if player is not None else None,
+        "owed": due,
+        "players": list(names),
+        "options": dict(state["options"]),
+        "stages": state["stages"],
+        "rounds_per_stage": state["rounds_per_stage"],
+        "stage": state["stage"],
+        "round": state["round"],
+        "start_player": state["start_player"],
+        "placement_order": [] if over else placement_order(state),
+        "cushions": len(offered) if offered is not None else state["cushions"],
+        "pouch": dict(state["pouch"]),
+        "drawn": list(current.get("drawn", [])),
+        "returned": current.get("returned"),
+        "returned_by": current.get("returned_by"),
+        "offered": list(offered) if offered is not None else None,
+        "placements": [
+            {
+                "player": p["player"],
+                "cushion": p["cushion"],
+                "card": p["card"] if see_all or p["player"] == player else None,
+                "default": p["default"],
+            }
+            for p in current.get("placements", [])
+        ],
+        "defaults": [
+            copy.deepcopy(d) if see_all or d.get("player") == player else _hide_cards(d)
+            for d in current.get("defaults", [])
+        ],
+        "hand_counts": {p: len(state["hands"][p]) for p in names},
+        "deck_counts": {p: max(0, len(state["decks"][p]) - dealt) for p in names},
+        "played": {p: list(state["played"][p]) for p in names},
+        "rounds": copy.deepcopy(state["rounds"]),
+        "last": _last(state, see_all, player),
+    }
+    if player is not None:
+        view["hand"] = sorted(state["hands"][player])
+        view["collection"] = dict(state["collections"][player])
+    if see_all or not state["options"]["screens"]:
+        view["collections"] = copy.deepcopy(state["collections"])
+    if see_all:
+        view["hands"] = {p: sorted(state["hands"][p]) for p in names}
+        view["decks"] = copy.deepcopy(state["decks"])
+        view["decks_left"] = {p: list(state["decks"][p][dealt:]) for p in names}
+    if over:
+        view["result"] = copy.deepcopy(state["result"])
+        view["standings"] = standings(state)
+    return view
+
+
+def _hide_cards(item: dict[str, Any]) -> dict[str, Any]:
+    """A copy with every card value inside set to None (sequential placement before the reveal)."""
+    hidden: dict[str, Any] = {}
+    for key, value in item.items():
+        if key == "card":
+            hidden[key] = None
+        elif isinstance(value, dict):
+            hidden[key] = _hide_cards(value)
+        elif isinstance(value, list):
+            hidden[key] = [_hide_cards(v) if isinstance(v, dict) else v for v in value]
+        else:
+            hidden[key] = value
+    return hidden
+
+
+def _last(state: State, see_all: bool, player: str | None) -> dict[str, Any] | None:
+    """The latest adjudication's events; others' cards of the round being placed stay hidden."""
+    last = state.get("last")
+    if last is None:
+        return None
+    events: list[Event] = []
+    for event in last["events"]:
+        unrevealed = (
+            state["current"] is not None
+            and event.get("stage") == state["stage"]
+            and event.get("round") == state["round"]
+        )
+        hide = unrevealed and not see_all and event.get("player") != player
+        events.append(_hide_cards(event) if hide else copy.deepcopy(event))
+    return {"turn": last["turn"], "events": events}
+
+
+def record(state: State, complete: bool) -> dict[str, Any]:
+    """The resolved rounds; once complete, the decks as shuffled (top first) and the result."""
+    data: dict[str, Any] = {"rounds": copy.deepcopy(state["rounds"])}
+    if complete:
+        data["decks"] = copy.deepcopy(state["decks"])
+        if state["result"] is not None:
+            data["result"] = copy.deepcopy(state["result"])
+    return data
