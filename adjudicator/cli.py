@@ -1,0 +1,366 @@
+"""The command line: a thin click layer over the engine.
+
+Start-up stays light: this module imports only click at the top; each command imports what it
+needs when it runs, so ``--help`` and ``--version`` are fast. Exit codes: 0 done, 1 a bug,
+2 usage error, 3 input refused, 4 not now.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+from adjudicator import __version__
+
+EXIT_REFUSED = 3
+EXIT_NOT_NOW = 4
+
+
+class Failure(click.ClickException):
+    """A domain error shown to the user; subclasses carry the exit code."""
+
+
+class UsageFailure(Failure):
+    exit_code = 2
+
+
+class RefusedFailure(Failure):
+    exit_code = EXIT_REFUSED
+
+
+class NotNowFailure(Failure):
+    exit_code = EXIT_NOT_NOW
+
+
+FAILURES: dict[int, type[Failure]] = {2: UsageFailure, 3: RefusedFailure, 4: NotNowFailure}
+
+
+class Group(click.Group):
+    """Turns the library's domain errors into messages and exit codes."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        from adjudicator.errors import AdjudicatorError
+
+        try:
+            return super().invoke(ctx)
+        except AdjudicatorError as error:
+            raise FAILURES.get(error.exit_code, Failure)(str(error)) from None
+
+
+def fail(message: str, code: int) -> NoReturn:
+    raise FAILURES.get(code, Failure)(message)
+
+
+def echo_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+GAMEDIR = click.Path(path_type=Path, file_okay=False)
+FILE = click.Path(path_type=Path, dir_okay=False)
+
+
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="adjudicator")
+def cli() -> None:
+    """Run moderated play-by-email board games with signed order files.
+
+    \b
+    Example, a whole game played by bots:
+      adjudicator demo sultan --players 4 --seed 7 --dir my-demo
+    """
+
+
+@cli.command()
+def games() -> None:
+    """List the installed games: name, players, title.
+
+    \b
+    Example:
+      adjudicator games
+    """
+    from adjudicator.registry import game_names, load_game
+
+    for name in game_names():
+        game = load_game(name)
+        span = f"{game.min_players}-{game.max_players}"
+        if game.min_players == game.max_players:
+            span = str(game.min_players)
+        click.echo(f"{name}\t{span} players\t{game.title}")
+
+
+@cli.command()
+@click.argument("keyfile", type=FILE)
+@click.option(
+    "--comment", default=None, help="Comment for the public key (default: the file name)."
+)
+def keygen(keyfile: Path, comment: str | None) -> None:
+    """Make a new Ed25519 key: KEYFILE (private, mode 600) and KEYFILE.pub.
+
+    Prints the public key line to put in the game's setup file.
+
+    \b
+    Example:
+      adjudicator keygen ~/.ssh/cairo-2026
+    """
+    from adjudicator import keys
+
+    try:
+        line = keys.generate(keyfile, comment or keyfile.name)
+    except keys.KeyProblem as error:
+        fail(f"{keyfile}: {error.reason}", 2)
+    click.echo(line)
+
+
+@cli.command()
+@click.argument("orders", type=FILE)
+@click.option("--key", "keyfile", type=FILE, required=True, help="Your private key file.")
+def sign(orders: Path, keyfile: Path) -> None:
+    """Sign an order file: writes ORDERS.sig (an OpenSSH signature).
+
+    Asks for the key's passphrase when it has one. The same as
+    `ssh-keygen -Y sign -n adjudicator-orders -f KEY ORDERS`.
+
+    \b
+    Example:
+      adjudicator sign cairo-2026-turn4-alice.yaml --key ~/.ssh/cairo-2026
+    """
+    from adjudicator import keys, sshsig
+    from adjudicator.store import atomic_write
+
+    try:
+        data = orders.read_bytes()
+    except OSError as error:
+        fail(f"{orders}: cannot read ({error.strerror})", 2)
+    try:
+        try:
+            private = keys.load_private(keyfile)
+        except keys.PassphraseNeeded:
+            passphrase = click.prompt(f"Passphrase for {keyfile}", hide_input=True)
+            private = keys.load_private(keyfile, passphrase.encode())
+    except keys.KeyProblem as error:
+        fail(f"{keyfile}: {error.reason}", 2)
+    target = orders.with_name(orders.name + ".sig")
+    atomic_write(target, sshsig.sign(data, private))
+    click.echo(f"{target}: signed")
+
+
+@cli.command()
+@click.argument("orders", type=FILE)
+@click.option("--form", "form_path", type=FILE, required=True, help="The order form you were sent.")
+def check(orders: Path, form_path: Path) -> None:
+    """Check an order file against your order form before signing it.
+
+    \b
+    Example:
+      adjudicator check my-order.yaml --form cairo-2026-turn4-alice.yaml
+    """
+    from adjudicator import engine
+
+    verdict = engine.check(orders, form_path)
+    if verdict.accepted:
+        click.echo(f"{orders}: valid ({verdict.player}, turn {verdict.turn})")
+        return
+    for line in verdict.lines():
+        click.echo(line)
+    sys.exit(EXIT_REFUSED)
+
+
+@cli.command()
+@click.argument("gamedir", type=GAMEDIR)
+@click.option("--setup", "setup_path", type=FILE, required=True, help="The setup file (YAML).")
+def new(gamedir: Path, setup_path: Path) -> None:
+    """Create a game from a setup file and write the first reports.
+
+    GAMEDIR must not exist or must be empty.
+
+    \b
+    Example:
+      adjudicator new games/cairo-2026 --setup cairo-2026.yaml
+    """
+    from adjudicator import engine
+
+    handle = engine.new(gamedir, setup_path)
+    click.echo(f"{gamedir}: game {handle.meta['id']} ({handle.game.title}) created, turn 1")
+    click.echo(f"reports: {gamedir / 'turns' / '0001' / 'reports'}")
+
+
+@cli.command()
+@click.argument("gamedir", type=GAMEDIR)
+@click.argument("orders", nargs=-1, required=True, type=FILE)
+def submit(gamedir: Path, orders: tuple[Path, ...]) -> None:
+    """Store signed order files (never resolves a turn).
+
+    Each ORDERS file is signed by FILE.sig given after it, FILE.sig beside it, or a signature
+    appended to the file itself.
+
+    \b
+    Example:
+      adjudicator submit games/cairo-2026 alice.yaml alice.yaml.sig bob.yaml
+    """
+    from adjudicator import engine
+
+    verdicts = engine.submit(gamedir, list(orders))
+    for verdict in verdicts:
+        for line in verdict.lines():
+            click.echo(line)
+    if any(not v.accepted for v in verdicts):
+        sys.exit(EXIT_REFUSED)
+
+
+@cli.command()
+@click.argument("gamedir", type=GAMEDIR)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def status(gamedir: Path, as_json: bool) -> None:
+    """Show the turn, who owes what, and the deadline.
+
+    \b
+    Example:
+      adjudicator status games/cairo-2026 --json
+    """
+    from adjudicator import engine
+
+    data = engine.status(gamedir)
+    if as_json:
+        echo_json(data)
+        return
+    click.echo(f"{data['id']} ({data['game']}), turn {data['turn']}")
+    if data["over"]:
+        click.echo("the game is over")
+        return
+    for player, to_do in data["owed"].items():
+        state = "received" if player in data["received"] else "waiting"
+        click.echo(f"  {player}: owes {to_do} ({state})")
+    click.echo(f"deadline: {data['deadline'] or 'none'}")
+
+
+@cli.command()
+@click.argument("gamedir", type=GAMEDIR)
+@click.option(
+    "--default-missing", is_flag=True, help="Apply the game's default orders for missing players."
+)
+def adjudicate(gamedir: Path, default_missing: bool) -> None:
+    """Resolve the current turn once every owed order is in.
+
+    \b
+    Example:
+      adjudicator adjudicate games/cairo-2026 --default-missing
+    """
+    from adjudicator import engine
+
+    result = engine.adjudicate(gamedir, default_missing)
+    line = f"{gamedir}: turn {result['turn']} adjudicated"
+    if result["defaulted"]:
+        line += f" (default orders for {', '.join(result['defaulted'])})"
+    click.echo(line)
+    if result["over"]:
+        click.echo("the game is over")
+
+
+@cli.command()
+@click.argument("gamedir", type=GAMEDIR)
+@click.option("--player", default=None, help="A player's report.")
+@click.option("--gm", is_flag=True, help="The game master's report.")
+@click.option("--public", is_flag=True, help="The spectators' report.")
+@click.option("--turn", type=int, default=None, help="The report that opened turn N.")
+def report(gamedir: Path, player: str | None, gm: bool, public: bool, turn: int | None) -> None:
+    """Print a player's, the game master's or the spectators' report.
+
+    \b
+    Example:
+      adjudicator report games/cairo-2026 --player alice --turn 3
+    """
+    from adjudicator import engine
+
+    chosen = [name for name, on in (("--player", player), ("--gm", gm), ("--public", public)) if on]
+    if len(chosen) != 1:
+        raise click.UsageError("give exactly one of --player NAME, --gm, --public")
+    reader = player or ("gm" if gm else "public")
+    click.echo(engine.report(gamedir, reader, turn), nl=False)
+
+
+@cli.command()
+@click.argument("gamedir", type=GAMEDIR)
+@click.option("--player", required=True, help="The player.")
+def form(gamedir: Path, player: str) -> None:
+    """Print a player's order form for the current turn.
+
+    \b
+    Example:
+      adjudicator form games/cairo-2026 --player alice > order.yaml
+    """
+    from adjudicator import engine
+
+    click.echo(engine.form(gamedir, player), nl=False)
+
+
+@cli.command()
+@click.argument("gamedir", type=GAMEDIR)
+@click.option("--player", required=True, help="The player.")
+@click.option("--json", "as_json", is_flag=True, required=True, help="Print JSON (required).")
+def view(gamedir: Path, player: str, as_json: bool) -> None:
+    """Print what a player may see now, as JSON.
+
+    \b
+    Example:
+      adjudicator view games/cairo-2026 --player alice --json
+    """
+    from adjudicator import engine
+
+    echo_json(engine.view(gamedir, player))
+
+
+@cli.command()
+@click.argument("gamedir", type=GAMEDIR)
+@click.option("--json", "as_json", is_flag=True, required=True, help="Print JSON (required).")
+def log(gamedir: Path, as_json: bool) -> None:
+    """Print the game record: public while running, complete once over.
+
+    \b
+    Example:
+      adjudicator log games/cairo-2026 --json > cairo-2026.json
+    """
+    from adjudicator import engine
+
+    echo_json(engine.record(gamedir))
+
+
+@cli.command()
+@click.argument("game")
+def schema(game: str) -> None:
+    """Print the JSON Schema (draft-07) of GAME's order files.
+
+    \b
+    Example:
+      adjudicator schema sultan > sultan-orders.schema.json
+    """
+    from adjudicator.registry import load_game
+    from adjudicator.schema import order_schema
+
+    echo_json(order_schema(load_game(game)))
+
+
+@cli.command()
+@click.argument("game")
+@click.option("--players", type=int, default=None, help="Number of players (default: the most).")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the game and bots.")
+@click.option(
+    "--dir", "directory", type=GAMEDIR, default=None, help="Where to play (default: new temp dir)."
+)
+def demo(game: str, players: int | None, seed: int, directory: Path | None) -> None:
+    """Play a whole game with bots through signed order files; print the final table.
+
+    \b
+    Example:
+      adjudicator demo sultan --players 3 --seed 7 --dir demo-game
+    """
+    from adjudicator import demo as demo_module
+
+    demo_module.run(game, players, seed, directory, click.echo)
+
+
+def main() -> None:
+    cli(prog_name="adjudicator")

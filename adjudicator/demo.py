@@ -1,0 +1,88 @@
+"""A whole game played by the game's bots through the real path.
+
+Keys are generated, every order is written as a YAML file, signed, submitted and adjudicated by
+the same engine functions the commands use, and every report is written. Same seed: same game.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+import yaml
+
+from adjudicator import engine, keys, sshsig
+from adjudicator.errors import UsageProblem
+from adjudicator.registry import load_game
+from adjudicator.reports import render_final
+from adjudicator.rng import Rng
+
+NAMES = ["alice", "bob", "carol", "dave", "erin"]
+
+
+def run(
+    game_name: str,
+    players: int | None,
+    seed: int,
+    directory: Path | None,
+    echo: Callable[[str], None],
+) -> Path:
+    """Play the demo game; returns the game directory."""
+    game = load_game(game_name)
+    count = players if players is not None else max(game.min_players, min(4, game.max_players))
+    if not game.min_players <= count <= game.max_players:
+        raise UsageProblem(
+            f"{game.title} takes {game.min_players} to {game.max_players} players, not {count}"
+        )
+    if directory is None:
+        directory = Path(tempfile.mkdtemp(prefix=f"adjudicator-demo-{game_name}-"))
+    elif directory.exists() and any(directory.iterdir()):
+        raise UsageProblem(f"{directory}: the demo directory must not exist or must be empty")
+    names = NAMES[:count]
+    (directory / "keys").mkdir(parents=True, exist_ok=True)
+    for name in names:
+        keys.generate(directory / "keys" / name, f"{name}@demo")
+    setup = {
+        "game": game_name,
+        "id": f"demo-{game_name}-{seed}",
+        "seed": seed,
+        "players": [
+            {"name": n, "email": f"{n}@example.org", "key_file": f"keys/{n}.pub"} for n in names
+        ],
+    }
+    (directory / "setup.yaml").write_text(yaml.safe_dump(setup, sort_keys=False))
+    gamedir = directory / "game"
+    engine.new(gamedir, directory / "setup.yaml")
+    bots = Rng(seed)
+    while True:
+        status = engine.status(gamedir)
+        if status["over"]:
+            break
+        turn = status["turn"]
+        for player in status["owed"]:
+            order = game.bot(engine.view(gamedir, player), bots.stream(f"bot {player} turn {turn}"))
+            path = directory / "orders" / f"turn{turn:03d}-{player}.yaml"
+            _write_signed(
+                path,
+                {"id": setup["id"], "player": player, "turn": turn, **order},
+                directory / "keys" / player,
+            )
+            verdicts = engine.submit(gamedir, [path])
+            if not all(v.accepted for v in verdicts):
+                problems = "; ".join(r for v in verdicts for r in v.reasons)
+                raise RuntimeError(f"the {game_name} bot's order was refused: {problems}")
+        engine.adjudicate(gamedir)
+    handle = engine.OpenGame(gamedir)
+    echo(render_final(handle.game, handle.meta, handle.state()).rstrip("\n"))
+    echo(f"reports: {gamedir / 'turns'}/NNNN/reports/ (last: turn {handle.turn()})")
+    echo(f"record:  adjudicator log {gamedir} --json")
+    return gamedir
+
+
+def _write_signed(path: Path, order: dict[str, object], keyfile: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = yaml.safe_dump(order, sort_keys=False, default_flow_style=None).encode()
+    path.write_bytes(data)
+    signature = sshsig.sign(data, keys.load_private(keyfile))
+    path.with_name(path.name + ".sig").write_bytes(signature)

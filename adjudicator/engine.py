@@ -1,0 +1,416 @@
+"""The engine: the fixed pipeline from setup and signed order files to new states and reports.
+
+Every command that changes a game holds the game's lock. ``submit`` only stores orders; only
+``adjudicate`` resolves a turn: parse -> verify signature -> check envelope -> validate -> store,
+and when complete: resolve -> log -> render reports.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from adjudicator import sshsig
+from adjudicator.contract import Game, Problem, State
+from adjudicator.errors import InputRefused, NotNow, UsageProblem
+from adjudicator.orders import (
+    Parsed,
+    Refusal,
+    Submission,
+    check_envelope,
+    game_problems,
+    order_and_signature,
+    pair,
+    parse,
+    sha256,
+)
+from adjudicator.registry import load_game
+from adjudicator.reports import form_text, read_form, render
+from adjudicator.rng import Rng
+from adjudicator.setupfile import read_setup
+from adjudicator.store import GameDir
+
+
+@dataclass
+class Verdict:
+    """What became of one order file."""
+
+    label: str
+    accepted: bool
+    player: str | None = None
+    turn: int | None = None
+    replaces: bool = False
+    reasons: list[str] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        if self.accepted:
+            extra = ", replaces the earlier order" if self.replaces else ""
+            return [f"{self.label}: accepted ({self.player}, turn {self.turn}){extra}"]
+        first, *rest = self.reasons or ["refused"]
+        return [f"{self.label}: refused: {first}", *(f"  {r}" for r in rest)]
+
+
+class OpenGame:
+    """A game directory opened with its game module: the engine's working handle."""
+
+    def __init__(self, root: Path) -> None:
+        self.dir = GameDir(root)
+        self.dir.require()
+        self.meta = self.dir.meta()
+        self.game: Game = load_game(self.meta["game"])
+
+    @property
+    def players(self) -> list[str]:
+        return [p["name"] for p in self.meta["players"]]
+
+    def key_of(self, player: str) -> str:
+        for p in self.meta["players"]:
+            if p["name"] == player:
+                key: str = p["key"]
+                return key
+        raise KeyError(player)
+
+    def turn(self) -> int:
+        return self.dir.current_turn()
+
+    def state(self, turn: int | None = None) -> State:
+        return self.dir.state(self.turn() if turn is None else turn)
+
+    def require_player(self, player: str) -> None:
+        if player not in self.players:
+            raise UsageProblem(
+                f"no player {player!r} in game {self.meta['id']} "
+                f"(players: {', '.join(self.players)})"
+            )
+
+
+def game_options(meta: dict[str, Any]) -> dict[str, Any]:
+    """The options the game module sees: the engine's own (nmr) left out."""
+    return {k: v for k, v in meta["options"].items() if k != "nmr"}
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+# -- new ---------------------------------------------------------------------------------------
+def new(root: Path, setup_path: Path) -> OpenGame:
+    """Create a game from a setup file and write the first reports."""
+    if root.exists() and (not root.is_dir() or any(root.iterdir())):
+        raise UsageProblem(f"{root}: the game directory must not exist or must be empty")
+    game, meta, raw = read_setup(setup_path)
+    state = game.setup(meta["players"], game_options(meta), Rng(meta["seed"]))
+    root.mkdir(parents=True, exist_ok=True)
+    store = GameDir(root)
+    with store.locked():
+        store.write_bytes("setup.yaml", raw)
+        store.write_json(f"{store.turn_dir(1)}/state.json", state)
+        store.write_json("game.json", meta)
+        store.append_log({"type": "created", "at": now(), "turn": 1})
+        handle = OpenGame(root)
+        write_reports(handle, 1, state)
+    return handle
+
+
+def write_reports(handle: OpenGame, turn: int, state: State) -> None:
+    """Every reader's report (and every form owed) as the turn opens."""
+    game, meta, store = handle.game, handle.meta, handle.dir
+    folder = f"{store.turn_dir(turn)}/reports"
+    orders = all_orders(handle) if game.is_over(state) else None
+    for reader in [*handle.players, "public", "gm"]:
+        store.write_text(f"{folder}/{reader}.txt", render(game, meta, state, reader, orders))
+    for player in handle.players:
+        text = form_text(game, meta, state, player)
+        if text is not None:
+            store.write_text(f"{folder}/{meta['id']}-turn{turn}-{player}.yaml", text)
+
+
+# -- submit ------------------------------------------------------------------------------------
+def submit(root: Path, paths: list[Path]) -> list[Verdict]:
+    """Judge each order file in turn against the game as the files before it left it."""
+    handle = OpenGame(root)
+    submissions = pair(paths)
+    verdicts = []
+    with handle.dir.locked():
+        if handle.game.is_over(handle.state()):
+            raise NotNow(f"game {handle.meta['id']} is over; it takes no more orders")
+        for submission in submissions:
+            verdicts.append(_submit_one(handle, submission))
+    return verdicts
+
+
+def accepted_hashes(handle: OpenGame) -> dict[str, int]:
+    """The SHA-256 of every order accepted in this game, with its turn (for replays)."""
+    return {e["sha256"]: e["turn"] for e in handle.dir.log() if e["type"] == "accepted"}
+
+
+def _submit_one(handle: OpenGame, submission: Submission) -> Verdict:
+    label = str(submission.order_path)
+    try:
+        received, signature = order_and_signature(submission)
+    except Refusal as refusal:
+        return Verdict(label, False, reasons=[refusal.reason])
+    parsed = parse(received, handle.game)
+    if parsed.data is None:
+        if signature is None:
+            parsed.reasons.insert(0, _NO_SIGNATURE)
+        return Verdict(label, False, reasons=parsed.reasons)
+    player = parsed.data.get("player")
+    if not isinstance(player, str) or player not in handle.players:
+        if isinstance(player, str):
+            parsed.add(
+                Problem(
+                    "unknown-player",
+                    f"there is no player {player!r} in game {handle.meta['id']}",
+                    ("player",),
+                )
+            )
+        return Verdict(label, False, reasons=parsed.reasons)
+    if signature is None:
+        return Verdict(label, False, player, reasons=[_NO_SIGNATURE, *parsed.reasons])
+    try:
+        signed = sshsig.verify_variants(received, signature, handle.key_of(player), signer=player)
+    except sshsig.SignatureError as error:
+        return Verdict(
+            label,
+            False,
+            player,
+            reasons=[_signature_reason(handle, player, error, signature), *parsed.reasons],
+        )
+    digest = sha256(signed)
+    replayed = accepted_hashes(handle).get(digest)
+    if replayed is not None:
+        return Verdict(
+            label,
+            False,
+            player,
+            reasons=[
+                f"replay: these exact signed bytes were accepted before (turn {replayed}); "
+                "to send the same order again, change anything and sign again"
+            ],
+        )
+    turn = handle.turn()
+    state = handle.state(turn)
+    check_envelope(parsed, handle.meta["id"], player, turn)
+    owed = handle.game.owed(state)
+    if parsed.ok and player not in owed:
+        parsed.reasons.append(f"{player} owes no order in turn {turn}")
+    if parsed.ok:
+        game_problems(parsed, handle.game, handle.game.context(handle.game.view(state, player)))
+    if not parsed.ok:
+        return Verdict(label, False, player, turn, reasons=parsed.reasons)
+    replaces = _store_order(handle, turn, player, signed, signature, digest)
+    return Verdict(label, True, player, turn, replaces)
+
+
+_NO_SIGNATURE = (
+    "no signature: sign the file (adjudicator sign FILE --key KEY, or ssh-keygen -Y sign "
+    "-n adjudicator-orders -f KEY FILE) and send FILE.sig with it"
+)
+
+
+def _signature_reason(
+    handle: OpenGame, player: str, error: sshsig.SignatureError, signature: bytes
+) -> str:
+    """The signature's reason, naming the player whose key made it when it is another's."""
+    try:
+        made_with = sshsig.parse_armored(signature).public_key_blob
+    except sshsig.SignatureError:
+        return f"bad signature: {error.reason}"
+    from adjudicator import keys
+
+    for other in handle.players:
+        if other != player and keys.parse_public_line(handle.key_of(other)) == made_with:
+            return f"bad signature: signed with {other}'s key, not {player}'s"
+    return f"bad signature: {error.reason}"
+
+
+def _store_order(
+    handle: OpenGame, turn: int, player: str, signed: bytes, signature: bytes, digest: str
+) -> bool:
+    store = handle.dir
+    folder = f"{store.turn_dir(turn)}/orders"
+    existing = store.root / folder
+    count = len(list(existing.glob(f"{player}-*.yaml"))) if existing.is_dir() else 0
+    name = f"{player}-{count + 1}.yaml"
+    store.write_bytes(f"{folder}/{name}", signed)
+    store.write_bytes(f"{folder}/{name}.sig", signature)
+    in_effect = store.orders_in_effect(turn)
+    replaces = player in in_effect
+    in_effect[player] = {"file": name, "sha256": digest}
+    store.write_json(f"{store.turn_dir(turn)}/orders.json", in_effect)
+    store.append_log(
+        {
+            "type": "accepted",
+            "at": now(),
+            "turn": turn,
+            "player": player,
+            "file": f"{folder}/{name}",
+            "sha256": digest,
+            "replaces": replaces,
+        }
+    )
+    return replaces
+
+
+# -- check -------------------------------------------------------------------------------------
+def check(order_path: Path, form_path: Path, game_name: str | None = None) -> Verdict:
+    """A player's own check of an order file against the form they were sent (no signature)."""
+    label = str(order_path)
+    try:
+        form = read_form(form_path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        raise UsageProblem(f"{form_path}: cannot read the form ({error})") from None
+    if form is None:
+        raise UsageProblem(f"{form_path}: not an order form (no '# adjudicator-form:' line)")
+    game = load_game(form["game"])
+    try:
+        received, _ = order_and_signature(Submission(order_path, None))
+    except Refusal as refusal:
+        return Verdict(label, False, reasons=[refusal.reason])
+    parsed = parse(received, game)
+    if parsed.data is None:
+        return Verdict(label, False, reasons=parsed.reasons)
+    check_envelope(parsed, form["id"], form["player"], form["turn"])
+    if parsed.ok:
+        game_problems(parsed, game, form["context"])
+    return Verdict(label, parsed.ok, form["player"], form["turn"], reasons=parsed.reasons)
+
+
+# -- adjudicate --------------------------------------------------------------------------------
+def status(root: Path) -> dict[str, Any]:
+    handle = OpenGame(root)
+    turn = handle.turn()
+    state = handle.state(turn)
+    owed = handle.game.owed(state)
+    received = handle.dir.orders_in_effect(turn)
+    order = handle.players
+    return {
+        "id": handle.meta["id"],
+        "game": handle.meta["game"],
+        "turn": turn,
+        "over": handle.game.is_over(state),
+        "owed": {p: owed[p] for p in order if p in owed},
+        "waiting_for": [p for p in order if p in owed and p not in received],
+        "received": [p for p in order if p in received],
+        "deadline": None,
+    }
+
+
+def stored_order(handle: OpenGame, turn: int, player: str) -> dict[str, Any]:
+    """The body of ``player``'s order in effect for ``turn``, normalised."""
+    entry = handle.dir.orders_in_effect(turn)[player]
+    raw = (handle.dir.root / handle.dir.turn_dir(turn) / "orders" / entry["file"]).read_bytes()
+    parsed: Parsed = parse(raw, handle.game)
+    return handle.game.normalise(parsed.body())
+
+
+def adjudicate(root: Path, default_missing: bool = False) -> dict[str, Any]:
+    """Resolve the current turn; NotNow while orders are missing (unless defaults are asked for)."""
+    handle = OpenGame(root)
+    with handle.dir.locked():
+        turn = handle.turn()
+        state = handle.state(turn)
+        game = handle.game
+        if game.is_over(state):
+            raise NotNow(f"game {handle.meta['id']} is over")
+        owed = game.owed(state)
+        received = handle.dir.orders_in_effect(turn)
+        missing = [p for p in handle.players if p in owed and p not in received]
+        if missing and not default_missing:
+            raise NotNow(
+                f"turn {turn} cannot be adjudicated: orders missing from {', '.join(missing)} "
+                "(adjudicate --default-missing applies the default orders)"
+            )
+        if missing and handle.meta["options"]["nmr"] == "wait":
+            raise NotNow(
+                f"turn {turn} cannot be adjudicated: orders missing from {', '.join(missing)}, "
+                "and this game waits for every order (nmr: wait)"
+            )
+        orders = {
+            p: (stored_order(handle, turn, p) if p in received else None)
+            for p in handle.players
+            if p in owed
+        }
+        resolution = game.resolve(state, orders, Rng(handle.meta["seed"]))
+        if resolution.state["turn"] != turn + 1:
+            raise RuntimeError(f"{game.name}: resolve must advance the turn by one")
+        store = handle.dir
+        store.write_json(
+            f"{store.turn_dir(turn)}/resolution.json",
+            {"turn": turn, "orders": orders, "defaulted": missing, "events": resolution.events},
+        )
+        store.write_json(f"{store.turn_dir(turn + 1)}/state.json", resolution.state)
+        store.append_log({"type": "adjudicated", "at": now(), "turn": turn, "defaulted": missing})
+        write_reports(handle, turn + 1, resolution.state)
+    return {"turn": turn, "defaulted": missing, "over": game.is_over(resolution.state)}
+
+
+# -- reading -----------------------------------------------------------------------------------
+def report(root: Path, reader: str, turn: int | None = None) -> str:
+    handle = OpenGame(root)
+    if reader not in ("gm", "public"):
+        handle.require_player(reader)
+    current = handle.turn()
+    turn = current if turn is None else turn
+    if turn < 1 or turn > current:
+        raise UsageProblem(f"there is no turn {turn} (turns 1 to {current})")
+    path = handle.dir.root / handle.dir.turn_dir(turn) / "reports" / f"{reader}.txt"
+    return path.read_text(encoding="utf-8")
+
+
+def form(root: Path, player: str) -> str:
+    handle = OpenGame(root)
+    handle.require_player(player)
+    state = handle.state()
+    text = form_text(handle.game, handle.meta, state, player)
+    if text is None:
+        raise NotNow(f"{player} owes no order in turn {state['turn']}")
+    return text
+
+
+def view(root: Path, player: str) -> dict[str, Any]:
+    handle = OpenGame(root)
+    handle.require_player(player)
+    return handle.game.view(handle.state(), player)
+
+
+def all_orders(handle: OpenGame) -> dict[str, Any]:
+    """Every order used, by turn: ``{"1": {"alice": {...}, "bob": null}}`` (null: default)."""
+    result: dict[str, Any] = {}
+    for turn in handle.dir.turns():
+        resolution = handle.dir.resolution(turn)
+        if resolution is not None:
+            result[str(turn)] = resolution["orders"]
+    return result
+
+
+def record(root: Path) -> dict[str, Any]:
+    """The game record: public while the game runs, complete once it is over."""
+    handle = OpenGame(root)
+    state = handle.state()
+    over = handle.game.is_over(state)
+    data: dict[str, Any] = {
+        "game": handle.meta["game"],
+        "id": handle.meta["id"],
+        "players": handle.players,
+        "options": handle.meta["options"],
+        "over": over,
+    }
+    data.update(handle.game.record(state, over))
+    if over:
+        data["seed"] = handle.meta["seed"]
+        data["orders"] = all_orders(handle)
+    return data
+
+
+def dumps(data: Any) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False)
+
+
+def refuse_if_any(verdicts: list[Verdict]) -> None:
+    if any(not v.accepted for v in verdicts):
+        raise InputRefused("")

@@ -1,0 +1,180 @@
+"""Order files as received: pairing with signatures, reading, parsing, envelope checks.
+
+The pipeline for one file (engine.submit runs it): read (size caps) -> parse (strict YAML, the
+game's schema) -> verify the signature (the player's registered key) -> check the envelope (game
+id, player, turn, replay) -> validate against the player's view (the game). Every problem found is
+kept, so the player hears all of them at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from adjudicator import sshsig
+from adjudicator.contract import Game, Problem
+from adjudicator.errors import UsageProblem
+from adjudicator.problems import located, located_all, schema_problems
+from adjudicator.strictyaml import Loaded, StrictYamlError, format_problem, load
+
+MAX_ORDER_BYTES = 64 * 1024
+MAX_SIGNATURE_BYTES = 8 * 1024
+ENVELOPE = ("id", "player", "turn")
+
+
+@dataclass
+class Submission:
+    """One order file from the command line and where its signature comes from."""
+
+    order_path: Path
+    sig_path: Path | None = None
+
+
+@dataclass
+class Parsed:
+    """An order file read and parsed; ``reasons`` holds every problem found so far, placed."""
+
+    raw: bytes
+    loaded: Loaded | None = None
+    data: dict[str, Any] | None = None
+    reasons: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.reasons
+
+    def body(self) -> dict[str, Any]:
+        """The order without its envelope (what the game validates)."""
+        assert self.data is not None
+        return {k: v for k, v in self.data.items() if k not in ENVELOPE}
+
+    def add(self, problem: Problem) -> None:
+        self.reasons.append(located(problem, self.loaded))
+
+
+class Refusal(Exception):
+    """A file refused before it could be parsed (unreadable, too large)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def pair(paths: list[Path]) -> list[Submission]:
+    """Pair command-line arguments: ``X.sig`` (or armored content) signs the order before it."""
+    submissions: list[Submission] = []
+    for path in paths:
+        if _is_signature(path):
+            if not submissions or submissions[-1].sig_path is not None:
+                raise UsageProblem(f"{path}: a signature with no order file before it")
+            submissions[-1].sig_path = path
+        else:
+            submissions.append(Submission(path))
+    return submissions
+
+
+def _is_signature(path: Path) -> bool:
+    if path.name.endswith(".sig"):
+        return True
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(256)
+    except OSError:
+        return False
+    return sshsig.looks_armored(head)
+
+
+def read_capped(path: Path, cap: int, what: str) -> bytes:
+    """The bytes of ``path``; Refusal without reading when it is over ``cap``."""
+    try:
+        size = path.stat().st_size
+        if size > cap:
+            raise Refusal(f"the {what} is {size} bytes; at most {cap // 1024} KiB are accepted")
+        with open(path, "rb") as handle:
+            data = handle.read(cap + 1)
+    except OSError as error:
+        raise Refusal(f"cannot read the {what} ({error.strerror})") from None
+    if len(data) > cap:
+        raise Refusal(f"the {what} is over {cap // 1024} KiB")
+    return data
+
+
+def order_and_signature(submission: Submission) -> tuple[bytes, bytes | None]:
+    """The order bytes and the armored signature (None when there is none)."""
+    data = read_capped(submission.order_path, MAX_ORDER_BYTES + MAX_SIGNATURE_BYTES, "order file")
+    if submission.sig_path is not None:
+        signature = read_capped(submission.sig_path, MAX_SIGNATURE_BYTES, "signature file")
+        if len(data) > MAX_ORDER_BYTES:
+            raise Refusal(f"the order file is over {MAX_ORDER_BYTES // 1024} KiB")
+        return data, signature
+    split = sshsig.split_appended(data)
+    if split is not None:
+        order, signature = split
+        if len(signature) > MAX_SIGNATURE_BYTES:
+            raise Refusal(f"the signature is over {MAX_SIGNATURE_BYTES // 1024} KiB")
+        if len(order) > MAX_ORDER_BYTES:
+            raise Refusal(f"the order file is over {MAX_ORDER_BYTES // 1024} KiB")
+        return order, signature
+    if len(data) > MAX_ORDER_BYTES:
+        raise Refusal(f"the order file is over {MAX_ORDER_BYTES // 1024} KiB")
+    beside = submission.order_path.with_name(submission.order_path.name + ".sig")
+    if beside.exists():
+        return data, read_capped(beside, MAX_SIGNATURE_BYTES, "signature file")
+    return data, None
+
+
+def parse(raw: bytes, game: Game) -> Parsed:
+    """Strict YAML, then the game's order schema: every problem at once."""
+    parsed = Parsed(raw)
+    try:
+        parsed.loaded = load(raw, max_bytes=MAX_ORDER_BYTES)
+    except StrictYamlError as error:
+        parsed.reasons = [format_problem(p) for p in error.problems]
+        return parsed
+    data = parsed.loaded.data
+    problems = schema_problems(game.order_model(), data)
+    parsed.reasons = located_all(problems, parsed.loaded)
+    if isinstance(data, dict):
+        parsed.data = data
+    return parsed
+
+
+def check_envelope(parsed: Parsed, game_id: str, player: str, turn: int) -> None:
+    """The order names this game, this player and this turn."""
+    assert parsed.data is not None
+    data = parsed.data
+    if "id" in data and data["id"] != game_id:
+        parsed.add(
+            Problem(
+                "wrong-game", f"this order is for game {data['id']!r}, not {game_id!r}", ("id",)
+            )
+        )
+    if "player" in data and data["player"] != player:
+        parsed.add(
+            Problem(
+                "wrong-player",
+                f"this order is for player {data['player']!r}, not {player!r}",
+                ("player",),
+            )
+        )
+    if "turn" in data and isinstance(data["turn"], int) and data["turn"] != turn:
+        when = "an earlier" if data["turn"] < turn else "a later"
+        parsed.add(
+            Problem(
+                "wrong-turn",
+                f"this order is for turn {data['turn']}, {when} turn; the game is at turn {turn}",
+                ("turn",),
+            )
+        )
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def game_problems(parsed: Parsed, game: Game, context: dict[str, Any]) -> None:
+    """The game's own validation against the player's context, placed on lines."""
+    for problem in game.validate(context, parsed.body()):
+        parsed.add(problem)

@@ -1,0 +1,138 @@
+"""Reports and order forms: Jinja templates rendered from a view, never from the raw state.
+
+A game's templates live in its own folder (``Game.templates()``); ``templates/common`` holds what
+every game shares. Each game folder has ``player.txt.j2``, ``public.txt.j2``, ``gm.txt.j2`` and
+``form.yaml.j2``. Templates get:
+
+- ``game``: id, title, name, the players' names, the options, and ``seed`` once the game is over;
+- ``turn``: the turn the report opens; ``owed``: the names of who owes an order now;
+- ``view``: what this reader may see (the game's view function; the only source of game facts);
+- ``form``: the reader's order form as text, when they owe an order;
+- ``orders``: every order used, by turn, once the game is over (the record's ``orders``).
+"""
+
+from __future__ import annotations
+
+import json
+from importlib.resources import files
+from typing import Any
+
+import jinja2
+
+from adjudicator.contract import Game, State
+
+FORM_MARK = "# adjudicator-form: "
+
+
+def _environment(game: Game) -> jinja2.Environment:
+    common = files("adjudicator.templates") / "common"
+    env = jinja2.Environment(
+        loader=jinja2.ChoiceLoader(
+            [jinja2.FileSystemLoader(str(game.templates())), jinja2.FileSystemLoader(str(common))]
+        ),
+        autoescape=False,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["joined"] = lambda items: ", ".join(str(i) for i in items) if items else "none"
+    env.filters["tojson_line"] = lambda value: json.dumps(value, sort_keys=True)
+    return env
+
+
+def _game_info(game: Game, meta: dict[str, Any], over: bool) -> dict[str, Any]:
+    info = {
+        "id": meta["id"],
+        "name": game.name,
+        "title": game.title,
+        "players": [p["name"] for p in meta["players"]],
+        "options": meta["options"],
+    }
+    if over:
+        info["seed"] = meta["seed"]
+    return info
+
+
+def render(
+    game: Game,
+    meta: dict[str, Any],
+    state: State,
+    reader: str,
+    orders: dict[str, Any] | None = None,
+) -> str:
+    """The report for ``reader``: a player's name, ``"public"`` or ``"gm"``."""
+    over = game.is_over(state)
+    if reader == "gm":
+        view = game.gm_view(state)
+        template = "gm.txt.j2"
+    elif reader == "public":
+        view = game.view(state, None)
+        template = "public.txt.j2"
+    else:
+        view = game.view(state, reader)
+        template = "player.txt.j2"
+    owed = game.owed(state)
+    form = form_text(game, meta, state, reader) if reader in owed else None
+    return (
+        _environment(game)
+        .get_template(template)
+        .render(
+            game=_game_info(game, meta, over),
+            turn=state["turn"],
+            owed=sorted(owed, key=[p["name"] for p in meta["players"]].index),
+            view=view,
+            form=form,
+            orders=orders if over else None,
+        )
+    )
+
+
+def render_final(game: Game, meta: dict[str, Any], state: State) -> str:
+    """The final table of a finished game (``final.txt.j2``, from the spectators' view)."""
+    return (
+        _environment(game)
+        .get_template("final.txt.j2")
+        .render(game=_game_info(game, meta, True), turn=state["turn"], view=game.view(state, None))
+    )
+
+
+def form_text(game: Game, meta: dict[str, Any], state: State, player: str) -> str | None:
+    """``player``'s order form for the current turn, or None when they owe nothing."""
+    owed = game.owed(state)
+    if player not in owed:
+        return None
+    view = game.view(state, player)
+    context = game.context(view)
+    carried = {
+        "game": game.name,
+        "id": meta["id"],
+        "player": player,
+        "turn": state["turn"],
+        "context": context,
+    }
+    text = (
+        _environment(game)
+        .get_template("form.yaml.j2")
+        .render(
+            game=_game_info(game, meta, False),
+            turn=state["turn"],
+            player=player,
+            to_do=owed[player],
+            view=view,
+            context=context,
+        )
+    )
+    return text.rstrip("\n") + "\n" + FORM_MARK + json.dumps(carried, sort_keys=True) + "\n"
+
+
+def read_form(text: str) -> dict[str, Any] | None:
+    """What a form carries for ``check --form``: game, id, player, turn and the context."""
+    for line in text.splitlines():
+        if line.startswith(FORM_MARK):
+            try:
+                data = json.loads(line[len(FORM_MARK) :])
+            except json.JSONDecodeError:
+                return None
+            return data if isinstance(data, dict) else None
+    return None

@@ -1,0 +1,217 @@
+"""The setup file (YAML) that creates a game: docs/setup-file.md describes it."""
+
+from __future__ import annotations
+
+import re
+import secrets
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from adjudicator import keys
+from adjudicator.contract import Game, Problem
+from adjudicator.errors import InputRefused
+from adjudicator.problems import located_all, schema_problems
+from adjudicator.registry import load_game
+from adjudicator.strictyaml import StrictYamlError, format_problem, load
+
+MAX_SETUP_BYTES = 256 * 1024
+NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,31}$")
+GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+DURATION = re.compile(r"^(\d+)([mhd])$")
+DAILY = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)(?: (\S+))?$")
+ENGINE_OPTIONS = {"nmr": ("default", "wait")}
+
+
+class PlayerSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: str
+    email: str
+    key: str | None = None
+    key_file: str | None = None
+    colour: str | None = None
+
+
+class SetupSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    game: str
+    id: str
+    seed: int | None = None
+    players: list[PlayerSpec]
+    options: dict[str, Any] = Field(default_factory=dict)
+    deadline: str | None = None
+    timezone: str | None = None
+    reminders: list[str] = Field(default_factory=list)
+
+
+def read_setup(path: Path) -> tuple[Game, dict[str, Any], bytes]:
+    """The game and its ``game.json`` content from a setup file; InputRefused with every problem."""
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        raise InputRefused(f"{path}: cannot read the setup file ({error.strerror})") from None
+    if len(raw) > MAX_SETUP_BYTES:
+        raise InputRefused(f"{path}: the setup file is over {MAX_SETUP_BYTES // 1024} KiB")
+    try:
+        loaded = load(raw, max_bytes=MAX_SETUP_BYTES, max_depth=8)
+    except StrictYamlError as error:
+        raise InputRefused(
+            f"{path}: refused", [format_problem(p) for p in error.problems]
+        ) from None
+    problems = schema_problems(SetupSpec, loaded.data)
+    if problems:
+        raise InputRefused(f"{path}: refused", located_all(problems, loaded))
+    spec = SetupSpec.model_validate(loaded.data, strict=True)
+    game = load_game(spec.game)
+    meta, problems = _meta(spec, game, path.parent)
+    if problems:
+        raise InputRefused(f"{path}: refused", located_all(problems, loaded))
+    return game, meta, raw
+
+
+def _meta(spec: SetupSpec, game: Game, base: Path) -> tuple[dict[str, Any], list[Problem]]:
+    problems: list[Problem] = []
+    if not GAME_ID.match(spec.id):
+        problems.append(
+            Problem(
+                "bad-id", "the id must be letters, digits, '.', '_' or '-' (at most 64)", ("id",)
+            )
+        )
+    count = len(spec.players)
+    if not game.min_players <= count <= game.max_players:
+        span = f"{game.min_players}–{game.max_players}"
+        if game.min_players == game.max_players:
+            span = str(game.min_players)
+        problems.append(
+            Problem("player-count", f"{game.title} takes {span} players, not {count}", ("players",))
+        )
+    players: list[dict[str, Any]] = []
+    seen_names: dict[str, int] = {}
+    seen_keys: dict[bytes, str] = {}
+    for index, spec_player in enumerate(spec.players):
+        where = ("players", index)
+        name = spec_player.name
+        if not NAME.match(name):
+            problems.append(
+                Problem(
+                    "bad-name",
+                    f"player name {name!r}: use a letter, then letters, digits, '_' or '-'",
+                    (*where, "name"),
+                )
+            )
+        if name in seen_names:
+            problems.append(Problem("duplicate-player", f"{name!r} is named twice", where))
+        seen_names[name] = index
+        if not EMAIL.match(spec_player.email):
+            problems.append(
+                Problem("bad-email", f"{spec_player.email!r} is not an email address", where)
+            )
+        key_line = _key_line(spec_player, base, where, problems)
+        if key_line is not None:
+            try:
+                blob = keys.parse_public_line(key_line)
+            except keys.KeyProblem as error:
+                problems.append(Problem("bad-key", f"{name}'s key: {error.reason}", where))
+            else:
+                if blob in seen_keys:
+                    problems.append(
+                        Problem(
+                            "shared-key",
+                            f"{name} has the same key as {seen_keys[blob]}: "
+                            "each player needs their own",
+                            where,
+                        )
+                    )
+                seen_keys[blob] = name
+        player = {"name": name, "email": spec_player.email, "key": key_line}
+        if spec_player.colour is not None:
+            player["colour"] = spec_player.colour
+        players.append(player)
+    game_options = {k: v for k, v in spec.options.items() if k not in ENGINE_OPTIONS}
+    engine_options = {"nmr": spec.options.get("nmr", "default")}
+    if engine_options["nmr"] not in ENGINE_OPTIONS["nmr"]:
+        problems.append(
+            Problem("bad-option", "option 'nmr' must be 'default' or 'wait'", ("options", "nmr"))
+        )
+    effective, option_problems = game.options([p["name"] for p in players], game_options)
+    problems += [Problem(p.code, p.message, ("options", *p.path)) for p in option_problems]
+    problems += _schedule_problems(spec)
+    meta = {
+        "id": spec.id,
+        "game": spec.game,
+        "players": players,
+        "options": {**effective, **engine_options},
+        "seed": spec.seed if spec.seed is not None else secrets.randbelow(2**63),
+        "deadline": spec.deadline,
+        "timezone": spec.timezone,
+        "reminders": spec.reminders,
+    }
+    return meta, problems
+
+
+def _key_line(
+    spec: PlayerSpec, base: Path, where: tuple[str | int, ...], problems: list[Problem]
+) -> str | None:
+    if (spec.key is None) == (spec.key_file is None):
+        problems.append(
+            Problem("key", f"{spec.name}: give exactly one of 'key' and 'key_file'", where)
+        )
+        return None
+    if spec.key is not None:
+        return spec.key.strip()
+    assert spec.key_file is not None
+    key_path = base / spec.key_file
+    try:
+        return key_path.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or "not UTF-8 text"
+        problems.append(
+            Problem(
+                "key-file",
+                f"cannot read key_file {spec.key_file!r} ({reason})",
+                (*where, "key_file"),
+            )
+        )
+        return None
+
+
+def _zone_ok(name: str) -> bool:
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
+
+
+def _schedule_problems(spec: SetupSpec) -> list[Problem]:
+    problems: list[Problem] = []
+    if spec.deadline is not None:
+        daily = DAILY.match(spec.deadline)
+        if not DURATION.match(spec.deadline) and not daily:
+            problems.append(
+                Problem(
+                    "bad-deadline",
+                    "the deadline must be a duration such as '48h' or a daily time such as "
+                    "'20:00 Europe/Berlin'",
+                    ("deadline",),
+                )
+            )
+        elif daily and daily.group(3) and not _zone_ok(daily.group(3)):
+            problems.append(
+                Problem("bad-timezone", f"unknown time zone {daily.group(3)!r}", ("deadline",))
+            )
+    if spec.timezone is not None and not _zone_ok(spec.timezone):
+        problems.append(
+            Problem("bad-timezone", f"unknown time zone {spec.timezone!r}", ("timezone",))
+        )
+    for index, reminder in enumerate(spec.reminders):
+        if not DURATION.match(reminder):
+            problems.append(
+                Problem(
+                    "bad-reminder", "a reminder is a duration such as '24h'", ("reminders", index)
+                )
+            )
+    return problems

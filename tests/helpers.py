@@ -1,0 +1,132 @@
+"""Building games for tests: real keys and signatures from OpenSSH's ssh-keygen."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import yaml
+from click.testing import CliRunner, Result
+
+from adjudicator.cli import cli
+from tests.tools import require_tool
+
+NAMES = ["alice", "bob", "carol", "dave", "erin"]
+
+
+def ssh_keygen() -> str:
+    return require_tool("ssh-keygen", "OpenSSH keys and signatures")
+
+
+def make_key(folder: Path, name: str, passphrase: str = "") -> Path:
+    """A new Ed25519 key made by ssh-keygen; returns the private key's path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    subprocess.run(
+        [
+            ssh_keygen(),
+            "-q",
+            "-t",
+            "ed25519",
+            "-N",
+            passphrase,
+            "-C",
+            f"{name}@test",
+            "-f",
+            str(path),
+        ],
+        check=True,
+    )
+    return path
+
+
+def ssh_sign(key: Path, file: Path) -> Path:
+    """Sign ``file`` with ssh-keygen -Y sign; returns FILE.sig."""
+    subprocess.run(
+        [ssh_keygen(), "-q", "-Y", "sign", "-n", "adjudicator-orders", "-f", str(key), str(file)],
+        check=True,
+        capture_output=True,
+    )
+    return file.with_name(file.name + ".sig")
+
+
+def run(*args: str | Path, input: str | None = None) -> Result:
+    return CliRunner().invoke(cli, [str(a) for a in args], input=input, catch_exceptions=False)
+
+
+class Table:
+    """A game in a temporary folder, with each player's ssh-keygen key."""
+
+    def __init__(self, root: Path, players: int = 3, seed: int = 11, **options: Any) -> None:
+        self.root = root
+        self.names = NAMES[:players]
+        self.keys = {n: make_key(root / "keys", n) for n in self.names}
+        self.setup = {
+            "game": "sultan",
+            "id": "cairo-2026",
+            "seed": seed,
+            "players": [
+                {"name": n, "email": f"{n}@example.org", "key_file": f"keys/{n}.pub"}
+                for n in self.names
+            ],
+            "options": options,
+        }
+        self.setup_path = root / "setup.yaml"
+        self.setup_path.write_text(yaml.safe_dump(self.setup, sort_keys=False))
+        self.gamedir = root / "game"
+        result = run("new", self.gamedir, "--setup", self.setup_path)
+        assert result.exit_code == 0, result.output
+
+    def status(self) -> dict[str, Any]:
+        result = run("status", self.gamedir, "--json")
+        assert result.exit_code == 0, result.output
+        data: dict[str, Any] = json.loads(result.output)
+        return data
+
+    def view(self, player: str) -> dict[str, Any]:
+        result = run("view", self.gamedir, "--player", player, "--json")
+        assert result.exit_code == 0, result.output
+        data: dict[str, Any] = json.loads(result.output)
+        return data
+
+    def write(self, name: str, text: str) -> Path:
+        path = self.root / "orders" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        return path
+
+    def order_text(self, player: str, body: dict[str, Any], turn: int | None = None) -> str:
+        turn = self.status()["turn"] if turn is None else turn
+        head = f"id: cairo-2026\nplayer: {player}\nturn: {turn}\n"
+        return head + yaml.safe_dump(body, sort_keys=False)
+
+    def signed(
+        self, player: str, body: dict[str, Any], name: str | None = None, signer: str | None = None
+    ) -> Path:
+        path = self.write(name or f"{player}.yaml", self.order_text(player, body))
+        ssh_sign(self.keys[signer or player], path)
+        return path
+
+    def legal(self, player: str) -> dict[str, Any]:
+        """A simple legal order for ``player`` from their view."""
+        view = self.view(player)
+        to_do = view["to_do"]
+        if to_do == "return":
+            return {"return": view["drawn"][0]}
+        hand = sorted(view["hand"])
+        if to_do == "bids":
+            return {"bids": [{"cushion": 1, "card": hand[0]}, {"cushion": 2, "card": hand[1]}]}
+        return {"bid": {"cushion": 1, "card": hand[0]}}
+
+    def play_turn(self) -> None:
+        """Every owed order signed, submitted and adjudicated."""
+        status = self.status()
+        paths = [
+            self.signed(p, self.legal(p), f"t{status['turn']}-{p}.yaml") for p in status["owed"]
+        ]
+        result = run("submit", self.gamedir, *paths)
+        assert result.exit_code == 0, result.output
+        result = run("adjudicate", self.gamedir)
+        assert result.exit_code == 0, result.output
