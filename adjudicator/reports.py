@@ -24,7 +24,17 @@ from adjudicator.contract import Game, State
 FORM_MARK = "# adjudicator-form: "
 
 
+_ENVIRONMENTS: dict[str, jinja2.Environment] = {}
+
+
 def _environment(game: Game) -> jinja2.Environment:
+    """One environment per game, so each template is compiled once per process."""
+    if game.name not in _ENVIRONMENTS:
+        _ENVIRONMENTS[game.name] = _new_environment(game)
+    return _ENVIRONMENTS[game.name]
+
+
+def _new_environment(game: Game) -> jinja2.Environment:
     common = files("adjudicator.templates") / "common"
     env = jinja2.Environment(
         loader=jinja2.ChoiceLoader(

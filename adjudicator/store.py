@@ -68,9 +68,10 @@ class GameDir:
 
     # -- locking -----------------------------------------------------------------------------
     @contextmanager
-    def locked(self, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
+    def locked(self, timeout: float | None = None) -> Iterator[None]:
         """Hold the game's lock: commands on one game directory run one at a time."""
-        lock = FileLock(str(self.root / ".lock"), timeout=timeout)
+        wait = LOCK_TIMEOUT if timeout is None else timeout
+        lock = FileLock(str(self.root / ".lock"), timeout=wait)
         try:
             lock.acquire()
         except Timeout:

@@ -1,0 +1,120 @@
+"""One contract test for every registered game: seeded bot games, with some orders missing.
+
+Checks what every game owes the engine: plain JSON state, pure resolve, turn numbering, bots'
+orders that validate against the player's own context, an end, and a record. Game-specific
+invariants (cards and jewels conserved, scores recomputed) hang on ``INVARIANTS``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections import Counter
+from collections.abc import Callable
+from importlib.metadata import entry_points
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from adjudicator.contract import Game, State
+from adjudicator.rng import Rng
+
+NAMES = ["alice", "bob", "carol", "dave", "erin"]
+MAX_TURNS = 400
+
+
+def registered() -> list[tuple[str, Game]]:
+    return sorted((ep.name, ep.load()) for ep in entry_points(group="adjudicator.games"))
+
+
+def sultan_invariants(state: State) -> None:
+    from adjudicator.games.sultan.rules import score
+
+    players = state["players"]
+    current = state["current"] or {}
+    on_table = Counter(
+        current.get("offered") if current.get("offered") is not None else current.get("drawn", [])
+    )
+    held = Counter[str]()
+    for player in players:
+        held.update(state["collections"][player])
+    assert sum((Counter(state["pouch"]) + held + on_table).values()) == 50
+    dealt = state["stage"] * state["hand_size"]
+    for player in players:
+        pending = [
+            p["card"]
+            for p in (state["current"] or {}).get("placements", [])
+            if p["player"] == player
+        ]
+        seen = Counter(state["played"][player]) + Counter(state["hands"][player]) + Counter(pending)
+        assert seen == Counter(state["decks"][player][:dealt]), "each dealt card is in one place"
+        assert sorted(state["decks"][player]) == sorted(
+            list(range(1, 16)) if len(players) > 2 else [v for v in range(1, 13) for _ in (0, 1)]
+        )
+    if state["phase"] == "over":
+        for player in players:
+            assert state["hands"][player] == []
+            assert len(state["played"][player]) == len(state["decks"][player])
+            assert state["result"]["scores"][player] == score(
+                state["collections"][player], len(players)
+            )
+
+
+INVARIANTS: dict[str, Callable[[State], None]] = {"sultan": sultan_invariants}
+
+
+def play(game: Game, count: int, seed: int, missing: Callable[[int, str], bool]) -> State:
+    names = NAMES[:count]
+    options, problems = game.options(names, {})
+    assert problems == []
+    rng = Rng(seed)
+    state = game.setup([{"name": n} for n in names], options, rng)
+    check = INVARIANTS.get(game.name, lambda s: None)
+    for _ in range(MAX_TURNS):
+        assert json.loads(json.dumps(state)) == state, "state is plain JSON"
+        check(state)
+        owed = game.owed(state)
+        if game.is_over(state):
+            assert owed == {}
+            break
+        assert owed, "a running game owes someone an order"
+        orders: dict[str, Any] = {}
+        for player, to_do in owed.items():
+            view = game.view(state, player)
+            assert view["player"] == player and view["to_do"] == to_do
+            json.dumps(view)
+            context = json.loads(json.dumps(game.context(view)))
+            order = game.bot(view, rng.stream(f"bot {player} turn {state['turn']}"))
+            assert game.validate(context, order) == [], order
+            orders[player] = None if missing(state["turn"], player) else game.normalise(order)
+        before = copy.deepcopy(state)
+        resolution = game.resolve(state, orders, rng)
+        assert state == before, "resolve must not change its input"
+        assert resolution.state["turn"] == state["turn"] + 1
+        json.dumps(resolution.events)
+        state = resolution.state
+    else:
+        pytest.fail(f"{game.name} did not end within {MAX_TURNS} turns")
+    record = game.record(state, True)
+    json.dumps(record)
+    return state
+
+
+@pytest.mark.parametrize(("name", "game"), registered())
+def test_every_player_count_plays_to_the_end(name: str, game: Game) -> None:
+    for count in range(game.min_players, game.max_players + 1):
+        first = play(game, count, seed=count, missing=lambda turn, player: False)
+        again = play(game, count, seed=count, missing=lambda turn, player: False)
+        assert first == again, "same seed, same game"
+
+
+@pytest.mark.parametrize(("name", "game"), registered())
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_random_seeds_and_missing_orders(name: str, game: Game, data: st.DataObject) -> None:
+    count = data.draw(st.integers(game.min_players, game.max_players), label="players")
+    seed = data.draw(st.integers(0, 2**63 - 1), label="seed")
+    absent = data.draw(st.frozensets(st.tuples(st.integers(1, 60), st.sampled_from(NAMES))))
+    play(game, count, seed, missing=lambda turn, player: (turn, player) in absent)

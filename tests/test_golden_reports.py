@@ -1,0 +1,96 @@
+"""Rendered reports against golden files.
+
+A fixed seeded game is played by the bots; the reports of chosen turns must equal the files in
+tests/golden/. After a deliberate change to the templates, regenerate them with
+
+    make golden        (ADJUDICATOR_REGENERATE_GOLDEN=1 pytest tests/test_golden_reports.py)
+
+and review the diff before committing.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adjudicator.contract import State
+from adjudicator.games.sultan import GAME
+from adjudicator.reports import form_text, render, render_final
+from adjudicator.rng import Rng
+
+GOLDEN = Path(__file__).parent / "golden" / "sultan"
+REGENERATE = os.environ.get("ADJUDICATOR_REGENERATE_GOLDEN") == "1"
+
+GAMES: dict[str, tuple[int, int, dict[str, Any]]] = {
+    "four": (4, 7, {}),
+    "two-sequential": (2, 5, {"placement": "sequential"}),
+    "three-open": (3, 9, {"jewel_choice": "random", "screens": False}),
+}
+READERS = ["alice", "public", "gm"]
+
+
+def play(count: int, seed: int, options: dict[str, Any]) -> tuple[dict[str, Any], list[State]]:
+    names = ["alice", "bob", "carol", "dave", "erin"][:count]
+    effective, _ = GAME.options(names, options)
+    meta = {
+        "id": "golden",
+        "game": "sultan",
+        "players": [{"name": n} for n in names],
+        "options": {**effective, "nmr": "default"},
+        "seed": seed,
+    }
+    rng = Rng(seed)
+    state = GAME.setup(meta["players"], effective, rng)
+    states = [state]
+    while not GAME.is_over(state):
+        owed = GAME.owed(state)
+        orders: dict[str, Any] = {
+            p: GAME.bot(GAME.view(state, p), rng.stream(f"bot {p} turn {state['turn']}"))
+            for p in owed
+        }
+        if state["turn"] == 4:
+            orders[next(iter(owed))] = None  # a default order, announced in every report
+        state = GAME.resolve(state, orders, rng).state
+        states.append(state)
+    return meta, states
+
+
+def cases() -> list[tuple[str, int, str]]:
+    chosen = []
+    for name in GAMES:
+        for turn in (1, 5, 6, -1):
+            for reader in READERS:
+                chosen.append((name, turn, reader))
+    return chosen
+
+
+def compare(name: str, text: str) -> None:
+    path = GOLDEN / name
+    if REGENERATE:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        return
+    assert path.exists(), f"no golden file {path.name}: run `make golden` and review it"
+    assert text == path.read_text(encoding="utf-8"), f"{path.name} differs: see the docstring"
+
+
+@pytest.mark.parametrize(("game", "turn", "reader"), cases())
+def test_report(game: str, turn: int, reader: str) -> None:
+    meta, states = play(*GAMES[game])
+    state = states[turn - 1] if turn > 0 else states[-1]
+    label = "final" if turn < 0 else f"turn{turn}"
+    compare(f"{game}-{label}-{reader}.txt", render(GAME, meta, state, reader, orders=None))
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_forms_and_final_table(game: str) -> None:
+    meta, states = play(*GAMES[game])
+    for state in states[:6]:
+        for player in GAME.owed(state):
+            text = form_text(GAME, meta, state, player)
+            assert text is not None
+            compare(f"{game}-turn{state['turn']}-{player}-form.yaml", text)
+    compare(f"{game}-final-table.txt", render_final(GAME, meta, states[-1]))
