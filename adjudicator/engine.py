@@ -7,7 +7,6 @@ and when complete: resolve -> log -> render reports.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,7 +14,7 @@ from typing import Any
 
 from adjudicator import sshsig
 from adjudicator.contract import Game, Problem, State
-from adjudicator.errors import InputRefused, NotNow, UsageProblem
+from adjudicator.errors import NotNow, UsageProblem
 from adjudicator.orders import (
     Parsed,
     Refusal,
@@ -405,12 +404,3 @@ def record(root: Path) -> dict[str, Any]:
         data["seed"] = handle.meta["seed"]
         data["orders"] = all_orders(handle)
     return data
-
-
-def dumps(data: Any) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False)
-
-
-def refuse_if_any(verdicts: list[Verdict]) -> None:
-    if any(not v.accepted for v in verdicts):
-        raise InputRefused("")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -11,45 +10,9 @@ import yaml
 from click.testing import CliRunner, Result
 
 from adjudicator.cli import cli
-from tests.tools import require_tool
+from tests.ssh import make_key, ssh_sign
 
 NAMES = ["alice", "bob", "carol", "dave", "erin"]
-
-
-def ssh_keygen() -> str:
-    return require_tool("ssh-keygen", "OpenSSH keys and signatures")
-
-
-def make_key(folder: Path, name: str, passphrase: str = "") -> Path:
-    """A new Ed25519 key made by ssh-keygen; returns the private key's path."""
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / name
-    subprocess.run(
-        [
-            ssh_keygen(),
-            "-q",
-            "-t",
-            "ed25519",
-            "-N",
-            passphrase,
-            "-C",
-            f"{name}@test",
-            "-f",
-            str(path),
-        ],
-        check=True,
-    )
-    return path
-
-
-def ssh_sign(key: Path, file: Path) -> Path:
-    """Sign ``file`` with ssh-keygen -Y sign; returns FILE.sig."""
-    subprocess.run(
-        [ssh_keygen(), "-q", "-Y", "sign", "-n", "adjudicator-orders", "-f", str(key), str(file)],
-        check=True,
-        capture_output=True,
-    )
-    return file.with_name(file.name + ".sig")
 
 
 def run(*args: str | Path, input: str | None = None) -> Result:

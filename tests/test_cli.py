@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from adjudicator.cli import cli
-from tests.helpers import Table, make_key, run, ssh_sign
+from tests.helpers import Table, run
+from tests.ssh import make_key, pub_line, ssh_keygen, ssh_sign
 
 
 @pytest.fixture
@@ -61,33 +62,25 @@ def test_accepted_order_and_a_replacement(table: Table) -> None:
 
 
 def test_stored_pair_verifies_with_ssh_keygen(table: Table) -> None:
-    import subprocess
-
     player = starter(table)
     order = table.signed(player, table.legal(player))
     assert run("submit", table.gamedir, order).exit_code == 0
     stored = table.gamedir / "turns" / "0001" / "orders" / f"{player}-1.yaml"
-    key = Path(f"{table.keys[player]}.pub").read_text().split()
     signers = table.root / "allowed_signers"
-    signers.write_text(f"{player} {key[0]} {key[1]}\n")
-    with open(stored, "rb") as data:
-        done = subprocess.run(
-            [
-                "ssh-keygen",
-                "-Y",
-                "verify",
-                "-f",
-                str(signers),
-                "-I",
-                player,
-                "-n",
-                "adjudicator-orders",
-                "-s",
-                f"{stored}.sig",
-            ],
-            stdin=data,
-            capture_output=True,
-        )
+    signers.write_text(f"{player} {pub_line(table.keys[player])}\n")
+    done = ssh_keygen(
+        "-Y",
+        "verify",
+        "-f",
+        signers,
+        "-I",
+        player,
+        "-n",
+        "adjudicator-orders",
+        "-s",
+        f"{stored}.sig",
+        stdin=stored.read_bytes(),
+    )
     assert done.returncode == 0, done.stderr
 
 
@@ -357,3 +350,33 @@ def test_every_command_has_help_with_an_example(name: str) -> None:
     result = run(name, "--help")
     assert result.exit_code == 0
     assert "Example" in result.output
+
+
+def test_undecodable_bytes_are_refused_with_the_line(table: Table) -> None:
+    player = starter(table)
+    path = table.write("latin1.yaml", "")
+    path.write_bytes(
+        f"id: cairo-2026\nplayer: {player}\nturn: 1\nreturn: caf\xe9\n".encode("latin-1")
+    )
+    ssh_sign(table.keys[player], path)
+    result = run("submit", table.gamedir, path)
+    assert result.exit_code == 3
+    assert result.output.startswith(f"{path}: refused: line 4")
+    assert "UTF-8" in result.output
+
+
+def test_check_needs_a_real_form(table: Table) -> None:
+    player = starter(table)
+    order = table.write("mine.yaml", table.order_text(player, table.legal(player)))
+    result = run("check", order, "--form", order)
+    assert result.exit_code == 2
+    assert result.output == f"Error: {order}: not an order form (no '# adjudicator-form:' line)\n"
+
+
+def test_status_for_people(table: Table) -> None:
+    player = starter(table)
+    result = run("status", table.gamedir)
+    assert result.exit_code == 0
+    assert result.output == (
+        f"cairo-2026 (sultan), turn 1\n  {player}: owes return (waiting)\ndeadline: none\n"
+    )

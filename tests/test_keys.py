@@ -5,7 +5,6 @@ from __future__ import annotations
 import base64
 import os
 import stat
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -21,9 +20,9 @@ from hypothesis import strategies as st
 
 from adjudicator import keys, sshsig
 from adjudicator.keys import KeyProblem, PassphraseNeeded
+from tests.ssh import WHY, make_key, pub_line, ssh_keygen
 from tests.tools import require_tool
 
-WHY = "OpenSSH signatures"
 KEY_TYPES = {
     "ed25519": (["-t", "ed25519"], ed25519.Ed25519PrivateKey),
     "rsa": (["-t", "rsa", "-b", "2048"], rsa.RSAPrivateKey),
@@ -31,24 +30,6 @@ KEY_TYPES = {
     "ecdsa384": (["-t", "ecdsa", "-b", "384"], ec.EllipticCurvePrivateKey),
     "ecdsa521": (["-t", "ecdsa", "-b", "521"], ec.EllipticCurvePrivateKey),
 }
-
-
-def ssh_keygen(*args: str | Path, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
-    tool = require_tool("ssh-keygen", WHY)
-    return subprocess.run(
-        [tool, *map(str, args)], input=stdin, capture_output=True, check=False, timeout=60
-    )
-
-
-def make_key(directory: Path, name: str, type_args: list[str], passphrase: str = "") -> Path:
-    path = directory / name
-    done = ssh_keygen(*type_args, "-q", "-N", passphrase, "-C", f"{name}@test", "-f", path)
-    assert done.returncode == 0, done.stderr
-    return path
-
-
-def pub_line(key: Path) -> str:
-    return Path(f"{key}.pub").read_text().strip()
 
 
 def keygen_fingerprint(public_file: Path) -> str:

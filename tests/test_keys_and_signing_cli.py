@@ -6,7 +6,8 @@ import stat
 import subprocess
 from pathlib import Path
 
-from tests.helpers import Table, make_key, run, ssh_keygen
+from tests.helpers import Table, run
+from tests.ssh import make_key, ssh_keygen
 
 
 def verify_with_ssh_keygen(
@@ -15,24 +16,19 @@ def verify_with_ssh_keygen(
     kind, blob = pub.read_text().split()[:2]
     signers = file.parent / "allowed_signers"
     signers.write_text(f"{who} {kind} {blob}\n")
-    with open(file, "rb") as data:
-        return subprocess.run(
-            [
-                ssh_keygen(),
-                "-Y",
-                "verify",
-                "-f",
-                str(signers),
-                "-I",
-                who,
-                "-n",
-                "adjudicator-orders",
-                "-s",
-                f"{file}.sig",
-            ],
-            stdin=data,
-            capture_output=True,
-        )
+    return ssh_keygen(
+        "-Y",
+        "verify",
+        "-f",
+        signers,
+        "-I",
+        who,
+        "-n",
+        "adjudicator-orders",
+        "-s",
+        f"{file}.sig",
+        stdin=file.read_bytes(),
+    )
 
 
 def test_keygen_then_sign_verifies_with_ssh_keygen(tmp_path: Path) -> None:

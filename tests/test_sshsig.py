@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 
 from adjudicator import keys, sshsig
 from adjudicator.sshsig import NAMESPACE, SignatureError
+from tests.ssh import WHY, make_key, pub_line, ssh_keygen
 from tests.tools import require_tool
 
-WHY = "OpenSSH signatures"
 KEY_TYPES = {
     "ed25519": ["-t", "ed25519"],
     "rsa": ["-t", "rsa", "-b", "2048"],
@@ -31,24 +31,6 @@ ORDERS = b"game: demo\nturn: 3\nplayer: alice\norders:\n  - move: A to B\n"
 FAST = settings(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-
-
-def ssh_keygen(*args: str | Path, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
-    tool = require_tool("ssh-keygen", WHY)
-    return subprocess.run(
-        [tool, *map(str, args)], input=stdin, capture_output=True, check=False, timeout=60
-    )
-
-
-def make_key(directory: Path, name: str, type_args: list[str], passphrase: str = "") -> Path:
-    path = directory / name
-    done = ssh_keygen(*type_args, "-q", "-N", passphrase, "-C", f"{name}@test", "-f", path)
-    assert done.returncode == 0, done.stderr
-    return path
-
-
-def pub_line(key: Path) -> str:
-    return Path(f"{key}.pub").read_text().strip()
 
 
 def keygen_fingerprint(key: Path) -> str:
