@@ -46,6 +46,7 @@ golden:
 
 bench: install-test
 	$(BIN)/python benchmarks/startup.py
+	$(BIN)/python benchmarks/submit.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info $(DEMO_DIR)
