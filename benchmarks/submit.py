@@ -1,8 +1,8 @@
 """Time per verdict of `submit`: every order file must be judged within a second.
 
 Plays a 5-player Sultan game in a temporary folder and times `engine.submit` for an accepted
-order, a refused one (bad signature), an order just under 64 KiB and one over it, and one with many YAML
-problems. Prints the slowest verdict and exits 1 when it took a second or more.
+order, a refused one (bad signature), an order just under 64 KiB and one over it, and one with
+many YAML problems. Prints the slowest verdict and exits 1 when it took a second or more.
 
     .venv/bin/python benchmarks/submit.py
 """
