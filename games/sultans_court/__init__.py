@@ -1,0 +1,100 @@
+"""At the Sultan's Court (exactly 4 players): vizirs, cities, power cards, banishment.
+
+Rules by phase: ``travel`` (turn order, travel), ``trades``, ``collect`` (cards, seat-1 demand),
+``banish`` (banishment, dungeons, pardons), ``rules`` (the round). Order files in ``orders``,
+views and record in ``view``, the bot in ``bots``, the deal in ``setup``. Rulings: RULINGS
+C1–C17, and those of this implementation listed in ``docs/rulings.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from importlib.resources import files
+from importlib.resources.abc import Traversable
+from typing import Any
+
+from adjudicator.contract import Order, Problem, Resolution, State, View
+from adjudicator.rng import Rng, Stream
+
+from . import rules
+from .bots import bot_order
+from .orders import CourtOrder, normalise, validate
+from .setup import check_options, setup
+from .view import build_view, record
+
+
+class SultansCourtGame:
+    """The At the Sultan's Court game module (the engine's ``Game`` contract)."""
+
+    name = "sultans_court"
+    title = "At the Sultan's Court"
+    min_players = 4
+    max_players = 4
+    envelope_keys = ("id", "player", "turn")
+
+    def order_model(self) -> type[CourtOrder]:
+        return CourtOrder
+
+    def templates(self) -> Traversable:
+        return files("adjudicator.templates") / "sultans_court"
+
+    def options(
+        self, players: Sequence[str], given: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], list[Problem]]:
+        return check_options(players, given)
+
+    def setup(
+        self, players: Sequence[Mapping[str, Any]], options: Mapping[str, Any], rng: Rng
+    ) -> State:
+        return setup(players, options, rng)
+
+    def owed(self, state: State) -> dict[str, str]:
+        return rules.owed(state)
+
+    def view(self, state: State, player: str | None) -> View:
+        if player is not None and player not in state["players"]:
+            raise ValueError(f"{player!r} is not a player of this game")
+        return build_view(state, player)
+
+    def gm_view(self, state: State) -> View:
+        return build_view(state, None, gm=True)
+
+    def context(self, view: View) -> dict[str, Any]:
+        """``player``, ``players``, ``round``, ``to_do``, ``first_round_all_travel``, ``vizirs``."""
+        return {
+            "player": view.get("player"),
+            "players": list(view.get("players") or []),
+            "round": view.get("round"),
+            "to_do": view.get("to_do"),
+            "first_round_all_travel": bool(
+                (view.get("options") or {}).get("first_round_all_travel", True)
+            ),
+            "vizirs": copy_vizirs(view.get("my_vizirs") or {}),
+        }
+
+    def validate(self, context: Mapping[str, Any], order: Order) -> list[Problem]:
+        return validate(context, order)
+
+    def normalise(self, order: Order) -> Order:
+        return normalise(order)
+
+    def resolve(self, state: State, orders: Mapping[str, Order | None], rng: Rng) -> Resolution:
+        return rules.resolve(state, orders, rng)
+
+    def is_over(self, state: State) -> bool:
+        return bool(state["over"])
+
+    def record(self, state: State, complete: bool) -> dict[str, Any]:
+        return record(state, complete)
+
+    def bot(self, view: View, stream: Stream) -> Order:
+        return bot_order(view, stream)
+
+
+def copy_vizirs(vizirs: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    return {str(k): dict(v) for k, v in vizirs.items()}
+
+
+GAME = SultansCourtGame()
+
+__all__ = ["GAME", "SultansCourtGame"]

@@ -1,0 +1,105 @@
+"""The board of At the Sultan's Court: cards, cities, court positions, places and small helpers.
+
+Places of a vizir (as in the record): a court position 0–11 (an int; position 0 is the favoured
+seat, RULINGS C2), a city name, ``dungeon1``, ``dungeon2``, ``dungeon3``, ``island`` or
+``reserve`` (pardoned and back with its player). Vizirs are named ``<player>.<kind>``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from adjudicator.contract import State
+
+POWER = ("Horses", "Cannons", "Gold", "Troops", "Supplies", "Ships")
+PARDON = "Pardon"
+CARDS = (*POWER, PARDON)
+KINDS = ("fat", "small", "big")
+COLOURS = ("red", "yellow", "green", "blue")
+CITIES = ("Bukhara", "Tabriz", "Shiraz", "Kaffa", "Gidda", "Uskub", "Isfahan")
+KAFFA = "Kaffa"
+DUNGEONS = ("dungeon1", "dungeon2", "dungeon3")
+ISLAND = "island"
+RESERVE = "reserve"
+POSITIONS = 12
+FAVOURED = 0  # the favoured seat is court position 0 (C2)
+
+
+class Victory(Exception):
+    """Raised the moment a player wins (C13); the round stops there."""
+
+    def __init__(self, player: str) -> None:
+        super().__init__(player)
+        self.player = player
+
+
+def vizir_name(player: str, kind: str) -> str:
+    return f"{player}.{kind}"
+
+
+def owner(vizir: str) -> str:
+    return vizir.rsplit(".", 1)[0]
+
+
+def kind_of(vizir: str) -> str:
+    return vizir.rsplit(".", 1)[1]
+
+
+def at_court(place: Any) -> bool:
+    return isinstance(place, int) and not isinstance(place, bool)
+
+
+def movable(place: Any) -> bool:
+    """A vizir that can be given a destination: at court, in a city, or released (C6)."""
+    return at_court(place) or place in CITIES or place == RESERVE
+
+
+def types_held(hand: Iterable[str]) -> set[str]:
+    return {card for card in hand if card in POWER}
+
+
+def sort_hand(hand: Iterable[str]) -> list[str]:
+    return sorted(hand, key=CARDS.index)
+
+
+def seat_of(state: Mapping[str, Any], place: Any) -> int | None:
+    """The seat number (vote marker) of a court position, None elsewhere."""
+    return int(state["markers"][place]) if at_court(place) else None
+
+
+def position_of_seat(state: Mapping[str, Any], seat: int) -> int:
+    markers: list[int] = state["markers"]
+    return markers.index(seat)
+
+
+def occupant(state: Mapping[str, Any], position: int) -> str | None:
+    for vizir, place in state["vizirs"].items():
+        if at_court(place) and place == position:
+            return str(vizir)
+    return None
+
+
+def describe_place(state: Mapping[str, Any], place: Any) -> str:
+    """Where a vizir is, in words: 'at court on seat 7', 'in Kaffa', 'in dungeon 2', ..."""
+    if at_court(place):
+        seat = seat_of(state, place)
+        favoured = " (the favoured seat)" if place == FAVOURED else ""
+        return f"at court on seat {seat}{favoured}"
+    if place in CITIES:
+        return f"in {place}"
+    if place in DUNGEONS:
+        return f"in dungeon {place[-1]}"
+    if place == ISLAND:
+        return "on the Island of Banishing"
+    return "in reserve (pardoned, back with its player)"
+
+
+def check_victory(state: State) -> None:
+    """C13: the owner of the vizir on the favoured seat wins if they hold all six power types."""
+    vizir = occupant(state, FAVOURED)
+    if vizir is None:
+        return
+    player = owner(vizir)
+    if types_held(state["hands"][player]) == set(POWER):
+        raise Victory(player)

@@ -1,0 +1,485 @@
+"""Order files of At the Sultan's Court (RULINGS C6): the pydantic model, the check, the canon.
+
+The order body holds ``travel`` (a destination for each of the player's movable vizirs: a city by
+name in any case or by initial, a seat number 1–12, or ``stay``), ``accuse`` (``player.kind``,
+``none`` or null; omitted means none) and the standing instructions ``kaffa``, ``demand``,
+``pardon`` and ``trades`` (all optional). ``travel`` must list every movable vizir (at court, in a
+city or in reserve) and no other; a player with no movable vizir may write ``travel: {}`` or leave
+it out. Blocked moves are legal orders; whether standing instructions apply is decided at
+resolution (C6), so only their form is checked here.
+
+The context (``context(view)``) holds ``player``, ``players``, ``round``, ``to_do``,
+``first_round_all_travel`` and ``vizirs``: ``{kind: {"place": place, "seat": seat or null}}``
+for the player's own three vizirs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from adjudicator.contract import Order, Path, Problem
+
+from .board import CARDS, CITIES, DUNGEONS, ISLAND, KINDS, PARDON, POWER, RESERVE
+
+ENVELOPE = ("id", "player", "turn")
+BODY_KEYS = ("travel", "accuse", "kaffa", "demand", "pardon", "trades")
+INITIALS = {city[0]: city for city in CITIES}
+CARD_NAMES = {card.lower(): card for card in CARDS} | {"canons": "Cannons"}
+
+Kind = Literal["fat", "small", "big"]
+Destination = str | int
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+class Demand(_Strict):
+    """One seat-1 demand: a power card asked of another player (C8)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", populate_by_name=False)
+    from_: str = Field(alias="from", description="The player asked for the card.")
+    card: str = Field(description="A power type: Horses, Cannons, Gold, Troops, Supplies, Ships.")
+
+
+class PardonPlea(_Strict):
+    """A plea for a vizir in Dungeon 2 or 3; the Pardon card goes under a city's stack (C11)."""
+
+    vizir: str = Field(description="Your vizir: fat, small or big.")
+    city: str = Field(description="The city whose stack gets the Pardon card (name or initial).")
+
+
+class TradeOffer(_Strict):
+    """One power card each way with another player, if their order holds the mirror (C14)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", populate_by_name=False)
+    with_: str = Field(alias="with", description="The other player.")
+    give: str = Field(description="The power type you give.")
+    get: str = Field(description="The power type you get.")
+
+
+class CourtOrder(_Strict):
+    """An At the Sultan's Court order file: the envelope, travel, accusation, instructions."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", title="At the Sultan's Court order file")
+
+    id: str = Field(description="The game id, as on your order form.")
+    player: str = Field(description="Your player name.")
+    turn: int = Field(ge=1, description="The turn (round) number printed on your order form.")
+    travel: dict[Kind, Destination] | None = Field(
+        default=None,
+        description="A destination for each of your vizirs that can move: a city (name or "
+        "initial B T S K G U I), a seat number 1-12, or stay.",
+    )
+    accuse: str | None = Field(
+        default=None, description="The vizir you accuse, such as bob.big, or none."
+    )
+    kaffa: list[str] = Field(
+        default_factory=list, description="Kaffa preference list: card types, best first."
+    )
+    demand: list[Demand] = Field(
+        default_factory=list, description="Seat-1 demands, tried in order; one is carried out."
+    )
+    pardon: list[PardonPlea] = Field(
+        default_factory=list, description="Pardons: which vizir, and the city for the card."
+    )
+    trades: list[TradeOffer] = Field(
+        default_factory=list, description="Trade offers: one power card each way."
+    )
+
+
+# -- words -------------------------------------------------------------------------------------
+def city_name(value: Any) -> str | None:
+    """A city by name (any case) or initial letter; None if it is none."""
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    if len(text) == 1:
+        return INITIALS.get(text.upper())
+    for city in CITIES:
+        if city.lower() == text.lower():
+            return city
+    return None
+
+
+def card_name(value: Any) -> str | None:
+    return CARD_NAMES.get(value.strip().lower()) if isinstance(value, str) else None
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def destination(value: Any) -> str | int | None:
+    """A travel value in canonical form: a city, a seat number or 'stay'; None if unreadable."""
+    if _is_int(value):
+        return int(value)
+    if isinstance(value, str) and value.strip().lower() == "stay":
+        return "stay"
+    return city_name(value)
+
+
+def accused(value: Any) -> str | None:
+    """'player.kind' in canonical form, or None for none."""
+    if value is None or (isinstance(value, str) and value.strip().lower() == "none"):
+        return None
+    text = str(value).strip()
+    player, _, kind = text.rpartition(".")
+    return f"{player}.{kind.lower()}"
+
+
+def own_kind(value: Any, player: str | None) -> str | None:
+    """A vizir of one's own: 'small' or 'carol.small' (for carol); None otherwise."""
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    if "." in text:
+        who, _, kind = text.rpartition(".")
+        if who != player:
+            return None
+        text = kind
+    text = text.lower()
+    return text if text in KINDS else None
+
+
+# -- the check ---------------------------------------------------------------------------------
+def validate(context: Mapping[str, Any], order: Any) -> list[Problem]:
+    """Every problem of one order body (envelope keys are ignored)."""
+    if not isinstance(order, Mapping):
+        return [Problem("wrong-type", "the order must be a mapping of keys, such as 'travel: ...'")]
+    problems = [
+        Problem("unknown-key", f"unknown key {key!r}", (str(key),))
+        for key in order
+        if key not in BODY_KEYS and key not in ENVELOPE
+    ]
+    if context.get("to_do") != "orders":
+        problems.append(Problem("not-owed", "you owe no order this round"))
+        return problems
+    problems += _check_travel(context, order.get("travel"))
+    problems += _check_accuse(context, order.get("accuse"))
+    problems += _check_kaffa(order.get("kaffa"))
+    problems += _check_demand(context, order.get("demand"))
+    problems += _check_pardon(context, order.get("pardon"))
+    problems += _check_trades(context, order.get("trades"))
+    return problems
+
+
+def _where(info: Mapping[str, Any]) -> str:
+    place = info.get("place")
+    if _is_int(place):
+        return f"sits at court on seat {info.get('seat')}"
+    if place in CITIES:
+        return f"is in {place}"
+    if place in DUNGEONS:
+        return f"is in dungeon {str(place)[-1]}"
+    if place == ISLAND:
+        return "is on the Island of Banishing"
+    return "is in reserve (pardoned)"
+
+
+def _check_travel(context: Mapping[str, Any], travel: Any) -> list[Problem]:
+    mine: Mapping[str, Mapping[str, Any]] = context.get("vizirs") or {}
+    movable = [k for k in KINDS if k in mine and _can_move(mine[k].get("place"))]
+    if travel is None:
+        if movable:
+            return [
+                Problem(
+                    "missing-key",
+                    f"'travel' is missing: give a destination for {', '.join(movable)}",
+                )
+            ]
+        return []
+    if not isinstance(travel, Mapping):
+        return [
+            Problem(
+                "wrong-type",
+                "'travel' must map your vizirs to destinations, such as {fat: Kaffa, small: stay}",
+                ("travel",),
+            )
+        ]
+    problems: list[Problem] = []
+    all_travel = bool(context.get("first_round_all_travel")) and context.get("round") == 1
+    seats: dict[int, str] = {}
+    for key, value in travel.items():
+        kind = str(key)
+        path: Path = ("travel", kind)
+        if kind not in KINDS:
+            problems.append(
+                Problem("no-such-vizir", f"{kind!r} is not a vizir: use fat, small or big", path)
+            )
+            continue
+        info = mine.get(kind, {})
+        if kind not in movable:
+            problems.append(
+                Problem(
+                    "cannot-move",
+                    f"{kind} {_where(info)} and cannot move; leave it out of 'travel'",
+                    path,
+                )
+            )
+            continue
+        target = destination(value)
+        if target is None:
+            problems.append(
+                Problem(
+                    "bad-destination",
+                    f"{value!r} is not a destination: give a city (Bukhara, Tabriz, Shiraz, "
+                    "Kaffa, Gidda, Uskub, Isfahan or its initial), a seat number 1-12, or stay",
+                    path,
+                )
+            )
+            continue
+        problems += _check_move(info, kind, target, all_travel, seats, path)
+    for kind in movable:
+        if kind not in travel:
+            problems.append(
+                Problem(
+                    "missing-vizir",
+                    f"'travel' has no destination for {kind}, which {_where(mine[kind])}",
+                    ("travel",),
+                )
+            )
+    return problems
+
+
+def _can_move(place: Any) -> bool:
+    return _is_int(place) or place in CITIES or place == RESERVE
+
+
+def _check_move(
+    info: Mapping[str, Any],
+    kind: str,
+    target: str | int,
+    all_travel: bool,
+    seats: dict[int, str],
+    path: Path,
+) -> list[Problem]:
+    place = info.get("place")
+    if all_travel and not (isinstance(target, str) and target != "stay"):
+        return [
+            Problem(
+                "must-travel",
+                f"in round 1 every vizir must travel to a city (RULINGS C3); {kind} may not "
+                f"{'stay' if target == 'stay' else f'go to seat {target}'}",
+                path,
+            )
+        ]
+    if not _is_int(target):
+        return []
+    seat = int(target)
+    if not 1 <= seat <= 12:
+        return [
+            Problem("no-such-seat", f"there is no seat {seat}: seats are numbered 1 to 12", path)
+        ]
+    if _is_int(place) and seat != info.get("seat"):
+        return [
+            Problem(
+                "seat-to-seat",
+                f"{kind} sits at court on seat {info.get('seat')}; a vizir at court may go to "
+                "a city or stay, not to another seat",
+                path,
+            )
+        ]
+    if seat in seats and not _is_int(place):
+        return [
+            Problem(
+                "same-seat",
+                f"{seats[seat]} and {kind} are both sent to seat {seat}; send them to different "
+                "seats",
+                path,
+            )
+        ]
+    if not _is_int(place):
+        seats[seat] = kind
+    return []
+
+
+def _check_accuse(context: Mapping[str, Any], value: Any) -> list[Problem]:
+    if value is None:
+        return []
+    if not isinstance(value, str):
+        return [Problem("wrong-type", "'accuse' must name a vizir, such as bob.big, or none")]
+    target = accused(value)
+    if target is None:
+        return []
+    players = list(context.get("players") or [])
+    who, _, kind = target.rpartition(".")
+    if who not in players or kind not in KINDS:
+        return [
+            Problem(
+                "no-such-vizir",
+                f"{value!r} is not a vizir: write player.kind (kind fat, small or big; players "
+                f"{', '.join(players)}), or none",
+                ("accuse",),
+            )
+        ]
+    return []
+
+
+def _card_problem(value: Any, path: Path, power_only: bool) -> list[Problem]:
+    card = card_name(value)
+    kinds = POWER if power_only else CARDS
+    if card is None or card not in kinds:
+        what = "a power type" if power_only else "a card type"
+        return [Problem("bad-card", f"{value!r} is not {what}: {', '.join(kinds)}", path)]
+    return []
+
+
+def _list_of(value: Any, key: str) -> list[Any] | Problem:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        return Problem("wrong-type", f"{key!r} must be a list", (key,))
+    return value
+
+
+def _entry(item: Any, keys: tuple[str, ...], path: Path) -> list[Problem]:
+    if not isinstance(item, Mapping):
+        return [Problem("wrong-type", f"each entry needs {', '.join(keys)}", path)]
+    problems = [
+        Problem("unknown-key", f"unknown key {k!r}", (*path, str(k))) for k in item if k not in keys
+    ]
+    problems += [
+        Problem("missing-key", f"the entry has no {k!r}", path) for k in keys if k not in item
+    ]
+    return problems
+
+
+def _check_kaffa(value: Any) -> list[Problem]:
+    items = _list_of(value, "kaffa")
+    if isinstance(items, Problem):
+        return [items]
+    problems: list[Problem] = []
+    for i, item in enumerate(items):
+        problems += _card_problem(item, ("kaffa", i), power_only=False)
+    return problems
+
+
+def _check_player(context: Mapping[str, Any], name: Any, path: Path, what: str) -> list[Problem]:
+    players = list(context.get("players") or [])
+    if name == context.get("player"):
+        return [Problem("yourself", f"you cannot {what} yourself", path)]
+    if name not in players:
+        return [Problem("no-such-player", f"{name!r} is not a player: {', '.join(players)}", path)]
+    return []
+
+
+def _check_demand(context: Mapping[str, Any], value: Any) -> list[Problem]:
+    items = _list_of(value, "demand")
+    if isinstance(items, Problem):
+        return [items]
+    problems: list[Problem] = []
+    for i, item in enumerate(items):
+        path: Path = ("demand", i)
+        form = _entry(item, ("from", "card"), path)
+        if form:
+            problems += form
+            continue
+        problems += _check_player(context, item["from"], (*path, "from"), "demand a card from")
+        problems += _card_problem(item["card"], (*path, "card"), power_only=True)
+    return problems
+
+
+def _check_pardon(context: Mapping[str, Any], value: Any) -> list[Problem]:
+    items = _list_of(value, "pardon")
+    if isinstance(items, Problem):
+        return [items]
+    problems: list[Problem] = []
+    seen: set[str] = set()
+    me = context.get("player")
+    for i, item in enumerate(items):
+        path: Path = ("pardon", i)
+        form = _entry(item, ("vizir", "city"), path)
+        if form:
+            problems += form
+            continue
+        kind = own_kind(item["vizir"], me if isinstance(me, str) else None)
+        if kind is None:
+            problems.append(
+                Problem(
+                    "not-your-vizir",
+                    f"{item['vizir']!r} is not one of your vizirs: fat, small or big",
+                    (*path, "vizir"),
+                )
+            )
+        elif kind in seen:
+            problems.append(Problem("same-vizir", f"{kind} is pardoned twice", (*path, "vizir")))
+        else:
+            seen.add(kind)
+        if city_name(item["city"]) is None:
+            problems.append(
+                Problem("no-such-city", f"{item['city']!r} is not a city", (*path, "city"))
+            )
+    return problems
+
+
+def _check_trades(context: Mapping[str, Any], value: Any) -> list[Problem]:
+    items = _list_of(value, "trades")
+    if isinstance(items, Problem):
+        return [items]
+    problems: list[Problem] = []
+    for i, item in enumerate(items):
+        path: Path = ("trades", i)
+        form = _entry(item, ("with", "give", "get"), path)
+        if form:
+            problems += form
+            continue
+        problems += _check_player(context, item["with"], (*path, "with"), "trade with")
+        for key in ("give", "get"):
+            if card_name(item[key]) == PARDON:
+                problems.append(
+                    Problem(
+                        "pardon-trade",
+                        "only power cards are traded (RULINGS C14), not Pardon cards",
+                        (*path, key),
+                    )
+                )
+            else:
+                problems += _card_problem(item[key], (*path, key), power_only=True)
+        give, get = card_name(item["give"]), card_name(item["get"])
+        if give is not None and give == get:
+            problems.append(
+                Problem("same-card", f"you give and get {give}: a trade swaps two types", path)
+            )
+    return problems
+
+
+# -- the canon ---------------------------------------------------------------------------------
+def normalise(order: Mapping[str, Any]) -> Order:
+    """The order body in canonical form (see the module docstring); lists keep their order."""
+    travel = order.get("travel") or {}
+    return {
+        "travel": {k: destination(travel[k]) for k in KINDS if k in travel},
+        "accuse": accused(order.get("accuse")),
+        "kaffa": [card_name(c) for c in order.get("kaffa") or []],
+        "demand": [
+            {"from": d["from"], "card": card_name(d["card"])} for d in order.get("demand") or []
+        ],
+        "pardon": [
+            {"vizir": _kind_only(p["vizir"]), "city": city_name(p["city"])}
+            for p in order.get("pardon") or []
+        ],
+        "trades": [
+            {"with": t["with"], "give": card_name(t["give"]), "get": card_name(t["get"])}
+            for t in order.get("trades") or []
+        ],
+    }
+
+
+def _kind_only(value: Any) -> str:
+    return str(value).strip().rpartition(".")[2].lower()
+
+
+def default_order(vizirs: Mapping[str, Any]) -> Order:
+    """C16: every movable vizir stays; no accusation; no standing instructions."""
+    return {
+        "travel": {k: "stay" for k in KINDS if k in vizirs and _can_move(vizirs[k])},
+        "accuse": None,
+        "kaffa": [],
+        "demand": [],
+        "pardon": [],
+        "trades": [],
+    }

@@ -1,0 +1,151 @@
+"""Options (RULINGS C3, C9, C16) and the deal (C1–C4)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from adjudicator.contract import Problem, State
+from adjudicator.rng import Rng
+
+from .board import CITIES, COLOURS, KAFFA, KINDS, PARDON, POWER, sort_hand, vizir_name
+
+DEFAULTS: dict[str, Any] = {
+    "first_round_all_travel": True,
+    "banish_tie": "lower_seat_goes",
+    "max_rounds": None,
+}
+TIES = ("lower_seat_goes", "higher_seat_goes")
+DEAL_ORDER = ("Bukhara", "Tabriz", "Shiraz", "Gidda", "Uskub", "Isfahan")
+
+
+def check_options(
+    players: Sequence[str], given: Mapping[str, Any]
+) -> tuple[dict[str, Any], list[Problem]]:
+    """The effective options (defaults filled in) and every problem with those given."""
+    effective = dict(DEFAULTS)
+    problems: list[Problem] = []
+    for key, value in given.items():
+        name = str(key)
+        if name == "first_round_all_travel":
+            if isinstance(value, bool):
+                effective[name] = value
+            else:
+                problems.append(
+                    Problem("wrong-type", f"option {name!r} must be true or false", (name,))
+                )
+        elif name == "banish_tie":
+            if isinstance(value, str) and value in TIES:
+                effective[name] = value
+            else:
+                problems.append(
+                    Problem(
+                        "bad-option",
+                        f"option 'banish_tie' must be {TIES[0]!r} or {TIES[1]!r}, not {value!r}",
+                        (name,),
+                    )
+                )
+        elif name == "max_rounds":
+            if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+                if value is not None and value < 1:
+                    problems.append(
+                        Problem(
+                            "out-of-range",
+                            f"option 'max_rounds' must be at least 1 (or null), not {value}",
+                            (name,),
+                        )
+                    )
+                else:
+                    effective[name] = value
+            else:
+                problems.append(
+                    Problem(
+                        "wrong-type",
+                        f"option 'max_rounds' must be a whole number or null, not {value!r}",
+                        (name,),
+                    )
+                )
+        else:
+            problems.append(
+                Problem(
+                    "unknown-option",
+                    f"unknown option {name!r}; At the Sultan's Court's options are "
+                    f"{', '.join(DEFAULTS)}",
+                    (name,),
+                )
+            )
+    return effective, problems
+
+
+def colours_of(players: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """C1: the colours given in the setup; missing ones assigned in seating order from the rest."""
+    given: dict[str, str] = {}
+    for player in players:
+        colour = player.get("colour")
+        if colour is None:
+            continue
+        if colour not in COLOURS:
+            raise ValueError(
+                f"player {player['name']}: colour {colour!r} is not one of {', '.join(COLOURS)}"
+            )
+        if colour in given.values():
+            raise ValueError(f"colour {colour!r} is given to more than one player")
+        given[str(player["name"])] = str(colour)
+    free = [c for c in COLOURS if c not in given.values()]
+    return {str(p["name"]): given.get(str(p["name"])) or free.pop(0) for p in players}
+
+
+def base_cards() -> list[str]:
+    """The 42 cards before shuffling: 6 of each power type in POWER order, then 6 Pardon cards."""
+    return [card for card in (*POWER, PARDON) for _ in range(6)]
+
+
+def setup(players: Sequence[Mapping[str, Any]], options: Mapping[str, Any], rng: Rng) -> State:
+    """The state as round 1 opens.
+
+    Draws (C2–C4), each from its own stream: ``deal markers`` shuffles vote markers 1–12 onto
+    court positions 0–11; ``deal vizirs`` shuffles the 12 vizirs (in seating order, fat, small,
+    big each) onto positions 0–11; ``deal cards`` shuffles the 42 cards (``base_cards``) and
+    deals from the top: 2 to each player in seating order, then 4 to Kaffa, then 5 to each of
+    Bukhara, Tabriz, Shiraz, Gidda, Uskub, Isfahan in that order. The first card a stack gets
+    is its top.
+    """
+    names = [str(p["name"]) for p in players]
+    if len(names) != 4 or len(set(names)) != 4:
+        raise ValueError("At the Sultan's Court needs exactly 4 players with different names")
+    colours = colours_of(players)
+    opts = {key: options.get(key, default) for key, default in DEFAULTS.items()}
+    markers = rng.stream("deal markers").shuffle(list(range(1, 13)))
+    everyone = [vizir_name(p, kind) for p in names for kind in KINDS]
+    dealt = rng.stream("deal vizirs").shuffle(everyone)
+    vizirs = {v: dealt.index(v) for v in everyone}
+    cards = rng.stream("deal cards").shuffle(base_cards())
+    hands = {p: sort_hand(cards[2 * i : 2 * i + 2]) for i, p in enumerate(names)}
+    rest = cards[8:]
+    cities: dict[str, list[str]] = {city: [] for city in CITIES}
+    cities[KAFFA] = rest[:4]
+    for i, city in enumerate(DEAL_ORDER):
+        cities[city] = rest[4 + 5 * i : 9 + 5 * i]
+    deal = {
+        "markers": list(markers),
+        "vizirs": dict(vizirs),
+        "cities": {c: list(s) for c, s in cities.items()},
+        "hands": {p: list(h) for p, h in hands.items()},
+    }
+    return {
+        "turn": 1,
+        "round": 1,
+        "players": names,
+        "colours": colours,
+        "options": opts,
+        "markers": markers,
+        "vizirs": vizirs,
+        "cities": cities,
+        "hands": hands,
+        "taken": dict.fromkeys(CITIES, 0),
+        "start_player": None,
+        "deal": deal,
+        "rounds": [],
+        "over": False,
+        "result": None,
+    }

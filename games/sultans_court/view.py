@@ -1,0 +1,155 @@
+"""What each reader may see (RULINGS C4, C17), and the game's part of the record.
+
+This is the only place hidden information is removed. Hidden while the game runs: the city
+stacks below their face-up tops, all of Kaffa's cards (except in a player's own
+``kaffa_searched`` event), other players' standing instructions and skipped instructions
+(events carrying ``to``), and other players' whole orders (only their travel and accusation are
+public). Once the game is over every view shows everything.
+
+View keys: ``game``, ``player``, ``turn``, ``round``, ``over``, ``to_do`` (``"orders"`` or null),
+``owed``, ``players`` (seating order), ``colours``, ``options``, ``markers`` (vote marker by court
+position), ``favoured_seat`` (the seat number on position 0), ``court`` (12 rows: position, seat,
+vizir, player), ``vizirs`` (every vizir's place), ``cities`` (``{city: {"size", "top"}}``; Kaffa's
+top is always null), ``hands`` (every player's cards, public), ``types`` (different power types
+held), ``votes`` (sum of seat numbers at court), ``dungeons`` (``dungeon1..3`` -> vizir or null),
+``island``, ``reserve`` (``{player: [vizirs]}``), ``turn_order`` (for the round now open),
+``last`` (the latest round: ``round``, ``start_player``, ``orders`` and ``events`` as this reader
+may see them, or null), ``result`` (null until over). A player's view adds ``my_vizirs``
+(``{kind: {"place", "seat"}}``) and ``my_order`` (their own last order, null for a default). Once
+over (and for the game master) ``stacks`` holds every city stack, top first.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from adjudicator.contract import Event, State, View
+
+from .banish import votes_of
+from .board import CITIES, DUNGEONS, ISLAND, KAFFA, POSITIONS, POWER, RESERVE, at_court, owner
+from .rules import owed, own_vizirs
+from .travel import turn_order
+
+
+def visible(event: Event, reader: str | None, see_all: bool) -> bool:
+    return see_all or "to" not in event or event["to"] == reader
+
+
+def public_cities(cities: dict[str, list[str]]) -> dict[str, list[str | None]]:
+    """Each stack with every card but the face-up top as null (Kaffa: all null)."""
+    return {
+        city: [card if i == 0 and city != KAFFA else None for i, card in enumerate(stack)]
+        for city, stack in cities.items()
+    }
+
+
+def _round_for(item: dict[str, Any], reader: str | None, see_all: bool) -> dict[str, Any]:
+    """One resolved round as ``reader`` may see it."""
+    if see_all:
+        return copy.deepcopy(item)
+    orders = {
+        p: (
+            None
+            if o is None
+            else copy.deepcopy(o)
+            if p == reader
+            else {"travel": dict(o["travel"]), "accuse": o["accuse"]}
+        )
+        for p, o in item["orders"].items()
+    }
+    after = copy.deepcopy(item["after"])
+    after["cities"] = public_cities(after["cities"])
+    return {
+        **{k: item[k] for k in ("round", "turn", "start_player")},
+        "orders": orders,
+        "events": [copy.deepcopy(e) for e in item["events"] if visible(e, reader, False)],
+        "after": after,
+    }
+
+
+def build_view(state: State, player: str | None, gm: bool = False) -> View:
+    """The view of ``player`` (None: a spectator); ``gm`` sees everything."""
+    over = bool(state["over"])
+    see_all = gm or over
+    names: list[str] = state["players"]
+    vizirs: dict[str, Any] = state["vizirs"]
+    markers: list[int] = state["markers"]
+    due = owed(state)
+    court = []
+    for position in range(POSITIONS):
+        sitter = next((v for v, p in vizirs.items() if at_court(p) and p == position), None)
+        court.append(
+            {
+                "position": position,
+                "seat": markers[position],
+                "vizir": sitter,
+                "player": owner(sitter) if sitter else None,
+            }
+        )
+    last = None
+    if state["rounds"]:
+        last = _round_for(state["rounds"][-1], player, see_all)
+        last.pop("after")
+    view: View = {
+        "game": "sultans_court",
+        "player": player,
+        "turn": state["turn"],
+        "round": state["round"],
+        "over": over,
+        "to_do": due.get(player) if player is not None else None,
+        "owed": due,
+        "players": list(names),
+        "colours": dict(state["colours"]),
+        "options": dict(state["options"]),
+        "markers": list(markers),
+        "favoured_seat": markers[0],
+        "court": court,
+        "vizirs": dict(vizirs),
+        "cities": {
+            city: {
+                "size": len(stack),
+                "top": stack[0] if stack and city != KAFFA else None,
+            }
+            for city, stack in state["cities"].items()
+        },
+        "hands": copy.deepcopy(state["hands"]),
+        "types": {p: len({c for c in state["hands"][p] if c in POWER}) for p in names},
+        "votes": {p: votes_of(state, p) for p in names},
+        "dungeons": {d: next((v for v, p in vizirs.items() if p == d), None) for d in DUNGEONS},
+        "island": sorted(v for v, p in vizirs.items() if p == ISLAND),
+        "reserve": {
+            p: sorted(v for v, q in vizirs.items() if q == RESERVE and owner(v) == p) for p in names
+        },
+        "turn_order": [] if over else turn_order(state)[0],
+        "last": last,
+        "result": copy.deepcopy(state["result"]),
+    }
+    if player is not None:
+        view["my_vizirs"] = own_vizirs(state, player)
+        mine = state["rounds"][-1]["orders"].get(player) if state["rounds"] else None
+        view["my_order"] = copy.deepcopy(mine)
+    if see_all:
+        view["stacks"] = copy.deepcopy(state["cities"])
+    assert set(state["cities"]) == set(CITIES)
+    return view
+
+
+def _public_deal(state: State) -> dict[str, Any]:
+    deal: dict[str, Any] = copy.deepcopy(state["deal"])
+    taken: dict[str, int] = state["taken"]
+    deal["cities"] = {
+        city: [card if city != KAFFA and i <= taken[city] else None for i, card in enumerate(stack)]
+        for city, stack in deal["cities"].items()
+    }
+    return deal
+
+
+def record(state: State, complete: bool) -> dict[str, Any]:
+    """``colours``, ``deal``, ``rounds`` and ``result`` (DESIGN, the Court's record)."""
+    return {
+        "colours": dict(state["colours"]),
+        "deal": copy.deepcopy(state["deal"]) if complete else _public_deal(state),
+        "rounds": [_round_for(item, None, complete) for item in state["rounds"]],
+        "result": copy.deepcopy(state["result"]),
+    }
