@@ -109,7 +109,7 @@ def assert_no_leak(state: dict[str, Any], viewer: str | None) -> None:
     if last is None:
         return
     for event in last["events"]:
-        assert event.get("to") in (None, viewer), event
+        assert event.get("seen_by", viewer) == viewer, event
     for player, order in last["orders"].items():
         if order is not None and player != viewer:
             assert set(order) == {"travel", "accuse"}
@@ -260,6 +260,9 @@ def test_views_hide_and_reveal() -> None:
         resolution = GAME.resolve(state, orders, rng)
         state = resolution.state
         for event in resolution.events:
+            if "seen_by" not in event and not state["over"]:
+                for viewer in (None, *NAMES):
+                    assert event in GAME.view(state, viewer)["last"]["events"], (viewer, event)
             if event["type"] == "kaffa_searched" and not state["over"]:
                 kaffa_seen[event["player"]] = event["cards"]
                 for viewer in NAMES:

@@ -72,7 +72,7 @@ def _take(
                 "type": "kaffa_searched",
                 "round": state["round"],
                 "player": player,
-                "to": player,
+                "seen_by": player,
                 "vizir": vizir,
                 "cards": list(stack),
             }

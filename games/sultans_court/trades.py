@@ -10,11 +10,11 @@ from .board import check_victory, sort_hand
 
 
 def skipped(player: str, instruction: str, index: int | None, reason: str) -> Event:
-    """A standing instruction that did not apply (C6): private to its player (``to``)."""
+    """A standing instruction that did not apply (C6): private to its player (``seen_by``)."""
     return {
         "type": "skipped",
         "player": player,
-        "to": player,
+        "seen_by": player,
         "instruction": instruction,
         "index": index,
         "reason": reason,

@@ -3,7 +3,7 @@
 This is the only place hidden information is removed. Hidden while the game runs: the city
 stacks below their face-up tops, all of Kaffa's cards (except in a player's own
 ``kaffa_searched`` event), other players' standing instructions and skipped instructions
-(events carrying ``to``), and other players' whole orders (only their travel and accusation are
+(events carrying ``seen_by``), and other players' whole orders (only their travel and accusation are
 public). Once the game is over every view shows everything.
 
 View keys: ``game``, ``player``, ``turn``, ``round``, ``over``, ``to_do`` (``"orders"`` or null),
@@ -33,7 +33,7 @@ from .travel import turn_order
 
 
 def visible(event: Event, reader: str | None, see_all: bool) -> bool:
-    return see_all or "to" not in event or event["to"] == reader
+    return see_all or event.get("seen_by", reader) == reader
 
 
 def public_cities(cities: dict[str, list[str]]) -> dict[str, list[str | None]]:
