@@ -6,6 +6,8 @@ and events are plain data (dicts, lists, str, int, bool, None) that round-trip t
 
 The engine calls, in this order of a game's life:
 
+- ``check_players(players)``: problems with the game's own keys of the setup's player entries
+  (such as ``colour``), each path relative to that entry;
 - ``options(players, given)``: the effective options (defaults filled in) and the problems found;
 - ``setup(players, options, rng)``: the state as turn 1 opens (``state["turn"] == 1``);
 - ``owed(state)``: who owes which order now (``{player: to_do}``), empty once the game is over;
@@ -69,6 +71,10 @@ class Game(Protocol):
 
     def templates(self) -> Traversable:
         """The folder of this game's Jinja templates."""
+        ...
+
+    def check_players(self, players: Sequence[Mapping[str, Any]]) -> list[tuple[int, Problem]]:
+        """``(index, problem)`` for each problem with the game's keys of a player entry."""
         ...
 
     def options(

@@ -88,6 +88,12 @@ def _worded(err: Any, data: Any) -> Problem:
         expected = _EXPECTED[kind]
         found = describe_value(value)
         return Problem("wrong-type", f"{name!r} must be {expected}, not {found}", loc)
+    if kind == "literal_error" and loc[-1:] == ("[key]",):
+        allowed = err.get("ctx", {}).get("expected", "")
+        where = key_name(loc[:-2])
+        return Problem(
+            "not-allowed", f"{where!r} has no key {loc[-2]!r}; its keys: {allowed}", loc[:-1]
+        )
     if kind == "literal_error":
         allowed = err.get("ctx", {}).get("expected", "")
         found = describe_value(value)

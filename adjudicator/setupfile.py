@@ -130,6 +130,10 @@ def _meta(spec: SetupSpec, game: Game, base: Path) -> tuple[dict[str, Any], list
         if spec_player.colour is not None:
             player["colour"] = spec_player.colour
         players.append(player)
+    problems += [
+        Problem(p.code, f"{players[i]['name']}: {p.message}", ("players", i, *p.path))
+        for i, p in game.check_players(players)
+    ]
     game_options = {k: v for k, v in spec.options.items() if k not in ENGINE_OPTIONS}
     engine_options = {"nmr": spec.options.get("nmr", "default")}
     if engine_options["nmr"] not in ENGINE_OPTIONS["nmr"]:

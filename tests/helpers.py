@@ -10,6 +10,8 @@ import yaml
 from click.testing import CliRunner, Result
 
 from adjudicator.cli import cli
+from adjudicator.games.sultans_court import GAME as COURT
+from adjudicator.rng import Rng
 from tests.ssh import make_key, ssh_sign
 
 NAMES = ["alice", "bob", "carol", "dave", "erin"]
@@ -22,12 +24,14 @@ def run(*args: str | Path, input: str | None = None) -> Result:
 class Table:
     """A game in a temporary folder, with each player's ssh-keygen key."""
 
-    def __init__(self, root: Path, players: int = 3, seed: int = 11, **options: Any) -> None:
+    def __init__(
+        self, root: Path, players: int = 3, seed: int = 11, game: str = "sultan", **options: Any
+    ) -> None:
         self.root = root
         self.names = NAMES[:players]
         self.keys = {n: make_key(root / "keys", n) for n in self.names}
         self.setup = {
-            "game": "sultan",
+            "game": game,
             "id": "cairo-2026",
             "seed": seed,
             "players": [
@@ -76,6 +80,8 @@ class Table:
         """A simple legal order for ``player`` from their view."""
         view = self.view(player)
         to_do = view["to_do"]
+        if view.get("game") == "sultans_court":
+            return COURT.bot(view, Rng(0).stream(f"{player} {view['turn']}"))
         if to_do == "return":
             return {"return": view["drawn"][0]}
         hand = sorted(view["hand"])

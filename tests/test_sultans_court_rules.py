@@ -183,7 +183,7 @@ def test_colours_given_and_assigned() -> None:
     ]
     state = GAME.setup(players, options, Rng(1))
     assert state["colours"] == {"alice": "blue", "bob": "yellow", "carol": "green", "dave": "red"}
-    with pytest.raises(ValueError, match="more than one"):
+    with pytest.raises(ValueError, match="colour 'red' is alice's already"):
         GAME.setup([{"name": n, "colour": "red"} for n in NAMES], options, Rng(1))
     with pytest.raises(ValueError, match="not one of"):
         GAME.setup(

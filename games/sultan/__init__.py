@@ -41,6 +41,19 @@ class SultanGame:
     def templates(self) -> Traversable:
         return files("adjudicator.templates") / "sultan"
 
+    def check_players(self, players: Sequence[Mapping[str, Any]]) -> list[tuple[int, Problem]]:
+        """Sultan has no player colours."""
+        return [
+            (
+                i,
+                Problem(
+                    "no-colours", "Sultan has no player colours: leave 'colour' out", ("colour",)
+                ),
+            )
+            for i, player in enumerate(players)
+            if player.get("colour") is not None
+        ]
+
     def options(
         self, players: Sequence[str], given: Mapping[str, Any]
     ) -> tuple[dict[str, Any], list[Problem]]:

@@ -19,7 +19,7 @@ from adjudicator.rng import Rng, Stream
 from . import rules
 from .bots import bot_order
 from .orders import CourtOrder, normalise, validate
-from .setup import check_options, setup
+from .setup import check_options, colour_problems, setup
 from .view import build_view, record
 
 
@@ -37,6 +37,9 @@ class SultansCourtGame:
 
     def templates(self) -> Traversable:
         return files("adjudicator.templates") / "sultans_court"
+
+    def check_players(self, players: Sequence[Mapping[str, Any]]) -> list[tuple[int, Problem]]:
+        return colour_problems(players)
 
     def options(
         self, players: Sequence[str], given: Mapping[str, Any]

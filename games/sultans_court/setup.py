@@ -77,20 +77,31 @@ def check_options(
     return effective, problems
 
 
-def colours_of(players: Sequence[Mapping[str, Any]]) -> dict[str, str]:
-    """C1: the colours given in the setup; missing ones assigned in seating order from the rest."""
+def colour_problems(players: Sequence[Mapping[str, Any]]) -> list[tuple[int, Problem]]:
+    """C1: each colour given must be one of the four, and no two players may share one."""
+    problems: list[tuple[int, Problem]] = []
     given: dict[str, str] = {}
-    for player in players:
+    for index, player in enumerate(players):
         colour = player.get("colour")
         if colour is None:
             continue
         if colour not in COLOURS:
-            raise ValueError(
-                f"player {player['name']}: colour {colour!r} is not one of {', '.join(COLOURS)}"
-            )
-        if colour in given.values():
-            raise ValueError(f"colour {colour!r} is given to more than one player")
-        given[str(player["name"])] = str(colour)
+            message = f"colour {colour!r} is not one of {', '.join(COLOURS)}"
+            problems.append((index, Problem("bad-colour", message, ("colour",))))
+        elif colour in given:
+            message = f"colour {colour!r} is {given[colour]}'s already"
+            problems.append((index, Problem("shared-colour", message, ("colour",))))
+        else:
+            given[colour] = str(player["name"])
+    return problems
+
+
+def colours_of(players: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """C1: the colours given in the setup; missing ones assigned in seating order from the rest."""
+    problems = colour_problems(players)
+    if problems:
+        raise ValueError("; ".join(problem.message for _, problem in problems))
+    given = {str(p["name"]): str(p["colour"]) for p in players if p.get("colour") is not None}
     free = [c for c in COLOURS if c not in given.values()]
     return {str(p["name"]): given.get(str(p["name"])) or free.pop(0) for p in players}
 
