@@ -62,12 +62,33 @@ _EXPECTED = {
 }
 
 
+# pydantic names the member of a union (``str | int``) that failed as a last step of the path
+_UNION_MEMBERS = {"str", "int", "bool", "float", "none"}
+
+
 def schema_problems(model: type[BaseModel], data: Any) -> list[Problem]:
-    """Every schema problem of ``data`` against ``model``, each worded and placed."""
+    """Every schema problem of ``data`` against ``model``, each worded and placed.
+
+    A value that fits no member of a union gets one problem naming every member expected.
+    """
     try:
         model.model_validate(data, strict=True)
     except ValidationError as error:
-        return [_worded(err, data) for err in error.errors(include_url=False)]
+        problems: list[Problem] = []
+        unions: dict[Path, list[Any]] = {}
+        for err in error.errors(include_url=False):
+            loc = tuple(err["loc"])
+            if loc and loc[-1] in _UNION_MEMBERS and err["type"] in _EXPECTED:
+                unions.setdefault(loc[:-1], []).append(err)
+            else:
+                problems.append(_worded(err, data))
+        for loc, errs in unions.items():
+            expected = " or ".join(dict.fromkeys(_EXPECTED[e["type"]] for e in errs))
+            found = describe_value(errs[0].get("input"))
+            problems.append(
+                Problem("wrong-type", f"{key_name(loc)!r} must be {expected}, not {found}", loc)
+            )
+        return problems
     return []
 
 

@@ -2,14 +2,13 @@
 
 Checks what every game owes the engine: plain JSON state, pure resolve, turn numbering, bots'
 orders that validate against the player's own context, an end, and a record. Game-specific
-invariants (cards and jewels conserved, scores recomputed) hang on ``INVARIANTS``.
+invariants (cards and jewels conserved, scores recomputed) are in ``tests/invariants.py``.
 """
 
 from __future__ import annotations
 
 import copy
 import json
-from collections import Counter
 from collections.abc import Callable
 from importlib.metadata import entry_points
 from typing import Any
@@ -20,6 +19,7 @@ from hypothesis import strategies as st
 
 from adjudicator.contract import Game, State
 from adjudicator.rng import Rng
+from tests.invariants import INVARIANTS
 
 NAMES = ["alice", "bob", "carol", "dave", "erin"]
 MAX_TURNS = 400
@@ -27,42 +27,6 @@ MAX_TURNS = 400
 
 def registered() -> list[tuple[str, Game]]:
     return sorted((ep.name, ep.load()) for ep in entry_points(group="adjudicator.games"))
-
-
-def sultan_invariants(state: State) -> None:
-    from adjudicator.games.sultan.rules import score
-
-    players = state["players"]
-    current = state["current"] or {}
-    on_table = Counter(
-        current.get("offered") if current.get("offered") is not None else current.get("drawn", [])
-    )
-    held = Counter[str]()
-    for player in players:
-        held.update(state["collections"][player])
-    assert sum((Counter(state["pouch"]) + held + on_table).values()) == 50
-    dealt = state["stage"] * state["hand_size"]
-    for player in players:
-        pending = [
-            p["card"]
-            for p in (state["current"] or {}).get("placements", [])
-            if p["player"] == player
-        ]
-        seen = Counter(state["played"][player]) + Counter(state["hands"][player]) + Counter(pending)
-        assert seen == Counter(state["decks"][player][:dealt]), "each dealt card is in one place"
-        assert sorted(state["decks"][player]) == sorted(
-            list(range(1, 16)) if len(players) > 2 else [v for v in range(1, 13) for _ in (0, 1)]
-        )
-    if state["phase"] == "over":
-        for player in players:
-            assert state["hands"][player] == []
-            assert len(state["played"][player]) == len(state["decks"][player])
-            assert state["result"]["scores"][player] == score(
-                state["collections"][player], len(players)
-            )
-
-
-INVARIANTS: dict[str, Callable[[State], None]] = {"sultan": sultan_invariants}
 
 
 def play(game: Game, count: int, seed: int, missing: Callable[[int, str], bool]) -> State:

@@ -16,44 +16,54 @@ from typing import Any
 
 import pytest
 
-from adjudicator.contract import State
-from adjudicator.games.sultan import GAME
+from adjudicator.contract import Game, State
+from adjudicator.games.sultan import GAME as SULTAN
+from adjudicator.games.sultans_court import GAME as COURT
 from adjudicator.reports import form_text, render, render_final
 from adjudicator.rng import Rng
 
-GOLDEN = Path(__file__).parent / "golden" / "sultan"
+GOLDEN = Path(__file__).parent / "golden"
 REGENERATE = os.environ.get("ADJUDICATOR_REGENERATE_GOLDEN") == "1"
 
-GAMES: dict[str, tuple[int, int, dict[str, Any]]] = {
-    "four": (4, 7, {}),
-    "two-sequential": (2, 5, {"placement": "sequential"}),
-    "three-open": (3, 9, {"jewel_choice": "random", "screens": False}),
+GAMES: dict[str, tuple[Game, int, int, dict[str, Any]]] = {
+    "four": (SULTAN, 4, 7, {}),
+    "two-sequential": (SULTAN, 2, 5, {"placement": "sequential"}),
+    "three-open": (SULTAN, 3, 9, {"jewel_choice": "random", "screens": False}),
+    "court": (COURT, 4, 7, {}),
+    "court-draw": (
+        COURT,
+        4,
+        3,
+        {"max_rounds": 7, "banish_tie": "higher_seat_goes", "first_round_all_travel": False},
+    ),
 }
 READERS = ["alice", "public", "gm"]
 
 
-def play(count: int, seed: int, options: dict[str, Any]) -> tuple[dict[str, Any], list[State]]:
+def play(
+    game: Game, count: int, seed: int, options: dict[str, Any]
+) -> tuple[dict[str, Any], list[State]]:
     names = ["alice", "bob", "carol", "dave", "erin"][:count]
-    effective, _ = GAME.options(names, options)
+    effective, _ = game.options(names, options)
     meta = {
         "id": "golden",
-        "game": "sultan",
+        "game": game.name,
         "players": [{"name": n} for n in names],
         "options": {**effective, "nmr": "default"},
         "seed": seed,
     }
     rng = Rng(seed)
-    state = GAME.setup(meta["players"], effective, rng)
+    state = game.setup(meta["players"], effective, rng)
     states = [state]
-    while not GAME.is_over(state):
-        owed = GAME.owed(state)
+    while not game.is_over(state):
+        owed = game.owed(state)
         orders: dict[str, Any] = {
-            p: GAME.bot(GAME.view(state, p), rng.stream(f"bot {p} turn {state['turn']}"))
+            p: game.bot(game.view(state, p), rng.stream(f"bot {p} turn {state['turn']}"))
             for p in owed
         }
         if state["turn"] == 4:
             orders[next(iter(owed))] = None  # a default order, announced in every report
-        state = GAME.resolve(state, orders, rng).state
+        state = game.resolve(state, orders, rng).state
         states.append(state)
     return meta, states
 
@@ -67,8 +77,8 @@ def cases() -> list[tuple[str, int, str]]:
     return chosen
 
 
-def compare(name: str, text: str) -> None:
-    path = GOLDEN / name
+def compare(game: Game, name: str, text: str) -> None:
+    path = GOLDEN / game.name / name
     if REGENERATE:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
@@ -79,18 +89,21 @@ def compare(name: str, text: str) -> None:
 
 @pytest.mark.parametrize(("game", "turn", "reader"), cases())
 def test_report(game: str, turn: int, reader: str) -> None:
+    module = GAMES[game][0]
     meta, states = play(*GAMES[game])
     state = states[turn - 1] if turn > 0 else states[-1]
     label = "final" if turn < 0 else f"turn{turn}"
-    compare(f"{game}-{label}-{reader}.txt", render(GAME, meta, state, reader, orders=None))
+    text = render(module, meta, state, reader, orders=None)
+    compare(module, f"{game}-{label}-{reader}.txt", text)
 
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_forms_and_final_table(game: str) -> None:
+    module = GAMES[game][0]
     meta, states = play(*GAMES[game])
     for state in states[:6]:
-        for player in GAME.owed(state):
-            text = form_text(GAME, meta, state, player)
+        for player in module.owed(state):
+            text = form_text(module, meta, state, player)
             assert text is not None
-            compare(f"{game}-turn{state['turn']}-{player}-form.yaml", text)
-    compare(f"{game}-final-table.txt", render_final(GAME, meta, states[-1]))
+            compare(module, f"{game}-turn{state['turn']}-{player}-form.yaml", text)
+    compare(module, f"{game}-final-table.txt", render_final(module, meta, states[-1]))

@@ -12,8 +12,9 @@ import pytest
 import yaml
 
 from adjudicator.games.sultans_court import GAME
-from adjudicator.games.sultans_court.board import CITIES, DUNGEONS, ISLAND, KAFFA, RESERVE
+from adjudicator.games.sultans_court.board import CITIES, ISLAND, KAFFA
 from adjudicator.rng import Rng
+from tests.invariants import court_invariants as check_invariants
 
 CASES = sorted(Path(__file__).parent.glob("cases/sultans_court/*.yaml"))
 NAMES = ["alice", "bob", "carol", "dave"]
@@ -69,30 +70,6 @@ def new_game(seed: int, **given: Any) -> dict[str, Any]:
     assert problems == []
     state: dict[str, Any] = GAME.setup([{"name": n} for n in NAMES], options, Rng(seed))
     return state
-
-
-def check_invariants(state: dict[str, Any]) -> None:
-    cards = Counter[str]()
-    for hand in state["hands"].values():
-        cards.update(hand)
-    for stack in state["cities"].values():
-        cards.update(stack)
-    assert sum(cards.values()) == 42 and all(n == 6 for n in cards.values()), cards
-    places = state["vizirs"]
-    assert len(places) == 12
-    for place in places.values():
-        assert (isinstance(place, int) and 0 <= place < 12) or place in (
-            *CITIES,
-            *DUNGEONS,
-            ISLAND,
-            RESERVE,
-        )
-    court = [p for p in places.values() if isinstance(p, int)]
-    assert len(court) == len(set(court)), "at most one vizir per court position"
-    assert sum(1 for p in places.values() if p in DUNGEONS) == len(
-        {p for p in places.values() if p in DUNGEONS}
-    )
-    assert state["markers"] == state["deal"]["markers"], "markers never move"
 
 
 def assert_no_leak(state: dict[str, Any], viewer: str | None) -> None:
