@@ -8,7 +8,7 @@ line map.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -90,6 +90,25 @@ def schema_problems(model: type[BaseModel], data: Any) -> list[Problem]:
             )
         return problems
     return []
+
+
+def option_problems(
+    model: type[BaseModel], given: Mapping[str, Any], title: str
+) -> tuple[dict[str, Any], list[Problem]]:
+    """A game's effective options (defaults filled in, bad values left at their default) and
+    every problem with those ``given``, checked against the game's options ``model``."""
+    problems = []
+    for problem in schema_problems(model, dict(given)):
+        if problem.code == "unknown-key":
+            known = ", ".join(model.model_fields)
+            message = f"unknown option {problem.path[0]!r}; {title}'s options are {known}"
+            problems.append(Problem("unknown-option", message, problem.path))
+        else:
+            code = "bad-option" if problem.code == "not-allowed" else problem.code
+            problems.append(Problem(code, f"option {problem.message}", problem.path))
+    bad = {problem.path[0] for problem in problems}
+    good = {k: v for k, v in given.items() if k not in bad}
+    return model.model_validate(good, strict=True).model_dump(), problems
 
 
 def _worded(err: Any, data: Any) -> Problem:

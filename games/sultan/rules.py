@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
 
 from adjudicator.contract import Event, Order, Problem, Resolution, State
+from adjudicator.problems import option_problems
 from adjudicator.rng import Rng, Stream
 
 from .orders import validate
@@ -20,13 +23,19 @@ POUCH = {"white": 12, "red": 11, "yellow": 10, "green": 9, "blue": 8}
 BONUS = {3: 2, 4: 5, 5: 10, 6: 20}  # S9, 3–5 players: count -> bonus (6 or more: 20)
 BONUS_2P = {4: 2, 5: 5, 6: 10, 7: 20}  # S9, 2 players (7 or more: 20)
 STAGES = 3
-DEFAULTS: dict[str, Any] = {
-    "placement": "sealed",
-    "jewel_choice": "player",
-    "screens": True,
-    "start_player": None,
-}
-CHOICES = {"placement": ("sealed", "sequential"), "jewel_choice": ("player", "random")}
+
+
+class Options(BaseModel):
+    """Sultan's options (RULINGS S4-S10)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+    placement: Literal["sealed", "sequential"] = "sealed"
+    jewel_choice: Literal["player", "random"] = "player"
+    screens: bool = True
+    start_player: str | None = None
+
+
+DEFAULTS: dict[str, Any] = Options().model_dump()
 
 
 # -- options and setup ---------------------------------------------------------------------------
@@ -34,53 +43,12 @@ def check_options(
     players: Sequence[str], given: Mapping[str, Any]
 ) -> tuple[dict[str, Any], list[Problem]]:
     """The effective options (defaults filled in) and every problem with those given."""
-    effective = dict(DEFAULTS)
-    problems: list[Problem] = []
-    for key, value in given.items():
-        name = str(key)
-        if name in CHOICES:
-            allowed = CHOICES[name]
-            if isinstance(value, str) and value in allowed:
-                effective[name] = value
-            else:
-                problems.append(
-                    Problem(
-                        "bad-option",
-                        f"option {name!r} must be {allowed[0]!r} or {allowed[1]!r}, not {value!r}",
-                        (name,),
-                    )
-                )
-        elif name == "screens":
-            if isinstance(value, bool):
-                effective[name] = value
-            else:
-                problems.append(
-                    Problem(
-                        "wrong-type",
-                        f"option 'screens' must be true or false, not {value!r}",
-                        (name,),
-                    )
-                )
-        elif name == "start_player":
-            if value is None or (isinstance(value, str) and value in players):
-                effective[name] = value
-            else:
-                problems.append(
-                    Problem(
-                        "not-a-player",
-                        f"option 'start_player' must name a player ({', '.join(players)}), "
-                        f"not {value!r}",
-                        (name,),
-                    )
-                )
-        else:
-            problems.append(
-                Problem(
-                    "unknown-option",
-                    f"unknown option {name!r}; Sultan's options are {', '.join(DEFAULTS)}",
-                    (name,),
-                )
-            )
+    effective, problems = option_problems(Options, given, "Sultan")
+    start = effective["start_player"]
+    if start is not None and start not in players:
+        effective["start_player"] = None
+        message = f"option 'start_player' must name a player ({', '.join(players)}), not {start!r}"
+        problems.append(Problem("not-a-player", message, ("start_player",)))
     return effective, problems
 
 

@@ -3,19 +3,27 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from adjudicator.contract import Problem, State
+from adjudicator.problems import option_problems
 from adjudicator.rng import Rng
 
 from .board import CITIES, COLOURS, KAFFA, KINDS, PARDON, POWER, sort_hand, vizir_name
 
-DEFAULTS: dict[str, Any] = {
-    "first_round_all_travel": True,
-    "banish_tie": "lower_seat_goes",
-    "max_rounds": None,
-}
-TIES = ("lower_seat_goes", "higher_seat_goes")
+
+class Options(BaseModel):
+    """At the Sultan's Court's options (RULINGS C3, C9, C16)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+    first_round_all_travel: bool = True
+    banish_tie: Literal["lower_seat_goes", "higher_seat_goes"] = "lower_seat_goes"
+    max_rounds: int | None = Field(default=None, ge=1)
+
+
+DEFAULTS: dict[str, Any] = Options().model_dump()
 DEAL_ORDER = ("Bukhara", "Tabriz", "Shiraz", "Gidda", "Uskub", "Isfahan")
 
 
@@ -23,58 +31,8 @@ def check_options(
     players: Sequence[str], given: Mapping[str, Any]
 ) -> tuple[dict[str, Any], list[Problem]]:
     """The effective options (defaults filled in) and every problem with those given."""
-    effective = dict(DEFAULTS)
-    problems: list[Problem] = []
-    for key, value in given.items():
-        name = str(key)
-        if name == "first_round_all_travel":
-            if isinstance(value, bool):
-                effective[name] = value
-            else:
-                problems.append(
-                    Problem("wrong-type", f"option {name!r} must be true or false", (name,))
-                )
-        elif name == "banish_tie":
-            if isinstance(value, str) and value in TIES:
-                effective[name] = value
-            else:
-                problems.append(
-                    Problem(
-                        "bad-option",
-                        f"option 'banish_tie' must be {TIES[0]!r} or {TIES[1]!r}, not {value!r}",
-                        (name,),
-                    )
-                )
-        elif name == "max_rounds":
-            if value is None or (isinstance(value, int) and not isinstance(value, bool)):
-                if value is not None and value < 1:
-                    problems.append(
-                        Problem(
-                            "out-of-range",
-                            f"option 'max_rounds' must be at least 1 (or null), not {value}",
-                            (name,),
-                        )
-                    )
-                else:
-                    effective[name] = value
-            else:
-                problems.append(
-                    Problem(
-                        "wrong-type",
-                        f"option 'max_rounds' must be a whole number or null, not {value!r}",
-                        (name,),
-                    )
-                )
-        else:
-            problems.append(
-                Problem(
-                    "unknown-option",
-                    f"unknown option {name!r}; At the Sultan's Court's options are "
-                    f"{', '.join(DEFAULTS)}",
-                    (name,),
-                )
-            )
-    return effective, problems
+    del players  # no option of this game names a player
+    return option_problems(Options, given, "At the Sultan's Court")
 
 
 def colour_problems(players: Sequence[Mapping[str, Any]]) -> list[tuple[int, Problem]]:
