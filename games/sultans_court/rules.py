@@ -124,6 +124,8 @@ def resolve(state: State, orders: Mapping[str, Order | None], rng: Rng) -> Resol
         new["over"] = True
         new["result"] = {"winner": None, "draw": True, "rounds": rnd}
         events.append({"type": "draw", "round": rnd, "max_rounds": limit})
+    for event in events:
+        event.setdefault("round", rnd)  # every event says its round, a skipped one too
     new["rounds"].append(
         {
             "round": rnd,
