@@ -18,6 +18,7 @@ from adjudicator import __version__
 
 EXIT_REFUSED = 3
 EXIT_NOT_NOW = 4
+EXIT_TEMPFAIL = 75
 
 
 class Failure(click.ClickException):
@@ -36,7 +37,16 @@ class NotNowFailure(Failure):
     exit_code = EXIT_NOT_NOW
 
 
-FAILURES: dict[int, type[Failure]] = {2: UsageFailure, 3: RefusedFailure, 4: NotNowFailure}
+class TempFailure(Failure):
+    exit_code = EXIT_TEMPFAIL
+
+
+FAILURES: dict[int, type[Failure]] = {
+    2: UsageFailure,
+    3: RefusedFailure,
+    4: NotNowFailure,
+    EXIT_TEMPFAIL: TempFailure,
+}
 
 
 class Group(click.Group):
@@ -360,6 +370,12 @@ def demo(game: str, players: int | None, seed: int, directory: Path | None) -> N
     from adjudicator import demo as demo_module
 
     demo_module.run(game, players, seed, directory, click.echo)
+
+
+from adjudicator.cli_mail import ingest, send, tick  # noqa: E402  (they only import click here)
+
+for _command in (ingest, send, tick):
+    cli.add_command(_command)
 
 
 def main() -> None:

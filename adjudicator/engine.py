@@ -25,6 +25,7 @@ from adjudicator.orders import (
     pair,
     parse,
     sha256,
+    within_caps,
 )
 from adjudicator.registry import load_game
 from adjudicator.reports import form_text, read_form, render
@@ -43,6 +44,7 @@ class Verdict:
     turn: int | None = None
     replaces: bool = False
     reasons: list[str] = field(default_factory=list)
+    sha256: str | None = None  # of the bytes as signed, once accepted
 
     def lines(self) -> list[str]:
         if self.accepted:
@@ -152,6 +154,24 @@ def _submit_one(handle: OpenGame, submission: Submission) -> Verdict:
         received, signature = order_and_signature(submission)
     except Refusal as refusal:
         return Verdict(label, False, reasons=[refusal.reason])
+    return judge(handle, label, received, signature)
+
+
+def submit_received(root: Path, label: str, received: bytes, signature: bytes) -> Verdict:
+    """Judge one order that came by mail (already split from its signature), under the lock."""
+    handle = OpenGame(root)
+    with handle.dir.locked():
+        if handle.game.is_over(handle.state()):
+            return Verdict(label, False, reasons=[f"game {handle.meta['id']} is over"])
+        try:
+            within_caps(received, signature)
+        except Refusal as refusal:
+            return Verdict(label, False, reasons=[refusal.reason])
+        return judge(handle, label, received, signature)
+
+
+def judge(handle: OpenGame, label: str, received: bytes, signature: bytes | None) -> Verdict:
+    """The pipeline for one order: parse, verify, envelope, validate, store."""
     parsed = parse(received, handle.game)
     if parsed.data is None:
         if signature is None:
@@ -202,7 +222,7 @@ def _submit_one(handle: OpenGame, submission: Submission) -> Verdict:
     if not parsed.ok:
         return Verdict(label, False, player, turn, reasons=parsed.reasons)
     replaces = _store_order(handle, turn, player, signed, signature, digest)
-    return Verdict(label, True, player, turn, replaces)
+    return Verdict(label, True, player, turn, replaces, sha256=digest)
 
 
 _NO_SIGNATURE = (

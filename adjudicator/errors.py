@@ -33,3 +33,14 @@ class NotNow(AdjudicatorError):
     """Not possible now: orders missing, a game that is over, a game locked (exit 4)."""
 
     exit_code = 4
+
+
+class Locked(NotNow):
+    """Another command holds the game's lock (exit 4; the mail commands exit 75 instead)."""
+
+
+class TempFail(AdjudicatorError):
+    """A mail server cannot be reached or a game stays locked: nothing changed, run again
+    (exit 75, EX_TEMPFAIL, so a mail server's pipe retries)."""
+
+    exit_code = 75

@@ -101,24 +101,26 @@ def read_capped(path: Path, cap: int, what: str) -> bytes:
     return data
 
 
+def within_caps(order: bytes, signature: bytes | None) -> None:
+    """Refusal when the order or its signature is over its size cap (files read from mail)."""
+    if signature is not None and len(signature) > MAX_SIGNATURE_BYTES:
+        raise Refusal(f"the signature is over {MAX_SIGNATURE_BYTES // 1024} KiB")
+    if len(order) > MAX_ORDER_BYTES:
+        raise Refusal(f"the order file is over {MAX_ORDER_BYTES // 1024} KiB")
+
+
 def order_and_signature(submission: Submission) -> tuple[bytes, bytes | None]:
     """The order bytes and the armored signature (None when there is none)."""
     data = read_capped(submission.order_path, MAX_ORDER_BYTES + MAX_SIGNATURE_BYTES, "order file")
     if submission.sig_path is not None:
         signature = read_capped(submission.sig_path, MAX_SIGNATURE_BYTES, "signature file")
-        if len(data) > MAX_ORDER_BYTES:
-            raise Refusal(f"the order file is over {MAX_ORDER_BYTES // 1024} KiB")
+        within_caps(data, None)
         return data, signature
     split = sshsig.split_appended(data)
     if split is not None:
-        order, signature = split
-        if len(signature) > MAX_SIGNATURE_BYTES:
-            raise Refusal(f"the signature is over {MAX_SIGNATURE_BYTES // 1024} KiB")
-        if len(order) > MAX_ORDER_BYTES:
-            raise Refusal(f"the order file is over {MAX_ORDER_BYTES // 1024} KiB")
-        return order, signature
-    if len(data) > MAX_ORDER_BYTES:
-        raise Refusal(f"the order file is over {MAX_ORDER_BYTES // 1024} KiB")
+        within_caps(*split)
+        return split
+    within_caps(data, None)
     beside = submission.order_path.with_name(submission.order_path.name + ".sig")
     if beside.exists():
         return data, read_capped(beside, MAX_SIGNATURE_BYTES, "signature file")

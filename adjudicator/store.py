@@ -27,7 +27,7 @@ from typing import Any
 
 from filelock import FileLock, Timeout
 
-from adjudicator.errors import NotNow, UsageProblem
+from adjudicator.errors import Locked, UsageProblem
 
 LOCK_TIMEOUT = 30.0
 
@@ -75,7 +75,7 @@ class GameDir:
         try:
             lock.acquire()
         except Timeout:
-            raise NotNow(f"{self.root}: the game is locked by another command; try again") from None
+            raise Locked(f"{self.root}: the game is locked by another command; try again") from None
         try:
             yield
         finally:

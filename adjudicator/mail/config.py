@@ -1,0 +1,339 @@
+"""Mail settings: one TOML file outside every game directory.
+
+The file is ``--config FILE``, else ``$ADJUDICATOR_CONFIG``, else ``config.toml`` in the user's
+config folder; no file counts as an empty one (no ``[smtp]`` table: mail goes to
+``GAMEDIR/outbox/``)::
+
+    [mail]
+    from = "Adjudicator <adjudicator@example.org>"
+    gm = "gm@example.org"
+
+    [smtp]
+    host = "mail.example.org"
+    port = 465                      # default: 465 with tls, 587 with starttls
+    tls = "tls"                     # "tls" (implicit TLS) or "starttls"; never plain text
+    user = "adjudicator"
+    password_env = "ADJUDICATOR_SMTP_PASSWORD"   # or: password_command = "pass show smtp"
+    ca_file = "ca.pem"              # optional: trust this PEM bundle instead of the system's
+
+    [imap]                          # the same keys, plus folder, done_folder, setaside_folder
+
+Passwords are never stored: they come from an environment variable or a command's output, read
+when needed and kept nowhere.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import tomllib
+from dataclasses import dataclass, field
+from email.utils import parseaddr
+from pathlib import Path
+from typing import Any, Literal
+
+import platformdirs
+
+ENV_VAR = "ADJUDICATOR_CONFIG"
+PASSWORD_COMMAND_TIMEOUT = 60.0
+
+DEFAULT_PORTS: dict[str, dict[str, int]] = {
+    "smtp": {"tls": 465, "starttls": 587},
+    "imap": {"tls": 993, "starttls": 143},
+}
+_SERVER_KEYS = {"host", "port", "user", "tls", "ca_file", "password_env", "password_command"}
+_IMAP_FOLDERS = {"folder", "done_folder", "setaside_folder"}
+_KEYS: dict[str, set[str]] = {
+    "mail": {"from", "gm"},
+    "smtp": _SERVER_KEYS,
+    "imap": _SERVER_KEYS | _IMAP_FOLDERS,
+}
+
+
+class ConfigError(Exception):
+    """The settings cannot be used; the message names the file, the key and the reason."""
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """How to reach one mail server: ``[smtp]`` or ``[imap]`` (the folders are IMAP's only).
+
+    ``table`` and ``source`` only say where the settings came from, for error messages.
+    """
+
+    host: str
+    port: int
+    user: str | None
+    tls: Literal["tls", "starttls"]
+    ca_file: Path | None
+    password_env: str | None
+    password_command: str | None
+    folder: str = "INBOX"
+    done_folder: str = "adjudicator/done"
+    setaside_folder: str = "adjudicator/set-aside"
+    table: Literal["smtp", "imap"] = field(default="smtp", compare=False)
+    source: Path | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class MailSettings:
+    sender: str | None
+    """``[mail] from``: the From of every message sent."""
+    gm: str | None
+    """``[mail] gm``: the game master's address, told of messages set aside."""
+    smtp: ServerSettings | None
+    imap: ServerSettings | None
+    source: Path | None
+    """The file read; None when there was none."""
+
+
+def config_path(given: Path | None) -> Path:
+    """``given``, else ``$ADJUDICATOR_CONFIG``, else ``config.toml`` in the user's config folder."""
+    if given is not None:
+        return given
+    from_env = os.environ.get(ENV_VAR)
+    if from_env:
+        return Path(from_env)
+    return Path(platformdirs.user_config_dir("adjudicator")) / "config.toml"
+
+
+def load_config(given: Path | None) -> MailSettings:
+    """Read the settings; a file that does not exist counts as an empty one."""
+    path = config_path(given)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return MailSettings(sender=None, gm=None, smtp=None, imap=None, source=None)
+    except IsADirectoryError:
+        raise ConfigError(f"{path}: is a folder, not a settings file") from None
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot be read: {error.strerror or error}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not UTF-8 text (TOML files are UTF-8)") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    return _Reader(path).settings(data)
+
+
+def password(server: ServerSettings) -> str | None:
+    """The password for ``server``, from its environment variable or command; None without user.
+
+    A command is split like a shell would (``shlex``) but run without one; the first line of
+    its standard output is the password.
+    """
+    where = f"{server.source}: " if server.source is not None else ""
+    if server.user is None:
+        return None
+    if server.password_env is not None:
+        value = os.environ.get(server.password_env)
+        if not value:
+            raise ConfigError(
+                f"{where}[{server.table}] password_env: the environment variable "
+                f"{server.password_env} is not set or empty"
+            )
+        return value
+    if server.password_command is None:
+        raise ConfigError(
+            f"{where}[{server.table}]: user is set, but neither password_env nor password_command"
+        )
+    return _run_password_command(server.password_command, f"{where}[{server.table}]")
+
+
+def _run_password_command(command: str, where: str) -> str:
+    prefix = f"{where} password_command"
+    try:
+        args = shlex.split(command)
+    except ValueError as error:
+        raise ConfigError(f"{prefix}: cannot be split into words: {error}") from None
+    if not args:
+        raise ConfigError(f"{prefix}: is empty")
+    try:
+        done = subprocess.run(
+            args,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=PASSWORD_COMMAND_TIMEOUT,
+            check=False,
+        )
+    except FileNotFoundError:
+        raise ConfigError(f"{prefix}: no such program: {args[0]}") from None
+    except subprocess.TimeoutExpired:
+        raise ConfigError(
+            f"{prefix}: gave no answer within {PASSWORD_COMMAND_TIMEOUT:g} seconds"
+        ) from None
+    except OSError as error:
+        raise ConfigError(f"{prefix}: cannot run {args[0]}: {error.strerror or error}") from None
+    if done.returncode != 0:
+        said = done.stderr.decode("utf-8", errors="replace").strip().splitlines()
+        detail = f": {said[0][:200]}" if said else ""
+        raise ConfigError(f"{prefix}: {args[0]} failed with exit status {done.returncode}{detail}")
+    try:
+        lines = done.stdout.decode("utf-8").splitlines()
+    except UnicodeDecodeError:
+        raise ConfigError(f"{prefix}: the output is not UTF-8 text") from None
+    if not lines or not lines[0]:
+        raise ConfigError(f"{prefix}: printed no password (the first line of its output is empty)")
+    return lines[0]
+
+
+class _Reader:
+    """Checks the parsed TOML table by table; every error names the file and the key."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def fail(self, where: str, reason: str) -> ConfigError:
+        return ConfigError(f"{self.path}: {where}: {reason}")
+
+    def settings(self, data: dict[str, Any]) -> MailSettings:
+        for name in data:
+            if name not in _KEYS:
+                raise self.fail(f"[{name}]", "unknown table (known: [mail], [smtp] and [imap])")
+        mail = self.table(data, "mail")
+        sender = self.address(mail, "mail", "from")
+        gm = self.address(mail, "mail", "gm")
+        smtp = self.server(data, "smtp")
+        imap = self.server(data, "imap")
+        return MailSettings(sender=sender, gm=gm, smtp=smtp, imap=imap, source=self.path)
+
+    def table(self, data: dict[str, Any], name: str) -> dict[str, Any]:
+        table = data.get(name, {})
+        if not isinstance(table, dict):
+            raise self.fail(name, f"must be a table ([{name}]), not a {_kind(table)}")
+        for key in table:
+            if key not in _KEYS[name]:
+                if key == "password":
+                    raise self.fail(
+                        f"[{name}] password",
+                        "passwords are never stored in a file: "
+                        "use password_env or password_command",
+                    )
+                known = ", ".join(sorted(_KEYS[name]))
+                raise self.fail(f"[{name}] {key}", f"unknown key (known: {known})")
+        return table
+
+    def string(self, table: dict[str, Any], name: str, key: str) -> str | None:
+        if key not in table:
+            return None
+        value = table[key]
+        if not isinstance(value, str):
+            raise self.fail(f"[{name}] {key}", f"must be a string, not a {_kind(value)}")
+        if not value.strip():
+            raise self.fail(f"[{name}] {key}", "must not be empty")
+        if any(c in value for c in "\r\n\0"):
+            raise self.fail(f"[{name}] {key}", "must be one line")
+        return value
+
+    def address(self, table: dict[str, Any], name: str, key: str) -> str | None:
+        value = self.string(table, name, key)
+        if value is None:
+            return None
+        _, addr = parseaddr(value)
+        local, at, domain = addr.rpartition("@")
+        if not at or not local or not domain or " " in addr:
+            raise self.fail(
+                f"[{name}] {key}",
+                f"{value!r} is not an email address (like a@example.org or Name <a@example.org>)",
+            )
+        return value
+
+    def server(self, data: dict[str, Any], name: Literal["smtp", "imap"]) -> ServerSettings | None:
+        if name not in data:
+            return None
+        table = self.table(data, name)
+        host = self.string(table, name, "host")
+        if host is None:
+            raise self.fail(f"[{name}] host", "missing: the server's host name is required")
+        tls = self.tls(table, name)
+        port = self.port(table, name, tls)
+        user = self.string(table, name, "user")
+        password_env = self.string(table, name, "password_env")
+        password_command = self.string(table, name, "password_command")
+        if user is not None:
+            if password_env is not None and password_command is not None:
+                raise self.fail(f"[{name}]", "give password_env or password_command, not both")
+            if password_env is None and password_command is None:
+                raise self.fail(
+                    f"[{name}]",
+                    "user is set: give password_env (an environment variable holding the "
+                    "password) or password_command (a command printing it)",
+                )
+        elif password_env is not None or password_command is not None:
+            key = "password_env" if password_env is not None else "password_command"
+            raise self.fail(f"[{name}] {key}", "a password needs a user: set user too")
+        folders = {
+            key: value
+            for key in sorted(_IMAP_FOLDERS)
+            if (value := self.string(table, name, key)) is not None
+        }
+        return ServerSettings(
+            host=host,
+            port=port,
+            user=user,
+            tls=tls,
+            ca_file=self.ca_file(table, name),
+            password_env=password_env,
+            password_command=password_command,
+            table=name,
+            source=self.path,
+            **folders,
+        )
+
+    def tls(self, table: dict[str, Any], name: str) -> Literal["tls", "starttls"]:
+        if "tls" not in table:
+            return "tls"
+        value = table["tls"]
+        if value == "tls":
+            return "tls"
+        if value == "starttls":
+            return "starttls"
+        raise self.fail(
+            f"[{name}] tls",
+            f'must be "tls" or "starttls", not {_shown(value)}: mail never goes in plain text',
+        )
+
+    def port(self, table: dict[str, Any], name: str, tls: str) -> int:
+        if "port" not in table:
+            return DEFAULT_PORTS[name][tls]
+        value = table["port"]
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(f"[{name}] port", f"must be a whole number, not a {_kind(value)}")
+        if not 1 <= value <= 65535:
+            raise self.fail(f"[{name}] port", f"must be between 1 and 65535, not {value}")
+        return value
+
+    def ca_file(self, table: dict[str, Any], name: str) -> Path | None:
+        value = self.string(table, name, "ca_file")
+        if value is None:
+            return None
+        path = Path(value).expanduser()
+        if not path.is_absolute():
+            path = self.path.parent / path
+        if not path.is_file():
+            raise self.fail(f"[{name}] ca_file", f"no such file: {path}")
+        return path
+
+
+def _kind(value: object) -> str:
+    names = {
+        bool: "boolean",
+        int: "number",
+        float: "number",
+        str: "string",
+        list: "list",
+        dict: "table",
+    }
+    return names.get(type(value), type(value).__name__)
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return f"a {_kind(value)}"

@@ -1,0 +1,189 @@
+"""Composing the messages the adjudicator sends: reports, receipts and notices.
+
+Pure functions: nothing here reads files, clocks aside (every message gets a Date), or the
+network. Messages use the SMTP policy (CRLF line ends) with 7-bit transfer encodings only, so a
+non-ASCII report travels as quoted-printable or base64 through any server, 8BITMIME or not, and
+non-ASCII headers are encoded (RFC 2047, and RFC 2231 for file names).
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from email import policy
+from email.headerregistry import Address
+from email.message import EmailMessage
+from email.utils import format_datetime, getaddresses, parseaddr
+
+POLICY = policy.SMTP.clone(cte_type="7bit")
+"""The SMTP policy (CRLF), with bodies in 7-bit encodings: never relies on 8BITMIME."""
+
+_REPLY_PREFIX = re.compile(r"^\s*(?:re\s*(?:\[\d+\])?\s*:\s*)+", re.IGNORECASE)
+_ATOM_UNSAFE = re.compile(r"[^A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+")
+
+
+def report_mail(
+    *,
+    sender: str,
+    to: str,
+    game_id: str,
+    player: str,
+    turn: int,
+    body: str,
+    form: str | None,
+    message_id: str,
+) -> EmailMessage:
+    """A player's report for a turn; the order form attached when the player owes an order.
+
+    The form goes as ``<game_id>-turn<turn>-<player>.yaml``, text/plain in UTF-8 (so every mail
+    client shows it) with Content-Disposition attachment (so it is saved as a file), in base64:
+    saved, it is byte for byte the form written (a text encoding would make its line ends CRLF).
+    """
+    message = _new(sender, to, f"[{game_id}] turn {turn}: report for {player}", message_id)
+    message["Auto-Submitted"] = "auto-generated"
+    message.set_content(body, charset="utf-8")
+    if form is not None:
+        message.add_attachment(
+            form.encode("utf-8"),
+            maintype="text",
+            subtype="plain",
+            cte="base64",
+            params={"charset": "utf-8"},
+            disposition="attachment",
+            filename=f"{game_id}-turn{turn}-{player}.yaml",
+        )
+    return message
+
+
+def receipt_mail(
+    *,
+    sender: str,
+    to: str,
+    game_id: str,
+    subject: str,
+    in_reply_to: str | None,
+    references: Sequence[str],
+    body: str,
+    message_id: str,
+) -> EmailMessage:
+    """An answer in the thread of the message it answers: ``Re: <subject>``, In-Reply-To and
+    References (``references`` then ``in_reply_to``) set.
+
+    ``game_id`` is recorded in an ``X-Adjudicator-Game`` header; the subject is the player's own.
+    """
+    message = _new(sender, to, reply_subject(subject), message_id)
+    message["Auto-Submitted"] = "auto-replied"
+    message["X-Adjudicator-Game"] = _one_line(game_id)
+    parent = _message_ids([in_reply_to]) if in_reply_to else []
+    if parent:
+        message["In-Reply-To"] = parent[0]
+    chain = _message_ids([*references, *parent])
+    if chain:
+        message["References"] = " ".join(chain)
+    message.set_content(body, charset="utf-8")
+    return message
+
+
+def notice_mail(
+    *,
+    sender: str,
+    to: str,
+    subject: str,
+    body: str,
+    message_id: str,
+    attachment: tuple[str, bytes] | None = None,
+) -> EmailMessage:
+    """A notice to the game master (a message set aside) or a reminder to a player.
+
+    ``attachment`` is ``(file name, bytes)``; it travels as application/octet-stream in base64,
+    so a set-aside message arrives byte for byte as it came in, whatever it holds (a
+    message/rfc822 part could not be base64-encoded and would be rewrapped by servers).
+    """
+    message = _new(sender, to, subject, message_id)
+    message["Auto-Submitted"] = "auto-generated"
+    message.set_content(body, charset="utf-8")
+    if attachment is not None:
+        name, data = attachment
+        message.add_attachment(
+            data,
+            maintype="application",
+            subtype="octet-stream",
+            disposition="attachment",
+            filename=name,
+        )
+    return message
+
+
+def new_message_id(sender: str, label: str) -> str:
+    """A new Message-ID, ``<label.random@domain-of-sender>``.
+
+    ``label`` is made a dot-atom (other characters become ``-``); the random part is 128 bits
+    from ``secrets``. A sender without a usable domain gives ``localhost``.
+    """
+    parts = [_ATOM_UNSAFE.sub("-", part) for part in label.split(".")]
+    atom = ".".join(part for part in parts if part) or "message"
+    return f"<{atom}.{secrets.token_hex(16)}@{_domain(sender)}>"
+
+
+def reply_subject(subject: str) -> str:
+    """``Re: <subject>``, once: any ``Re:`` prefixes the subject already has are dropped."""
+    rest = _REPLY_PREFIX.sub("", _one_line(subject)).strip()
+    return f"Re: {rest}" if rest else "Re:"
+
+
+def _new(sender: str, to: str, subject: str, message_id: str) -> EmailMessage:
+    message = EmailMessage(policy=POLICY)
+    message["From"] = _addresses(sender)
+    message["To"] = _addresses(to)
+    message["Subject"] = _one_line(subject)
+    message["Date"] = format_datetime(datetime.now(UTC))
+    message["Message-ID"] = _one_line(message_id)
+    return message
+
+
+def _addresses(value: str) -> str | list[Address]:
+    """The addresses in ``value``, with non-ASCII domains in their IDNA (xn--) form.
+
+    A value that does not parse as addresses is left as it is (the policy then refuses what
+    cannot be sent).
+    """
+    parsed = getaddresses([_one_line(value)])
+    found: list[Address] = []
+    for name, addr in parsed:
+        local, at, domain = addr.rpartition("@")
+        if not at or not local or not domain:
+            return _one_line(value)
+        found.append(Address(display_name=name, username=local, domain=_idna(domain) or domain))
+    return found or _one_line(value)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _message_ids(values: Sequence[str]) -> list[str]:
+    """Each Message-ID once, in order; values may hold several, separated by white space."""
+    seen: list[str] = []
+    for value in values:
+        for token in value.split():
+            ident = f"<{token.strip('<>')}>"
+            if ident != "<>" and ident not in seen:
+                seen.append(ident)
+    return seen
+
+
+def _domain(sender: str) -> str:
+    _, addr = parseaddr(sender)
+    local, at, domain = addr.rpartition("@")
+    return (_idna(domain.strip()) if local and at else None) or "localhost"
+
+
+def _idna(domain: str) -> str | None:
+    """``domain`` in ASCII (IDNA), or None when it is no host name."""
+    try:
+        ascii_domain = domain.encode("idna").decode("ascii")
+    except UnicodeError:
+        return None
+    return ascii_domain if re.fullmatch(r"[A-Za-z0-9.-]+", ascii_domain) else None

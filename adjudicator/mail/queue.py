@@ -1,0 +1,413 @@
+"""The outgoing mail of one game: a crash-safe queue, and its delivery.
+
+Layout::
+
+    GAMEDIR/mail/queue/000001-receipt-alice.eml    written, not yet sent
+    GAMEDIR/mail/sending/…                         being handed to the SMTP server right now
+    GAMEDIR/mail/sent/…                            accepted by the server (or written to outbox/)
+    GAMEDIR/outbox/…                               without [smtp]: the messages, for the GM to send
+
+Names sort in the order the messages were put. A message moves queue/ -> sending/ (durably)
+before its SMTP transaction and sending/ -> sent/ once the server accepted it; when the server
+did not accept it, it moves back to queue/ and a later delivery tries again. So a crash never
+loses a message, and never sends one twice: a file found in sending/ when a delivery starts was
+cut short at an unknown point. It is "in doubt" and never sent again by itself; the game master
+checks whether it arrived, then moves it to sent/ (it did) or back to queue/ (it did not).
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import re
+import smtplib
+import socket
+import ssl
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from pathlib import Path
+
+from filelock import FileLock, Timeout
+
+from adjudicator.mail.config import MailSettings, ServerSettings, password
+from adjudicator.mail.outgoing import POLICY
+from adjudicator.store import _fsync_dir, atomic_write
+
+SMTP_TIMEOUT = 60.0
+"""Seconds to wait for the SMTP server at every step before giving up."""
+LOCK_TIMEOUT = 30.0
+
+_NAME = re.compile(r"^(\d{6,})-.*\.eml$")
+_LABEL_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+Connect = Callable[[ServerSettings, str | None], smtplib.SMTP]
+"""Opens a TLS-protected SMTP session, logged in when a password is given."""
+
+
+class Outbox:
+    """The outgoing mail folders of one game directory; nothing is created before it is used."""
+
+    def __init__(self, gamedir: Path) -> None:
+        self.gamedir = gamedir
+        self.queue = gamedir / "mail" / "queue"
+        self.sending = gamedir / "mail" / "sending"
+        self.sent = gamedir / "mail" / "sent"
+        self.outbox = gamedir / "outbox"
+
+    def put(self, message: EmailMessage, label: str) -> Path:
+        """Queue ``message`` as ``queue/<NNNNNN>-<label>.eml``, written atomically.
+
+        NNNNNN is one more than any number in the queue, sending/, sent/ or outbox/, so names
+        sort in the order messages were put; ``label`` is reduced to ``A-Za-z0-9._-``.
+        """
+        data = message.as_bytes(policy=POLICY)
+        with self._lock():
+            path = self.queue / f"{self._next_number():06d}-{_safe_label(label)}.eml"
+            atomic_write(path, data)
+        return path
+
+    def pending(self) -> list[Path]:
+        """The queued messages, in the order they were put."""
+        return _messages(self.queue)
+
+    def in_doubt(self) -> list[Path]:
+        """Messages whose sending was cut short: they may or may not have arrived."""
+        return _messages(self.sending)
+
+    def _next_number(self) -> int:
+        # Messages move queue -> sending -> sent (under the same lock), scanned in that order.
+        numbers = [
+            int(match.group(1))
+            for folder in (self.queue, self.sending, self.sent, self.outbox)
+            for path in _messages(folder)
+            if (match := _NAME.match(path.name))
+        ]
+        return max(numbers, default=0) + 1
+
+    @contextmanager
+    def _lock(self, name: str = ".queue.lock") -> Iterator[None]:
+        """Hold ``mail/<name>``: ``.queue.lock`` while names are chosen or messages move,
+        ``.send.lock`` for a whole delivery."""
+        folder = self.gamedir / "mail"
+        folder.mkdir(parents=True, exist_ok=True)
+        with FileLock(str(folder / name), timeout=LOCK_TIMEOUT):
+            yield
+
+    def _move(self, path: Path, folder: Path) -> Path:
+        """Move ``path`` into ``folder``, durably (both folders fsynced)."""
+        with self._lock():
+            return _move(path, folder)
+
+
+@dataclass
+class SendReport:
+    """What one delivery did; each list holds file names (``000001-receipt-alice.eml``)."""
+
+    sent: list[str] = field(default_factory=list)
+    """Accepted by the SMTP server."""
+    written: list[str] = field(default_factory=list)
+    """Written to ``GAMEDIR/outbox/`` (no ``[smtp]`` table)."""
+    in_doubt: list[str] = field(default_factory=list)
+    """Found in ``mail/sending/``: cut short earlier; not sent again."""
+    failed: str | None = None
+    """Why not everything could be sent (one line), or None; what was not sent stays queued."""
+
+
+def smtp_connect(server: ServerSettings, secret: str | None) -> smtplib.SMTP:
+    """An SMTP session over implicit TLS or STARTTLS, certificate and host name verified
+    (against ``ca_file`` when given, else the system's trusted certificates), logged in
+    as ``server.user`` with ``secret`` when given. Never plain text."""
+    context = ssl.create_default_context(
+        cafile=str(server.ca_file) if server.ca_file is not None else None
+    )
+    client: smtplib.SMTP
+    if server.tls == "tls":
+        client = smtplib.SMTP_SSL(server.host, server.port, timeout=SMTP_TIMEOUT, context=context)
+    else:
+        client = smtplib.SMTP(server.host, server.port, timeout=SMTP_TIMEOUT)
+    try:
+        client.ehlo()
+        if server.tls == "starttls":
+            if not client.has_extn("starttls"):
+                raise _Stop(f"{_where(server)} does not offer STARTTLS (plain text is never used)")
+            client.starttls(context=context)
+            client.ehlo()
+        if server.user is not None and secret is not None:
+            _login(client, server.user, secret)
+    except BaseException:
+        client.close()
+        raise
+    return client
+
+
+def _login(client: smtplib.SMTP, user: str, secret: str) -> None:
+    """``client.login``, which can send only ASCII; otherwise AUTH PLAIN in UTF-8 (RFC 4616)."""
+    if (user + secret).isascii():
+        client.login(user, secret)
+        return
+    if "PLAIN" not in client.esmtp_features.get("auth", "").upper().split():
+        raise _Stop(
+            "the user name or password is not ASCII, which needs AUTH PLAIN, and "
+            "the SMTP server does not offer it"
+        )
+    blob = b"\0" + user.encode("utf-8") + b"\0" + secret.encode("utf-8")
+    code, reply = client.docmd("AUTH", "PLAIN " + base64.b64encode(blob).decode("ascii"))
+    if code != 235:
+        raise smtplib.SMTPAuthenticationError(code, reply)
+
+
+def deliver(
+    outbox: Outbox, settings: MailSettings, *, connect: Connect = smtp_connect
+) -> SendReport:
+    """Send every queued message, in order, over one SMTP connection; or, without ``[smtp]``,
+    write each to ``GAMEDIR/outbox/`` (and move it to ``sent/``: that is its delivery).
+
+    What it does when something goes wrong (it raises nothing for any of this):
+
+    - The server cannot be reached, TLS verification fails, the login or the sender is refused,
+      the connection breaks or times out: delivery stops. The message at hand was not accepted
+      and goes back to ``queue/``, the rest stay there; ``failed`` says why. A later run sends
+      them.
+    - The server refuses one message (a recipient refused, for good or for now, or the content
+      refused): that message goes back to ``queue/``, ``failed`` names it and the server's
+      answer, and delivery goes on with the next, so one bad address does not hold up
+      everyone's reports. It is tried again at every run until the address is fixed. A message
+      with several recipients is sent only when the server takes all of them, never to some now
+      and to all again later.
+    - The connection breaks after the whole message was sent but before the server answered:
+      the message may have arrived, so it stays in ``sending/``, listed in ``in_doubt``.
+    - Another delivery for the same game is running: ``failed`` says so; nothing moves.
+
+    Messages in ``sending/`` when delivery starts are listed in ``in_doubt`` and never sent
+    again by it. A password that cannot be had raises ``ConfigError`` before anything moves.
+    ``connect`` opens the SMTP session (tests may pass their own).
+    """
+    report = SendReport()
+    try:
+        with outbox._lock(".send.lock"):
+            report.in_doubt = [path.name for path in outbox.in_doubt()]
+            pending = outbox.pending()
+            if not pending:
+                return report
+            if settings.smtp is None:
+                _write_all(outbox, pending, report)
+            else:
+                _send_all(outbox, settings.smtp, pending, report, connect)
+    except Timeout as error:
+        report.failed = (
+            f"the mail folders of this game are locked by another command "
+            f"({Path(error.lock_file).name}); try again later"
+        )
+    return report
+
+
+def _write_all(outbox: Outbox, pending: list[Path], report: SendReport) -> None:
+    """Without SMTP: each message to ``outbox/`` under its own name, then to ``sent/``.
+
+    A crash in between writes the same file again next time, which does no harm.
+    """
+    for path in pending:
+        try:
+            atomic_write(outbox.outbox / path.name, path.read_bytes())
+        except OSError as error:
+            report.failed = f"cannot write {outbox.outbox / path.name}: {error.strerror or error}"
+            return
+        outbox._move(path, outbox.sent)
+        report.written.append(path.name)
+
+
+class _Stop(Exception):
+    """Delivery cannot go on; the message says why, in one line."""
+
+
+class _Refused(Exception):
+    """The server refused this one message; the next may go through."""
+
+
+class _InDoubt(Exception):
+    """The connection broke after the message was sent, before the server answered."""
+
+
+def _send_all(
+    outbox: Outbox,
+    server: ServerSettings,
+    pending: list[Path],
+    report: SendReport,
+    connect: Connect,
+) -> None:
+    secret = password(server)
+    refused: list[str] = []
+    try:
+        client = connect(server, secret)
+    except Exception as error:
+        report.failed = _reason(server, error)
+        return
+    try:
+        for path in pending:
+            data = path.read_bytes()
+            sending = outbox._move(path, outbox.sending)
+            try:
+                _transaction(client, data)
+            except _InDoubt as error:
+                report.in_doubt.append(sending.name)
+                report.failed = f"{sending.name}: {error}"
+                return
+            except _Refused as error:
+                outbox._move(sending, outbox.queue)
+                refused.append(f"{sending.name}: {error}")
+                with suppress(smtplib.SMTPException, OSError):
+                    client.rset()
+                continue
+            except Exception as error:
+                outbox._move(sending, outbox.queue)
+                report.failed = _reason(server, error)
+                return
+            outbox._move(sending, outbox.sent)
+            report.sent.append(sending.name)
+    finally:
+        if refused:
+            report.failed = "; ".join([*refused, *filter(None, [report.failed])])
+        with suppress(smtplib.SMTPException, OSError):
+            client.quit()
+        client.close()
+
+
+def _transaction(client: smtplib.SMTP, data: bytes) -> None:
+    """One SMTP transaction (MAIL, RCPT for each recipient, DATA) for the message ``data``.
+
+    DATA is done here rather than by ``smtplib.sendmail`` so that a connection lost after the
+    message's last line was sent can be told from one lost before: only the first is in doubt.
+    """
+    sender, recipients = _envelope(data)
+    if not recipients:
+        raise _Refused("the message has no recipient (To)")
+    code, reply = _unless_closing(client.mail(sender))
+    if not 200 <= code < 300:
+        raise smtplib.SMTPSenderRefused(code, reply, sender)
+    refusals = []
+    for recipient in recipients:
+        code, reply = _unless_closing(client.rcpt(recipient))
+        if not 200 <= code < 300:
+            refusals.append(f"{recipient} refused: {code} {_text(reply)}")
+    if refusals:
+        raise _Refused("; ".join(refusals))
+    code, reply = _unless_closing(client.docmd("data"))
+    if code != 354:
+        raise _Refused(f"the server refused the message: {code} {_text(reply)}")
+    client.send(_dot_stuffed(data))
+    try:
+        code, reply = client.getreply()
+    except (smtplib.SMTPServerDisconnected, OSError) as error:
+        raise _InDoubt(
+            "the connection broke after the message was sent, before the server answered: "
+            f"{_text(str(error))}; it may have arrived"
+        ) from None
+    if not 200 <= code < 300:
+        raise _Refused(f"the server refused the message: {code} {_text(reply)}")
+
+
+def _unless_closing(answer: tuple[int, bytes]) -> tuple[int, bytes]:
+    """The server's answer, unless it is 421 (closing the connection): that stops delivery."""
+    code, reply = answer
+    if code == 421:
+        raise smtplib.SMTPResponseException(code, reply)
+    return answer
+
+
+def _envelope(data: bytes) -> tuple[str, list[str]]:
+    """The envelope sender (the From address) and recipients (To and Cc) of ``data``."""
+    headers = BytesParser(policy=policy.default).parsebytes(data, headersonly=True)
+    senders = [a.addr_spec for h in headers.get_all("From", []) for a in h.addresses]
+    recipients: list[str] = []
+    for name in ("To", "Cc"):
+        for header in headers.get_all(name, []):
+            for address in header.addresses:
+                if address.addr_spec and address.addr_spec not in recipients:
+                    recipients.append(address.addr_spec)
+    return (senders[0] if senders else ""), recipients
+
+
+def _dot_stuffed(data: bytes) -> bytes:
+    """``data`` as DATA carries it: CRLF line ends, leading dots doubled, ending CRLF.CRLF."""
+    text = re.sub(rb"\r\n|\r|\n", b"\r\n", data)
+    text = re.sub(rb"(?m)^\.", b"..", text)
+    if not text.endswith(b"\r\n"):
+        text += b"\r\n"
+    return text + b".\r\n"
+
+
+def _reason(server: ServerSettings, error: BaseException) -> str:
+    """One line saying why the delivery stopped."""
+    where = _where(server)
+    if isinstance(error, _Stop):
+        return str(error)
+    if isinstance(error, ssl.SSLCertVerificationError):
+        return f"TLS with {where} failed: the certificate was not trusted: {error.verify_message}"
+    if isinstance(error, ssl.SSLError):
+        hint = ' (is tls = "starttls" meant?)' if server.tls == "tls" else ""
+        return f"TLS with {where} failed: {error.reason or error}{hint}"
+    said = (
+        f"{error.smtp_code} {_text(error.smtp_error)}"
+        if isinstance(error, smtplib.SMTPResponseException)
+        else ""
+    )
+    if isinstance(error, smtplib.SMTPAuthenticationError):
+        return f"{where} refused the login as {server.user}: {said}"
+    if isinstance(error, smtplib.SMTPSenderRefused):
+        return f"{where} refused the sender {error.sender}: {said}"
+    if isinstance(error, smtplib.SMTPServerDisconnected) and isinstance(
+        error.__context__, TimeoutError
+    ):
+        return f"{where} gave no answer within {SMTP_TIMEOUT:g} seconds"
+    if isinstance(error, smtplib.SMTPServerDisconnected):
+        return f"{where} closed the connection: {_text(str(error))}"
+    if isinstance(error, smtplib.SMTPResponseException):
+        return f"{where} refused: {said}"
+    if isinstance(error, smtplib.SMTPException):
+        return f"SMTP with {where} failed: {_text(str(error))}"
+    if isinstance(error, socket.gaierror):
+        return f"cannot reach {where}: the host name is not known ({error.strerror})"
+    if isinstance(error, ConnectionRefusedError):
+        return f"cannot reach {where}: connection refused"
+    if isinstance(error, TimeoutError):
+        return f"cannot reach {where}: no answer within {SMTP_TIMEOUT:g} seconds"
+    if isinstance(error, OSError):
+        return f"cannot reach {where}: {error.strerror or _text(str(error))}"
+    return f"SMTP with {where} failed: {type(error).__name__}: {_text(str(error))}"
+
+
+def _where(server: ServerSettings) -> str:
+    return f"the SMTP server {server.host}:{server.port}"
+
+
+def _text(reply: bytes | str) -> str:
+    text = reply.decode("utf-8", errors="replace") if isinstance(reply, bytes) else reply
+    return " ".join(text.split())
+
+
+def _messages(folder: Path) -> list[Path]:
+    if not folder.is_dir():
+        return []
+    return sorted(
+        path
+        for path in folder.iterdir()
+        if path.name.endswith(".eml") and not path.name.startswith(".") and path.is_file()
+    )
+
+
+def _safe_label(label: str) -> str:
+    return _LABEL_UNSAFE.sub("-", label).strip(".-")[:80] or "message"
+
+
+def _move(path: Path, folder: Path) -> Path:
+    """``os.replace`` ``path`` into ``folder``; both folders are fsynced, so the move lasts."""
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / path.name
+    os.replace(path, target)
+    _fsync_dir(folder)
+    _fsync_dir(path.parent)
+    return target

@@ -1,0 +1,201 @@
+"""Orders by mail through the commands: ingest, send and tick, with ssh-keygen signatures, the
+outbox folder and a real SMTP server."""
+
+from __future__ import annotations
+
+import email.policy
+import hashlib
+import mailbox
+from email.message import EmailMessage
+from email.parser import BytesParser
+from pathlib import Path
+
+import pytest
+
+from adjudicator.mail import queue
+from tests import smtpserver
+from tests.helpers import Table, run
+from tests.smtpserver import PASSWORD, USER, Server
+
+authority = smtpserver.authority
+smtp_starttls = smtpserver.smtp_starttls
+
+
+@pytest.fixture(autouse=True)
+def short_timeouts(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(queue, "SMTP_TIMEOUT", 10.0)
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Table:
+    return Table(tmp_path, players=3)
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> Path:
+    """Settings with no [smtp]: everything goes to GAMEDIR/outbox/."""
+    path = tmp_path / "mail.toml"
+    path.write_text('[mail]\nfrom = "gm-bot@example.org"\ngm = "gm@example.org"\n')
+    return path
+
+
+def order_mail(
+    table: Table,
+    player: str,
+    body: dict[str, object],
+    sender: str | None = None,
+    message_id: str | None = None,
+    tamper: bool = False,
+) -> bytes:
+    """A message with the signed order file and its .sig attached, as a mail client sends it."""
+    path = table.signed(player, body, name=f"{player}-{message_id or 'x'}.yaml")
+    order = path.read_bytes()
+    if tamper:
+        order = order.replace(b"turn:", b"turn:  ")
+    message = EmailMessage()
+    message["From"] = sender or f"{player}@example.org"
+    message["To"] = "gm-bot@example.org"
+    message["Subject"] = "my orders"
+    message["Message-ID"] = message_id or f"<{player}.{hashlib.md5(order).hexdigest()}@mail>"
+    message.set_content("Here are my orders.\n")
+    message.add_attachment(order, maintype="text", subtype="yaml", filename="orders.yaml")
+    signature = Path(f"{path}.sig").read_bytes()
+    message.add_attachment(
+        signature, maintype="application", subtype="octet-stream", filename="orders.yaml.sig"
+    )
+    return message.as_bytes(policy=email.policy.SMTP)
+
+
+def outbox_mails(table: Table) -> list[EmailMessage]:
+    folder = table.gamedir / "outbox"
+    parser = BytesParser(policy=email.policy.default)
+    return [parser.parsebytes(p.read_bytes()) for p in sorted(folder.glob("*.eml"))]  # type: ignore[misc]
+
+
+def test_reports_are_mailed_once_with_the_form_attached(table: Table, config: Path) -> None:
+    result = run("send", table.gamedir, "--config", config)
+    assert result.exit_code == 0, result.output
+    mails = outbox_mails(table)
+    assert [m["To"] for m in mails] == [f"{p}@example.org" for p in table.names]
+    first = mails[0]
+    assert first["Subject"] == "[cairo-2026] turn 1: report for alice"
+    body = first.get_body(("plain",))
+    assert body is not None
+    report = run("report", table.gamedir, "--player", "alice").output
+    assert body.get_content().replace("\r\n", "\n") == report
+    owed = table.status()["owed"]
+    names = [a.get_filename() for m in mails for a in m.iter_attachments()]
+    assert names == [f"cairo-2026-turn1-{p}.yaml" for p in table.names if p in owed]
+    again = run("send", table.gamedir, "--config", config)
+    assert again.exit_code == 0 and again.output == ""
+    assert len(outbox_mails(table)) == len(mails)
+
+
+def test_an_order_by_mail_is_accepted_and_receipted(table: Table, config: Path) -> None:
+    run("send", table.gamedir, "--config", config)
+    before = len(outbox_mails(table))
+    player = table.status()["waiting_for"][0]
+    raw = order_mail(table, player, table.legal(player), message_id="<m1@mail>")
+    result = run("ingest", table.gamedir, "--config", config, input=raw)
+    assert result.exit_code == 0, result.output
+    assert result.output == f"<m1@mail> cairo-2026 {player} 1 accepted\n"
+    assert table.status()["received"] == [player]
+    assert run("send", table.gamedir, "--config", config).exit_code == 0
+    receipt = outbox_mails(table)[before]
+    assert receipt["To"] == f"{player}@example.org"
+    assert receipt["In-Reply-To"] == "<m1@mail>"
+    assert receipt["Subject"] == "Re: my orders"
+    stored = next((table.gamedir / "turns" / "0001" / "orders").glob("*.yaml")).read_bytes()
+    text = receipt.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+    assert f"SHA-256: {hashlib.sha256(stored).hexdigest()}" in text
+    duplicate = run("ingest", table.gamedir, "--config", config, input=raw)
+    assert duplicate.output == "<m1@mail> set aside: a duplicate of a message processed before\n"
+
+
+def test_the_player_is_known_by_the_signature_not_the_from_header(
+    table: Table, config: Path
+) -> None:
+    player = table.status()["waiting_for"][0]
+    raw = order_mail(
+        table, player, table.legal(player), sender="mallory@evil.example", message_id="<m2@x>"
+    )
+    result = run("ingest", table.gamedir, "--config", config, input=raw)
+    assert result.output == f"<m2@x> cairo-2026 {player} 1 accepted\n"
+    run("send", table.gamedir, "--config", config)
+    receipts = [m for m in outbox_mails(table) if m["In-Reply-To"] == "<m2@x>"]
+    assert [m["To"] for m in receipts] == [f"{player}@example.org"]
+
+
+def test_a_tampered_order_is_refused_by_receipt_and_changes_nothing(
+    table: Table, config: Path
+) -> None:
+    player = table.status()["waiting_for"][0]
+    raw = order_mail(table, player, table.legal(player), message_id="<m3@x>", tamper=True)
+    result = run("ingest", table.gamedir, "--config", config, input=raw)
+    assert result.exit_code == 0
+    assert result.output.startswith(f"<m3@x> cairo-2026 {player} - refused: bad signature")
+    assert table.status()["received"] == []
+    run("send", table.gamedir, "--config", config)
+    receipt = next(m for m in outbox_mails(table) if m["In-Reply-To"] == "<m3@x>")
+    text = receipt.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+    assert "was refused" in text and "bad signature" in text
+
+
+def test_mail_without_an_order_is_set_aside_and_strangers_get_no_answer(
+    table: Table, config: Path
+) -> None:
+    message = EmailMessage()
+    message["From"] = "stranger@example.net"
+    message["Message-ID"] = "<hello@x>"
+    message["Subject"] = "hello"
+    message.set_content("Can I join?\n")
+    result = run("ingest", table.gamedir, "--config", config, input=message.as_bytes())
+    assert result.exit_code == 0
+    assert result.output == "<hello@x> set aside: no signed order in the message\n"
+    kept = list((table.root / "user-data" / "adjudicator" / "setaside").glob("*.eml"))
+    assert [p.read_bytes() for p in kept] == [message.as_bytes()], "it names no game"
+    run("send", table.gamedir, "--config", config)
+    about = [m for m in outbox_mails(table) if "hello" in str(m["Subject"])]
+    assert [m["To"] for m in about] == ["gm@example.org"], "the game master only"
+
+
+def test_tick_takes_a_maildir_adjudicates_and_sends(table: Table, config: Path) -> None:
+    maildir = mailbox.Maildir(table.root / "Maildir")
+    for player in table.status()["waiting_for"]:
+        maildir.add(order_mail(table, player, table.legal(player), message_id=f"<{player}@t>"))
+    result = run("tick", table.gamedir, "--config", config, "--maildir", table.root / "Maildir")
+    assert result.exit_code == 0, result.output
+    assert "cairo-2026: adjudicated turn 1" in result.output
+    assert table.status()["turn"] == 2
+    subjects = [str(m["Subject"]) for m in outbox_mails(table)]
+    assert "[cairo-2026] turn 2: report for alice" in subjects
+    again = run("tick", table.gamedir, "--config", config, "--maildir", table.root / "Maildir")
+    assert again.exit_code == 0 and again.output == "", "every message was marked seen"
+
+
+def test_send_over_starttls_to_a_real_server(
+    table: Table, smtp_starttls: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TEST_SMTP_PASSWORD", PASSWORD)
+    config = table.root / "smtp.toml"
+    config.write_text(
+        '[mail]\nfrom = "gm-bot@example.org"\n'
+        f'[smtp]\nhost = "{smtp_starttls.host}"\nport = {smtp_starttls.port}\n'
+        f'user = "{USER}"\ntls = "starttls"\nca_file = "{smtp_starttls.ca_file}"\n'
+        'password_env = "TEST_SMTP_PASSWORD"\n'
+    )
+    result = run("send", table.gamedir, "--config", config)
+    assert result.exit_code == 0, result.output
+    assert [r.rcpt_tos for r in smtp_starttls.received] == [
+        [f"{p}@example.org"] for p in table.names
+    ]
+    assert not (table.gamedir / "outbox").exists()
+
+
+def test_an_unreachable_server_is_a_temporary_failure(table: Table) -> None:
+    config = table.root / "smtp.toml"
+    config.write_text('[mail]\nfrom = "gm-bot@example.org"\n[smtp]\nhost = "127.0.0.1"\nport = 9\n')
+    result = run("send", table.gamedir, "--config", config)
+    assert result.exit_code == 75, result.output
+    assert "not everything could be sent; run again" in result.output
+    assert len(list((table.gamedir / "mail" / "queue").glob("*.eml"))) == len(table.names)
