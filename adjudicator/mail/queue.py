@@ -35,7 +35,7 @@ from filelock import FileLock, Timeout
 
 from adjudicator.mail.config import MailSettings, ServerSettings, password
 from adjudicator.mail.outgoing import POLICY
-from adjudicator.store import _fsync_dir, atomic_write
+from adjudicator.store import atomic_write, fsync_dir
 
 SMTP_TIMEOUT = 60.0
 """Seconds to wait for the SMTP server at every step before giving up."""
@@ -408,6 +408,6 @@ def _move(path: Path, folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / path.name
     os.replace(path, target)
-    _fsync_dir(folder)
-    _fsync_dir(path.parent)
+    fsync_dir(folder)
+    fsync_dir(path.parent)
     return target
