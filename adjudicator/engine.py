@@ -8,11 +8,11 @@ and when complete: resolve -> log -> render reports.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from adjudicator import sshsig
+from adjudicator import clock, journal, schedule, sshsig
 from adjudicator.contract import Game, Problem, State
 from adjudicator.errors import NotNow, UsageProblem
 from adjudicator.orders import (
@@ -80,6 +80,13 @@ class OpenGame:
     def state(self, turn: int | None = None) -> State:
         return self.dir.state(self.turn() if turn is None else turn)
 
+    def resigned(self) -> list[str]:
+        """The players who resigned: their seats play the default orders."""
+        return [p["name"] for p in self.meta["players"] if p.get("resigned")]
+
+    def clock(self) -> journal.Clock:
+        return journal.clock(self.dir.log(), self.turn())
+
     def require_player(self, player: str) -> None:
         if player not in self.players:
             raise UsageProblem(
@@ -94,7 +101,22 @@ def game_options(meta: dict[str, Any]) -> dict[str, Any]:
 
 
 def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    return clock.stamp()
+
+
+def open_turn(handle: OpenGame, turn: int, opened: datetime) -> None:
+    """Journal the deadline of ``turn``, which opened at ``opened`` (when the game has one)."""
+    spec = handle.meta.get("deadline")
+    if spec:
+        deadline = schedule.deadline_after(spec, opened, handle.meta)
+        handle.dir.append_log(
+            {
+                "type": "deadline",
+                "at": clock.stamp(opened),
+                "turn": turn,
+                "deadline": clock.stamp(deadline),
+            }
+        )
 
 
 # -- new ---------------------------------------------------------------------------------------
@@ -110,8 +132,10 @@ def new(root: Path, setup_path: Path) -> OpenGame:
         store.write_bytes("setup.yaml", raw)
         store.write_json(f"{store.turn_dir(1)}/state.json", state)
         store.write_json("game.json", meta)
-        store.append_log({"type": "created", "at": now(), "turn": 1})
+        opened = clock.now()
+        store.append_log({"type": "created", "at": clock.stamp(opened), "turn": 1})
         handle = OpenGame(root)
+        open_turn(handle, 1, opened)
         write_reports(handle, 1, state)
     return handle
 
@@ -212,6 +236,9 @@ def judge(handle: OpenGame, label: str, received: bytes, signature: bytes | None
             ],
         )
     turn = handle.turn()
+    closed = _closed_to(handle, player, turn)
+    if closed is not None:
+        return Verdict(label, False, player, turn, reasons=[closed])
     state = handle.state(turn)
     check_envelope(parsed, handle.meta["id"], player, turn)
     owed = handle.game.owed(state)
@@ -223,6 +250,18 @@ def judge(handle: OpenGame, label: str, received: bytes, signature: bytes | None
         return Verdict(label, False, player, turn, reasons=parsed.reasons)
     replaces = _store_order(handle, turn, player, signed, signature, digest)
     return Verdict(label, True, player, turn, replaces, sha256=digest)
+
+
+def _closed_to(handle: OpenGame, player: str, turn: int) -> str | None:
+    """Why ``player`` may send no order now (resigned, or the turn was rolled back), or None."""
+    if player in handle.resigned():
+        return f"{player} has resigned from game {handle.meta['id']}; the seat plays default orders"
+    if handle.clock().rolled_back:
+        return (
+            f"turn {turn} was adjudicated and then rolled back by the game master: its orders "
+            "stay as they were and cannot be changed"
+        )
+    return None
 
 
 _NO_SIGNATURE = (
@@ -307,15 +346,22 @@ def status(root: Path) -> dict[str, Any]:
     owed = handle.game.owed(state)
     received = handle.dir.orders_in_effect(turn)
     order = handle.players
+    resigned = handle.resigned()
+    over = handle.game.is_over(state)
+    times = handle.clock()
     return {
         "id": handle.meta["id"],
         "game": handle.meta["game"],
         "turn": turn,
-        "over": handle.game.is_over(state),
+        "over": over,
         "owed": {p: owed[p] for p in order if p in owed},
-        "waiting_for": [p for p in order if p in owed and p not in received],
+        "waiting_for": [p for p in order if p in owed and p not in received and p not in resigned],
         "received": [p for p in order if p in received],
-        "deadline": None,
+        "resigned": resigned,
+        "deadline": None if over or times.deadline is None else clock.stamp(times.deadline),
+        "timezone": schedule.game_zone(handle.meta).key,
+        "paused": times.paused_since is not None,
+        "rolled_back": times.rolled_back,
     }
 
 
@@ -327,11 +373,24 @@ def stored_order(handle: OpenGame, turn: int, player: str) -> dict[str, Any]:
     return handle.game.normalise(parsed.body())
 
 
-def adjudicate(root: Path, default_missing: bool = False) -> dict[str, Any]:
-    """Resolve the current turn; NotNow while orders are missing (unless defaults are asked for)."""
+Why = Literal["complete", "deadline", "gm"]
+"""Why a turn was adjudicated: every order was in, its deadline passed, or the game master."""
+
+
+def adjudicate(
+    root: Path, default_missing: bool = False, why: Why = "gm", only_turn: int | None = None
+) -> dict[str, Any]:
+    """Resolve the current turn; NotNow while orders are missing (unless defaults are asked for).
+
+    A resigned player's seat always plays the default orders; so does a missing player's in a
+    turn that was rolled back (its orders are fixed, as they were the first time). With
+    ``only_turn``, NotNow unless that is still the current turn (another run was quicker).
+    """
     handle = OpenGame(root)
     with handle.dir.locked():
         turn = handle.turn()
+        if only_turn is not None and turn != only_turn:
+            raise NotNow(f"turn {only_turn} was adjudicated already (turn {turn} is open)")
         state = handle.state(turn)
         game = handle.game
         if game.is_over(state):
@@ -339,14 +398,16 @@ def adjudicate(root: Path, default_missing: bool = False) -> dict[str, Any]:
         owed = game.owed(state)
         received = handle.dir.orders_in_effect(turn)
         missing = [p for p in handle.players if p in owed and p not in received]
-        if missing and not default_missing:
+        absent = [p for p in missing if p not in handle.resigned()]
+        fixed = handle.clock().rolled_back
+        if absent and not (default_missing or fixed):
             raise NotNow(
-                f"turn {turn} cannot be adjudicated: orders missing from {', '.join(missing)} "
+                f"turn {turn} cannot be adjudicated: orders missing from {', '.join(absent)} "
                 "(adjudicate --default-missing applies the default orders)"
             )
-        if missing and handle.meta["options"]["nmr"] == "wait":
+        if absent and handle.meta["options"]["nmr"] == "wait" and not fixed:
             raise NotNow(
-                f"turn {turn} cannot be adjudicated: orders missing from {', '.join(missing)}, "
+                f"turn {turn} cannot be adjudicated: orders missing from {', '.join(absent)}, "
                 "and this game waits for every order (nmr: wait)"
             )
         orders = {
@@ -363,7 +424,18 @@ def adjudicate(root: Path, default_missing: bool = False) -> dict[str, Any]:
             {"turn": turn, "orders": orders, "defaulted": missing, "events": resolution.events},
         )
         store.write_json(f"{store.turn_dir(turn + 1)}/state.json", resolution.state)
-        store.append_log({"type": "adjudicated", "at": now(), "turn": turn, "defaulted": missing})
+        opened = clock.now()
+        store.append_log(
+            {
+                "type": "adjudicated",
+                "at": clock.stamp(opened),
+                "turn": turn,
+                "defaulted": missing,
+                "why": why,
+            }
+        )
+        if not game.is_over(resolution.state):
+            open_turn(handle, turn + 1, opened)
         write_reports(handle, turn + 1, resolution.state)
     return {"turn": turn, "defaulted": missing, "over": game.is_over(resolution.state)}
 

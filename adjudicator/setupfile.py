@@ -15,14 +15,13 @@ from adjudicator.contract import Game, Problem
 from adjudicator.errors import InputRefused
 from adjudicator.problems import located_all, schema_problems
 from adjudicator.registry import load_game
+from adjudicator.schedule import DAILY, DURATION
 from adjudicator.strictyaml import StrictYamlError, format_problem, load
 
 MAX_SETUP_BYTES = 256 * 1024
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,31}$")
 GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
-DURATION = re.compile(r"^(\d+)([mhd])$")
-DAILY = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)(?: (\S+))?$")
 ENGINE_OPTIONS = {"nmr": ("default", "wait")}
 
 

@@ -25,8 +25,15 @@ class Table:
     """A game in a temporary folder, with each player's ssh-keygen key."""
 
     def __init__(
-        self, root: Path, players: int = 3, seed: int = 11, game: str = "sultan", **options: Any
+        self,
+        root: Path,
+        players: int = 3,
+        seed: int = 11,
+        game: str = "sultan",
+        schedule: dict[str, Any] | None = None,
+        **options: Any,
     ) -> None:
+        """``schedule`` adds setup keys such as ``deadline``, ``timezone`` and ``reminders``."""
         self.root = root
         self.names = NAMES[:players]
         self.keys = {n: make_key(root / "keys", n) for n in self.names}
@@ -39,6 +46,7 @@ class Table:
                 for n in self.names
             ],
             "options": options,
+            **(schedule or {}),
         }
         self.setup_path = root / "setup.yaml"
         self.setup_path.write_text(yaml.safe_dump(self.setup, sort_keys=False))
