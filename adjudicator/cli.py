@@ -243,8 +243,27 @@ def status(gamedir: Path, as_json: bool) -> None:
         return
     for player, to_do in data["owed"].items():
         state = "received" if player in data["received"] else "waiting"
+        if player in data["resigned"]:
+            state = "resigned: default orders"
         click.echo(f"  {player}: owes {to_do} ({state})")
-    click.echo(f"deadline: {data['deadline'] or 'none'}")
+    click.echo(f"deadline: {_deadline_text(data)}")
+    if data["rolled_back"]:
+        click.echo("rolled back: adjudicate again (the orders are fixed)")
+
+
+def _deadline_text(data: dict[str, Any]) -> str:
+    """The deadline in UTC and the game's zone, with the time left, or why there is none."""
+    from datetime import datetime
+
+    from adjudicator import clock, schedule
+
+    if data["deadline"] is None:
+        return "none" + (" (paused)" if data["paused"] else "")
+    deadline = datetime.fromisoformat(data["deadline"])
+    text = schedule.shown(deadline, schedule.zone(data["timezone"]))
+    if data["paused"]:
+        return f"{text} (paused: the clock stands still)"
+    return f"{text}; {schedule.left(deadline, clock.now())}"
 
 
 @cli.command()
@@ -372,9 +391,10 @@ def demo(game: str, players: int | None, seed: int, directory: Path | None) -> N
     demo_module.run(game, players, seed, directory, click.echo)
 
 
+from adjudicator.cli_gm import extend, pause, replace, resign, resume, rollback  # noqa: E402
 from adjudicator.cli_mail import ingest, send, tick  # noqa: E402  (they only import click here)
 
-for _command in (ingest, send, tick):
+for _command in (ingest, send, tick, extend, pause, resume, replace, resign, rollback):
     cli.add_command(_command)
 
 

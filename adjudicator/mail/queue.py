@@ -78,6 +78,10 @@ class Outbox:
         """Messages whose sending was cut short: they may or may not have arrived."""
         return _messages(self.sending)
 
+    def withdraw(self, path: Path) -> Path:
+        """Take a queued message back (to ``mail/withdrawn/``): it is never sent."""
+        return self._move(path, self.gamedir / "mail" / "withdrawn")
+
     def _next_number(self) -> int:
         # Messages move queue -> sending -> sent (under the same lock), scanned in that order.
         numbers = [

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from adjudicator import journal, schedule
 from adjudicator.mail.outgoing import new_message_id, report_mail
 from adjudicator.mail.queue import Outbox
 from adjudicator.store import GameDir
@@ -29,6 +30,10 @@ def queue_due_reports(root: Path, sender: str) -> int:
     with store.locked():
         meta = store.meta()
         done = queued_turns(root)
+        times = journal.clock(store.log(), store.current_turn())
+        deadline = None
+        if times.deadline is not None:
+            deadline = schedule.shown(times.deadline, schedule.game_zone(meta))
         outbox = Outbox(root)
         for turn in store.turns():
             folder = root / store.turn_dir(turn) / "reports"
@@ -36,14 +41,19 @@ def queue_due_reports(root: Path, sender: str) -> int:
                 continue
             for player in meta["players"]:
                 name = player["name"]
+                if player.get("resigned"):
+                    continue
                 form = folder / f"{meta['id']}-turn{turn}-{name}.yaml"
+                body = (folder / f"{name}.txt").read_text(encoding="utf-8")
+                if form.exists() and deadline is not None and turn == store.current_turn():
+                    body += f"\nYour orders for turn {turn} are due by {deadline}.\n"
                 message = report_mail(
                     sender=sender,
                     to=player["email"],
                     game_id=meta["id"],
                     player=name,
                     turn=turn,
-                    body=(folder / f"{name}.txt").read_text(encoding="utf-8"),
+                    body=body,
                     form=form.read_text(encoding="utf-8") if form.exists() else None,
                     message_id=new_message_id(sender, f"{meta['id']}.turn{turn}.{name}"),
                 )
@@ -52,3 +62,19 @@ def queue_due_reports(root: Path, sender: str) -> int:
             done.append(turn)
             store.write_json(QUEUED, done)
     return count
+
+
+def withdraw(root: Path, turn: int) -> list[str]:
+    """After a rollback: forget that ``turn``'s reports were queued, and move those not sent
+    yet from ``mail/queue/`` to ``mail/withdrawn/``; the names of the messages moved."""
+    store = GameDir(root)
+    moved = []
+    with store.locked():
+        done = queued_turns(root)
+        if turn in done:
+            store.write_json(QUEUED, [t for t in done if t != turn])
+        for path in Outbox(root).pending():
+            if f"-report-{turn}-" in path.name:
+                Outbox(root).withdraw(path)
+                moved.append(path.name)
+    return moved

@@ -1,0 +1,217 @@
+"""What falls due by the clock, for ``tick`` and ``send``.
+
+A turn is adjudicated when every owed order is in, or, under ``nmr: default``, once its deadline
+has passed; under ``nmr: wait`` the game master is told instead (once per deadline). Before the
+deadline, players who still owe orders are reminded at the setup's ``reminders``. A paused game
+and a rolled-back turn (the game master adjudicates it again) wait. Players are told by mail of
+the game master's actions (see :data:`adjudicator.journal.GM_ACTIONS`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from adjudicator import clock, journal, schedule
+from adjudicator.engine import Why
+from adjudicator.mail.outgoing import new_message_id, notice_mail
+from adjudicator.mail.queue import Outbox
+from adjudicator.store import GameDir
+
+ANNOUNCED = "mail/announced.json"
+
+
+@dataclass(frozen=True)
+class Due:
+    """At most one of these is set."""
+
+    adjudicate: Why | None = None
+    wait: bool = False
+    """Past the deadline under ``nmr: wait``, and the game master not yet told."""
+    remind: str | None = None
+    """The reminder (``2h``) to queue now."""
+
+
+def what_is_due(
+    status: dict[str, Any], times: journal.Clock, meta: dict[str, Any], now: datetime
+) -> Due:
+    """What the clock asks of the game now (pure)."""
+    if status["over"] or times.paused_since is not None or times.rolled_back:
+        return Due()
+    if status["owed"] and not status["waiting_for"]:
+        return Due(adjudicate="complete")
+    deadline = times.deadline
+    if deadline is None or not status["waiting_for"]:
+        return Due()
+    if now >= deadline:
+        if meta["options"]["nmr"] == "default":
+            return Due(adjudicate="deadline")
+        return Due(wait=deadline not in times.waited)
+    passed = [r for r in meta.get("reminders") or [] if deadline - schedule.duration(r) <= now]
+    if passed:
+        closest = min(passed, key=schedule.duration)
+        seconds = int(schedule.duration(closest).total_seconds())
+        if not times.reminded_for(deadline, seconds):
+            return Due(remind=closest)
+    return Due()
+
+
+def _email(meta: dict[str, Any], player: str) -> str:
+    return str(next(p["email"] for p in meta["players"] if p["name"] == player))
+
+
+def _notice(root: Path, sender: str, to: str, subject: str, body: str, label: str) -> None:
+    message = notice_mail(
+        sender=sender,
+        to=to,
+        subject=subject,
+        body=body,
+        message_id=new_message_id(sender, label),
+    )
+    Outbox(root).put(message, label)
+
+
+def due_line(meta: dict[str, Any], deadline: datetime, now: datetime) -> str:
+    """``2026-11-25 19:00 UTC (… CET, Europe/Berlin), 1d 2h 0m left``."""
+    where = schedule.game_zone(meta)
+    return f"{schedule.shown(deadline, where)}, {schedule.left(deadline, now)}"
+
+
+def _due_now(root: Path) -> tuple[Due, dict[str, Any], journal.Clock, dict[str, Any]]:
+    from adjudicator import engine
+
+    handle = engine.OpenGame(root)
+    status = engine.status(root)
+    times = handle.clock()
+    return what_is_due(status, times, handle.meta, clock.now()), status, times, handle.meta
+
+
+def remind(root: Path, sender: str) -> tuple[str, list[str]] | None:
+    """Queue the reminder that is due (checked again under the lock) to every player who still
+    owes an order; the reminder and the players, or None when none is due."""
+    store = GameDir(root)
+    with store.locked():
+        due, status, times, meta = _due_now(root)
+        if due.remind is None or times.deadline is None:
+            return None
+        now, turn = clock.now(), status["turn"]
+        for player in status["waiting_for"]:
+            _notice(
+                root,
+                sender,
+                _email(meta, player),
+                f"[{meta['id']}] reminder: orders for turn {turn} due",
+                f"Your orders for game {meta['id']}, turn {turn}, have not come yet.\n"
+                f"The deadline: {due_line(meta, times.deadline, now)}.\n\n"
+                "The order form came with your last report: fill it in, sign it and send the "
+                "file with its signature.\n",
+                f"{meta['id']}.reminder.{player}",
+            )
+        store.append_log(
+            {
+                "type": "reminded",
+                "at": clock.stamp(now),
+                "turn": turn,
+                "deadline": clock.stamp(times.deadline),
+                "before": due.remind,
+                "players": status["waiting_for"],
+            }
+        )
+    return due.remind, list(status["waiting_for"])
+
+
+def tell_waiting(root: Path, sender: str, gm: str | None) -> list[str] | None:
+    """Past the deadline under nmr: wait (checked again under the lock): journal it and tell
+    the game master; the players waited for, or None when that was done before."""
+    store = GameDir(root)
+    with store.locked():
+        due, status, times, meta = _due_now(root)
+        if not due.wait or times.deadline is None:
+            return None
+        turn, waiting = status["turn"], status["waiting_for"]
+        if gm:
+            _notice(
+                root,
+                sender,
+                gm,
+                f"[{meta['id']}] turn {turn} is past its deadline and waits",
+                f"Turn {turn} of game {meta['id']} passed its deadline "
+                f"({due_line(meta, times.deadline, clock.now())}) without orders from "
+                f"{', '.join(waiting)}.\nThe game waits for every order (nmr: wait). You can "
+                "extend the deadline (adjudicator extend), replace a player (adjudicator "
+                "replace) or record a resignation (adjudicator resign).\n",
+                f"{meta['id']}.waiting",
+            )
+        store.append_log(
+            {
+                "type": "waiting",
+                "at": clock.stamp(),
+                "turn": turn,
+                "deadline": clock.stamp(times.deadline),
+                "players": waiting,
+            }
+        )
+    return list(waiting)
+
+
+def _announcement(entry: dict[str, Any], meta: dict[str, Any]) -> tuple[str, list[str]]:
+    """What players are told of one game master's action, and who is told."""
+    kind = entry["type"]
+    playing = [p["email"] for p in meta["players"] if not p.get("resigned")]
+    where = schedule.game_zone(meta)
+    turn = entry.get("turn")
+    if kind in ("extended", "resumed") and entry.get("deadline"):
+        when = schedule.shown(datetime.fromisoformat(entry["deadline"]), where)
+        start = "The game goes on. " if kind == "resumed" else ""
+        return f"{start}The deadline for turn {turn} is now {when}.", playing
+    if kind == "resumed":
+        return "The game goes on.", playing
+    if kind == "paused":
+        return "The game master has paused the game: the clock stands still.", playing
+    if kind == "resigned":
+        player = entry["player"]
+        told = [*playing, _email(meta, player)]
+        return f"{player} has resigned; from turn {turn} on, the seat plays default orders.", told
+    if kind == "replaced":
+        player = entry["player"]
+        text = f"The game master changed the address or key of {player}'s seat."
+        if entry["key"] != entry["was_key"]:
+            text += " Orders must now be signed with the new key."
+        return text, list(dict.fromkeys([entry["email"], entry["was_email"]]))
+    if kind == "rolled-back":
+        return (
+            f"The game master rolled back the adjudication of turn {turn}. The turn will be "
+            "adjudicated again with the same orders; the report for the next turn that you may "
+            "have had no longer holds, and a new one will follow.",
+            playing,
+        )
+    return "", []
+
+
+def announce(root: Path, sender: str) -> int:
+    """Queue a notice of every game master's action not announced before; how many."""
+    store = GameDir(root)
+    count = 0
+    with store.locked():
+        meta = store.meta()
+        log = store.log()
+        path = root / ANNOUNCED
+        start = int(store.read_json(ANNOUNCED)["lines"]) if path.exists() else 0
+        for index, entry in enumerate(log[start:], start):
+            if entry["type"] not in journal.GM_ACTIONS:
+                continue
+            text, told = _announcement(entry, meta)
+            for address in told:
+                _notice(
+                    root,
+                    sender,
+                    address,
+                    f"[{meta['id']}] from the game master",
+                    f"Game {meta['id']}: {text}\n",
+                    f"{meta['id']}.announce.{index}",
+                )
+                count += 1
+        store.write_json(ANNOUNCED, {"lines": len(log)})
+    return count
