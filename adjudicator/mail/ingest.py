@@ -75,6 +75,8 @@ class Outcome:
     """What ``ingest`` did with the messages: one line each, as the command prints them."""
 
     lines: list[str] = field(default_factory=list)
+    set_aside: bool = False
+    """Whether a message, or an order in one, was set aside (a duplicate too)."""
 
 
 def games_in(paths: Iterable[Path]) -> list[Game]:
@@ -91,7 +93,9 @@ def games_in(paths: Iterable[Path]) -> list[Game]:
 def ingest(games: list[Game], messages: Iterable[Raw], settings: MailSettings) -> Outcome:
     outcome = Outcome()
     for raw in messages:
-        outcome.lines += _one_message(games, raw, settings)
+        one = _one_message(games, raw, settings)
+        outcome.lines += one.lines
+        outcome.set_aside = outcome.set_aside or one.set_aside
     return outcome
 
 
@@ -100,19 +104,20 @@ def message_key(incoming: Incoming, raw: bytes) -> str:
     return incoming.message_id or f"<sha256-{hashlib.sha256(raw).hexdigest()}>"
 
 
-def _one_message(games: list[Game], raw: Raw, settings: MailSettings) -> list[str]:
+def _one_message(games: list[Game], raw: Raw, settings: MailSettings) -> Outcome:
     incoming = read_message(raw.data)
     key = message_key(incoming, raw.data)
     if any(key in game.processed() for game in games):
-        return [f"{key} set aside: a duplicate of a message processed before"]
+        return Outcome([f"{key} set aside: a duplicate of a message processed before"], True)
     if incoming.problem is not None:
-        return [_set_aside(games, None, raw, incoming, key, incoming.problem, settings)]
+        why = incoming.problem
+        return Outcome([_set_aside(games, None, raw, incoming, key, why, settings)], True)
     if not incoming.orders:
         why = "no signed order in the message"
         if incoming.unsigned:
             why = f"no signature for {', '.join(incoming.unsigned)}"
-        return [_set_aside(games, None, raw, incoming, key, why, settings)]
-    lines = []
+        return Outcome([_set_aside(games, None, raw, incoming, key, why, settings)], True)
+    outcome = Outcome()
     touched: list[Game] = []
     for found in incoming.orders:
         game, signer = _route(games, found)
@@ -122,17 +127,18 @@ def _one_message(games: list[Game], raw: Raw, settings: MailSettings) -> list[st
                 if game is None
                 else f"{found.name}: not signed by a registered key of game {game.id}"
             )
-            lines.append(_set_aside(games, game, raw, incoming, key, why, settings))
+            outcome.lines.append(_set_aside(games, game, raw, incoming, key, why, settings))
+            outcome.set_aside = True
             continue
         verdict = engine.submit_received(game.root, found.name, found.order, found.signature)
         if not verdict.accepted and found.pasted and _signature_failed(verdict):
             verdict.reasons.append(PASTED_HINT)
-        lines.append(_line(key, game, signer, verdict))
+        outcome.lines.append(_line(key, game, signer, verdict))
         _receipt(game, signer, incoming, key, found, verdict, settings)
         touched.append(game)
     for game in dict.fromkeys(touched):
         _remember(game, key)
-    return lines
+    return outcome
 
 
 def _route(games: list[Game], found: FoundOrder) -> tuple[Game | None, str | None]:

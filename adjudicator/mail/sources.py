@@ -27,7 +27,7 @@ class SourceError(Exception):
 class Raw:
     """One message as it came."""
 
-    key: str  # where it came from: "stdin", the Maildir key, or "mbox:<index>"
+    key: str  # where it came from: "stdin", the Maildir key, "mbox:<index>" or "imap:<uid>"
     data: bytes  # the whole message (from stdin at most MAX_MESSAGE + 1 bytes are read)
 
 

@@ -1,0 +1,246 @@
+"""Incoming mail from an IMAP folder (``[imap]`` in the settings), by UID, oldest first.
+
+Each message is fetched with ``BODY.PEEK[]`` (so it is not marked seen), handed to ingest, and
+then moved out of the folder: to ``done_folder``, or to ``setaside_folder`` when ingest set it
+aside. Moving is what makes a run safe to repeat: what was handled is no longer in the folder,
+and ingest remembers every Message-ID it processed, so a message that comes back (a run cut
+short between ingest and the move) is never applied twice. Nothing is deleted: a server with
+MOVE moves; one without gets COPY, then ``\\Deleted`` on that one UID and a ``UID EXPUNGE`` of
+that UID (UIDPLUS); without UIDPLUS the original is only flagged ``\\Deleted``, expunged by the
+user's own mail program, and skipped by later runs.
+
+Folder names use ``/`` between levels; it is replaced by the server's own separator.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import ssl
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from typing import Any
+
+from imapclient import IMAPClient  # type: ignore[import-untyped]
+from imapclient.exceptions import (  # type: ignore[import-untyped]
+    CapabilityError,
+    IMAPClientAbortError,
+    IMAPClientError,
+    LoginError,
+)
+
+from adjudicator.mail.config import ServerSettings, password
+from adjudicator.mail.incoming import MAX_MESSAGE
+from adjudicator.mail.sources import Raw, SourceError
+
+IMAP_TIMEOUT = 60.0
+"""Seconds to wait for the IMAP server at every step before giving up."""
+
+_BODY = f"BODY.PEEK[]<0.{MAX_MESSAGE + 1}>"
+"""The whole message, but never more than ingest reads (a longer one is set aside unread)."""
+_BODY_KEY = b"BODY[]<0>"
+_BYTES_REPR = re.compile(r"b(['\"])(.*)\1")
+
+
+class ImapRefused(SourceError):
+    """The server cannot be used as configured (login refused, no such folder, no STARTTLS):
+    running again will not help until the settings or the server change."""
+
+
+class ImapUnavailable(Exception):
+    """The server cannot be reached or talked to now (connection, TLS, timeout): run again."""
+
+
+def where(server: ServerSettings) -> str:
+    """``IMAP server host:port``, as messages name it."""
+    return f"IMAP server {server.host}:{server.port}"
+
+
+class Mailbox:
+    """A logged-in session; ``select`` chooses ``server.folder``, the one messages come from."""
+
+    def __init__(self, client: Any, server: ServerSettings) -> None:
+        self.client = client
+        self.server = server
+        with _talking(server):
+            self._separator = _separator(client)
+        self._ready: set[str] = set()
+
+    def name(self, setting: str) -> str:
+        """The server's name for the folder ``setting`` (``/`` between levels)."""
+        if self._separator in (None, "/"):
+            return setting
+        return setting.replace("/", self._separator)
+
+    def select(self) -> None:
+        """Select ``server.folder``; ImapRefused when there is no such folder."""
+        folder = self.name(self.server.folder)
+        with _talking(self.server):
+            if not self.client.folder_exists(folder):
+                raise ImapRefused(f"{where(self.server)}: no folder {folder!r} ([imap] folder)")
+            self.client.select_folder(folder)
+
+    def uids(self) -> list[int]:
+        """The UIDs of the messages in the folder (those not flagged deleted), oldest first."""
+        with _talking(self.server):
+            return sorted(int(uid) for uid in self.client.search(["NOT", "DELETED"]))
+
+    def fetch(self, uid: int) -> Raw | None:
+        """Message ``uid`` as stored, without marking it seen; None when it is gone already."""
+        with _talking(self.server):
+            found = self.client.fetch([uid], [_BODY]).get(uid) or {}
+        data = found.get(_BODY_KEY)
+        return None if data is None else Raw(f"imap:{uid}", bytes(data))
+
+    def file_away(self, uid: int, set_aside: bool) -> None:
+        """Move message ``uid`` to the set-aside or the done folder (created when missing)."""
+        setting = self.server.setaside_folder if set_aside else self.server.done_folder
+        folder = self._folder(setting)
+        with _talking(self.server):
+            if self.client.has_capability("MOVE"):
+                self.client.move([uid], folder)
+            else:
+                self.client.copy([uid], folder)
+                self.client.add_flags([uid], [b"\\Deleted"], silent=True)
+                if self.client.has_capability("UIDPLUS"):
+                    self.client.uid_expunge([uid])
+
+    def _folder(self, setting: str) -> str:
+        """The server's name for folder ``setting``, created (and subscribed) when missing."""
+        name = self.name(setting)
+        if name in self._ready:
+            return name
+        with _talking(self.server):
+            if not self.client.folder_exists(name):
+                try:
+                    self.client.create_folder(name)
+                except IMAPClientError:
+                    if not self.client.folder_exists(name):  # not made by a run at the same time
+                        raise
+                with suppress(IMAPClientError):  # so mail programs show it; not essential
+                    self.client.subscribe_folder(name)
+        self._ready.add(name)
+        return name
+
+
+@contextmanager
+def open_mailbox(server: ServerSettings) -> Iterator[Mailbox]:
+    """A session with ``server``: TLS verified, logged in, ``server.folder`` selected; logged
+    out on leaving.
+
+    Raises ImapUnavailable (cannot connect, TLS fails, a timeout, a temporary refusal) or
+    ImapRefused (login refused, no such folder, no STARTTLS); a password that cannot be had
+    raises ConfigError before anything is sent.
+    """
+    if server.user is None:
+        raise ImapRefused(f"{_settings_file(server)}[imap] user: missing: IMAP needs a login")
+    secret = password(server) or ""
+    with _talking(server):
+        client = _connect(server)
+    try:
+        with _talking(server):
+            _login(client, server.user, secret)
+        mailbox = Mailbox(client, server)
+        mailbox.select()
+        yield mailbox
+    finally:
+        _logout(client)
+
+
+def _connect(server: ServerSettings) -> Any:
+    """A connection over implicit TLS or STARTTLS, certificate and host name verified against
+    ``ca_file`` when given, else the system's trusted certificates. Never plain text."""
+    context = ssl.create_default_context(
+        cafile=str(server.ca_file) if server.ca_file is not None else None
+    )
+    implicit = server.tls == "tls"
+    client = IMAPClient(
+        server.host, server.port, ssl=implicit, ssl_context=context, timeout=IMAP_TIMEOUT
+    )
+    if not implicit:
+        try:
+            if not client.has_capability("STARTTLS"):
+                raise ImapRefused(
+                    f"{where(server)} does not offer STARTTLS (plain text is never used)"
+                )
+            client.starttls(context)
+        except BaseException:
+            _logout(client)
+            raise
+    return client
+
+
+def _login(client: Any, user: str, secret: str) -> None:
+    """LOGIN, which imaplib sends in ASCII only; otherwise AUTHENTICATE PLAIN in UTF-8."""
+    if (user + secret).isascii():
+        client.login(user, secret)
+    else:
+        client.plain_login(user, secret)
+
+
+def _logout(client: Any) -> None:
+    """Log out, or at least close the connection; errors here change nothing."""
+    try:
+        client.logout()
+    except Exception:
+        with suppress(Exception):
+            client.shutdown()
+
+
+def _separator(client: Any) -> str | None:
+    """The server's hierarchy separator (``LIST "" ""``), None for a flat server."""
+    listed = client.list_folders("", "")
+    if not listed or listed[0][1] is None:
+        return None
+    separator = listed[0][1]
+    return separator.decode("utf-8") if isinstance(separator, bytes) else str(separator)
+
+
+@contextmanager
+def _talking(server: ServerSettings) -> Iterator[None]:
+    """Turns what the network and the server raise into ImapUnavailable or ImapRefused."""
+    try:
+        yield
+    except (OSError, IMAPClientError) as error:
+        raise _translated(server, error) from None
+
+
+def _translated(server: ServerSettings, error: OSError | IMAPClientError) -> Exception:
+    """ImapUnavailable or ImapRefused, saying why in one line."""
+    at = where(server)
+    if isinstance(error, ssl.SSLCertVerificationError):
+        return ImapUnavailable(
+            f"TLS with {at} failed: the certificate was not trusted: {error.verify_message}"
+        )
+    if isinstance(error, ssl.SSLError):
+        hint = ' (is tls = "starttls" meant?)' if server.tls == "tls" else ""
+        return ImapUnavailable(f"TLS with {at} failed: {error.reason or error}{hint}")
+    if isinstance(error, socket.gaierror):
+        return ImapUnavailable(f"cannot reach {at}: the host name is not known ({error.strerror})")
+    if isinstance(error, ConnectionRefusedError):
+        return ImapUnavailable(f"cannot reach {at}: connection refused")
+    if isinstance(error, TimeoutError):
+        return ImapUnavailable(f"{at} gave no answer within {IMAP_TIMEOUT:g} seconds")
+    if isinstance(error, OSError):
+        return ImapUnavailable(f"cannot talk to {at}: {error.strerror or _text(error)}")
+    if isinstance(error, LoginError):
+        said = _text(error)
+        if "[UNAVAILABLE]" in said:
+            return ImapUnavailable(f"{at} cannot check the login now: {said}")
+        return ImapRefused(f"{at} refused the login as {server.user}: {said}")
+    if isinstance(error, CapabilityError):
+        return ImapRefused(f"{at} lacks a capability needed: {_text(error)}")
+    if isinstance(error, IMAPClientAbortError):
+        return ImapUnavailable(f"{at} closed the connection: {_text(error)}")
+    return ImapRefused(f"{at} refused: {_text(error)}")
+
+
+def _text(error: BaseException) -> str:
+    """The error's text on one line; the server's answer unwrapped from its ``b'...'``."""
+    said = " ".join(str(error).split())
+    quoted = _BYTES_REPR.fullmatch(said)
+    return (quoted[2] if quoted else said)[:300]
+
+
+def _settings_file(server: ServerSettings) -> str:
+    return f"{server.source}: " if server.source is not None else ""

@@ -1,0 +1,202 @@
+"""Orders by IMAP, against a real Dovecot: ``ingest --imap`` and ``tick`` take the messages of
+the folder, oldest first, and move each to the done or the set-aside folder."""
+
+from __future__ import annotations
+
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Literal
+
+import pytest
+from imapclient import IMAPClient  # type: ignore[import-untyped]
+
+from adjudicator.mail import imap
+from tests import imapserver
+from tests.helpers import Table, run
+from tests.imapserver import PASSWORD, ImapServer
+from tests.smtpserver import make_authority
+from tests.test_mail_flow import order_mail
+
+authority = imapserver.authority
+imap_server = imapserver.imap_server
+
+DONE = "adjudicator/done"
+SET_ASIDE = "adjudicator/set-aside"
+
+
+@pytest.fixture(autouse=True)
+def short_timeouts_and_the_password(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(imap, "IMAP_TIMEOUT", 10.0)
+    monkeypatch.setenv("TEST_IMAP_PASSWORD", PASSWORD)
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Table:
+    return Table(tmp_path, players=3)
+
+
+def settings_file(table: Table, imap_table: str) -> Path:
+    """Settings with [mail], no [smtp] (mail goes to the outbox) and ``imap_table``."""
+    path = table.root / "imap.toml"
+    path.write_text('[mail]\nfrom = "gm-bot@example.org"\ngm = "gm@example.org"\n' + imap_table)
+    return path
+
+
+def hello_mail() -> bytes:
+    """A message with no order in it, from a stranger."""
+    message = EmailMessage()
+    message["From"] = "stranger@example.net"
+    message["Message-ID"] = "<hello@x>"
+    message["Subject"] = "hello"
+    message.set_content("Can I join?\n")
+    return message.as_bytes().replace(b"\n", b"\r\n")
+
+
+def orders(table: Table) -> dict[str, bytes]:
+    """A signed order mail from every player who owes one, by player."""
+    return {
+        player: order_mail(table, player, table.legal(player), message_id=f"<{player}@imap>")
+        for player in table.status()["waiting_for"]
+    }
+
+
+def receipts(table: Table) -> list[str]:
+    return sorted(p.name for p in (table.gamedir / "mail" / "queue").glob("*-receipt-*.eml"))
+
+
+def stored_orders(table: Table) -> int:
+    return len(list((table.gamedir / "turns" / "0001" / "orders").glob("*.yaml")))
+
+
+@pytest.mark.parametrize("tls", ["tls", "starttls"])
+def test_orders_by_imap_are_accepted_and_each_message_filed_away(
+    table: Table, imap_server: ImapServer, tls: Literal["tls", "starttls"]
+) -> None:
+    config = settings_file(table, imap_server.settings(tls))
+    mails = orders(table)
+    imap_server.append(*mails.values(), hello_mail())
+    result = run("ingest", table.gamedir, "--config", config, "--imap")
+    assert result.exit_code == 0, result.output + imap_server.log()
+    assert result.output.splitlines() == [
+        *(f"<{player}@imap> cairo-2026 {player} 1 accepted" for player in mails),
+        "<hello@x> set aside: no signed order in the message",
+    ]
+    assert table.status()["received"] == sorted(mails)
+    assert receipts(table) == [f"{n:06d}-receipt-{p}.eml" for n, p in enumerate(mails, 1)]
+    done, set_aside = imap_server.name(DONE), imap_server.name(SET_ASIDE)
+    assert imap_server.counts() == {"INBOX": 0, done: len(mails), set_aside: 1}
+    assert imap_server.messages(done) == list(mails.values())
+    assert imap_server.messages(set_aside) == [hello_mail()]
+
+
+def test_running_again_applies_nothing_twice(table: Table, imap_server: ImapServer) -> None:
+    config = settings_file(table, imap_server.settings())
+    mails = orders(table)
+    first = next(iter(mails.values()))
+    imap_server.append(first)
+    assert run("ingest", table.gamedir, "--config", config, "--imap").exit_code == 0
+    again = run("ingest", table.gamedir, "--config", config, "--imap")
+    assert again.exit_code == 0 and again.output == "", "the folder is empty now"
+    imap_server.append(first)  # as after a run cut short between ingest and the move
+    resent = run("ingest", table.gamedir, "--config", config, "--imap")
+    assert resent.exit_code == 0, resent.output
+    assert resent.output.endswith("set aside: a duplicate of a message processed before\n")
+    assert stored_orders(table) == 1 and len(receipts(table)) == 1
+    done, set_aside = imap_server.name(DONE), imap_server.name(SET_ASIDE)
+    assert imap_server.counts() == {"INBOX": 0, done: 1, set_aside: 1}
+
+
+def test_tick_without_a_source_reads_the_configured_imap_folder(
+    table: Table, imap_server: ImapServer
+) -> None:
+    config = settings_file(table, imap_server.settings("starttls"))
+    imap_server.append(*orders(table).values())
+    result = run("tick", table.gamedir, "--config", config)
+    assert result.exit_code == 0, result.output + imap_server.log()
+    assert "cairo-2026: adjudicated turn 1" in result.output
+    assert table.status()["turn"] == 2
+    assert imap_server.counts()["INBOX"] == 0
+
+
+@pytest.mark.parametrize("lacking", [{"MOVE"}, {"MOVE", "UIDPLUS"}])
+def test_without_move_a_message_is_copied_and_only_it_is_flagged_or_expunged(
+    table: Table, imap_server: ImapServer, monkeypatch: pytest.MonkeyPatch, lacking: set[str]
+) -> None:
+    offers = IMAPClient.has_capability
+    monkeypatch.setattr(
+        IMAPClient, "has_capability", lambda self, name: name not in lacking and offers(self, name)
+    )
+    config = settings_file(table, imap_server.settings())
+    mine = hello_mail().replace(b"<hello@x>", b"<deleted-by-the-user@x>")
+    imap_server.append(mine, flags=(b"\\Deleted",))
+    order = next(iter(orders(table).values()))
+    imap_server.append(order)
+    result = run("ingest", table.gamedir, "--config", config, "--imap")
+    assert result.exit_code == 0, result.output + imap_server.log()
+    assert result.output.endswith(" 1 accepted\n") and len(result.output.splitlines()) == 1
+    expunged = "UIDPLUS" not in lacking
+    assert imap_server.messages() == ([mine] if expunged else [mine, order])
+    assert imap_server.messages(imap_server.name(DONE)) == [order]
+    again = run("ingest", table.gamedir, "--config", config, "--imap")
+    assert again.exit_code == 0 and again.output == "", "messages flagged deleted are skipped"
+
+
+def test_a_certificate_from_another_ca_is_refused_and_nothing_changes(
+    table: Table, imap_server: ImapServer
+) -> None:
+    other = make_authority(table.root / "other-ca")
+    config = settings_file(table, imap_server.settings(ca_file=other.ca_file))
+    mails = orders(table)
+    imap_server.append(*mails.values())
+    result = run("ingest", table.gamedir, "--config", config, "--imap")
+    assert result.exit_code == 75, result.output
+    where = f"IMAP server 127.0.0.1:{imap_server.ports['tls']}"
+    assert f"TLS with {where} failed: the certificate was not trusted" in result.output
+    assert "run again" in result.output
+    assert table.status()["received"] == [] and receipts(table) == []
+    assert imap_server.counts() == {"INBOX": len(mails)}
+
+
+def test_a_wrong_password_is_refused_with_a_clear_message(
+    table: Table, imap_server: ImapServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TEST_IMAP_PASSWORD", "wrong")
+    config = settings_file(table, imap_server.settings())
+    imap_server.append(hello_mail())
+    result = run("ingest", table.gamedir, "--config", config, "--imap")
+    assert result.exit_code == 2, result.output
+    where = f"IMAP server 127.0.0.1:{imap_server.ports['tls']}"
+    assert f"{where} refused the login as adjudicator: [AUTHENTICATIONFAILED]" in result.output
+    assert imap_server.counts() == {"INBOX": 1}
+
+
+def test_a_missing_folder_is_named(table: Table, imap_server: ImapServer) -> None:
+    config = settings_file(table, imap_server.settings() + 'folder = "Orders"\n')
+    result = run("ingest", table.gamedir, "--config", config, "--imap")
+    assert result.exit_code == 2, result.output
+    assert f"127.0.0.1:{imap_server.ports['tls']}: no folder 'Orders'" in result.output
+
+
+def test_an_unreachable_server_is_a_temporary_failure(table: Table) -> None:
+    [port] = imapserver.free_ports(1)
+    config = settings_file(
+        table,
+        f'[imap]\nhost = "127.0.0.1"\nport = {port}\nuser = "adjudicator"\n'
+        'password_env = "TEST_IMAP_PASSWORD"\n',
+    )
+    result = run("tick", table.gamedir, "--config", config)
+    assert result.exit_code == 75, result.output
+    assert f"cannot reach IMAP server 127.0.0.1:{port}: connection refused" in result.output
+
+
+def test_imap_needs_an_imap_table(table: Table) -> None:
+    config = settings_file(table, "")
+    result = run("ingest", table.gamedir, "--config", config, "--imap")
+    assert result.exit_code == 2
+    assert "--imap: the settings have no [imap] table" in result.output
+
+
+def test_one_source_at_a_time(table: Table) -> None:
+    result = run("ingest", table.gamedir, "--imap", "--mbox", table.root / "mbox")
+    assert result.exit_code == 2
+    assert "give at most one of --maildir, --mbox and --imap" in result.output
