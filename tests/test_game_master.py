@@ -1,0 +1,364 @@
+"""Deadlines through `tick`, and the game master's commands: extend, pause, resume, replace,
+resign and rollback. Time is set with ADJUDICATOR_NOW; mail goes to GAMEDIR/outbox/."""
+
+from __future__ import annotations
+
+import email.policy
+import json
+from collections.abc import Callable
+from email.message import EmailMessage
+from email.parser import BytesParser
+from pathlib import Path
+
+import pytest
+
+from adjudicator import engine
+from adjudicator.errors import NotNow
+from tests.helpers import Table, run
+from tests.ssh import make_key, ssh_sign
+
+Clock = Callable[[str], None]
+START = "2026-11-23T10:00:00+00:00"
+BERLIN = {"deadline": "48h", "timezone": "Europe/Berlin", "reminders": ["24h", "2h"]}
+
+
+@pytest.fixture
+def at(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    """Set the time every command sees."""
+
+    def set_time(moment: str) -> None:
+        monkeypatch.setenv("ADJUDICATOR_NOW", moment)
+
+    set_time(START)
+    return set_time
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> Path:
+    path = tmp_path / "mail.toml"
+    path.write_text('[mail]\nfrom = "gm-bot@example.org"\ngm = "gm@example.org"\n')
+    return path
+
+
+def make_table(tmp_path: Path, nmr: str = "default", **schedule: object) -> Table:
+    return Table(
+        tmp_path, players=3, schedule={**BERLIN, **schedule}, nmr=nmr, jewel_choice="random"
+    )
+
+
+def tick(table: Table, config: Path) -> str:
+    result = run("tick", table.gamedir, "--config", config)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def outbox(table: Table) -> list[EmailMessage]:
+    parser = BytesParser(policy=email.policy.default)
+    folder = table.gamedir / "outbox"
+    return [parser.parsebytes(p.read_bytes()) for p in sorted(folder.glob("*.eml"))]  # type: ignore[misc]
+
+
+def text_of(message: EmailMessage) -> str:
+    body = message.get_body(("plain",))
+    assert body is not None
+    return str(body.get_content())
+
+
+def submit(table: Table, player: str) -> None:
+    result = run("submit", table.gamedir, table.signed(player, table.legal(player)))
+    assert result.exit_code == 0, result.output
+
+
+def journal(table: Table, kind: str) -> list[dict[str, object]]:
+    lines = (table.gamedir / "log.jsonl").read_text().splitlines()
+    return [e for e in map(json.loads, lines) if e["type"] == kind]
+
+
+# -- the deadline --------------------------------------------------------------------------------
+
+
+def test_status_shows_the_deadline_in_utc_and_the_games_zone(tmp_path: Path, at: Clock) -> None:
+    table = make_table(tmp_path)
+    assert table.status()["deadline"] == "2026-11-25T10:00:00+00:00"
+    at("2026-11-24T08:30:00+00:00")
+    text = run("status", table.gamedir).output
+    assert (
+        "deadline: 2026-11-25 10:00 UTC (2026-11-25 11:00 CET, Europe/Berlin); 1d 1h 30m left"
+        in text
+    )
+
+
+def test_a_daily_deadline_falls_at_least_a_day_after_the_turn_opens(
+    tmp_path: Path, at: Clock
+) -> None:
+    table = make_table(tmp_path, deadline="20:00 Europe/Berlin")
+    assert table.status()["deadline"] == "2026-11-24T19:00:00+00:00"
+    at("2026-11-24T20:00:00+00:00")  # the next turn opens at 21:00 in Berlin
+    table.play_turn()
+    assert table.status()["deadline"] == "2026-11-26T19:00:00+00:00"
+
+
+def test_a_game_without_a_deadline_has_none(tmp_path: Path, at: Clock) -> None:
+    table = Table(tmp_path, players=3)
+    assert table.status()["deadline"] is None
+    assert "deadline: none" in run("status", table.gamedir).output
+
+
+def test_reminders_go_once_each_to_players_who_still_owe_orders(
+    tmp_path: Path, at: Clock, config: Path
+) -> None:
+    table = make_table(tmp_path)
+    tick(table, config)  # the first reports, with the deadline
+    first = len(outbox(table))
+    due = "Your orders for turn 1 are due by 2026-11-25 10:00 UTC (2026-11-25 11:00 CET, Europe"
+    assert all(due in text_of(m) for m in outbox(table))
+    submit(table, "alice")
+    at("2026-11-24T09:59:00+00:00")
+    assert "reminded" not in tick(table, config)
+    at("2026-11-24T10:00:00+00:00")
+    assert "cairo-2026: reminded bob, carol (24h before the deadline)" in tick(table, config)
+    assert "reminded" not in tick(table, config)
+    reminders = outbox(table)[first:]
+    assert sorted(m["To"] for m in reminders) == ["bob@example.org", "carol@example.org"]
+    assert "2026-11-25 10:00 UTC (2026-11-25 11:00 CET, Europe/Berlin), 1d 0h 0m left" in (
+        text_of(reminders[0])
+    )
+    at("2026-11-25T09:00:00+00:00")
+    assert "reminded bob, carol (2h before" in tick(table, config)
+
+
+def test_a_late_run_sends_only_the_closest_reminder(
+    tmp_path: Path, at: Clock, config: Path
+) -> None:
+    table = make_table(tmp_path)
+    at("2026-11-25T08:30:00+00:00")
+    assert "reminded alice, bob, carol (2h before the deadline)" in tick(table, config)
+    assert [e["before"] for e in journal(table, "reminded")] == ["2h"]
+    assert "reminded" not in tick(table, config)
+
+
+def test_past_the_deadline_missing_players_get_the_default_orders(
+    tmp_path: Path, at: Clock, config: Path
+) -> None:
+    table = make_table(tmp_path)
+    submit(table, "alice")
+    at("2026-11-25T09:59:59+00:00")
+    assert "adjudicated" not in tick(table, config)
+    at("2026-11-25T10:00:00+00:00")
+    output = tick(table, config)
+    assert "cairo-2026: adjudicated turn 1 (default orders for bob, carol)" in output
+    assert table.status()["turn"] == 2
+    [entry] = journal(table, "adjudicated")
+    assert entry["why"] == "deadline" and entry["defaulted"] == ["bob", "carol"]
+    for player in table.names:
+        report = run("report", table.gamedir, "--player", player).output
+        assert "DEFAULT ORDER: no order from bob" in report
+        assert "DEFAULT ORDER: no order from carol" in report
+    # the next turn's deadline counts from this adjudication
+    assert table.status()["deadline"] == "2026-11-27T10:00:00+00:00"
+
+
+def test_under_nmr_wait_the_game_master_is_told_once_and_the_game_waits(
+    tmp_path: Path, at: Clock, config: Path
+) -> None:
+    table = make_table(tmp_path, nmr="wait")
+    tick(table, config)
+    first = len(outbox(table))
+    submit(table, "alice")
+    at("2026-11-25T11:00:00+00:00")
+    output = tick(table, config)
+    assert "turn 1 is past its deadline and waits for bob, carol (nmr: wait)" in output
+    assert table.status()["turn"] == 1
+    [notice] = outbox(table)[first:]
+    assert notice["To"] == "gm@example.org"
+    assert "without orders from bob, carol" in text_of(notice)
+    assert "waits" not in tick(table, config)
+    submit(table, "bob")
+    submit(table, "carol")
+    assert "adjudicated turn 1" in tick(table, config)
+
+
+# -- extend, pause, resume -----------------------------------------------------------------------
+
+
+def test_extend_moves_the_deadline_and_the_players_are_told(
+    tmp_path: Path, at: Clock, config: Path
+) -> None:
+    table = make_table(tmp_path)
+    tick(table, config)
+    first = len(outbox(table))
+    result = run("extend", table.gamedir, "--by", "24h")
+    assert result.exit_code == 0, result.output
+    assert table.status()["deadline"] == "2026-11-26T10:00:00+00:00"
+    result = run("extend", table.gamedir, "--to", "2026-11-27 20:00")
+    assert "2026-11-27 19:00 UTC (2026-11-27 20:00 CET, Europe/Berlin)" in result.output
+    assert table.status()["deadline"] == "2026-11-27T19:00:00+00:00"
+    tick(table, config)
+    told = outbox(table)[first:]
+    assert len(told) == 6
+    assert "The deadline for turn 1 is now 2026-11-27 19:00 UTC" in text_of(told[-1])
+    assert [e["was"] for e in journal(table, "extended")] == [
+        "2026-11-25T10:00:00+00:00",
+        "2026-11-26T10:00:00+00:00",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--to", "2026-11-20 12:00"], "is not in the future"),
+        (["--by", "soon"], "is not a duration"),
+        (["--to", "next week"], "is not a time"),
+        ([], "give exactly one of --by and --to"),
+    ],
+)
+def test_a_wrong_extension_changes_nothing(
+    tmp_path: Path, at: Clock, args: list[str], message: str
+) -> None:
+    table = make_table(tmp_path)
+    log = (table.gamedir / "log.jsonl").read_bytes()
+    result = run("extend", table.gamedir, *args)
+    assert result.exit_code == 2 and message in result.output
+    assert (table.gamedir / "log.jsonl").read_bytes() == log
+
+
+def test_a_paused_game_waits_and_resumes_with_the_time_it_had_left(
+    tmp_path: Path, at: Clock, config: Path
+) -> None:
+    table = make_table(tmp_path)
+    at("2026-11-24T10:00:00+00:00")  # 24 h left
+    assert run("pause", table.gamedir).exit_code == 0
+    assert run("pause", table.gamedir).exit_code == 4
+    at("2026-11-30T10:00:00+00:00")
+    assert "adjudicated" not in tick(table, config)
+    assert "(paused: the clock stands still)" in run("status", table.gamedir).output
+    result = run("resume", table.gamedir)
+    assert result.exit_code == 0, result.output
+    assert table.status()["deadline"] == "2026-12-01T10:00:00+00:00"
+    assert run("resume", table.gamedir).exit_code == 4
+    at("2026-12-01T10:00:00+00:00")
+    assert "adjudicated turn 1" in tick(table, config)
+
+
+# -- replace and resign --------------------------------------------------------------------------
+
+
+def test_replace_gives_a_seat_a_new_player_and_key(tmp_path: Path, at: Clock, config: Path) -> None:
+    table = make_table(tmp_path)
+    new_key = make_key(tmp_path / "keys", "zoe")
+    result = run(
+        "replace", table.gamedir, "--player", "bob", "--email", "zoe@example.org",
+        "--key-file", f"{new_key}.pub",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    old = run("submit", table.gamedir, table.signed("bob", table.legal("bob")))
+    assert old.exit_code == 3 and "bad signature" in old.output
+    path = table.write("zoe.yaml", table.order_text("bob", table.legal("bob")))
+    ssh_sign(new_key, path)
+    assert run("submit", table.gamedir, path).exit_code == 0
+    tick(table, config)
+    mails = outbox(table)
+    assert "zoe@example.org" in [m["To"] for m in mails]
+    assert "bob@example.org" not in [m["To"] for m in mails if "report" in m["Subject"]]
+    [entry] = journal(table, "replaced")
+    assert entry["was_email"] == "bob@example.org" and entry["email"] == "zoe@example.org"
+
+
+@pytest.mark.parametrize(
+    ("args", "message", "code"),
+    [
+        (["--player", "bob", "--email", "not-an-address"], "is not an email address", 3),
+        (["--player", "bob", "--key", "ssh-ed25519 AAAA"], "the new key", 3),
+        (["--player", "bob"], "give --email, --key or --key-file", 2),
+        (["--player", "zed", "--email", "z@example.org"], "no player 'zed'", 2),
+    ],
+)
+def test_a_wrong_replacement_changes_nothing(
+    tmp_path: Path, at: Clock, args: list[str], message: str, code: int
+) -> None:
+    table = make_table(tmp_path)
+    before = (table.gamedir / "game.json").read_bytes()
+    result = run("replace", table.gamedir, *args)
+    assert result.exit_code == code and message in result.output
+    assert (table.gamedir / "game.json").read_bytes() == before
+
+
+def test_a_key_that_is_another_players_is_refused(tmp_path: Path, at: Clock) -> None:
+    table = make_table(tmp_path)
+    result = run(
+        "replace", table.gamedir, "--player", "bob", "--key-file", f"{table.keys['alice']}.pub"
+    )
+    assert result.exit_code == 3 and "is alice's" in result.output
+
+
+def test_a_resigned_seat_plays_default_orders(tmp_path: Path, at: Clock, config: Path) -> None:
+    table = make_table(tmp_path)
+    assert run("resign", table.gamedir, "--player", "carol").exit_code == 0
+    status = table.status()
+    assert status["resigned"] == ["carol"] and "carol" not in status["waiting_for"]
+    refused = run("submit", table.gamedir, table.signed("carol", table.legal("carol")))
+    assert refused.exit_code == 3 and "carol has resigned" in refused.output
+    submit(table, "alice")
+    submit(table, "bob")
+    assert "adjudicated turn 1 (default orders for carol)" in tick(table, config)
+    assert run("resign", table.gamedir, "--player", "carol").exit_code == 4
+    assert run("resign", table.gamedir, "--player", "bob").exit_code == 0
+    last = run("resign", table.gamedir, "--player", "alice")
+    assert last.exit_code == 4 and "last player" in last.output
+
+
+# -- rollback ------------------------------------------------------------------------------------
+
+
+def test_rollback_keeps_everything_and_the_turn_is_adjudicated_again_alike(
+    tmp_path: Path, at: Clock, config: Path
+) -> None:
+    table = make_table(tmp_path)
+    table.play_turn()
+    state = (table.gamedir / "turns" / "0002" / "state.json").read_bytes()
+    result = run("rollback", table.gamedir)
+    assert result.exit_code == 0, result.output
+    assert table.status()["turn"] == 1 and table.status()["rolled_back"]
+    assert (table.gamedir / "turns" / "0002.superseded-1" / "state.json").read_bytes() == state
+    assert (table.gamedir / "turns" / "0001" / "resolution.superseded-1.json").exists()
+    again = table.write(
+        "again.yaml", table.order_text("alice", table.legal("alice"), turn=1) + "# again\n"
+    )
+    ssh_sign(table.keys["alice"], again)
+    refused = run("submit", table.gamedir, again)
+    assert refused.exit_code == 3 and "rolled back" in refused.output
+    at("2026-12-30T10:00:00+00:00")
+    assert "adjudicated" not in tick(table, config)  # the game master adjudicates again
+    assert run("adjudicate", table.gamedir).exit_code == 0
+    assert (table.gamedir / "turns" / "0002" / "state.json").read_bytes() == state
+    assert run("rollback", table.gamedir).exit_code == 0
+    assert (table.gamedir / "turns" / "0002.superseded-2").is_dir()
+    assert run("rollback", table.gamedir).exit_code == 4  # turn 1 has no adjudication left
+
+
+def test_rollback_withdraws_reports_not_mailed_and_mails_the_new_ones(
+    tmp_path: Path, at: Clock, config: Path
+) -> None:
+    table = make_table(tmp_path)
+    assert run("send", table.gamedir, "--config", config).exit_code == 0
+    table.play_turn()
+    from adjudicator.mail.reports import queue_due_reports
+
+    queue_due_reports(table.gamedir, "gm-bot@example.org")
+    result = run("rollback", table.gamedir)
+    assert result.output.count("withdrawn: ") == 3
+    assert len(list((table.gamedir / "mail" / "withdrawn").glob("*-report-2-*.eml"))) == 3
+    assert run("adjudicate", table.gamedir).exit_code == 0
+    tick(table, config)
+    subjects = [m["Subject"] for m in outbox(table)]
+    assert subjects.count("[cairo-2026] turn 2: report for alice") == 1
+    assert subjects.count("[cairo-2026] from the game master") == 3
+
+
+def test_a_second_run_never_adjudicates_the_next_turn_by_mistake(tmp_path: Path, at: Clock) -> None:
+    table = make_table(tmp_path)
+    at("2026-11-26T10:00:00+00:00")
+    engine.adjudicate(table.gamedir, True, "deadline", only_turn=1)
+    with pytest.raises(NotNow, match="turn 1 was adjudicated already"):
+        engine.adjudicate(table.gamedir, True, "deadline", only_turn=1)
+    assert table.status()["turn"] == 2
