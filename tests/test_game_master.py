@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import email.policy
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -362,3 +365,25 @@ def test_a_second_run_never_adjudicates_the_next_turn_by_mistake(tmp_path: Path,
     with pytest.raises(NotNow, match="turn 1 was adjudicated already"):
         engine.adjudicate(table.gamedir, True, "deadline", only_turn=1)
     assert table.status()["turn"] == 2
+
+
+def test_ticks_run_at_the_same_moment_adjudicate_once_and_mail_once(
+    tmp_path: Path, at: Clock, config: Path
+) -> None:
+    table = make_table(tmp_path)
+    env = {**os.environ, "ADJUDICATOR_NOW": "2026-11-26T10:00:00+00:00"}  # past the deadline
+    command = [sys.executable, "-m", "adjudicator", "tick", str(table.gamedir)]
+    runs = [
+        subprocess.Popen(
+            [*command, "--config", str(config)], env=env, stdout=subprocess.PIPE, text=True
+        )
+        for _ in range(4)
+    ]
+    outputs = [process.communicate(timeout=120)[0] for process in runs]
+    assert [process.returncode for process in runs] == [0, 0, 0, 0]
+    assert sum(out.count("adjudicated turn 1") for out in outputs) == 1
+    assert len(journal(table, "adjudicated")) == 1 and table.status()["turn"] == 2
+    subjects = [m["Subject"] for m in outbox(table)]
+    for player in table.names:
+        for turn in (1, 2):
+            assert subjects.count(f"[cairo-2026] turn {turn}: report for {player}") == 1

@@ -1,7 +1,8 @@
-"""Whole games played by email: players read their reports and forms from a real SMTP server,
-send signed orders into a Maildir, and `tick` (run as cron would, with the clock moving on)
-does the rest. On the way one player sends a stale order that is refused and then sends it
-right, and one player is late, is reminded, and gets the default orders at the deadline."""
+"""Whole games played by email: players read their reports and forms from a real SMTP server
+and send signed orders to a real IMAP server (Dovecot) or into a Maildir; `tick`, run as cron
+would with the clock moving on, does the rest. On the way one player sends a stale order that
+is refused and then sends it right, and one player is late, is reminded, and gets the default
+orders at the deadline."""
 
 from __future__ import annotations
 
@@ -17,13 +18,15 @@ from typing import Any
 
 import pytest
 
-from tests import smtpserver
+from tests import imapserver, smtpserver
 from tests.helpers import Table, run
+from tests.imapserver import ImapServer
 from tests.smtpserver import PASSWORD, USER, Server
 from tests.ssh import ssh_sign
 
 authority = smtpserver.authority
 smtp_starttls = smtpserver.smtp_starttls
+imap_server = imapserver.imap_server
 
 START = datetime.fromisoformat("2026-11-23T09:00:00+00:00")
 PARSER = BytesParser(policy=email.policy.default)
@@ -43,10 +46,12 @@ class Player:
 
 @dataclass
 class Post:
-    """Carries the mail: from the SMTP server to the players, from the players to the Maildir."""
+    """Carries the mail: from the SMTP server to the players, from the players to the IMAP
+    server's INBOX (or the Maildir without one)."""
 
     server: Server
     maildir: mailbox.Maildir
+    imap: ImapServer | None
     players: dict[str, Player]
     taken: int = 0
     sent: int = 0
@@ -86,21 +91,35 @@ class Post:
         message.add_attachment(
             signature, "application", "octet-stream", filename=f"{path.name}.sig"
         )
-        self.maildir.add(message.as_bytes(policy=email.policy.SMTP))
+        data = message.as_bytes(policy=email.policy.SMTP)
+        if self.imap is not None:
+            self.imap.append(data)
+        else:
+            self.maildir.add(data)
 
 
 @pytest.mark.parametrize(
-    ("game", "players", "options"),
-    [("sultan", 3, {}), ("sultans_court", 4, {"max_rounds": 12})],
+    ("game", "players", "options", "source"),
+    [
+        ("sultan", 3, {}, "imap"),
+        ("sultans_court", 4, {"max_rounds": 12}, "imap"),
+        ("sultan", 2, {}, "maildir"),
+    ],
 )
 def test_a_whole_game_by_email(
     tmp_path: Path,
     smtp_starttls: Server,
     monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
     game: str,
     players: int,
     options: dict[str, Any],
+    source: str,
 ) -> None:
+    imap: ImapServer | None = None
+    if source == "imap":
+        imap = request.getfixturevalue("imap_server")
+        monkeypatch.setenv("TEST_IMAP_PASSWORD", imapserver.PASSWORD)
     monkeypatch.setenv("TEST_SMTP_PASSWORD", PASSWORD)
     now = START
     monkeypatch.setenv("ADJUDICATOR_NOW", now.isoformat())
@@ -111,18 +130,20 @@ def test_a_whole_game_by_email(
         '[mail]\nfrom = "gm-bot@example.org"\ngm = "gm@example.org"\n'
         f'[smtp]\nhost = "{smtp_starttls.host}"\nport = {smtp_starttls.port}\n'
         f'user = "{USER}"\ntls = "starttls"\nca_file = "{smtp_starttls.ca_file}"\n'
-        'password_env = "TEST_SMTP_PASSWORD"\n'
+        'password_env = "TEST_SMTP_PASSWORD"\n' + (imap.settings() if imap else "")
     )
     post = Post(
         smtp_starttls,
         mailbox.Maildir(tmp_path / "Maildir", create=True),
+        imap,
         {name: Player(name) for name in table.names},
     )
+    source_options = [] if imap else ["--maildir", tmp_path / "Maildir"]
     late: tuple[str, int] | None = None
     stale: tuple[str, int] | None = None
     answered: set[tuple[str, int]] = set()
     for _ in range(300):
-        result = run("tick", table.gamedir, "--config", config, "--maildir", tmp_path / "Maildir")
+        result = run("tick", table.gamedir, "--config", config, *source_options)
         assert result.exit_code == 0, result.output
         post.deliver_to_players()
         status = table.status()
@@ -176,3 +197,7 @@ def test_a_whole_game_by_email(
     assert {to for r in smtp_starttls.received for to in r.rcpt_tos} <= registered
     record = json.loads(run("log", table.gamedir, "--json").output)
     assert record["over"] is True and "result" in record
+    if imap is not None:  # every order message was handled and moved, none deleted
+        counts = imap.counts()
+        assert counts["INBOX"] == 0
+        assert counts[imap.name("adjudicator/done")] == post.sent
