@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import email.policy
+import hashlib
 import json
+from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
@@ -107,3 +110,30 @@ class Table:
         assert result.exit_code == 0, result.output
         result = run("adjudicate", self.gamedir)
         assert result.exit_code == 0, result.output
+
+
+def order_mail(
+    table: Table,
+    player: str,
+    body: dict[str, object],
+    sender: str | None = None,
+    message_id: str | None = None,
+    tamper: bool = False,
+) -> bytes:
+    """A message with the signed order file and its .sig attached, as a mail client sends it."""
+    path = table.signed(player, body, name=f"{player}-{message_id or 'x'}.yaml")
+    order = path.read_bytes()
+    if tamper:
+        order = order.replace(b"turn:", b"turn:  ")
+    message = EmailMessage()
+    message["From"] = sender or f"{player}@example.org"
+    message["To"] = "gm-bot@example.org"
+    message["Subject"] = "my orders"
+    message["Message-ID"] = message_id or f"<{player}.{hashlib.md5(order).hexdigest()}@mail>"
+    message.set_content("Here are my orders.\n")
+    message.add_attachment(order, maintype="text", subtype="yaml", filename="orders.yaml")
+    signature = Path(f"{path}.sig").read_bytes()
+    message.add_attachment(
+        signature, maintype="application", subtype="octet-stream", filename="orders.yaml.sig"
+    )
+    return message.as_bytes(policy=email.policy.SMTP)

@@ -14,7 +14,7 @@ import pytest
 
 from adjudicator.mail import queue
 from tests import smtpserver
-from tests.helpers import Table, run
+from tests.helpers import Table, order_mail, run
 from tests.smtpserver import PASSWORD, USER, Server
 
 authority = smtpserver.authority
@@ -37,33 +37,6 @@ def config(tmp_path: Path) -> Path:
     path = tmp_path / "mail.toml"
     path.write_text('[mail]\nfrom = "gm-bot@example.org"\ngm = "gm@example.org"\n')
     return path
-
-
-def order_mail(
-    table: Table,
-    player: str,
-    body: dict[str, object],
-    sender: str | None = None,
-    message_id: str | None = None,
-    tamper: bool = False,
-) -> bytes:
-    """A message with the signed order file and its .sig attached, as a mail client sends it."""
-    path = table.signed(player, body, name=f"{player}-{message_id or 'x'}.yaml")
-    order = path.read_bytes()
-    if tamper:
-        order = order.replace(b"turn:", b"turn:  ")
-    message = EmailMessage()
-    message["From"] = sender or f"{player}@example.org"
-    message["To"] = "gm-bot@example.org"
-    message["Subject"] = "my orders"
-    message["Message-ID"] = message_id or f"<{player}.{hashlib.md5(order).hexdigest()}@mail>"
-    message.set_content("Here are my orders.\n")
-    message.add_attachment(order, maintype="text", subtype="yaml", filename="orders.yaml")
-    signature = Path(f"{path}.sig").read_bytes()
-    message.add_attachment(
-        signature, maintype="application", subtype="octet-stream", filename="orders.yaml.sig"
-    )
-    return message.as_bytes(policy=email.policy.SMTP)
 
 
 def outbox_mails(table: Table) -> list[EmailMessage]:

@@ -12,10 +12,9 @@ from imapclient import IMAPClient  # type: ignore[import-untyped]
 
 from adjudicator.mail import imap
 from tests import imapserver
-from tests.helpers import Table, run
+from tests.helpers import Table, order_mail, run
 from tests.imapserver import PASSWORD, ImapServer
 from tests.smtpserver import make_authority
-from tests.test_mail_flow import order_mail
 
 authority = imapserver.authority
 imap_server = imapserver.imap_server
