@@ -372,11 +372,10 @@ def test_ticks_run_at_the_same_moment_adjudicate_once_and_mail_once(
 ) -> None:
     table = make_table(tmp_path)
     env = {**os.environ, "ADJUDICATOR_NOW": "2026-11-26T10:00:00+00:00"}  # past the deadline
-    command = [sys.executable, "-m", "adjudicator", "tick", str(table.gamedir)]
+    installed = Path(sys.executable).parent / "adjudicator"  # the command this venv installed
+    command = [str(installed), "tick", str(table.gamedir), "--config", str(config)]
     runs = [
-        subprocess.Popen(
-            [*command, "--config", str(config)], env=env, stdout=subprocess.PIPE, text=True
-        )
+        subprocess.Popen(command, env=env, cwd=tmp_path, stdout=subprocess.PIPE, text=True)
         for _ in range(4)
     ]
     outputs = [process.communicate(timeout=120)[0] for process in runs]
