@@ -27,6 +27,8 @@ CONFIG = click.option(
     default=None,
     help="Mail settings (TOML); default $ADJUDICATOR_CONFIG, else the user's config folder.",
 )
+MAILDIR = click.option("--maildir", type=click.Path(path_type=Path, file_okay=False), default=None)
+MBOX = click.option("--mbox", type=click.Path(path_type=Path, dir_okay=False), default=None)
 IMAP = click.option(
     "--imap",
     is_flag=True,
@@ -58,8 +60,8 @@ def _settings(config_file: Path | None) -> MailSettings:
 
 @click.command()
 @click.argument("games", nargs=-1, required=True, type=GAMES)
-@click.option("--maildir", type=click.Path(path_type=Path, file_okay=False), default=None)
-@click.option("--mbox", type=click.Path(path_type=Path, dir_okay=False), default=None)
+@MAILDIR
+@MBOX
 @IMAP
 @CONFIG
 def ingest(
@@ -191,8 +193,8 @@ def _send(games: tuple[Path, ...], settings: MailSettings) -> None:
 
 @click.command()
 @click.argument("games", nargs=-1, required=True, type=GAMES)
-@click.option("--maildir", type=click.Path(path_type=Path, file_okay=False), default=None)
-@click.option("--mbox", type=click.Path(path_type=Path, dir_okay=False), default=None)
+@MAILDIR
+@MBOX
 @IMAP
 @CONFIG
 def tick(
@@ -227,15 +229,13 @@ def tick(
 def _run_clock(root: Path, game_id: str, settings: MailSettings) -> None:
     """Adjudicate a turn that is complete or past its deadline, or tell the game master that
     it waits, or remind the players who still owe orders: whatever is due now."""
-    from adjudicator import clock, engine
+    from adjudicator import engine
     from adjudicator.errors import NotNow
-    from adjudicator.mail.due import remind, tell_waiting, what_is_due
+    from adjudicator.mail.due import due_now, remind, tell_waiting
     from adjudicator.mail.ingest import DEFAULT_SENDER
 
     sender = settings.sender or DEFAULT_SENDER
-    handle = engine.OpenGame(root)
-    status = engine.status(root)
-    due = what_is_due(status, handle.clock(), handle.meta, clock.now())
+    due, status, _, _ = due_now(root)
     turn = status["turn"]
     if due.adjudicate is not None:
         try:

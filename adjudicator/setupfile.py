@@ -6,7 +6,6 @@ import re
 import secrets
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -15,7 +14,7 @@ from adjudicator.contract import Game, Problem
 from adjudicator.errors import InputRefused
 from adjudicator.problems import located_all, schema_problems
 from adjudicator.registry import load_game
-from adjudicator.schedule import DAILY, DURATION
+from adjudicator.schedule import DAILY, DURATION, ScheduleError, zone
 from adjudicator.strictyaml import StrictYamlError, format_problem, load
 
 MAX_SETUP_BYTES = 256 * 1024
@@ -183,8 +182,8 @@ def _key_line(
 
 def _zone_ok(name: str) -> bool:
     try:
-        ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
+        zone(name)
+    except ScheduleError:
         return False
     return True
 

@@ -79,7 +79,8 @@ def due_line(meta: dict[str, Any], deadline: datetime, now: datetime) -> str:
     return f"{schedule.shown(deadline, where)}, {schedule.left(deadline, now)}"
 
 
-def _due_now(root: Path) -> tuple[Due, dict[str, Any], journal.Clock, dict[str, Any]]:
+def due_now(root: Path) -> tuple[Due, dict[str, Any], journal.Clock, dict[str, Any]]:
+    """What is due in the game at ``root`` now, with the status, clock and game it came from."""
     from adjudicator import engine
 
     handle = engine.OpenGame(root)
@@ -93,7 +94,7 @@ def remind(root: Path, sender: str) -> tuple[str, list[str]] | None:
     owes an order; the reminder and the players, or None when none is due."""
     store = GameDir(root)
     with store.locked():
-        due, status, times, meta = _due_now(root)
+        due, status, times, meta = due_now(root)
         if due.remind is None or times.deadline is None:
             return None
         now, turn = clock.now(), status["turn"]
@@ -127,7 +128,7 @@ def tell_waiting(root: Path, sender: str, gm: str | None) -> list[str] | None:
     the game master; the players waited for, or None when that was done before."""
     store = GameDir(root)
     with store.locked():
-        due, status, times, meta = _due_now(root)
+        due, status, times, meta = due_now(root)
         if not due.wait or times.deadline is None:
             return None
         turn, waiting = status["turn"], status["waiting_for"]

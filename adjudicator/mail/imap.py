@@ -15,8 +15,6 @@ Folder names use ``/`` between levels; it is replaced by the server's own separa
 from __future__ import annotations
 
 import re
-import socket
-import ssl
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
@@ -32,6 +30,7 @@ from imapclient.exceptions import (  # type: ignore[import-untyped]
 from adjudicator.mail.config import ServerSettings, password
 from adjudicator.mail.incoming import MAX_MESSAGE
 from adjudicator.mail.sources import Raw, SourceError
+from adjudicator.mail.tls import connection_problem, tls_context
 
 IMAP_TIMEOUT = 60.0
 """Seconds to wait for the IMAP server at every step before giving up."""
@@ -150,9 +149,7 @@ def open_mailbox(server: ServerSettings) -> Iterator[Mailbox]:
 def _connect(server: ServerSettings) -> Any:
     """A connection over implicit TLS or STARTTLS, certificate and host name verified against
     ``ca_file`` when given, else the system's trusted certificates. Never plain text."""
-    context = ssl.create_default_context(
-        cafile=str(server.ca_file) if server.ca_file is not None else None
-    )
+    context = tls_context(server)
     implicit = server.tls == "tls"
     client = IMAPClient(
         server.host, server.port, ssl=implicit, ssl_context=context, timeout=IMAP_TIMEOUT
@@ -208,17 +205,9 @@ def _talking(server: ServerSettings) -> Iterator[None]:
 def _translated(server: ServerSettings, error: OSError | IMAPClientError) -> Exception:
     """ImapUnavailable or ImapRefused, saying why in one line."""
     at = where(server)
-    if isinstance(error, ssl.SSLCertVerificationError):
-        return ImapUnavailable(
-            f"TLS with {at} failed: the certificate was not trusted: {error.verify_message}"
-        )
-    if isinstance(error, ssl.SSLError):
-        hint = ' (is tls = "starttls" meant?)' if server.tls == "tls" else ""
-        return ImapUnavailable(f"TLS with {at} failed: {error.reason or error}{hint}")
-    if isinstance(error, socket.gaierror):
-        return ImapUnavailable(f"cannot reach {at}: the host name is not known ({error.strerror})")
-    if isinstance(error, ConnectionRefusedError):
-        return ImapUnavailable(f"cannot reach {at}: connection refused")
+    problem = connection_problem(at, server, error)
+    if problem is not None:
+        return ImapUnavailable(problem)
     if isinstance(error, TimeoutError):
         return ImapUnavailable(f"{at} gave no answer within {IMAP_TIMEOUT:g} seconds")
     if isinstance(error, OSError):

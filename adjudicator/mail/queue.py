@@ -21,8 +21,6 @@ import base64
 import os
 import re
 import smtplib
-import socket
-import ssl
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
@@ -35,6 +33,7 @@ from filelock import FileLock, Timeout
 
 from adjudicator.mail.config import MailSettings, ServerSettings, password
 from adjudicator.mail.outgoing import POLICY
+from adjudicator.mail.tls import connection_problem, tls_context
 from adjudicator.store import atomic_write, fsync_dir
 
 SMTP_TIMEOUT = 60.0
@@ -125,9 +124,7 @@ def smtp_connect(server: ServerSettings, secret: str | None) -> smtplib.SMTP:
     """An SMTP session over implicit TLS or STARTTLS, certificate and host name verified
     (against ``ca_file`` when given, else the system's trusted certificates), logged in
     as ``server.user`` with ``secret`` when given. Never plain text."""
-    context = ssl.create_default_context(
-        cafile=str(server.ca_file) if server.ca_file is not None else None
-    )
+    context = tls_context(server)
     client: smtplib.SMTP
     if server.tls == "tls":
         client = smtplib.SMTP_SSL(server.host, server.port, timeout=SMTP_TIMEOUT, context=context)
@@ -349,11 +346,9 @@ def _reason(server: ServerSettings, error: BaseException) -> str:
     where = _where(server)
     if isinstance(error, _Stop):
         return str(error)
-    if isinstance(error, ssl.SSLCertVerificationError):
-        return f"TLS with {where} failed: the certificate was not trusted: {error.verify_message}"
-    if isinstance(error, ssl.SSLError):
-        hint = ' (is tls = "starttls" meant?)' if server.tls == "tls" else ""
-        return f"TLS with {where} failed: {error.reason or error}{hint}"
+    problem = connection_problem(where, server, error)
+    if problem is not None:
+        return problem
     said = (
         f"{error.smtp_code} {_text(error.smtp_error)}"
         if isinstance(error, smtplib.SMTPResponseException)
@@ -373,10 +368,6 @@ def _reason(server: ServerSettings, error: BaseException) -> str:
         return f"{where} refused: {said}"
     if isinstance(error, smtplib.SMTPException):
         return f"SMTP with {where} failed: {_text(str(error))}"
-    if isinstance(error, socket.gaierror):
-        return f"cannot reach {where}: the host name is not known ({error.strerror})"
-    if isinstance(error, ConnectionRefusedError):
-        return f"cannot reach {where}: connection refused"
     if isinstance(error, TimeoutError):
         return f"cannot reach {where}: no answer within {SMTP_TIMEOUT:g} seconds"
     if isinstance(error, OSError):

@@ -73,8 +73,9 @@ def withdraw(root: Path, turn: int) -> list[str]:
         done = queued_turns(root)
         if turn in done:
             store.write_json(QUEUED, [t for t in done if t != turn])
-        for path in Outbox(root).pending():
+        outbox = Outbox(root)
+        for path in outbox.pending():
             if f"-report-{turn}-" in path.name:
-                Outbox(root).withdraw(path)
+                outbox.withdraw(path)
                 moved.append(path.name)
     return moved
