@@ -69,6 +69,10 @@ class FoundOrder:
     signature: bytes  # the armored SSH signature's bytes
     name: str  # the attachment's file name, or "message body" for a pasted order
     pasted: bool  # True when the order came from a text body rather than an attachment
+    alternatives: tuple[tuple[bytes, bytes], ...] = ()
+    """Other (order bytes, signature) readings of the same text, most likely first: ingest
+    tries ``order`` first, then each of these, and takes the first whose signature verifies
+    (a pasted order between a greeting and a mail signature, in a quoted reply, ...)."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,12 @@ class Incoming:
     orders: tuple[FoundOrder, ...]
     unsigned: tuple[str, ...]
     problem: str | None
+    automatic: str | None = None
+    """Why the message is automatic mail that is never answered (RFC 3834: Auto-Submitted,
+    Precedence bulk/junk/list, List-Id, a delivery report, an empty or mailer-daemon sender),
+    or None for mail a person sent."""
+    date: str | None = None
+    """The Date header as written (printable ASCII only), for notices to the game master."""
 
 
 class _Unreadable(Exception):
