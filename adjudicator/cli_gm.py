@@ -138,10 +138,8 @@ def rollback(gamedir: Path) -> None:
       adjudicator rollback games/cairo-2026 && adjudicator adjudicate games/cairo-2026
     """
     from adjudicator import gm
-    from adjudicator.mail.reports import withdraw
 
-    turn = gm.rollback(gamedir)
-    withdrawn = withdraw(gamedir, turn + 1)
+    turn, withdrawn = gm.rollback(gamedir)
     click.echo(f"turn {turn} is open again; its orders are fixed: run adjudicate")
     for name in withdrawn:
         click.echo(f"withdrawn: {name}")

@@ -166,16 +166,12 @@ def send(games: tuple[Path, ...], config_file: Path | None) -> None:
 
 def _send(games: tuple[Path, ...], settings: MailSettings) -> None:
     from adjudicator.errors import TempFail
-    from adjudicator.mail.due import announce
-    from adjudicator.mail.ingest import DEFAULT_SENDER, games_in
-    from adjudicator.mail.queue import Outbox, deliver
-    from adjudicator.mail.reports import queue_due_reports
+    from adjudicator.mail.ingest import games_in
+    from adjudicator.mail.send import send_game
 
     failed = []
     for game in games_in(games):
-        announce(game.root, settings.sender or DEFAULT_SENDER)
-        queue_due_reports(game.root, settings.sender or DEFAULT_SENDER)
-        report = deliver(Outbox(game.root), settings)
+        report = send_game(game.root, settings)
         for name in report.sent:
             click.echo(f"{game.id}: sent {name}")
         for name in report.written:

@@ -7,14 +7,15 @@ and when complete: resolve -> log -> render reports.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from adjudicator import clock, journal, schedule, sshsig
+from adjudicator import clock, journal, schedule, sshsig, steps
 from adjudicator.contract import Game, Problem, State
-from adjudicator.errors import NotNow, UsageProblem
+from adjudicator.errors import InputRefused, NotNow, UsageProblem
 from adjudicator.orders import (
     Parsed,
     Refusal,
@@ -55,13 +56,21 @@ class Verdict:
 
 
 class OpenGame:
-    """A game directory opened with its game module: the engine's working handle."""
+    """A game directory opened with its game module: the engine's working handle.
+
+    It reads the journal once: everything it says (the turn, the orders in effect, the seats)
+    is as the journal stood then. Within a step, the orders the step accepted so far are
+    ``pending`` and count as accepted.
+    """
 
     def __init__(self, root: Path) -> None:
         self.dir = GameDir(root)
         self.dir.require()
-        self.meta = self.dir.meta()
+        self.log = self.dir.log()
+        self.facts = journal.facts(self.log)
+        self.meta = journal.seats(self.dir.created(), self.log)
         self.game: Game = load_game(self.meta["game"])
+        self.pending: list[dict[str, Any]] = []
 
     @property
     def players(self) -> list[str]:
@@ -75,17 +84,30 @@ class OpenGame:
         raise KeyError(player)
 
     def turn(self) -> int:
-        return self.dir.current_turn()
+        return self.facts.turn
 
     def state(self, turn: int | None = None) -> State:
         return self.dir.state(self.turn() if turn is None else turn)
+
+    def in_effect(self, turn: int) -> dict[str, dict[str, Any]]:
+        """Each player's order in effect for ``turn`` (this step's orders included)."""
+        orders = dict(self.facts.in_effect.get(turn, {}))
+        orders.update({o["player"]: o for o in self.pending if o["turn"] == turn})
+        return orders
+
+    def accepted(self) -> dict[str, int]:
+        """The SHA-256 of every order accepted in this game, with its turn (for replays)."""
+        return {**self.facts.accepted, **{o["sha256"]: o["turn"] for o in self.pending}}
 
     def resigned(self) -> list[str]:
         """The players who resigned: their seats play the default orders."""
         return [p["name"] for p in self.meta["players"] if p.get("resigned")]
 
     def clock(self) -> journal.Clock:
-        return journal.clock(self.dir.log(), self.turn())
+        return journal.clock(self.log, self.turn())
+
+    def over(self) -> bool:
+        return self.game.is_over(self.state())
 
     def require_player(self, player: str) -> None:
         if player not in self.players:
@@ -104,50 +126,74 @@ def now() -> str:
     return clock.stamp()
 
 
-def open_turn(handle: OpenGame, turn: int, opened: datetime) -> None:
-    """Journal the deadline of ``turn``, which opened at ``opened`` (when the game has one)."""
-    spec = handle.meta.get("deadline")
-    if spec:
-        deadline = schedule.deadline_after(spec, opened, handle.meta)
-        handle.dir.append_log(
-            {
-                "type": "deadline",
-                "at": clock.stamp(opened),
-                "turn": turn,
-                "deadline": clock.stamp(deadline),
-            }
-        )
+def deadline_of(meta: dict[str, Any], opened: datetime) -> str | None:
+    """The deadline of a turn that opens at ``opened`` (None when the game has none)."""
+    spec = meta.get("deadline")
+    if not spec:
+        return None
+    try:
+        return clock.stamp(schedule.deadline_after(spec, opened, meta))
+    except (schedule.ScheduleError, OverflowError) as error:
+        raise InputRefused(f"deadline {spec!r}: {error}") from None
 
 
 # -- new ---------------------------------------------------------------------------------------
 def new(root: Path, setup_path: Path) -> OpenGame:
     """Create a game from a setup file and write the first reports."""
-    if root.exists() and (not root.is_dir() or any(root.iterdir())):
-        raise UsageProblem(f"{root}: the game directory must not exist or must be empty")
     game, meta, raw = read_setup(setup_path)
+    _make_room(root)
     state = game.setup(meta["players"], game_options(meta), Rng(meta["seed"]))
+    opened = clock.now()
+    deadline = deadline_of(meta, opened) if not game.is_over(state) else None
     root.mkdir(parents=True, exist_ok=True)
-    store = GameDir(root)
-    with store.locked():
+    with steps.step(root, "new") as running:
+        store = running.store
         store.write_bytes("setup.yaml", raw)
-        store.write_json(f"{store.turn_dir(1)}/state.json", state)
         store.write_json("game.json", meta)
-        opened = clock.now()
-        store.append_log({"type": "created", "at": clock.stamp(opened), "turn": 1})
-        handle = OpenGame(root)
-        open_turn(handle, 1, opened)
-        write_reports(handle, 1, state)
-    return handle
+        store.write_json(f"{store.turn_dir(1)}/state.json", state)
+        write_reports(game, meta, store, 1, state, None)
+        running.commit("created", at=clock.stamp(opened), turn=1, deadline=deadline)
+    return OpenGame(root)
 
 
-def write_reports(handle: OpenGame, turn: int, state: State) -> None:
-    """Every reader's report (and every form owed) as the turn opens."""
-    game, meta, store = handle.game, handle.meta, handle.dir
+def _make_room(root: Path) -> None:
+    """``root`` must not exist, be empty, or hold only what a ``new`` cut short left, which
+    is moved aside to ``discarded/``."""
+    if not root.exists():
+        return
+    if not root.is_dir():
+        raise UsageProblem(f"{root}: the game directory must be a folder")
+    store = GameDir(root)
+    entries = [p for p in root.iterdir() if p.name != ".lock"]
+    if not entries:
+        return
+    marker = store.marker()
+    if store.log() or marker is None or marker.get("kind") != "new":
+        raise UsageProblem(f"{root}: the game directory must not exist or must be empty")
+    with store.locked():
+        box = root / steps.DISCARDED / "0001"
+        box.mkdir(parents=True, exist_ok=True)
+        for entry in entries:
+            if entry.name not in (steps.DISCARDED, ".step"):
+                os.replace(entry, box / entry.name)
+        (root / ".step").unlink(missing_ok=True)
+
+
+def write_reports(
+    game: Game,
+    meta: dict[str, Any],
+    store: GameDir,
+    turn: int,
+    state: State,
+    orders: dict[str, Any] | None,
+) -> None:
+    """Every reader's report (and every form owed) as the turn opens; ``orders``: every order
+    used, by turn, once the game is over."""
     folder = f"{store.turn_dir(turn)}/reports"
-    orders = all_orders(handle) if game.is_over(state) else None
-    for reader in [*handle.players, "public", "gm"]:
+    players = [p["name"] for p in meta["players"]]
+    for reader in [*players, "public", "gm"]:
         store.write_text(f"{folder}/{reader}.txt", render(game, meta, state, reader, orders))
-    for player in handle.players:
+    for player in players:
         text = form_text(game, meta, state, player)
         if text is not None:
             store.write_text(f"{folder}/{meta['id']}-turn{turn}-{player}.yaml", text)
@@ -155,21 +201,20 @@ def write_reports(handle: OpenGame, turn: int, state: State) -> None:
 
 # -- submit ------------------------------------------------------------------------------------
 def submit(root: Path, paths: list[Path]) -> list[Verdict]:
-    """Judge each order file in turn against the game as the files before it left it."""
-    handle = OpenGame(root)
+    """Judge each order file in turn against the game as the files before it left it; one step
+    (one journal line) for all the orders accepted."""
+    OpenGame(root)
     submissions = pair(paths)
     verdicts = []
-    with handle.dir.locked():
-        if handle.game.is_over(handle.state()):
+    with steps.step(root, "submit") as running:
+        handle = OpenGame(root)
+        if handle.over():
             raise NotNow(f"game {handle.meta['id']} is over; it takes no more orders")
         for submission in submissions:
             verdicts.append(_submit_one(handle, submission))
+        if handle.pending:
+            running.commit("submitted", orders=handle.pending)
     return verdicts
-
-
-def accepted_hashes(handle: OpenGame) -> dict[str, int]:
-    """The SHA-256 of every order accepted in this game, with its turn (for replays)."""
-    return {e["sha256"]: e["turn"] for e in handle.dir.log() if e["type"] == "accepted"}
 
 
 def _submit_one(handle: OpenGame, submission: Submission) -> Verdict:
@@ -181,17 +226,25 @@ def _submit_one(handle: OpenGame, submission: Submission) -> Verdict:
     return judge(handle, label, received, signature)
 
 
+def judge_received(handle: OpenGame, label: str, received: bytes, signature: bytes) -> Verdict:
+    """Judge one order that came by mail (already split from its signature), inside a step."""
+    if handle.over():
+        return Verdict(label, False, reasons=[f"game {handle.meta['id']} is over"])
+    try:
+        within_caps(received, signature)
+    except Refusal as refusal:
+        return Verdict(label, False, reasons=[refusal.reason])
+    return judge(handle, label, received, signature)
+
+
 def submit_received(root: Path, label: str, received: bytes, signature: bytes) -> Verdict:
-    """Judge one order that came by mail (already split from its signature), under the lock."""
-    handle = OpenGame(root)
-    with handle.dir.locked():
-        if handle.game.is_over(handle.state()):
-            return Verdict(label, False, reasons=[f"game {handle.meta['id']} is over"])
-        try:
-            within_caps(received, signature)
-        except Refusal as refusal:
-            return Verdict(label, False, reasons=[refusal.reason])
-        return judge(handle, label, received, signature)
+    """Judge one order that came by mail as a step of its own."""
+    with steps.step(root, "submit") as running:
+        handle = OpenGame(root)
+        verdict = judge_received(handle, label, received, signature)
+        if handle.pending:
+            running.commit("submitted", orders=handle.pending)
+    return verdict
 
 
 def judge(handle: OpenGame, label: str, received: bytes, signature: bytes | None) -> Verdict:
@@ -224,7 +277,7 @@ def judge(handle: OpenGame, label: str, received: bytes, signature: bytes | None
             reasons=[_signature_reason(handle, player, error, signature), *parsed.reasons],
         )
     digest = sha256(signed)
-    replayed = accepted_hashes(handle).get(digest)
+    replayed = handle.accepted().get(digest)
     if replayed is not None:
         return Verdict(
             label,
@@ -250,6 +303,11 @@ def judge(handle: OpenGame, label: str, received: bytes, signature: bytes | None
         return Verdict(label, False, player, turn, reasons=parsed.reasons)
     replaces = _store_order(handle, turn, player, signed, signature, digest)
     return Verdict(label, True, player, turn, replaces, sha256=digest)
+
+
+def accepted_hashes(handle: OpenGame) -> dict[str, int]:
+    """The SHA-256 of every order accepted in this game, with its turn (for replays)."""
+    return handle.accepted()
 
 
 def _closed_to(handle: OpenGame, player: str, turn: int) -> str | None:
@@ -289,6 +347,7 @@ def _signature_reason(
 def _store_order(
     handle: OpenGame, turn: int, player: str, signed: bytes, signature: bytes, digest: str
 ) -> bool:
+    """Write the order's files; the step's journal line will name it in effect."""
     store = handle.dir
     folder = f"{store.turn_dir(turn)}/orders"
     existing = store.root / folder
@@ -296,19 +355,15 @@ def _store_order(
     name = f"{player}-{count + 1}.yaml"
     store.write_bytes(f"{folder}/{name}", signed)
     store.write_bytes(f"{folder}/{name}.sig", signature)
-    in_effect = store.orders_in_effect(turn)
-    replaces = player in in_effect
-    in_effect[player] = {"file": name, "sha256": digest}
-    store.write_json(f"{store.turn_dir(turn)}/orders.json", in_effect)
-    store.append_log(
+    replaces = player in handle.in_effect(turn)
+    handle.pending.append(
         {
-            "type": "accepted",
-            "at": now(),
             "turn": turn,
             "player": player,
-            "file": f"{folder}/{name}",
+            "file": name,
             "sha256": digest,
             "replaces": replaces,
+            "at": now(),
         }
     )
     return replaces
@@ -340,11 +395,15 @@ def check(order_path: Path, form_path: Path, game_name: str | None = None) -> Ve
 
 # -- adjudicate --------------------------------------------------------------------------------
 def status(root: Path) -> dict[str, Any]:
-    handle = OpenGame(root)
+    return status_of(OpenGame(root))
+
+
+def status_of(handle: OpenGame) -> dict[str, Any]:
+    """The status as ``handle`` read the journal (one reading: turn and clock agree)."""
     turn = handle.turn()
     state = handle.state(turn)
     owed = handle.game.owed(state)
-    received = handle.dir.orders_in_effect(turn)
+    received = handle.in_effect(turn)
     order = handle.players
     resigned = handle.resigned()
     over = handle.game.is_over(state)
@@ -367,8 +426,9 @@ def status(root: Path) -> dict[str, Any]:
 
 def stored_order(handle: OpenGame, turn: int, player: str) -> dict[str, Any]:
     """The body of ``player``'s order in effect for ``turn``, normalised."""
-    entry = handle.dir.orders_in_effect(turn)[player]
-    raw = (handle.dir.root / handle.dir.turn_dir(turn) / "orders" / entry["file"]).read_bytes()
+    entry = handle.in_effect(turn)[player]
+    name = entry["file"].rsplit("/", 1)[-1]
+    raw = (handle.dir.root / handle.dir.turn_dir(turn) / "orders" / name).read_bytes()
     parsed: Parsed = parse(raw, handle.game)
     return handle.game.normalise(parsed.body())
 
@@ -386,8 +446,8 @@ def adjudicate(
     turn that was rolled back (its orders are fixed, as they were the first time). With
     ``only_turn``, NotNow unless that is still the current turn (another run was quicker).
     """
-    handle = OpenGame(root)
-    with handle.dir.locked():
+    with steps.step(root, "adjudicate") as running:
+        handle = OpenGame(root)
         turn = handle.turn()
         if only_turn is not None and turn != only_turn:
             raise NotNow(f"turn {only_turn} was adjudicated already (turn {turn} is open)")
@@ -396,7 +456,7 @@ def adjudicate(
         if game.is_over(state):
             raise NotNow(f"game {handle.meta['id']} is over")
         owed = game.owed(state)
-        received = handle.dir.orders_in_effect(turn)
+        received = handle.in_effect(turn)
         missing = [p for p in handle.players if p in owed and p not in received]
         absent = [p for p in missing if p not in handle.resigned()]
         fixed = handle.clock().rolled_back
@@ -418,26 +478,26 @@ def adjudicate(
         resolution = game.resolve(state, orders, Rng(handle.meta["seed"]))
         if resolution.state["turn"] != turn + 1:
             raise RuntimeError(f"{game.name}: resolve must advance the turn by one")
+        over = game.is_over(resolution.state)
+        opened = clock.now()
+        deadline = None if over else deadline_of(handle.meta, opened)
         store = handle.dir
         store.write_json(
             f"{store.turn_dir(turn)}/resolution.json",
             {"turn": turn, "orders": orders, "defaulted": missing, "events": resolution.events},
         )
         store.write_json(f"{store.turn_dir(turn + 1)}/state.json", resolution.state)
-        opened = clock.now()
-        store.append_log(
-            {
-                "type": "adjudicated",
-                "at": clock.stamp(opened),
-                "turn": turn,
-                "defaulted": missing,
-                "why": why,
-            }
+        everything = {**all_orders(handle), str(turn): orders} if over else None
+        write_reports(game, handle.meta, store, turn + 1, resolution.state, everything)
+        running.commit(
+            "adjudicated",
+            at=clock.stamp(opened),
+            turn=turn,
+            defaulted=missing,
+            why=why,
+            deadline=deadline,
         )
-        if not game.is_over(resolution.state):
-            open_turn(handle, turn + 1, opened)
-        write_reports(handle, turn + 1, resolution.state)
-    return {"turn": turn, "defaulted": missing, "over": game.is_over(resolution.state)}
+    return {"turn": turn, "defaulted": missing, "over": over}
 
 
 # -- reading -----------------------------------------------------------------------------------
@@ -472,10 +532,9 @@ def view(root: Path, player: str) -> dict[str, Any]:
 def all_orders(handle: OpenGame) -> dict[str, Any]:
     """Every order used, by turn: ``{"1": {"alice": {...}, "bob": null}}`` (null: default)."""
     result: dict[str, Any] = {}
-    for turn in handle.dir.turns():
-        resolution = handle.dir.resolution(turn)
-        if resolution is not None:
-            result[str(turn)] = resolution["orders"]
+    for turn in range(1, handle.turn()):
+        resolution = handle.dir.read_json(f"{handle.dir.turn_dir(turn)}/resolution.json")
+        result[str(turn)] = resolution["orders"]
     return result
 
 

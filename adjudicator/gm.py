@@ -1,31 +1,25 @@
 """The game master's commands: extend, pause, resume, replace, resign, rollback.
 
-Each holds the game's lock, checks everything first (a refusal changes nothing), then changes
-the game and writes one journal line (see :mod:`adjudicator.journal`). Nothing is deleted: a
-rolled-back turn's results are kept as a superseded copy.
+Each is one step (:mod:`adjudicator.steps`): it checks everything first (a refusal changes
+nothing), then writes one journal line (see :mod:`adjudicator.journal`). Each refuses a game that
+is over (exit 4). Nothing is deleted: a rolled-back turn's results are kept as a superseded copy.
 """
 
 from __future__ import annotations
 
-import os
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from adjudicator import clock, keys, schedule
+from adjudicator import clock, keys, schedule, steps
 from adjudicator.engine import OpenGame
 from adjudicator.errors import InputRefused, NotNow, UsageProblem
 from adjudicator.setupfile import EMAIL
-from adjudicator.store import fsync_dir
 
 
 def _running(handle: OpenGame) -> None:
-    if handle.game.is_over(handle.state()):
+    if handle.over():
         raise NotNow(f"game {handle.meta['id']} is over")
-
-
-def _journal(handle: OpenGame, kind: str, **fields: Any) -> None:
-    handle.dir.append_log({"type": kind, "at": clock.stamp(), **fields})
 
 
 def extend(root: Path, by: str | None = None, to: str | None = None) -> datetime:
@@ -33,8 +27,9 @@ def extend(root: Path, by: str | None = None, to: str | None = None) -> datetime
     the turn has none) or ``to`` a time; the new deadline."""
     if (by is None) == (to is None):
         raise UsageProblem("give exactly one of --by and --to")
-    handle = OpenGame(root)
-    with handle.dir.locked():
+    OpenGame(root)
+    with steps.step(root, "extend") as running:
+        handle = OpenGame(root)
         _running(handle)
         now = clock.now()
         times = handle.clock()
@@ -52,24 +47,27 @@ def extend(root: Path, by: str | None = None, to: str | None = None) -> datetime
                 "is not in the future"
             )
         was = None if times.deadline is None else clock.stamp(times.deadline)
-        _journal(handle, "extended", turn=handle.turn(), deadline=clock.stamp(new), was=was)
+        running.commit("extended", turn=handle.turn(), deadline=clock.stamp(new), was=was)
     return new
 
 
 def pause(root: Path) -> None:
     """Stop the clock: no deadline passes, no reminder goes, ``tick`` adjudicates nothing."""
-    handle = OpenGame(root)
-    with handle.dir.locked():
+    OpenGame(root)
+    with steps.step(root, "pause") as running:
+        handle = OpenGame(root)
         _running(handle)
         if handle.clock().paused_since is not None:
             raise NotNow(f"game {handle.meta['id']} is paused already")
-        _journal(handle, "paused", turn=handle.turn())
+        running.commit("paused", turn=handle.turn())
 
 
 def resume(root: Path) -> datetime | None:
     """Start the clock again; the deadline moves by the time the turn stood paused."""
-    handle = OpenGame(root)
-    with handle.dir.locked():
+    OpenGame(root)
+    with steps.step(root, "resume") as running:
+        handle = OpenGame(root)
+        _running(handle)
         times = handle.clock()
         if times.paused_since is None:
             raise NotNow(f"game {handle.meta['id']} is not paused")
@@ -79,7 +77,7 @@ def resume(root: Path) -> datetime | None:
             stood_from = max(times.paused_since, times.opened or times.paused_since)
             new = times.deadline + max(now - stood_from, timedelta(0))
         stamp = None if new is None else clock.stamp(new)
-        _journal(handle, "resumed", turn=handle.turn(), deadline=stamp)
+        running.commit("resumed", turn=handle.turn(), deadline=stamp)
     return new
 
 
@@ -102,8 +100,10 @@ def replace(
             blob = keys.parse_public_line(key_line)
         except keys.KeyProblem as error:
             raise InputRefused(f"the new key: {error.reason}") from None
-    with handle.dir.locked():
-        meta = handle.dir.meta()
+    with steps.step(root, "replace") as running:
+        handle = OpenGame(root)
+        _running(handle)
+        meta = handle.meta
         seat = next(p for p in meta["players"] if p["name"] == player)
         if key_line is not None:
             for other in meta["players"]:
@@ -119,10 +119,7 @@ def replace(
             "was_key": seat["key"],
             "resigned_before": bool(seat.get("resigned")),
         }
-        seat["email"], seat["key"] = change["email"], change["key"]
-        seat.pop("resigned", None)
-        handle.dir.write_json("game.json", meta)
-        _journal(handle, "replaced", turn=handle.turn(), **change)
+        running.commit("replaced", turn=handle.turn(), **change)
     return change
 
 
@@ -130,48 +127,47 @@ def resign(root: Path, player: str) -> None:
     """Record ``player``'s resignation: from now on the seat plays the default orders."""
     handle = OpenGame(root)
     handle.require_player(player)
-    with handle.dir.locked():
+    with steps.step(root, "resign") as running:
+        handle = OpenGame(root)
         _running(handle)
-        meta = handle.dir.meta()
+        meta = handle.meta
         seat = next(p for p in meta["players"] if p["name"] == player)
         if seat.get("resigned"):
             raise NotNow(f"{player} resigned already (turn {seat['resigned']})")
         if all(p.get("resigned") or p is seat for p in meta["players"]):
             raise NotNow(f"{player} is the last player still playing; a game needs one")
-        turn = handle.turn()
-        seat["resigned"] = turn
-        handle.dir.write_json("game.json", meta)
-        _journal(handle, "resigned", turn=turn, player=player)
+        running.commit("resigned", turn=handle.turn(), player=player)
 
 
-def rollback(root: Path) -> int:
+def rollback(root: Path) -> tuple[int, list[str]]:
     """Undo the last adjudication; the turn it resolved is current again, its orders fixed.
 
     The next turn's folder becomes ``turns/NNNN.superseded-K`` and the resolution
-    ``resolution.superseded-K.json`` (K counts the rollbacks of that turn): nothing is deleted.
-    Returns the turn that is current again.
+    ``resolution.superseded-K.json`` (K counts the rollbacks of that turn), and the next turn's
+    report mails not sent yet move to ``mail/withdrawn/``: nothing is deleted. The moves are
+    planned in the step's marker, so a rollback cut short is finished by the next command.
+    Returns the turn that is current again and the names of the mails withdrawn.
     """
-    handle = OpenGame(root)
-    store = handle.dir
-    with store.locked():
+    OpenGame(root)
+    with steps.step(root, "rollback") as running:
+        handle = OpenGame(root)
+        store = handle.dir
         later = handle.turn()
         turn = later - 1
         if turn < 1:
             raise NotNow(f"game {handle.meta['id']} has no adjudication to roll back")
-        resolution = store.root / store.turn_dir(turn) / "resolution.json"
         copy = 1
         while (store.root / f"{store.turn_dir(later)}.superseded-{copy}").exists():
             copy += 1
-        kept = resolution.with_name(f"resolution.superseded-{copy}.json")
-        if not (resolution.exists() or kept.exists()):
-            raise NotNow(f"game {handle.meta['id']} has no adjudication to roll back")
-        if resolution.exists():  # else a rollback was cut short between its two moves
-            os.replace(resolution, kept)
-            fsync_dir(resolution.parent)
-        os.replace(
-            store.root / store.turn_dir(later),
-            store.root / f"{store.turn_dir(later)}.superseded-{copy}",
-        )
-        fsync_dir(store.root / "turns")
-        _journal(handle, "rolled-back", turn=turn, superseded=copy)
-    return turn
+        moves = [
+            (
+                f"{store.turn_dir(turn)}/resolution.json",
+                f"{store.turn_dir(turn)}/resolution.superseded-{copy}.json",
+            ),
+            (store.turn_dir(later), f"{store.turn_dir(later)}.superseded-{copy}"),
+        ]
+        queue = store.root / "mail" / "queue"
+        withdrawn = sorted(p.name for p in queue.glob(f"*-report-{later}-*.eml") if queue.is_dir())
+        moves += [(f"mail/queue/{name}", f"mail/withdrawn/{name}") for name in withdrawn]
+        running.plan(moves, "rolled-back", turn=turn, superseded=copy, withdrawn=withdrawn)
+    return turn, withdrawn

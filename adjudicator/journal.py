@@ -1,10 +1,12 @@
 """The journal: the game master's actions and the clock's, kept as lines of ``log.jsonl``.
 
-Besides the engine's ``created``, ``accepted`` and ``adjudicated`` lines (the last with the
-players ``defaulted`` and ``why``: ``complete``, ``deadline`` or ``gm``), the log holds:
+Besides the engine's ``created`` and ``adjudicated`` lines (each with the ``deadline`` of the
+turn it opens, or null; the second with the players ``defaulted`` and ``why``: ``complete``,
+``deadline`` or ``gm``), the log holds:
 
 ==============  ===============================================================================
-``deadline``    ``turn``, ``deadline``: the turn's deadline, set as the turn opens
+``deadline``    ``turn``, ``deadline``: the turn's deadline (older journals; now on the line
+                that opens the turn)
 ``extended``    ``turn``, ``deadline``, ``was``: ``adjudicator extend``
 ``paused``      ``turn``: ``adjudicator pause`` (the clock stops)
 ``resumed``     ``turn``, ``deadline``: ``adjudicator resume`` (the deadline moved by the pause)
@@ -17,12 +19,27 @@ players ``defaulted`` and ``why``: ``complete``, ``deadline`` or ``gm``), the lo
                 game master told
 ==============  ===============================================================================
 
-Every line has ``at``, the UTC time it was written. This module reads the log into the state
-of the current turn's clock; it never reads a clock itself.
+Every line has ``at``, the UTC time it was written, and ``prev``, the SHA-256 of the line before
+it (64 zeros for the first): the journal is a hash chain. A line also names what its step did to
+the game directory: ``files`` (each new file's path and SHA-256) and ``moved`` (each file moved,
+old path to new). Steps of the engine and of mail add these lines:
+
+==============  ===============================================================================
+``submitted``   ``orders``: the orders ``submit`` accepted (each ``turn``, ``player``, ``file``,
+                ``sha256``, ``replaces``; older journals have one ``accepted`` line per order)
+``mail``        ``message_id``, ``orders``: one message's orders for this game, its receipts
+``queued``      ``turns`` whose reports were queued, ``announced``: the journal lines announced
+``sent``        ``sent``, ``in_doubt``, ``failed``: what one delivery did
+``recovered``   ``kind``: a step cut short, finished or discarded by the next command
+==============  ===============================================================================
+
+This module reads the log into facts (the current turn, the orders in effect, the known files,
+the clock of the current turn); it never reads a file or a clock itself.
 """
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -72,6 +89,8 @@ def clock(log: list[dict[str, Any]], turn: int) -> Clock:
         )
         if opens:  # a turn opened again after a rollback starts afresh
             state = Clock(turn, opened=_time(entry["at"]))
+            if entry.get("deadline"):
+                state.deadline = _time(entry["deadline"])
         elif entry.get("turn") != turn:
             continue
         elif kind in ("deadline", "extended", "resumed") and entry.get("deadline"):
@@ -86,3 +105,79 @@ def clock(log: list[dict[str, Any]], turn: int) -> Clock:
             state.waited.append(_time(entry["deadline"]))
     state.paused_since = paused
     return state
+
+
+@dataclass
+class Facts:
+    """What the journal says of the game: everything else is derived from these."""
+
+    turn: int = 0
+    """The current turn (0 before ``created``)."""
+    lines: int = 0
+    files: dict[str, str] = field(default_factory=dict)
+    """Every file the journal names, where it is now, with its SHA-256."""
+    in_effect: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    """Per turn, each player's order in effect (``file``, ``sha256``, ...)."""
+    accepted: dict[str, int] = field(default_factory=dict)
+    """The SHA-256 of every order accepted in this game, with its turn (for replays)."""
+    processed: set[str] = field(default_factory=set)
+    """The Message-IDs of mail processed for this game."""
+    queued: set[int] = field(default_factory=set)
+    """The turns whose reports were queued for mail."""
+    announced: int = 0
+    """The journal lines before this index were announced to the players."""
+
+
+def order_entries(entry: dict[str, Any]) -> list[dict[str, Any]]:
+    """The orders a journal line accepted."""
+    if entry["type"] == "accepted":
+        return [entry]
+    orders: list[dict[str, Any]] = entry.get("orders") or []
+    return orders
+
+
+def facts(log: list[dict[str, Any]]) -> Facts:
+    """The facts of the journal ``log``, read in order."""
+    result = Facts(lines=len(log))
+    for entry in log:
+        kind = entry["type"]
+        result.files.update(entry.get("files") or {})
+        for source, target in (entry.get("moved") or {}).items():
+            if source in result.files:
+                result.files[target] = result.files.pop(source)
+        if kind == "created":
+            result.turn = 1
+            result.in_effect[1] = {}
+        elif kind == "adjudicated":
+            result.turn = entry["turn"] + 1
+            result.in_effect[result.turn] = {}
+        elif kind == "rolled-back":
+            result.turn = entry["turn"]
+            result.queued.discard(entry["turn"] + 1)
+        elif kind in ("queued", "adopted"):
+            result.queued.update(entry.get("turns") or [])
+            result.announced = max(result.announced, entry.get("announced") or 0)
+        for order in order_entries(entry):
+            result.in_effect.setdefault(order["turn"], {})[order["player"]] = order
+            result.accepted[order["sha256"]] = order["turn"]
+        if entry.get("message_id"):
+            result.processed.add(entry["message_id"])
+        result.processed.update(entry.get("processed") or [])
+    return result
+
+
+def seats(created: dict[str, Any], log: list[dict[str, Any]]) -> dict[str, Any]:
+    """The game as ``new`` made it (``game.json``) with the seats the journal changed since:
+    ``replaced`` (address, key; a resigned seat plays again) and ``resigned``."""
+    meta = copy.deepcopy(created)
+    by_name = {seat["name"]: seat for seat in meta["players"]}
+    for entry in log:
+        seat = by_name.get(entry.get("player", ""))
+        if seat is None:
+            continue
+        if entry["type"] == "replaced":
+            seat["email"], seat["key"] = entry["email"], entry["key"]
+            seat.pop("resigned", None)
+        elif entry["type"] == "resigned":
+            seat["resigned"] = entry["turn"]
+    return meta

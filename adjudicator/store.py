@@ -3,20 +3,25 @@
 Layout (docs/game-directory.md says more)::
 
     GAMEDIR/
-      game.json                      the game: id, game, players and keys, options, seed, deadline
+      game.json                      the game as created: id, game, players and keys, options, seed
       setup.yaml                     the setup file as given
-      log.jsonl                      one JSON line per action (created, accepted, adjudicated)
+      log.jsonl                      the journal: one hash-chained JSON line per step
       .lock                          the lock that serialises commands
+      .step                          present only while a step runs (or was cut short)
       turns/0001/state.json          the state as turn 1 opens
       turns/0001/orders/alice-1.yaml the exact bytes each accepted order file signed ...
       turns/0001/orders/alice-1.yaml.sig   ... and its signature (ssh-keygen -Y verify works)
-      turns/0001/orders.json         which accepted order of each player is in effect
       turns/0001/resolution.json     after adjudication: the orders used, defaults, events
       turns/0001/reports/…           the reports written as the turn opened
+      discarded/…                    what recovery moved aside (the journal names it)
+
+No file is rewritten in place: a step writes new files (and moves files), then its journal line.
+What the journal does not name is not part of the game (see :mod:`adjudicator.steps`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
@@ -27,25 +32,34 @@ from typing import Any
 
 from filelock import FileLock, Timeout
 
+from adjudicator import failpoint, journal
 from adjudicator.errors import Locked, UsageProblem
 
 LOCK_TIMEOUT = 30.0
+LOG = "log.jsonl"
+MARKER = ".step"
+GENESIS = "0" * 64
+"""The ``prev`` of a journal's first line."""
 
 
-def atomic_write(path: Path, data: bytes) -> None:
+def atomic_write(path: Path, data: bytes, *, sync_dir: bool = True) -> None:
     """Write ``data`` to ``path`` so that a crash leaves the old file or the new one, never half."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    failpoint.reached("write")
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
+            failpoint.reached("written")
             os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    fsync_dir(path.parent)
+    failpoint.reached("renamed")
+    if sync_dir:
+        fsync_dir(path.parent)
 
 
 def fsync_dir(folder: Path) -> None:
@@ -58,6 +72,14 @@ def fsync_dir(folder: Path) -> None:
 
 def dump_json(data: Any) -> bytes:
     return (json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 16), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 class GameDir:
@@ -83,11 +105,21 @@ class GameDir:
 
     # -- files -------------------------------------------------------------------------------
     def exists(self) -> bool:
-        return (self.root / "game.json").is_file()
+        """A game: ``game.json`` and a journal whose first line says it was created."""
+        if not (self.root / "game.json").is_file():
+            return False
+        lines = self.log()
+        return bool(lines) and lines[0].get("type") == "created"
 
     def require(self) -> None:
-        if not self.exists():
-            raise UsageProblem(f"{self.root}: not a game directory (no game.json)")
+        if self.exists():
+            return
+        if (self.root / MARKER).exists() and not self.log():
+            raise UsageProblem(
+                f"{self.root}: a `new` was cut short here; run `adjudicator new` again "
+                "(it moves what was left aside)"
+            )
+        raise UsageProblem(f"{self.root}: not a game directory (no game.json and journal)")
 
     def read_json(self, rel: str) -> Any:
         return json.loads((self.root / rel).read_text(encoding="utf-8"))
@@ -101,55 +133,84 @@ class GameDir:
     def write_text(self, rel: str, text: str) -> None:
         atomic_write(self.root / rel, text.encode("utf-8"))
 
-    def append_log(self, entry: dict[str, Any]) -> None:
-        """Append one line to log.jsonl and fsync it."""
-        line = json.dumps(entry, sort_keys=True, ensure_ascii=False) + "\n"
-        with open(self.root / "log.jsonl", "ab") as handle:
+    # -- the journal -------------------------------------------------------------------------
+    def log_bytes(self) -> bytes:
+        try:
+            return (self.root / LOG).read_bytes()
+        except FileNotFoundError:
+            return b""
+
+    def log(self) -> list[dict[str, Any]]:
+        """The journal's complete lines (a last line cut short by a crash is not one)."""
+        data = self.log_bytes()
+        end = data.rfind(b"\n") + 1
+        return [json.loads(line) for line in data[:end].splitlines() if line]
+
+    def head(self) -> str:
+        """The SHA-256 of the journal's last complete line (the chain head)."""
+        data = self.log_bytes()
+        end = data.rfind(b"\n") + 1
+        lines = data[:end].splitlines(keepends=True)
+        return hashlib.sha256(lines[-1]).hexdigest() if lines else GENESIS
+
+    def append_log(self, entry: dict[str, Any]) -> dict[str, Any]:
+        """Append one line, chained to the one before (``prev``), and fsync it: the commit
+        point of a step. Returns the line as written."""
+        line_entry = {**entry, "prev": self.head()}
+        line = json.dumps(line_entry, sort_keys=True, ensure_ascii=False) + "\n"
+        failpoint.reached("journal")
+        with open(self.root / LOG, "ab") as handle:
             handle.write(line.encode())
             handle.flush()
             os.fsync(handle.fileno())
+        failpoint.reached("journaled")
+        return line_entry
 
-    def log(self) -> list[dict[str, Any]]:
-        path = self.root / "log.jsonl"
-        if not path.exists():
-            return []
-        return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    # -- the step marker ---------------------------------------------------------------------
+    def marker(self) -> dict[str, Any] | None:
+        """The marker of a step that runs or was cut short, or None."""
+        try:
+            data: dict[str, Any] = json.loads((self.root / MARKER).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return None
+        except (ValueError, OSError):
+            return {"kind": "unknown", "lines": -1}
+        return data
 
     # -- the game ----------------------------------------------------------------------------
-    def meta(self) -> dict[str, Any]:
+    def created(self) -> dict[str, Any]:
+        """``game.json`` as ``new`` wrote it (the seats as they were then)."""
         data: dict[str, Any] = self.read_json("game.json")
         return data
+
+    def meta(self) -> dict[str, Any]:
+        """The game now: ``game.json`` with the seats as the journal changed them."""
+        return journal.seats(self.created(), self.log())
 
     @staticmethod
     def turn_dir(turn: int) -> str:
         return f"turns/{turn:04d}"
 
-    def turns(self) -> list[int]:
-        folder = self.root / "turns"
-        if not folder.is_dir():
-            return []
-        return sorted(int(p.name) for p in folder.iterdir() if p.name.isdigit())
+    def facts(self) -> journal.Facts:
+        return journal.facts(self.log())
 
     def current_turn(self) -> int:
-        turns = self.turns()
-        if not turns:
-            raise UsageProblem(f"{self.root}: the game directory has no turns")
-        return turns[-1]
+        return self.facts().turn
+
+    def turns(self) -> list[int]:
+        """The turns opened so far, as the journal names them."""
+        return list(range(1, self.current_turn() + 1))
 
     def state(self, turn: int) -> dict[str, Any]:
         data: dict[str, Any] = self.read_json(f"{self.turn_dir(turn)}/state.json")
         return data
 
     def orders_in_effect(self, turn: int) -> dict[str, dict[str, Any]]:
-        path = self.root / self.turn_dir(turn) / "orders.json"
-        if not path.exists():
-            return {}
-        data: dict[str, dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))
-        return data
+        return dict(self.facts().in_effect.get(turn, {}))
 
     def resolution(self, turn: int) -> dict[str, Any] | None:
-        path = self.root / self.turn_dir(turn) / "resolution.json"
-        if not path.exists():
+        """The resolution of ``turn`` when the journal says it was adjudicated (and not undone)."""
+        if turn >= self.current_turn():
             return None
-        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        data: dict[str, Any] = self.read_json(f"{self.turn_dir(turn)}/resolution.json")
         return data

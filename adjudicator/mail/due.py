@@ -14,13 +14,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from adjudicator import clock, journal, schedule
+from adjudicator import clock, journal, schedule, steps
 from adjudicator.engine import Why
 from adjudicator.mail.outgoing import new_message_id, notice_mail
 from adjudicator.mail.queue import Outbox
-from adjudicator.store import GameDir
-
-ANNOUNCED = "mail/announced.json"
 
 
 @dataclass(frozen=True)
@@ -84,7 +81,7 @@ def due_now(root: Path) -> tuple[Due, dict[str, Any], journal.Clock, dict[str, A
     from adjudicator import engine
 
     handle = engine.OpenGame(root)
-    status = engine.status(root)
+    status = engine.status_of(handle)  # the same reading of the journal as the clock's
     times = handle.clock()
     return what_is_due(status, times, handle.meta, clock.now()), status, times, handle.meta
 
@@ -92,8 +89,7 @@ def due_now(root: Path) -> tuple[Due, dict[str, Any], journal.Clock, dict[str, A
 def remind(root: Path, sender: str) -> tuple[str, list[str]] | None:
     """Queue the reminder that is due (checked again under the lock) to every player who still
     owes an order; the reminder and the players, or None when none is due."""
-    store = GameDir(root)
-    with store.locked():
+    with steps.step(root, "remind") as running:
         due, status, times, meta = due_now(root)
         if due.remind is None or times.deadline is None:
             return None
@@ -110,15 +106,13 @@ def remind(root: Path, sender: str) -> tuple[str, list[str]] | None:
                 "file with its signature.\n",
                 f"{meta['id']}.reminder.{player}",
             )
-        store.append_log(
-            {
-                "type": "reminded",
-                "at": clock.stamp(now),
-                "turn": turn,
-                "deadline": clock.stamp(times.deadline),
-                "before": due.remind,
-                "players": status["waiting_for"],
-            }
+        running.commit(
+            "reminded",
+            at=clock.stamp(now),
+            turn=turn,
+            deadline=clock.stamp(times.deadline),
+            before=due.remind,
+            players=status["waiting_for"],
         )
     return due.remind, list(status["waiting_for"])
 
@@ -126,8 +120,7 @@ def remind(root: Path, sender: str) -> tuple[str, list[str]] | None:
 def tell_waiting(root: Path, sender: str, gm: str | None) -> list[str] | None:
     """Past the deadline under nmr: wait (checked again under the lock): journal it and tell
     the game master; the players waited for, or None when that was done before."""
-    store = GameDir(root)
-    with store.locked():
+    with steps.step(root, "waiting") as running:
         due, status, times, meta = due_now(root)
         if not due.wait or times.deadline is None:
             return None
@@ -145,14 +138,11 @@ def tell_waiting(root: Path, sender: str, gm: str | None) -> list[str] | None:
                 "replace) or record a resignation (adjudicator resign).\n",
                 f"{meta['id']}.waiting",
             )
-        store.append_log(
-            {
-                "type": "waiting",
-                "at": clock.stamp(),
-                "turn": turn,
-                "deadline": clock.stamp(times.deadline),
-                "players": waiting,
-            }
+        running.commit(
+            "waiting",
+            turn=turn,
+            deadline=clock.stamp(times.deadline),
+            players=waiting,
         )
     return list(waiting)
 
@@ -193,13 +183,12 @@ def _announcement(entry: dict[str, Any], meta: dict[str, Any]) -> tuple[str, lis
 
 def announce(root: Path, sender: str) -> int:
     """Queue a notice of every game master's action not announced before; how many."""
-    store = GameDir(root)
     count = 0
-    with store.locked():
+    with steps.step(root, "announce") as running:
+        store = running.store
         meta = store.meta()
         log = store.log()
-        path = root / ANNOUNCED
-        start = int(store.read_json(ANNOUNCED)["lines"]) if path.exists() else 0
+        start = running.facts.announced
         for index, entry in enumerate(log[start:], start):
             if entry["type"] not in journal.GM_ACTIONS:
                 continue
@@ -214,5 +203,6 @@ def announce(root: Path, sender: str) -> int:
                     f"{meta['id']}.announce.{index}",
                 )
                 count += 1
-        store.write_json(ANNOUNCED, {"lines": len(log)})
+        if count:
+            running.commit("queued", announced=len(log) + 1)
     return count

@@ -11,7 +11,6 @@ so the same message is never applied twice.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +18,7 @@ from typing import Any
 
 import platformdirs
 
-from adjudicator import engine, keys, sshsig
+from adjudicator import engine, keys, sshsig, steps
 from adjudicator.mail.config import MailSettings
 from adjudicator.mail.incoming import FoundOrder, Incoming, read_message
 from adjudicator.mail.outgoing import new_message_id, notice_mail, receipt_mail
@@ -28,7 +27,6 @@ from adjudicator.mail.sources import Raw
 from adjudicator.store import GameDir, atomic_write
 from adjudicator.strictyaml import StrictYamlError, load
 
-PROCESSED = "mail/processed.json"
 DEFAULT_SENDER = "adjudicator@localhost"
 
 PASTED_HINT = (
@@ -65,9 +63,9 @@ class Game:
                 return str(player["name"])
         return None
 
-    def processed(self) -> list[str]:
-        path = self.root / PROCESSED
-        return list(json.loads(path.read_text(encoding="utf-8"))) if path.exists() else []
+    def processed(self) -> set[str]:
+        """The Message-IDs processed for this game, as its journal says."""
+        return GameDir(self.root).facts().processed
 
 
 @dataclass
@@ -118,7 +116,7 @@ def _one_message(games: list[Game], raw: Raw, settings: MailSettings) -> Outcome
             why = f"no signature for {', '.join(incoming.unsigned)}"
         return Outcome([_set_aside(games, None, raw, incoming, key, why, settings)], True)
     outcome = Outcome()
-    touched: list[Game] = []
+    routed: dict[Game, list[tuple[FoundOrder, str]]] = {}
     for found in incoming.orders:
         game, signer = _route(games, found)
         if game is None or signer is None:
@@ -130,14 +128,17 @@ def _one_message(games: list[Game], raw: Raw, settings: MailSettings) -> Outcome
             outcome.lines.append(_set_aside(games, game, raw, incoming, key, why, settings))
             outcome.set_aside = True
             continue
-        verdict = engine.submit_received(game.root, found.name, found.order, found.signature)
-        if not verdict.accepted and found.pasted and _signature_failed(verdict):
-            verdict.reasons.append(PASTED_HINT)
-        outcome.lines.append(_line(key, game, signer, verdict))
-        _receipt(game, signer, incoming, key, found, verdict, settings)
-        touched.append(game)
-    for game in dict.fromkeys(touched):
-        _remember(game, key)
+        routed.setdefault(game, []).append((found, signer))
+    for game, orders in routed.items():
+        with steps.step(game.root, "mail") as running:
+            handle = engine.OpenGame(game.root)
+            for found, signer in orders:
+                verdict = engine.judge_received(handle, found.name, found.order, found.signature)
+                if not verdict.accepted and found.pasted and _signature_failed(verdict):
+                    verdict.reasons.append(PASTED_HINT)
+                outcome.lines.append(_line(key, game, signer, verdict))
+                _receipt(handle, game, signer, incoming, key, found, verdict, settings)
+            running.commit("mail", message_id=key, orders=handle.pending)
     return outcome
 
 
@@ -181,6 +182,7 @@ def _line(key: str, game: Game, signer: str, verdict: engine.Verdict) -> str:
 
 
 def _receipt(
+    handle: engine.OpenGame,
     game: Game,
     signer: str,
     incoming: Incoming,
@@ -197,13 +199,15 @@ def _receipt(
         subject=incoming.subject or f"orders for {game.id}",
         in_reply_to=incoming.message_id,
         references=incoming.references,
-        body=receipt_text(game, signer, found, verdict),
+        body=receipt_text(handle, game, signer, found, verdict),
         message_id=new_message_id(sender, f"{game.id}.receipt"),
     )
     Outbox(game.root).put(message, f"receipt-{signer}")
 
 
-def receipt_text(game: Game, signer: str, found: FoundOrder, verdict: engine.Verdict) -> str:
+def receipt_text(
+    handle: engine.OpenGame, game: Game, signer: str, found: FoundOrder, verdict: engine.Verdict
+) -> str:
     """What the receipt says: only what ``signer`` may see (their own order and its fate)."""
     if verdict.accepted:
         lines = [
@@ -221,28 +225,18 @@ def receipt_text(game: Game, signer: str, found: FoundOrder, verdict: engine.Ver
             *(f"- {reason}" for reason in verdict.reasons),
             "",
             "Nothing in the game changed: "
-            + _in_effect(game, signer, verdict.turn)
+            + _in_effect(handle, signer, verdict.turn)
             + " Correct the file, sign it again and send it.",
         ]
     return "\n".join(lines) + "\n"
 
 
-def _in_effect(game: Game, player: str, turn: int | None) -> str:
-    store = GameDir(game.root)
-    turn = store.current_turn() if turn is None else turn
-    entry = store.orders_in_effect(turn).get(player)
+def _in_effect(handle: engine.OpenGame, player: str, turn: int | None) -> str:
+    turn = handle.turn() if turn is None else turn
+    entry = handle.in_effect(turn).get(player)
     if entry is None:
         return f"you have no order in effect for turn {turn}."
     return f"your order in effect for turn {turn} is the one with SHA-256 {entry['sha256']}."
-
-
-def _remember(game: Game, key: str) -> None:
-    store = GameDir(game.root)
-    with store.locked():
-        seen = game.processed()
-        if key not in seen:
-            seen.append(key)
-            store.write_json(PROCESSED, seen)
 
 
 def setaside_folder(game: Game | None) -> Path:
@@ -262,13 +256,12 @@ def _set_aside(
     settings: MailSettings,
 ) -> str:
     """Keep the message, tell the game master, answer a registered From; the output line."""
-    folder = setaside_folder(game)
-    digest = hashlib.sha256(raw.data).hexdigest()[:16]
-    kept = folder / f"{digest}.eml"
-    if not kept.exists():
-        atomic_write(kept, raw.data)
     home = game or (games[0] if games else None)
-    if home is not None:
+    if home is None:
+        _keep(setaside_folder(None), raw.data)
+        return f"{key} set aside: {why}"
+    with steps.step(home.root, "mail") as running:
+        kept = _keep(setaside_folder(game), raw.data)
         sender = settings.sender or DEFAULT_SENDER
         if settings.gm:
             notice = notice_mail(
@@ -298,5 +291,13 @@ def _set_aside(
                 )
                 Outbox(candidate.root).put(answer, f"answer-{player}")
                 break
-        _remember(home, key)
+        running.commit("mail", message_id=key, set_aside=why)
     return f"{key} set aside: {why}"
+
+
+def _keep(folder: Path, data: bytes) -> Path:
+    """The message kept as ``<folder>/<first 16 hex digits of its SHA-256>.eml``."""
+    kept = folder / f"{hashlib.sha256(data).hexdigest()[:16]}.eml"
+    if not kept.exists():
+        atomic_write(kept, data)
+    return kept

@@ -1,51 +1,51 @@
 """Reports by mail: every turn's reports queued once, one mail per player.
 
 The body is the player's text report for the turn; when the player owes an order, the order form
-is attached as ``<id>-turn<N>-<player>.yaml``. Which turns were queued is kept in
-``mail/reports.json``, so a turn's reports are queued exactly once, whenever ``send`` runs.
+is attached as ``<id>-turn<N>-<player>.yaml``. Queuing a turn's reports is one step whose
+``queued`` journal line names the turn, so a turn's reports are queued exactly once, whenever
+``send`` runs (a queuing cut short is discarded whole and done again).
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from adjudicator import journal, schedule
+from adjudicator import journal, schedule, steps
 from adjudicator.mail.outgoing import new_message_id, report_mail
 from adjudicator.mail.queue import Outbox
-from adjudicator.store import GameDir
-
-QUEUED = "mail/reports.json"
 
 
 def queued_turns(root: Path) -> list[int]:
-    path = root / QUEUED
-    return list(json.loads(path.read_text(encoding="utf-8"))) if path.exists() else []
+    from adjudicator.store import GameDir
+
+    return sorted(GameDir(root).facts().queued)
 
 
 def queue_due_reports(root: Path, sender: str) -> int:
     """Queue the reports of every turn not queued before; the number of mails queued."""
-    store = GameDir(root)
     count = 0
-    with store.locked():
+    with steps.step(root, "queue") as running:
+        store = running.store
         meta = store.meta()
-        done = queued_turns(root)
-        times = journal.clock(store.log(), store.current_turn())
+        facts = running.facts
+        current = facts.turn
+        due = [turn for turn in range(1, current + 1) if turn not in facts.queued]
+        if not due:
+            return 0
+        times = journal.clock(store.log(), current)
         deadline = None
         if times.deadline is not None:
             deadline = schedule.shown(times.deadline, schedule.game_zone(meta))
         outbox = Outbox(root)
-        for turn in store.turns():
+        for turn in due:
             folder = root / store.turn_dir(turn) / "reports"
-            if turn in done or not folder.is_dir():
-                continue
             for player in meta["players"]:
                 name = player["name"]
                 if player.get("resigned"):
                     continue
                 form = folder / f"{meta['id']}-turn{turn}-{name}.yaml"
                 body = (folder / f"{name}.txt").read_text(encoding="utf-8")
-                if form.exists() and deadline is not None and turn == store.current_turn():
+                if form.exists() and deadline is not None and turn == current:
                     body += f"\nYour orders for turn {turn} are due by {deadline}.\n"
                 message = report_mail(
                     sender=sender,
@@ -59,23 +59,5 @@ def queue_due_reports(root: Path, sender: str) -> int:
                 )
                 outbox.put(message, f"report-{turn}-{name}")
                 count += 1
-            done.append(turn)
-            store.write_json(QUEUED, done)
+        running.commit("queued", turns=due)
     return count
-
-
-def withdraw(root: Path, turn: int) -> list[str]:
-    """After a rollback: forget that ``turn``'s reports were queued, and move those not sent
-    yet from ``mail/queue/`` to ``mail/withdrawn/``; the names of the messages moved."""
-    store = GameDir(root)
-    moved = []
-    with store.locked():
-        done = queued_turns(root)
-        if turn in done:
-            store.write_json(QUEUED, [t for t in done if t != turn])
-        outbox = Outbox(root)
-        for path in outbox.pending():
-            if f"-report-{turn}-" in path.name:
-                outbox.withdraw(path)
-                moved.append(path.name)
-    return moved

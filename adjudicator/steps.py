@@ -1,0 +1,297 @@
+"""The step runner: every change to a game is one step, and its journal line is the commit point.
+
+A step holds the game's lock, first finishes or discards a step cut short before it
+(:func:`recover`), writes the marker ``.step`` (so any command can see, without reading states,
+that a step began and did not end), lets its body write new files and move files, then appends
+one journal line naming every file that appeared (``files``: path and SHA-256) and every file
+that moved (``moved``: old path to new), and removes the marker. Files are never rewritten in
+place and never deleted: what the journal does not name is not part of the game.
+
+A step cut short (a crash, SIGKILL, a power cut) leaves its marker. The next step, before its
+own work:
+
+- when the journal has a line the marker did not count, the step was committed: the marker goes;
+- when the marker holds a ``plan`` (a list of moves and the line to write: ``rollback``), the
+  step is finished: the moves not yet made are made and the line written;
+- otherwise the step is discarded: each file it wrote is moved aside to ``discarded/<N>/``, and
+  each file it moved away is moved back; mail that moved between the mail folders stays where it
+  is (it may have been sent) and is recorded as moved, and copies written to ``outbox/`` are kept.
+
+Either way a ``recovered`` line says what was done. :func:`differences` is also what
+``adjudicator doctor`` reports.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from adjudicator import clock, failpoint, journal
+from adjudicator.store import LOG, MARKER, GameDir, atomic_write, dump_json, fsync_dir, sha256_file
+
+NOT_TRACKED = {".lock", MARKER, LOG}
+"""Files of the game directory that are not game files."""
+DISCARDED = "discarded"
+
+
+@dataclass
+class Step:
+    """The running step: its body calls :meth:`commit` to have a journal line written."""
+
+    store: GameDir
+    kind: str
+    facts: journal.Facts
+    line: dict[str, Any] | None = None
+    pending: list[dict[str, Any]] = field(default_factory=list)
+    """Orders accepted by this step so far (not yet in the journal)."""
+
+    def commit(self, kind: str, **fields: Any) -> None:
+        """Have the step end with a journal line of this ``kind`` (the last call wins)."""
+        self.line = {"type": kind, **fields}
+
+    def changed(self) -> bool:
+        """Whether any file appeared or moved since the step began."""
+        return tracked(self.store) != set(self.facts.files)
+
+    def plan(self, moves: list[tuple[str, str]], kind: str, **fields: Any) -> None:
+        """Make ``moves`` (paths relative to the game) and end with the line ``kind``; the plan
+        goes into the marker first, so a step cut short among the moves is finished later."""
+        line = {"type": kind, "at": clock.stamp(), **fields}
+        begin(self.store, self.kind, {"moves": moves, "line": line})
+        for source, target in moves:
+            if (self.store.root / source).exists():
+                _move(self.store.root, source, target)
+        self.line = line
+
+
+@contextmanager
+def step(root: Path, kind: str, timeout: float | None = None) -> Iterator[Step]:
+    """Run one step on the game at ``root`` (see the module's docstring)."""
+    store = GameDir(root)
+    with store.locked(timeout):
+        recover(store)
+        before = journal.facts(store.log())
+        begin(store, kind)
+        running = Step(store, kind, before)
+        try:
+            yield running
+        except BaseException:
+            _discard(store, kind, before.files)
+            _end(store)
+            raise
+        if running.line is not None:
+            finish(store, running.line, before.files)
+        elif tracked(store) != set(before.files):
+            _discard(store, kind, before.files)
+        _end(store)
+
+
+def begin(store: GameDir, kind: str, plan: dict[str, Any] | None = None) -> None:
+    """Write the marker of a step of ``kind``."""
+    marker: dict[str, Any] = {
+        "kind": kind,
+        "lines": len(store.log()),
+        "at": clock.stamp(),
+        "pid": os.getpid(),
+    }
+    if plan is not None:
+        marker["plan"] = plan
+    atomic_write(store.root / MARKER, dump_json(marker))
+
+
+def _end(store: GameDir) -> None:
+    failpoint.reached("unmark")
+    (store.root / MARKER).unlink(missing_ok=True)
+
+
+def finish(store: GameDir, line: dict[str, Any], known: dict[str, str]) -> dict[str, Any]:
+    """Append ``line`` with the files that appeared and moved since ``known``: the commit."""
+    files, moved, gone = _changes(store, known)
+    if gone:
+        raise RuntimeError(f"a step removed files the journal names: {', '.join(sorted(gone))}")
+    entry = {**line, "at": line.get("at") or clock.stamp()}
+    if files:
+        entry["files"] = files
+    if moved:
+        entry["moved"] = moved
+    return store.append_log(entry)
+
+
+# -- recovery ----------------------------------------------------------------------------------
+def recover(store: GameDir) -> str | None:
+    """Finish or discard a step cut short (under the lock); what was done, or None."""
+    _mend_log(store)
+    marker = store.marker()
+    log = store.log()
+    if marker is None:
+        if log and not any("files" in entry for entry in log):
+            _adopt(store)
+        return None
+    if 0 <= marker.get("lines", -1) < len(log):
+        _end(store)
+        return None
+    known = journal.facts(log).files
+    plan = marker.get("plan")
+    if plan is not None:
+        for source, target in plan["moves"]:
+            if (store.root / source).exists():
+                _move(store.root, source, target)
+        finish(store, {**plan["line"], "recovered": True}, known)
+        _end(store)
+        return f"finished a {marker.get('kind')} cut short"
+    _discard(store, str(marker.get("kind")), known)
+    _end(store)
+    return f"discarded a {marker.get('kind')} cut short"
+
+
+def _discard(store: GameDir, kind: str, known: dict[str, str]) -> None:
+    """Undo what an unfinished step did to the files and journal that (if it did anything)."""
+    present = tracked(store)
+    strays = sorted(present - set(known))
+    missing = [rel for rel in known if rel not in present]
+    if not strays and not missing:
+        return
+    by_hash: dict[str, list[str]] = {}
+    for rel in strays:
+        by_hash.setdefault(sha256_file(store.root / rel), []).append(rel)
+    kept = set()
+    for rel in missing:
+        on_its_way = _delivery_target(rel, strays)
+        if on_its_way is not None:
+            kept.add(on_its_way)  # mail that moved on stays where it is: it may have gone out
+            continue
+        candidates = [c for c in by_hash.get(known[rel], []) if c not in kept]
+        if candidates:
+            by_hash[known[rel]].remove(candidates[0])
+            _move(store.root, candidates[0], rel)
+    box = _next_discarded(store.root)
+    for rel in sorted(r for rs in by_hash.values() for r in rs):
+        if rel in kept or rel.startswith("outbox/"):
+            continue  # copies written to outbox/ are kept and named
+        _move(store.root, rel, f"{box}/{rel}")
+    finish(store, {"type": "recovered", "kind": kind}, known)
+
+
+_OUT_FROM = ("mail/queue/", "mail/sending/")
+_OUT_TO = ("mail/sending/", "mail/sent/", "mail/failed/")
+
+
+def _delivery_target(rel: str, strays: list[str]) -> str | None:
+    """Where a queued message named at ``rel`` went on its way out, if it did."""
+    if not rel.startswith(_OUT_FROM):
+        return None
+    name = rel.rsplit("/", 1)[-1]
+    return next((s for s in strays if s.startswith(_OUT_TO) and s.endswith("/" + name)), None)
+
+
+def _adopt(store: GameDir) -> None:
+    """A game made before the journal named its files: name them all now, with what the old
+    bookkeeping files said (reports queued, lines announced, Message-IDs processed)."""
+    line: dict[str, Any] = {"type": "adopted"}
+    for rel, key in (("mail/reports.json", "turns"), ("mail/processed.json", "processed")):
+        path = store.root / rel
+        if path.is_file():
+            line[key] = store.read_json(rel)
+    if (store.root / "mail/announced.json").is_file():
+        line["announced"] = store.read_json("mail/announced.json")["lines"]
+    finish(store, line, {})
+
+
+def _next_discarded(root: Path) -> str:
+    folder = root / DISCARDED
+    used = [int(p.name) for p in folder.iterdir() if p.name.isdigit()] if folder.is_dir() else []
+    return f"{DISCARDED}/{max(used, default=0) + 1:04d}"
+
+
+def _mend_log(store: GameDir) -> None:
+    """A journal whose last line was cut short (no newline): that part is moved aside."""
+    data = store.log_bytes()
+    end = data.rfind(b"\n") + 1
+    if end == len(data):
+        return
+    box = _next_discarded(store.root)
+    atomic_write(store.root / box / "log.jsonl.torn", data[end:])
+    atomic_write(store.root / LOG, data[:end])
+
+
+def _move(root: Path, source: str, target: str) -> None:
+    destination = root / target
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    failpoint.reached("move")
+    os.replace(root / source, destination)
+    fsync_dir(destination.parent)
+    fsync_dir((root / source).parent)
+
+
+# -- what is where -----------------------------------------------------------------------------
+def tracked(store: GameDir) -> set[str]:
+    """Every game file in the directory (relative, with ``/``), lock files and the like left out."""
+    found = set()
+    root = store.root
+    for folder, dirs, names in os.walk(root):
+        dirs.sort()
+        for name in names:
+            rel = os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/")
+            if rel in NOT_TRACKED or name.endswith(".lock"):
+                continue
+            found.add(rel)
+    return found
+
+
+def _changes(
+    store: GameDir, known: dict[str, str]
+) -> tuple[dict[str, str], dict[str, str], list[str]]:
+    """(new files with their SHA-256, moves old -> new, named files gone) since ``known``."""
+    present = tracked(store)
+    new = {rel: sha256_file(store.root / rel) for rel in sorted(present - set(known))}
+    missing = [rel for rel in known if rel not in present]
+    moved: dict[str, str] = {}
+    for rel in missing:
+        name = rel.rsplit("/", 1)[-1]
+        same = [r for r, digest in new.items() if digest == known[rel]]
+        if not same:
+            continue
+        target = next((r for r in same if r.rsplit("/", 1)[-1] == name), same[0])
+        moved[rel] = target
+        del new[target]
+    gone = [rel for rel in missing if rel not in moved]
+    return new, moved, gone
+
+
+@dataclass
+class Difference:
+    """One way the directory disagrees with its journal."""
+
+    path: str
+    problem: str
+
+
+def differences(store: GameDir) -> list[Difference]:
+    """Where the directory and its journal disagree (what ``doctor`` reports)."""
+    problems: list[Difference] = []
+    data = store.log_bytes()
+    if data and not data.endswith(b"\n"):
+        problems.append(Difference(LOG, "its last line was cut short"))
+    marker = store.marker()
+    if marker is not None:
+        problems.append(
+            Difference(
+                MARKER,
+                f"a {marker.get('kind')} step was cut short (the next command "
+                "that changes the game finishes or discards it)",
+            )
+        )
+    known = journal.facts(store.log()).files
+    present = tracked(store)
+    for rel, digest in sorted(known.items()):
+        if rel not in present:
+            problems.append(Difference(rel, "named by the journal but missing"))
+        elif sha256_file(store.root / rel) != digest:
+            problems.append(Difference(rel, "changed since the journal named it (SHA-256 differs)"))
+    for rel in sorted(present - set(known)):
+        problems.append(Difference(rel, "not named by the journal"))
+    return problems
