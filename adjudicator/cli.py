@@ -358,6 +358,32 @@ def log(gamedir: Path, as_json: bool) -> None:
 
 
 @cli.command()
+@click.argument("gamedir", type=GAMEDIR)
+def doctor(gamedir: Path) -> None:
+    """Check a game directory against its journal; name what is wrong. Writes nothing.
+
+    Exit 0 when every file the journal names is there with its SHA-256, no other file is
+    there and no step was cut short (mail in doubt is listed, not counted); else exit 3,
+    one line per problem. The next command that changes the game finishes or discards a
+    step cut short.
+
+    \b
+    Example:
+      adjudicator doctor games/cairo-2026
+    """
+    from adjudicator.doctor import examine
+
+    result = examine(gamedir)
+    for name in result.in_doubt:
+        click.echo(f"in doubt: mail/sending/{name} (check whether it arrived)")
+    for problem in result.problems:
+        click.echo(f"{gamedir / problem.path}: {problem.problem}")
+    if result.problems:
+        sys.exit(EXIT_REFUSED)
+    click.echo(f"{gamedir}: agrees with its journal ({result.lines} lines, {result.files} files)")
+
+
+@cli.command()
 @click.argument("game")
 def schema(game: str) -> None:
     """Print the JSON Schema (draft-07) of GAME's order files.

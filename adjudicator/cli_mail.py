@@ -164,14 +164,18 @@ def send(games: tuple[Path, ...], config_file: Path | None) -> None:
         _send(games, _settings(config_file))
 
 
-def _send(games: tuple[Path, ...], settings: MailSettings) -> None:
+def _send(games: tuple[Path, ...], settings: MailSettings, left: list[str] | None = None) -> None:
     from adjudicator.errors import TempFail
     from adjudicator.mail.ingest import games_in
+    from adjudicator.mail.queue import SendReport
     from adjudicator.mail.send import send_game
 
     failed = []
+    left = [] if left is None else left
     for game in games_in(games):
-        report = send_game(game.root, settings)
+        report = SendReport()
+        with _each_game(game.id, left):
+            report = send_game(game.root, settings)
         for name in report.sent:
             click.echo(f"{game.id}: sent {name}")
         for name in report.written:
@@ -185,6 +189,8 @@ def _send(games: tuple[Path, ...], settings: MailSettings) -> None:
             failed.append(f"{game.id}: {report.failed}")
     if failed:
         raise TempFail("not everything could be sent; run again", failed)
+    if left:
+        raise TempFail(f"left for a later run: {', '.join(dict.fromkeys(left))}")
 
 
 @click.command()
@@ -217,9 +223,35 @@ def tick(
     with _mail_errors():
         settings = _settings(config_file)
         _ingest(games, maildir, mbox, settings, stdin=False, imap=imap)
-        for game in games_in(games):
-            _run_clock(game.root, game.id, settings)
-        _send(games, settings)
+        left: list[str] = []
+        unreadable: list[tuple[Path, str]] = []
+        for game in games_in(games, unreadable):
+            with _each_game(game.id, left):
+                _run_clock(game.root, game.id, settings)
+        for root, why in unreadable:
+            left.append(str(root))
+            click.echo(f"{root}: left for a later run: the game cannot be read ({why})", err=True)
+        _send(games, settings, left)
+
+
+@contextmanager
+def _each_game(game_id: str, left: list[str]) -> Iterator[None]:
+    """Work on one game of many: a game that is locked or cannot be read is named on standard
+    error and left for a later run (``left``), and the others are done."""
+    from adjudicator.errors import AdjudicatorError, TempFail
+
+    try:
+        yield
+    except (TempFail, AdjudicatorError) as error:
+        left.append(game_id)
+        click.echo(f"{game_id}: left for a later run: {error}", err=True)
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        left.append(game_id)
+        click.echo(
+            f"{game_id}: left for a later run: the game cannot be read "
+            f"({type(error).__name__}: {error}); `adjudicator doctor` tells more",
+            err=True,
+        )
 
 
 def _run_clock(root: Path, game_id: str, settings: MailSettings) -> None:

@@ -122,6 +122,16 @@ def finish(store: GameDir, line: dict[str, Any], known: dict[str, str]) -> dict[
 
 
 # -- recovery ----------------------------------------------------------------------------------
+def settle(root: Path) -> str | None:
+    """Finish or discard a step cut short in the game at ``root``, if its marker says there is
+    one (a check that reads no state); what was done, or None."""
+    store = GameDir(root)
+    if not (root / MARKER).exists():
+        return None
+    with store.locked():
+        return recover(store)
+
+
 def recover(store: GameDir) -> str | None:
     """Finish or discard a step cut short (under the lock); what was done, or None."""
     _mend_log(store)

@@ -77,18 +77,26 @@ class Outcome:
     """Whether a message, or an order in one, was set aside (a duplicate too)."""
 
 
-def games_in(paths: Iterable[Path]) -> list[Game]:
-    """Game directories given, or found one level down in folders of games."""
+def games_in(paths: Iterable[Path], unreadable: list[tuple[Path, str]] | None = None) -> list[Game]:
+    """Game directories given, or found one level down in folders of games. A game whose
+    ``game.json`` or journal cannot be read is left out (and added to ``unreadable``, with why)."""
     found = []
     for path in paths:
         candidates = [path] if (path / "game.json").exists() else sorted(path.iterdir())
         for root in candidates:
-            if (root / "game.json").exists():
+            if not (root / "game.json").exists():
+                continue
+            try:
                 found.append(Game(root, GameDir(root).meta()))
+            except (OSError, ValueError, KeyError, TypeError) as error:
+                if unreadable is not None:
+                    unreadable.append((root, f"{type(error).__name__}: {error}"))
     return found
 
 
 def ingest(games: list[Game], messages: Iterable[Raw], settings: MailSettings) -> Outcome:
+    for game in games:
+        steps.settle(game.root)
     outcome = Outcome()
     for raw in messages:
         one = _one_message(games, raw, settings)
