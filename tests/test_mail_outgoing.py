@@ -8,6 +8,7 @@ import re
 import shlex
 import socket
 import sys
+from datetime import timedelta
 from email.message import EmailMessage, MIMEPart
 from email.parser import BytesParser
 from email.utils import parsedate_to_datetime
@@ -176,6 +177,27 @@ def test_default_ports(tmp_path: Path, table: str, tls: str, port: int) -> None:
     assert (server.port, server.tls, server.user) == (port, tls, None)
 
 
+SMTP = '[smtp]\nhost = "smtp.example.org"\n'
+
+
+@pytest.mark.parametrize("host", ["localhost", "LocalHost", "127.0.0.1", "127.0.0.53", "::1"])
+@pytest.mark.parametrize(("table", "port"), [("smtp", 25), ("imap", 143)])
+def test_no_tls_for_a_server_on_this_machine(
+    tmp_path: Path, table: str, port: int, host: str
+) -> None:
+    path = write(tmp_path / "c.toml", f'[{table}]\nhost = "{host}"\ntls = "none"\n')
+    server = getattr(load_config(path), table)
+    assert (server.host, server.port, server.tls) == (host, port, "none")
+
+
+def test_give_up_after(tmp_path: Path) -> None:
+    path = write(tmp_path / "c.toml", SMTP + 'give_up_after = "36h"\n')
+    smtp = load_config(path).smtp
+    assert smtp is not None and smtp.give_up_after == timedelta(hours=36)
+    default = load_config(write(tmp_path / "d.toml", SMTP)).smtp
+    assert default is not None and default.give_up_after == timedelta(days=3)
+
+
 def test_tls_is_the_default(tmp_path: Path) -> None:
     path = write(tmp_path / "c.toml", '[smtp]\nhost = "h.example.org"\n')
     smtp = load_config(path).smtp
@@ -189,9 +211,6 @@ def test_tls_is_the_default(tmp_path: Path) -> None:
         "adjudicator/done",
         "adjudicator/set-aside",
     )
-
-
-SMTP = '[smtp]\nhost = "smtp.example.org"\n'
 
 
 @pytest.mark.parametrize(
@@ -213,7 +232,19 @@ SMTP = '[smtp]\nhost = "smtp.example.org"\n'
         (SMTP + "port = true\n", "[smtp] port: must be a whole number, not a boolean"),
         (SMTP + "port = 0\n", "[smtp] port: must be between 1 and 65535, not 0"),
         (SMTP + "port = 70000\n", "[smtp] port: must be between 1 and 65535, not 70000"),
-        (SMTP + 'tls = "none"\n', '[smtp] tls: must be "tls" or "starttls", not "none"'),
+        (SMTP + 'tls = "none"\n', '[smtp] tls = "none": smtp.example.org is not this machine'),
+        (
+            '[smtp]\nhost = "localhost.example.org"\ntls = "none"\n',
+            '[smtp] tls = "none": localhost.example.org is not this machine',
+        ),
+        (
+            '[imap]\nhost = "192.168.1.2"\ntls = "none"\n',
+            '[imap] tls = "none": 192.168.1.2 is not this machine',
+        ),
+        (SMTP + 'give_up_after = "3 days"\n', "[smtp] give_up_after: '3 days' is not a duration"),
+        (SMTP + "give_up_after = 3\n", "[smtp] give_up_after: must be a string, not a number"),
+        (SMTP + 'give_up_after = "0m"\n', "[smtp] give_up_after: must be longer than 0m"),
+        ('[imap]\nhost = "i.example.org"\ngive_up_after = "1d"\n', "[imap] give_up_after: unknown"),
         (SMTP + 'tls = "plain"\n', "mail never goes in plain text"),
         (SMTP + "tls = false\n", '[smtp] tls: must be "tls" or "starttls", not false'),
         (SMTP + 'tls = "TLS"\n', '[smtp] tls: must be "tls" or "starttls", not "TLS"'),
