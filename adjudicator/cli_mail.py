@@ -1,8 +1,11 @@
 """The mail commands: ``ingest``, ``send`` and ``tick`` (for cron).
 
 They take game directories, or folders whose subfolders are game directories. Each exits 0 when
-it could do its work, whatever the orders were (refusals are answered by receipt), and 75
-(EX_TEMPFAIL) when a server cannot be reached or a game stays locked: nothing changed, run again.
+it could do its work, whatever the orders were (refusals are answered by receipt; a mail the
+SMTP server refuses for good is kept in ``mail/failed/``); 75 (EX_TEMPFAIL) when anything was
+left for a later run (a server that cannot be reached, a refusal for now, a game locked): run
+again, nothing is done twice; 3 when a setting can never work as it is (the message names the
+settings file, the table and the key).
 """
 
 from __future__ import annotations
@@ -39,8 +42,9 @@ IMAP = click.option(
 
 @contextmanager
 def _mail_errors() -> Iterator[None]:
-    """A locked game is a temporary failure for the mail commands (exit 75)."""
-    from adjudicator.errors import Locked, TempFail, UsageProblem
+    """A locked game is a temporary failure for the mail commands (exit 75); settings that
+    cannot work (IMAP's refusals too) exit 3."""
+    from adjudicator.errors import InputRefused, Locked, TempFail, UsageProblem
     from adjudicator.mail.config import ConfigError
     from adjudicator.mail.sources import SourceError
 
@@ -48,7 +52,9 @@ def _mail_errors() -> Iterator[None]:
         yield
     except Locked as error:
         raise TempFail(str(error)) from None
-    except (ConfigError, SourceError) as error:
+    except ConfigError as error:
+        raise InputRefused(str(error)) from None
+    except SourceError as error:
         raise UsageProblem(str(error)) from None
 
 
@@ -165,17 +171,19 @@ def send(games: tuple[Path, ...], config_file: Path | None) -> None:
 
 
 def _send(games: tuple[Path, ...], settings: MailSettings, left: list[str] | None = None) -> None:
-    from adjudicator.errors import TempFail
+    from adjudicator.errors import InputRefused, TempFail
     from adjudicator.mail.ingest import games_in
     from adjudicator.mail.queue import SendReport
     from adjudicator.mail.send import send_game
 
     failed = []
+    never_works = None
     left = [] if left is None else left
     for game in games_in(games):
         report = SendReport()
         with _each_game(game.id, left):
-            report = send_game(game.root, settings)
+            # after a setting that never works, the same server would fail the same way
+            report = send_game(game.root, settings, deliver_too=never_works is None)
         for name in report.sent:
             click.echo(f"{game.id}: sent {name}")
         for name in report.written:
@@ -185,8 +193,13 @@ def _send(games: tuple[Path, ...], settings: MailSettings, left: list[str] | Non
                 f"{game.id}: in doubt: {name} (a send was cut short; it stays in mail/sending/ "
                 "and is not sent again: check whether it arrived)"
             )
+        for name, answer in report.refused_for_good:
+            click.echo(f"{game.id}: refused for good, kept in mail/failed/: {name}: {answer}")
         if report.failed:
             failed.append(f"{game.id}: {report.failed}")
+        never_works = never_works or report.never_works
+    if never_works is not None:
+        raise InputRefused(never_works, [*failed, "what was not sent stays queued"])
     if failed:
         raise TempFail("not everything could be sent; run again", failed)
     if left:

@@ -140,40 +140,94 @@ def test_without_move_a_message_is_copied_and_only_it_is_flagged_or_expunged(
     assert again.exit_code == 0 and again.output == "", "messages flagged deleted are skipped"
 
 
-def test_a_certificate_from_another_ca_is_refused_and_nothing_changes(
-    table: Table, imap_server: ImapServer
+@pytest.mark.parametrize("command", ["ingest", "tick"])
+def test_a_certificate_from_another_ca_never_works_and_nothing_changes(
+    table: Table, imap_server: ImapServer, command: str
 ) -> None:
     other = make_authority(table.root / "other-ca")
     config = settings_file(table, imap_server.settings(ca_file=other.ca_file))
     mails = orders(table)
     imap_server.append(*mails.values())
-    result = run("ingest", table.gamedir, "--config", config, "--imap")
-    assert result.exit_code == 75, result.output
+    result = run(command, table.gamedir, "--config", config, "--imap")
+    assert result.exit_code == 3, result.output
     where = f"IMAP server 127.0.0.1:{imap_server.ports['tls']}"
-    assert f"TLS with {where} failed: the certificate was not trusted" in result.output
-    assert "run again" in result.output
+    assert (
+        f'{config}: [imap] ca_file = "{other.ca_file}": TLS with {where} failed: '
+        "the certificate was not trusted"
+    ) in result.output
     assert table.status()["received"] == [] and receipts(table) == []
     assert imap_server.counts() == {"INBOX": len(mails)}
 
 
-def test_a_wrong_password_is_refused_with_a_clear_message(
-    table: Table, imap_server: ImapServer, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("command", ["ingest", "tick"])
+def test_a_refused_login_never_works_and_names_the_setting(
+    table: Table, imap_server: ImapServer, monkeypatch: pytest.MonkeyPatch, command: str
 ) -> None:
     monkeypatch.setenv("TEST_IMAP_PASSWORD", "wrong")
     config = settings_file(table, imap_server.settings())
     imap_server.append(hello_mail())
-    result = run("ingest", table.gamedir, "--config", config, "--imap")
-    assert result.exit_code == 2, result.output
+    result = run(command, table.gamedir, "--config", config, "--imap")
+    assert result.exit_code == 3, result.output
     where = f"IMAP server 127.0.0.1:{imap_server.ports['tls']}"
-    assert f"{where} refused the login as adjudicator: [AUTHENTICATIONFAILED]" in result.output
+    assert (
+        f'{config}: [imap] user = "adjudicator", password_env = "TEST_IMAP_PASSWORD": '
+        f"{where} refused the login as adjudicator: [AUTHENTICATIONFAILED]"
+    ) in result.output
     assert imap_server.counts() == {"INBOX": 1}
 
 
-def test_a_missing_folder_is_named(table: Table, imap_server: ImapServer) -> None:
+def test_a_missing_folder_never_works_and_names_the_setting(
+    table: Table, imap_server: ImapServer
+) -> None:
     config = settings_file(table, imap_server.settings() + 'folder = "Orders"\n')
     result = run("ingest", table.gamedir, "--config", config, "--imap")
-    assert result.exit_code == 2, result.output
-    assert f"127.0.0.1:{imap_server.ports['tls']}: no folder 'Orders'" in result.output
+    assert result.exit_code == 3, result.output
+    assert (
+        f'{config}: [imap] folder = "Orders": IMAP server 127.0.0.1:{imap_server.ports["tls"]} '
+        "has no folder 'Orders'"
+    ) in result.output
+
+
+def test_starttls_not_offered_never_works(
+    table: Table, imap_server: ImapServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    offers = IMAPClient.has_capability
+    monkeypatch.setattr(
+        IMAPClient, "has_capability", lambda self, name: name != "STARTTLS" and offers(self, name)
+    )
+    config = settings_file(table, imap_server.settings("starttls"))
+    imap_server.append(hello_mail())
+    result = run("ingest", table.gamedir, "--config", config, "--imap")
+    assert result.exit_code == 3, result.output
+    assert (
+        f'{config}: [imap] tls = "starttls": IMAP server '
+        f"127.0.0.1:{imap_server.ports['starttls']} does not offer STARTTLS"
+    ) in result.output
+    assert imap_server.counts() == {"INBOX": 1}
+
+
+def test_no_tls_to_a_server_on_this_machine(table: Table, imap_server: ImapServer) -> None:
+    """Dovecot counts a connection from 127.0.0.1 to 127.0.0.1 as secured, so it takes the
+    login without TLS on its STARTTLS port."""
+    plain = imap_server.settings("starttls").replace('tls = "starttls"', 'tls = "none"')
+    config = settings_file(table, plain)
+    mails = orders(table)
+    imap_server.append(*mails.values())
+    result = run("ingest", table.gamedir, "--config", config, "--imap")
+    assert result.exit_code == 0, result.output + imap_server.log()
+    assert table.status()["received"] == sorted(mails)
+    assert imap_server.counts() == {"INBOX": 0, imap_server.name(DONE): len(mails)}
+
+
+def test_no_tls_to_another_machine_is_refused(table: Table) -> None:
+    config = settings_file(
+        table,
+        '[imap]\nhost = "imap.example.org"\ntls = "none"\nuser = "adjudicator"\n'
+        'password_env = "TEST_IMAP_PASSWORD"\n',
+    )
+    result = run("tick", table.gamedir, "--config", config)
+    assert result.exit_code == 3, result.output
+    assert f'{config}: [imap] tls = "none": imap.example.org is not this machine' in result.output
 
 
 def test_an_unreachable_server_is_a_temporary_failure(table: Table) -> None:

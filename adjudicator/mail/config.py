@@ -11,10 +11,13 @@ config folder; no file counts as an empty one (no ``[smtp]`` table: mail goes to
     [smtp]
     host = "mail.example.org"
     port = 465                      # default: 465 with tls, 587 with starttls
-    tls = "tls"                     # "tls" (implicit TLS) or "starttls"; never plain text
+    tls = "tls"                     # "tls" (implicit TLS) or "starttls"; "none" only for a
+                                    # relay on this machine (localhost, 127.x.y.z, ::1)
     user = "adjudicator"
     password_env = "ADJUDICATOR_SMTP_PASSWORD"   # or: password_command = "pass show smtp"
     ca_file = "ca.pem"              # optional: trust this PEM bundle instead of the system's
+    give_up_after = "3d"            # [smtp] only: a message refused for now (4xx) this long
+                                    # after it was queued counts as refused for good
 
     [imap]                          # the same keys, plus folder, done_folder, setaside_folder
 
@@ -24,35 +27,50 @@ when needed and kept nowhere.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import shlex
 import subprocess
 import tomllib
 from dataclasses import dataclass, field
+from datetime import timedelta
 from email.utils import parseaddr
 from pathlib import Path
 from typing import Any, Literal
 
 import platformdirs
 
+from adjudicator.schedule import ScheduleError, duration
+
 ENV_VAR = "ADJUDICATOR_CONFIG"
 PASSWORD_COMMAND_TIMEOUT = 60.0
 
 DEFAULT_PORTS: dict[str, dict[str, int]] = {
-    "smtp": {"tls": 465, "starttls": 587},
-    "imap": {"tls": 993, "starttls": 143},
+    "smtp": {"tls": 465, "starttls": 587, "none": 25},
+    "imap": {"tls": 993, "starttls": 143, "none": 143},
 }
+GIVE_UP_AFTER = "3d"
+"""``[smtp] give_up_after`` when not set."""
+_GIVE_UP_AFTER = duration(GIVE_UP_AFTER)
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
+"""Hosts named in messages as the ones ``tls = "none"`` allows (any 127.x.y.z is allowed too)."""
+
+Tls = Literal["tls", "starttls", "none"]
+
 _SERVER_KEYS = {"host", "port", "user", "tls", "ca_file", "password_env", "password_command"}
 _IMAP_FOLDERS = {"folder", "done_folder", "setaside_folder"}
 _KEYS: dict[str, set[str]] = {
     "mail": {"from", "gm"},
-    "smtp": _SERVER_KEYS,
+    "smtp": _SERVER_KEYS | {"give_up_after"},
     "imap": _SERVER_KEYS | _IMAP_FOLDERS,
 }
 
 
 class ConfigError(Exception):
-    """The settings cannot be used; the message names the file, the key and the reason."""
+    """The settings cannot be used; the message names the file, the key and the reason.
+
+    The mail commands exit 3 for it: running again cannot help until the settings change.
+    """
 
 
 @dataclass(frozen=True)
@@ -65,15 +83,46 @@ class ServerSettings:
     host: str
     port: int
     user: str | None
-    tls: Literal["tls", "starttls"]
+    tls: Tls
     ca_file: Path | None
     password_env: str | None
     password_command: str | None
+    give_up_after: timedelta = _GIVE_UP_AFTER
+    """How long after it was queued (its Date) a message refused for now (4xx) is tried again;
+    after that, such a refusal counts as one for good. ``[smtp]`` only."""
     folder: str = "INBOX"
     done_folder: str = "adjudicator/done"
     setaside_folder: str = "adjudicator/set-aside"
     table: Literal["smtp", "imap"] = field(default="smtp", compare=False)
     source: Path | None = field(default=None, compare=False)
+
+    def setting(self, *keys: str) -> str:
+        """Where a setting is, for a message: ``FILE: [smtp] tls = "starttls"``; each key
+        with its value (``(not set)`` when it has none)."""
+        where = f"{self.source}: " if self.source is not None else ""
+        shown = []
+        for key in keys:
+            value = getattr(self, key)
+            shown.append(f"{key} (not set)" if value is None else f'{key} = "{value}"')
+        return f"{where}[{self.table}] {', '.join(shown)}"
+
+    def login_setting(self) -> str:
+        """``FILE: [table] user = "…", password_env = "…"`` (or password_command)."""
+        secret = "password_env" if self.password_env is not None else "password_command"
+        return self.setting("user", secret)
+
+
+def is_local(host: str) -> bool:
+    """Whether ``host`` is this machine: ``localhost``, any 127.x.y.z, or ``::1``."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        address = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped.is_loopback
+    return address.is_loopback
 
 
 @dataclass(frozen=True)
@@ -250,6 +299,13 @@ class _Reader:
         if host is None:
             raise self.fail(f"[{name}] host", "missing: the server's host name is required")
         tls = self.tls(table, name)
+        if tls == "none" and not is_local(host):
+            raise self.fail(
+                f'[{name}] tls = "none"',
+                f"{host} is not this machine: no TLS is only for a server on this machine "
+                f"({', '.join(LOCAL_HOSTS[:-1])} or {LOCAL_HOSTS[-1]}); mail never goes in "
+                'plain text over a network (use "tls" or "starttls")',
+            )
         port = self.port(table, name, tls)
         user = self.string(table, name, "user")
         password_env = self.string(table, name, "password_env")
@@ -279,12 +335,13 @@ class _Reader:
             ca_file=self.ca_file(table, name),
             password_env=password_env,
             password_command=password_command,
+            give_up_after=self.give_up_after(table, name),
             table=name,
             source=self.path,
             **folders,
         )
 
-    def tls(self, table: dict[str, Any], name: str) -> Literal["tls", "starttls"]:
+    def tls(self, table: dict[str, Any], name: str) -> Tls:
         if "tls" not in table:
             return "tls"
         value = table["tls"]
@@ -292,10 +349,25 @@ class _Reader:
             return "tls"
         if value == "starttls":
             return "starttls"
+        if value == "none":
+            return "none"
         raise self.fail(
             f"[{name}] tls",
-            f'must be "tls" or "starttls", not {_shown(value)}: mail never goes in plain text',
+            f'must be "tls" or "starttls", not {_shown(value)} ("none" only for a server on '
+            "this machine): mail never goes in plain text over a network",
         )
+
+    def give_up_after(self, table: dict[str, Any], name: str) -> timedelta:
+        value = self.string(table, name, "give_up_after")
+        if value is None:
+            return _GIVE_UP_AFTER
+        try:
+            span = duration(value)
+        except ScheduleError as error:
+            raise self.fail(f"[{name}] give_up_after", str(error)) from None
+        if span <= timedelta(0):
+            raise self.fail(f"[{name}] give_up_after", "must be longer than 0m")
+        return span
 
     def port(self, table: dict[str, Any], name: str, tls: str) -> int:
         if "port" not in table:

@@ -10,6 +10,10 @@ that UID (UIDPLUS); without UIDPLUS the original is only flagged ``\\Deleted``, 
 user's own mail program, and skipped by later runs.
 
 Folder names use ``/`` between levels; it is replaced by the server's own separator.
+
+With ``tls = "none"`` (allowed by the settings for a server on this machine only, and checked
+again against the address reached) no TLS is used, and the password crosses the loopback
+interface in plain text.
 """
 
 from __future__ import annotations
@@ -27,10 +31,10 @@ from imapclient.exceptions import (  # type: ignore[import-untyped]
     LoginError,
 )
 
-from adjudicator.mail.config import ServerSettings, password
+from adjudicator.mail.config import ConfigError, ServerSettings, password
 from adjudicator.mail.incoming import MAX_MESSAGE
-from adjudicator.mail.sources import Raw, SourceError
-from adjudicator.mail.tls import connection_problem, tls_context
+from adjudicator.mail.sources import Raw
+from adjudicator.mail.tls import certificate_problem, connection_problem, not_local, tls_context
 
 IMAP_TIMEOUT = 60.0
 """Seconds to wait for the IMAP server at every step before giving up."""
@@ -39,11 +43,14 @@ _BODY = f"BODY.PEEK[]<0.{MAX_MESSAGE + 1}>"
 """The whole message, but never more than ingest reads (a longer one is set aside unread)."""
 _BODY_KEY = b"BODY[]<0>"
 _BYTES_REPR = re.compile(r"b(['\"])(.*)\1")
+_FOR_NOW = ("[UNAVAILABLE]", "[INUSE]", "[LIMIT]", "[SERVERBUG]")
+"""Response codes (RFC 5530) of a refusal that a later run may not meet."""
 
 
-class ImapRefused(SourceError):
-    """The server cannot be used as configured (login refused, no such folder, no STARTTLS):
-    running again will not help until the settings or the server change."""
+class ImapRefused(ConfigError):
+    """The server cannot be used as configured (login refused, no such folder, no STARTTLS, a
+    certificate that does not verify): running again will not help until the settings or the
+    server change. The message starts with the settings file, the table and the key."""
 
 
 class ImapUnavailable(Exception):
@@ -61,7 +68,7 @@ class Mailbox:
     def __init__(self, client: Any, server: ServerSettings) -> None:
         self.client = client
         self.server = server
-        with _talking(server):
+        with _talking(server, "folder"):
             self._separator = _separator(client)
         self._ready: set[str] = set()
 
@@ -74,28 +81,31 @@ class Mailbox:
     def select(self) -> None:
         """Select ``server.folder``; ImapRefused when there is no such folder."""
         folder = self.name(self.server.folder)
-        with _talking(self.server):
+        with _talking(self.server, "folder"):
             if not self.client.folder_exists(folder):
-                raise ImapRefused(f"{where(self.server)}: no folder {folder!r} ([imap] folder)")
+                raise ImapRefused(
+                    f"{self.server.setting('folder')}: {where(self.server)} has no folder "
+                    f"{folder!r}"
+                )
             self.client.select_folder(folder)
 
     def uids(self) -> list[int]:
         """The UIDs of the messages in the folder (those not flagged deleted), oldest first."""
-        with _talking(self.server):
+        with _talking(self.server, "folder"):
             return sorted(int(uid) for uid in self.client.search(["NOT", "DELETED"]))
 
     def fetch(self, uid: int) -> Raw | None:
         """Message ``uid`` as stored, without marking it seen; None when it is gone already."""
-        with _talking(self.server):
+        with _talking(self.server, "folder"):
             found = self.client.fetch([uid], [_BODY]).get(uid) or {}
         data = found.get(_BODY_KEY)
         return None if data is None else Raw(f"imap:{uid}", bytes(data))
 
     def file_away(self, uid: int, set_aside: bool) -> None:
         """Move message ``uid`` to the set-aside or the done folder (created when missing)."""
-        setting = self.server.setaside_folder if set_aside else self.server.done_folder
-        folder = self._folder(setting)
-        with _talking(self.server):
+        key = "setaside_folder" if set_aside else "done_folder"
+        folder = self._folder(key)
+        with _talking(self.server, key):
             if self.client.has_capability("MOVE"):
                 self.client.move([uid], folder)
             else:
@@ -104,12 +114,13 @@ class Mailbox:
                 if self.client.has_capability("UIDPLUS"):
                     self.client.uid_expunge([uid])
 
-    def _folder(self, setting: str) -> str:
-        """The server's name for folder ``setting``, created (and subscribed) when missing."""
-        name = self.name(setting)
+    def _folder(self, key: str) -> str:
+        """The server's name for the folder set as ``key``, created (and subscribed) when
+        missing."""
+        name = self.name(getattr(self.server, key))
         if name in self._ready:
             return name
-        with _talking(self.server):
+        with _talking(self.server, key):
             if not self.client.folder_exists(name):
                 try:
                     self.client.create_folder(name)
@@ -127,17 +138,17 @@ def open_mailbox(server: ServerSettings) -> Iterator[Mailbox]:
     """A session with ``server``: TLS verified, logged in, ``server.folder`` selected; logged
     out on leaving.
 
-    Raises ImapUnavailable (cannot connect, TLS fails, a timeout, a temporary refusal) or
-    ImapRefused (login refused, no such folder, no STARTTLS); a password that cannot be had
-    raises ConfigError before anything is sent.
+    Raises ImapUnavailable (cannot connect, the TLS handshake fails, a timeout, a temporary
+    refusal) or ImapRefused (login refused, no such folder, no STARTTLS, a certificate that
+    does not verify); a password that cannot be had raises ConfigError before anything is sent.
     """
     if server.user is None:
-        raise ImapRefused(f"{_settings_file(server)}[imap] user: missing: IMAP needs a login")
+        raise ImapRefused(f"{server.setting('user')}: IMAP needs a login")
     secret = password(server) or ""
-    with _talking(server):
+    with _talking(server, "tls"):
         client = _connect(server)
     try:
-        with _talking(server):
+        with _talking(server, "user"):
             _login(client, server.user, secret)
         mailbox = Mailbox(client, server)
         mailbox.select()
@@ -148,17 +159,24 @@ def open_mailbox(server: ServerSettings) -> Iterator[Mailbox]:
 
 def _connect(server: ServerSettings) -> Any:
     """A connection over implicit TLS or STARTTLS, certificate and host name verified against
-    ``ca_file`` when given, else the system's trusted certificates. Never plain text."""
-    context = tls_context(server)
+    ``ca_file`` when given, else the system's trusted certificates; plain text only with
+    ``tls = "none"`` to this machine."""
+    context = tls_context(server) if server.tls != "none" else None
     implicit = server.tls == "tls"
     client = IMAPClient(
         server.host, server.port, ssl=implicit, ssl_context=context, timeout=IMAP_TIMEOUT
     )
     if not implicit:
         try:
+            if server.tls == "none":
+                problem = not_local(where(server), server, client.socket())
+                if problem is not None:
+                    raise ImapRefused(problem)
+                return client
             if not client.has_capability("STARTTLS"):
                 raise ImapRefused(
-                    f"{where(server)} does not offer STARTTLS (plain text is never used)"
+                    f"{server.setting('tls')}: {where(server)} does not offer STARTTLS "
+                    "(plain text is never used)"
                 )
             client.starttls(context)
         except BaseException:
@@ -194,17 +212,21 @@ def _separator(client: Any) -> str | None:
 
 
 @contextmanager
-def _talking(server: ServerSettings) -> Iterator[None]:
-    """Turns what the network and the server raise into ImapUnavailable or ImapRefused."""
+def _talking(server: ServerSettings, key: str) -> Iterator[None]:
+    """Turns what the network and the server raise into ImapUnavailable or ImapRefused; a
+    refusal names the setting ``key`` (the one the step at hand depends on)."""
     try:
         yield
     except (OSError, IMAPClientError) as error:
-        raise _translated(server, error) from None
+        raise _translated(server, key, error) from None
 
 
-def _translated(server: ServerSettings, error: OSError | IMAPClientError) -> Exception:
+def _translated(server: ServerSettings, key: str, error: OSError | IMAPClientError) -> Exception:
     """ImapUnavailable or ImapRefused, saying why in one line."""
     at = where(server)
+    problem = certificate_problem(at, server, error)
+    if problem is not None:
+        return ImapRefused(problem)
     problem = connection_problem(at, server, error)
     if problem is not None:
         return ImapUnavailable(problem)
@@ -216,12 +238,17 @@ def _translated(server: ServerSettings, error: OSError | IMAPClientError) -> Exc
         said = _text(error)
         if "[UNAVAILABLE]" in said:
             return ImapUnavailable(f"{at} cannot check the login now: {said}")
-        return ImapRefused(f"{at} refused the login as {server.user}: {said}")
+        return ImapRefused(
+            f"{server.login_setting()}: {at} refused the login as {server.user}: {said}"
+        )
     if isinstance(error, CapabilityError):
-        return ImapRefused(f"{at} lacks a capability needed: {_text(error)}")
+        return ImapRefused(f"{server.setting(key)}: {at} lacks a capability needed: {_text(error)}")
     if isinstance(error, IMAPClientAbortError):
         return ImapUnavailable(f"{at} closed the connection: {_text(error)}")
-    return ImapRefused(f"{at} refused: {_text(error)}")
+    said = _text(error)
+    if any(code in said for code in _FOR_NOW):
+        return ImapUnavailable(f"{at} refused for now: {said}")
+    return ImapRefused(f"{server.setting(key)}: {at} refused: {said}")
 
 
 def _text(error: BaseException) -> str:
@@ -229,7 +256,3 @@ def _text(error: BaseException) -> str:
     said = " ".join(str(error).split())
     quoted = _BYTES_REPR.fullmatch(said)
     return (quoted[2] if quoted else said)[:300]
-
-
-def _settings_file(server: ServerSettings) -> str:
-    return f"{server.source}: " if server.source is not None else ""

@@ -5,14 +5,17 @@ Layout::
     GAMEDIR/mail/queue/000001-receipt-alice.eml    written, not yet sent
     GAMEDIR/mail/sending/…                         being handed to the SMTP server right now
     GAMEDIR/mail/sent/…                            accepted by the server (or written to outbox/)
+    GAMEDIR/mail/failed/…                          refused by the server for good; kept
     GAMEDIR/outbox/…                               without [smtp]: the messages, for the GM to send
 
 Names sort in the order the messages were put. A message moves queue/ -> sending/ (durably)
 before its SMTP transaction and sending/ -> sent/ once the server accepted it; when the server
-did not accept it, it moves back to queue/ and a later delivery tries again. So a crash never
-loses a message, and never sends one twice: a file found in sending/ when a delivery starts was
-cut short at an unknown point. It is "in doubt" and never sent again by itself; the game master
-checks whether it arrived, then moves it to sent/ (it did) or back to queue/ (it did not).
+did not accept it, it moves back to queue/ and a later delivery tries again, or, when the server
+refused it for good (5xx; or 4xx for longer than ``give_up_after`` since it was queued), to
+failed/, where it stays. So a crash never loses a message, and never sends one twice: a file
+found in sending/ when a delivery starts was cut short at an unknown point. It is "in doubt" and
+never sent again by itself; the game master checks whether it arrived, then moves it to sent/
+(it did) or back to queue/ (it did not).
 """
 
 from __future__ import annotations
@@ -24,21 +27,27 @@ import smtplib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
+from email.utils import parsedate_to_datetime
 from pathlib import Path
 
 from filelock import FileLock, Timeout
 
+from adjudicator import clock
 from adjudicator.mail.config import MailSettings, ServerSettings, password
 from adjudicator.mail.outgoing import POLICY
-from adjudicator.mail.tls import connection_problem, tls_context
+from adjudicator.mail.tls import certificate_problem, connection_problem, not_local, tls_context
 from adjudicator.store import atomic_write, fsync_dir
 
 SMTP_TIMEOUT = 60.0
 """Seconds to wait for the SMTP server at every step before giving up."""
 LOCK_TIMEOUT = 30.0
+
+ANSWER_LENGTH = 300
+"""A server's answer is kept to this many characters in a report."""
 
 _NAME = re.compile(r"^(\d{6,})-.*\.eml$")
 _LABEL_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
@@ -55,13 +64,14 @@ class Outbox:
         self.queue = gamedir / "mail" / "queue"
         self.sending = gamedir / "mail" / "sending"
         self.sent = gamedir / "mail" / "sent"
+        self.failed = gamedir / "mail" / "failed"
         self.outbox = gamedir / "outbox"
 
     def put(self, message: EmailMessage, label: str) -> Path:
         """Queue ``message`` as ``queue/<NNNNNN>-<label>.eml``, written atomically.
 
-        NNNNNN is one more than any number in the queue, sending/, sent/ or outbox/, so names
-        sort in the order messages were put; ``label`` is reduced to ``A-Za-z0-9._-``.
+        NNNNNN is one more than any number in the queue, sending/, sent/, failed/ or outbox/,
+        so names sort in the order messages were put; ``label`` is reduced to ``A-Za-z0-9._-``.
         """
         data = message.as_bytes(policy=POLICY)
         with self._lock():
@@ -82,10 +92,11 @@ class Outbox:
         return self._move(path, self.gamedir / "mail" / "withdrawn")
 
     def _next_number(self) -> int:
-        # Messages move queue -> sending -> sent (under the same lock), scanned in that order.
+        # Messages move queue -> sending -> sent or failed (under the same lock), scanned in
+        # that order.
         numbers = [
             int(match.group(1))
-            for folder in (self.queue, self.sending, self.sent, self.outbox)
+            for folder in (self.queue, self.sending, self.sent, self.failed, self.outbox)
             for path in _messages(folder)
             if (match := _NAME.match(path.name))
         ]
@@ -117,48 +128,90 @@ class SendReport:
     in_doubt: list[str] = field(default_factory=list)
     """Found in ``mail/sending/``: cut short earlier; not sent again."""
     failed: str | None = None
-    """Why not everything could be sent (one line), or None; what was not sent stays queued."""
+    """Why not everything could be sent for now (one line), or None; what was not sent stays
+    queued for a later run (the mail commands exit 75)."""
+    refused_for_good: list[tuple[str, str]] = field(default_factory=list)
+    """Refused by the server for good: a 5xx answer to a recipient or to the message, or a 4xx
+    one still given ``give_up_after`` after the message was queued. Each is (file name, the
+    server's answer as one line of printable ASCII); the message is moved to ``mail/failed/``,
+    kept, and never sent again by itself. Not a reason to run again: the game master is told
+    (see :func:`failure_notice`)."""
+    never_works: str | None = None
+    """A setting that can never work as it is (STARTTLS not offered, the login refused, a
+    certificate that does not verify, the sender refused), or None. One line that starts with
+    the settings file, the table and the key. Delivery stopped before the message at hand was
+    sent; it and the rest stay queued (the mail commands exit 3)."""
 
 
 def smtp_connect(server: ServerSettings, secret: str | None) -> smtplib.SMTP:
     """An SMTP session over implicit TLS or STARTTLS, certificate and host name verified
     (against ``ca_file`` when given, else the system's trusted certificates), logged in
-    as ``server.user`` with ``secret`` when given. Never plain text."""
-    context = tls_context(server)
+    as ``server.user`` with ``secret`` when given. Plain text only with ``tls = "none"``, which
+    the settings allow only for this machine (checked again here against the address reached).
+
+    A setting that can never work raises :class:`NeverWorks`."""
     client: smtplib.SMTP
     if server.tls == "tls":
+        context = tls_context(server)
         client = smtplib.SMTP_SSL(server.host, server.port, timeout=SMTP_TIMEOUT, context=context)
     else:
         client = smtplib.SMTP(server.host, server.port, timeout=SMTP_TIMEOUT)
     try:
+        if server.tls == "none" and (problem := not_local(_where(server), server, client.sock)):
+            raise NeverWorks(problem)
         client.ehlo()
         if server.tls == "starttls":
             if not client.has_extn("starttls"):
-                raise _Stop(f"{_where(server)} does not offer STARTTLS (plain text is never used)")
-            client.starttls(context=context)
+                raise NeverWorks(
+                    f"{server.setting('tls')}: {_where(server)} does not offer STARTTLS "
+                    "(plain text is never used)"
+                )
+            client.starttls(context=tls_context(server))
             client.ehlo()
         if server.user is not None and secret is not None:
-            _login(client, server.user, secret)
+            _login(client, server, secret)
     except BaseException:
         client.close()
         raise
     return client
 
 
-def _login(client: smtplib.SMTP, user: str, secret: str) -> None:
+def _login(client: smtplib.SMTP, server: ServerSettings, secret: str) -> None:
     """``client.login``, which can send only ASCII; otherwise AUTH PLAIN in UTF-8 (RFC 4616)."""
+    user = server.user or ""
+    offered = client.esmtp_features.get("auth", "").upper().split()
+    if not client.has_extn("auth"):
+        raise NeverWorks(
+            f"{server.setting('user')}: {_where(server)} offers no login (AUTH) here; "
+            "leave out user if it takes mail without one"
+        )
     if (user + secret).isascii():
-        client.login(user, secret)
+        try:
+            client.login(user, secret)
+        except smtplib.SMTPAuthenticationError as error:
+            if error.smtp_code < 500:  # 454: cannot check the login now
+                raise
+            raise NeverWorks(f"{server.login_setting()}: {_reason(server, error)}") from None
+        except (smtplib.SMTPServerDisconnected, smtplib.SMTPResponseException):
+            raise
+        except smtplib.SMTPException as error:  # no AUTH mechanism smtplib knows
+            raise NeverWorks(
+                f"{server.login_setting()}: {_where(server)} offers no login method that can be "
+                f"used ({_text(str(error))}; offered: {' '.join(offered) or 'none'})"
+            ) from None
         return
-    if "PLAIN" not in client.esmtp_features.get("auth", "").upper().split():
-        raise _Stop(
-            "the user name or password is not ASCII, which needs AUTH PLAIN, and "
-            "the SMTP server does not offer it"
+    if "PLAIN" not in offered:
+        raise NeverWorks(
+            f"{server.login_setting()}: the user name or password is not ASCII, which needs "
+            f"AUTH PLAIN, and {_where(server)} does not offer it"
         )
     blob = b"\0" + user.encode("utf-8") + b"\0" + secret.encode("utf-8")
     code, reply = client.docmd("AUTH", "PLAIN " + base64.b64encode(blob).decode("ascii"))
-    if code != 235:
+    if 400 <= code < 500:
         raise smtplib.SMTPAuthenticationError(code, reply)
+    if code != 235:
+        refusal = smtplib.SMTPAuthenticationError(code, reply)
+        raise NeverWorks(f"{server.login_setting()}: {_reason(server, refusal)}")
 
 
 def deliver(
@@ -169,22 +222,29 @@ def deliver(
 
     What it does when something goes wrong (it raises nothing for any of this):
 
-    - The server cannot be reached, TLS verification fails, the login or the sender is refused,
-      the connection breaks or times out: delivery stops. The message at hand was not accepted
-      and goes back to ``queue/``, the rest stay there; ``failed`` says why. A later run sends
-      them.
-    - The server refuses one message (a recipient refused, for good or for now, or the content
-      refused): that message goes back to ``queue/``, ``failed`` names it and the server's
-      answer, and delivery goes on with the next, so one bad address does not hold up
-      everyone's reports. It is tried again at every run until the address is fixed. A message
-      with several recipients is sent only when the server takes all of them, never to some now
-      and to all again later.
+    - The server cannot be reached, the TLS handshake fails, the server refuses for now (4xx,
+      421) a login or the sender, the connection breaks or times out: delivery stops. The
+      message at hand was not accepted and goes back to ``queue/``, the rest stay there;
+      ``failed`` says why. A later run sends them.
+    - A setting can never work (STARTTLS not offered, the login refused, a certificate that
+      does not verify, the sender refused for good): delivery stops the same way, and
+      ``never_works`` names the setting.
+    - The server refuses one message for good (5xx, for a recipient, to DATA, or at the end of
+      the message's data): it moves to ``mail/failed/`` and is listed in ``refused_for_good``
+      with the server's answer; delivery goes on with the next.
+    - The server refuses one message for now (4xx): it goes back to ``queue/``, ``failed``
+      names it and the server's answer, and delivery goes on with the next, so one bad address
+      does not hold up everyone's reports. Later runs try it again until ``give_up_after`` has
+      passed since its ``Date`` (when it was queued; ``clock.now()``): then that refusal counts
+      as one for good. A message with several recipients is sent only when the server takes
+      all of them, never to some now and to all again later.
     - The connection breaks after the whole message was sent but before the server answered:
       the message may have arrived, so it stays in ``sending/``, listed in ``in_doubt``.
     - Another delivery for the same game is running: ``failed`` says so; nothing moves.
 
     Messages in ``sending/`` when delivery starts are listed in ``in_doubt`` and never sent
-    again by it. A password that cannot be had raises ``ConfigError`` before anything moves.
+    again by it. A password that cannot be had raises ``ConfigError`` before anything moves;
+    so does an ``ADJUDICATOR_NOW`` that cannot be read (``UsageProblem``).
     ``connect`` opens the SMTP session (tests may pass their own).
     """
     report = SendReport()
@@ -221,12 +281,17 @@ def _write_all(outbox: Outbox, pending: list[Path], report: SendReport) -> None:
         report.written.append(path.name)
 
 
-class _Stop(Exception):
-    """Delivery cannot go on; the message says why, in one line."""
+class NeverWorks(Exception):
+    """A setting can never work as it is; the message (one line) starts with the settings
+    file, the table and the key."""
 
 
 class _Refused(Exception):
-    """The server refused this one message; the next may go through."""
+    """The server refused this one message, for good or for now; the next may go through."""
+
+    def __init__(self, answer: str, *, for_good: bool) -> None:
+        super().__init__(answer)
+        self.for_good = for_good
 
 
 class _InDoubt(Exception):
@@ -241,31 +306,48 @@ def _send_all(
     connect: Connect,
 ) -> None:
     secret = password(server)
+    now = clock.now()
     refused: list[str] = []
     try:
         client = connect(server, secret)
     except Exception as error:
-        report.failed = _reason(server, error)
+        _stopped(server, error, report)
         return
     try:
         for path in pending:
             data = path.read_bytes()
             sending = outbox._move(path, outbox.sending)
             try:
-                _transaction(client, data)
+                _transaction(client, server, data)
             except _InDoubt as error:
                 report.in_doubt.append(sending.name)
                 report.failed = f"{sending.name}: {error}"
                 return
             except _Refused as error:
-                outbox._move(sending, outbox.queue)
-                refused.append(f"{sending.name}: {error}")
+                answer = printable(str(error))
+                age = now - _queued_at(data, sending)
+                if error.for_good:
+                    outbox._move(sending, outbox.failed)
+                    report.refused_for_good.append((sending.name, answer))
+                elif age >= server.give_up_after:
+                    outbox._move(sending, outbox.failed)
+                    limit = _span(server.give_up_after)
+                    report.refused_for_good.append(
+                        (
+                            sending.name,
+                            f"{answer} (still refused {_span(age)} after it was "
+                            f'queued; give_up_after = "{limit}")',
+                        )
+                    )
+                else:
+                    outbox._move(sending, outbox.queue)
+                    refused.append(f"{sending.name}: {answer} (for now: tried again)")
                 with suppress(smtplib.SMTPException, OSError):
                     client.rset()
                 continue
             except Exception as error:
                 outbox._move(sending, outbox.queue)
-                report.failed = _reason(server, error)
+                _stopped(server, error, report)
                 return
             outbox._move(sending, outbox.sent)
             report.sent.append(sending.name)
@@ -277,28 +359,54 @@ def _send_all(
         client.close()
 
 
-def _transaction(client: smtplib.SMTP, data: bytes) -> None:
+def _stopped(server: ServerSettings, error: Exception, report: SendReport) -> None:
+    """Delivery stopped on ``error``: ``never_works`` when a setting is to blame, else
+    ``failed``."""
+    if isinstance(error, NeverWorks):
+        report.never_works = str(error)
+    elif (problem := certificate_problem(_where(server), server, error)) is not None:
+        report.never_works = problem
+    else:
+        report.failed = _reason(server, error)
+
+
+def _transaction(client: smtplib.SMTP, server: ServerSettings, data: bytes) -> None:
     """One SMTP transaction (MAIL, RCPT for each recipient, DATA) for the message ``data``.
 
     DATA is done here rather than by ``smtplib.sendmail`` so that a connection lost after the
     message's last line was sent can be told from one lost before: only the first is in doubt.
+    A 5xx answer to MAIL is a setting that never works (``[mail] from``; ``[smtp] user`` when
+    the server wants a login and none is set); to a RCPT, to DATA or at the end of the data,
+    a refusal of this message for good.
     """
     sender, recipients = _envelope(data)
     if not recipients:
-        raise _Refused("the message has no recipient (To)")
+        raise _Refused("the message has no recipient (To)", for_good=True)
     code, reply = _unless_closing(client.mail(sender))
     if not 200 <= code < 300:
-        raise smtplib.SMTPSenderRefused(code, reply, sender)
+        error = smtplib.SMTPSenderRefused(code, reply, sender)
+        if code < 500:
+            raise error
+        if code == 530 and server.user is None:
+            raise NeverWorks(
+                f"{server.setting('user')}: {_where(server)} wants a login: {code} {_text(reply)}"
+            )
+        where = f"{server.source}: " if server.source is not None else ""
+        raise NeverWorks(f"{where}[mail] from: {_reason(server, error)}")
     refusals = []
+    for_good = False
     for recipient in recipients:
         code, reply = _unless_closing(client.rcpt(recipient))
         if not 200 <= code < 300:
             refusals.append(f"{recipient} refused: {code} {_text(reply)}")
+            for_good = for_good or code >= 500
     if refusals:
-        raise _Refused("; ".join(refusals))
+        raise _Refused("; ".join(refusals), for_good=for_good)
     code, reply = _unless_closing(client.docmd("data"))
     if code != 354:
-        raise _Refused(f"the server refused the message: {code} {_text(reply)}")
+        raise _Refused(
+            f"the server refused the message: {code} {_text(reply)}", for_good=code >= 500
+        )
     client.send(_dot_stuffed(data))
     try:
         code, reply = client.getreply()
@@ -308,7 +416,30 @@ def _transaction(client: smtplib.SMTP, data: bytes) -> None:
             f"{_text(str(error))}; it may have arrived"
         ) from None
     if not 200 <= code < 300:
-        raise _Refused(f"the server refused the message: {code} {_text(reply)}")
+        raise _Refused(
+            f"the server refused the message: {code} {_text(reply)}", for_good=code >= 500
+        )
+
+
+def _queued_at(data: bytes, path: Path) -> datetime:
+    """When the message was queued: its ``Date`` (written when it was queued; one without an
+    offset is taken as UTC), else, when it has no Date that can be read, its file's time."""
+    headers = BytesParser(policy=policy.compat32).parsebytes(data, headersonly=True)
+    with suppress(TypeError, ValueError, IndexError, OverflowError):
+        moment = parsedate_to_datetime(str(headers["Date"]))
+        return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+    return datetime.fromtimestamp(path.stat().st_mtime, UTC)
+
+
+def _span(span: timedelta) -> str:
+    """A duration as settings write it: ``3d``, ``36h`` or ``90m`` (hours rounded down from
+    two hours on)."""
+    minutes = max(int(span.total_seconds()) // 60, 0)
+    if minutes and minutes % (24 * 60) == 0:
+        return f"{minutes // (24 * 60)}d"
+    if (minutes and minutes % 60 == 0) or minutes >= 120:
+        return f"{minutes // 60}h"
+    return f"{minutes}m"
 
 
 def _unless_closing(answer: tuple[int, bytes]) -> tuple[int, bytes]:
@@ -344,7 +475,7 @@ def _dot_stuffed(data: bytes) -> bytes:
 def _reason(server: ServerSettings, error: BaseException) -> str:
     """One line saying why the delivery stopped."""
     where = _where(server)
-    if isinstance(error, _Stop):
+    if isinstance(error, NeverWorks):
         return str(error)
     problem = connection_problem(where, server, error)
     if problem is not None:
@@ -382,6 +513,47 @@ def _where(server: ServerSettings) -> str:
 def _text(reply: bytes | str) -> str:
     text = reply.decode("utf-8", errors="replace") if isinstance(reply, bytes) else reply
     return " ".join(text.split())
+
+
+def printable(text: str, limit: int = ANSWER_LENGTH) -> str:
+    """``text`` as one line of printable ASCII: white space runs made one space, anything else
+    escaped (``\\xe9``, ``\\u2028``), at most ``limit`` characters (``...`` when cut)."""
+    line = " ".join(text.split()).encode("ascii", "backslashreplace").decode("ascii")
+    line = re.sub(r"[\x00-\x1f\x7f]", lambda m: f"\\x{ord(m[0]):02x}", line)
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+def failure_notice(name: str, data: bytes, answer: str) -> tuple[str, str]:
+    """The subject and body of a notice to the game master that the server refused the queued
+    message ``name`` (bytes ``data``, now in ``mail/failed/``) for good, saying ``answer``
+    (an entry of ``SendReport.refused_for_good``); the caller queues it (``notice_mail``,
+    perhaps with the message attached). Every value is shown as printable ASCII on one line.
+
+    A notice about a notice to the game master would go where the first could not: the
+    caller sends none for those.
+    """
+    headers = BytesParser(policy=policy.default).parsebytes(data, headersonly=True)
+    recipients = [
+        address.addr_spec
+        for key in ("To", "Cc")
+        for header in headers.get_all(key, [])
+        for address in header.addresses
+    ]
+    subject = printable(str(headers.get("Subject", "")), 80)
+    body = (
+        "The mail server refused a message for good; it is not sent again by itself.\n"
+        "\n"
+        f"File:     mail/failed/{printable(name, 120)}\n"
+        f"To:       {printable(', '.join(recipients), 200) or '(none)'}\n"
+        f"Subject:  {subject}\n"
+        f"Answer:   {printable(answer)}\n"
+        "\n"
+        "It stays in mail/failed/. To try it again as it is (once the server's problem is\n"
+        "solved), move it back to mail/queue/: the next send or tick sends it. A player's\n"
+        "wrong address is changed with `adjudicator replace GAMEDIR --player NAME --email\n"
+        "ADDRESS`; mail queued from then on goes to the new address.\n"
+    )
+    return f"Mail refused for good: {printable(name, 120)}", body
 
 
 def _messages(folder: Path) -> list[Path]:

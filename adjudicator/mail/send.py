@@ -13,7 +13,8 @@ from pathlib import Path
 from adjudicator import steps
 from adjudicator.mail.config import MailSettings
 from adjudicator.mail.due import announce
-from adjudicator.mail.queue import Outbox, SendReport, deliver
+from adjudicator.mail.outgoing import new_message_id, notice_mail
+from adjudicator.mail.queue import Outbox, SendReport, deliver, failure_notice
 from adjudicator.mail.reports import queue_due_reports
 
 DEFAULT_SENDER = "adjudicator@localhost"
@@ -26,11 +27,16 @@ def queue_due(root: Path, settings: MailSettings) -> None:
     queue_due_reports(root, sender)
 
 
-def send_game(root: Path, settings: MailSettings) -> SendReport:
-    """Queue what is due and deliver the game's queue, each a step; what the delivery did."""
+def send_game(root: Path, settings: MailSettings, deliver_too: bool = True) -> SendReport:
+    """Queue what is due and (with ``deliver_too``) deliver the game's queue, each a step;
+    what the delivery did. The game master is told of each message refused for good (the
+    notice goes out with the next delivery)."""
     queue_due(root, settings)
+    if not deliver_too:
+        return SendReport()
     with steps.step(root, "send") as running:
         report = deliver(Outbox(root), settings)
+        _tell_refused(root, settings, report)
         if running.changed():
             running.commit(
                 "sent",
@@ -38,5 +44,27 @@ def send_game(root: Path, settings: MailSettings) -> SendReport:
                 written=report.written,
                 in_doubt=report.in_doubt,
                 failed=report.failed,
+                refused=[name for name, _ in report.refused_for_good],
             )
     return report
+
+
+def _tell_refused(root: Path, settings: MailSettings, report: SendReport) -> None:
+    """Queue a notice to the game master of each message the server refused for good (none
+    about a message to the game master: it would go where the first could not)."""
+    if not settings.gm:
+        return
+    sender = settings.sender or DEFAULT_SENDER
+    for name, answer in report.refused_for_good:
+        data = (root / "mail" / "failed" / name).read_bytes()
+        if settings.gm.lower().encode() in data.split(b"\r\n\r\n", 1)[0].lower():
+            continue
+        subject, body = failure_notice(name, data, answer)
+        notice = notice_mail(
+            sender=sender,
+            to=settings.gm,
+            subject=subject,
+            body=body,
+            message_id=new_message_id(sender, "failed"),
+        )
+        Outbox(root).put(notice, "failed-gm")
