@@ -485,6 +485,96 @@ def test_a_notice_carries_the_set_aside_message_byte_for_byte() -> None:
     assert parse(reminder.as_bytes()).get_content_type() == "text/plain"
 
 
+def test_a_receipt_carries_only_valid_message_ids() -> None:
+    """In-Reply-To and References take from the message only what has msg-id syntax."""
+    message = receipt_mail(
+        sender=SENDER,
+        to="alice@example.org",
+        game_id="cairo",
+        subject="[cairo] turn 1: order accepted",
+        in_reply_to="<bad id@x>",
+        references=["no-brackets@x <ok@x> <a@b>\r\nBcc: x@evil", "<[1]@x> <two@@x>"],
+        body="x\n",
+        message_id="<r@example.org>",
+    )
+    parsed = parse(message.as_bytes())
+    assert parsed["In-Reply-To"] is None
+    assert parsed["References"].split() == ["<ok@x>", "<a@b>"]
+    assert parsed["Bcc"] is None
+    many = [f"<m{n}@x>" for n in range(50)]
+    threaded = receipt_mail(
+        sender=SENDER,
+        to="alice@example.org",
+        game_id="cairo",
+        subject="s",
+        in_reply_to="<last@x>",
+        references=many,
+        body="x\n",
+        message_id="<r@example.org>",
+    )
+    chain = threaded["References"].split()
+    assert len(chain) == 20 and chain[-1] == "<last@x>" and chain[0] == "<m31@x>"
+
+
+def every_composer() -> list[tuple[str, EmailMessage]]:
+    """One message from each composer in adjudicator.mail.outgoing."""
+    return [
+        (
+            "report_mail",
+            report_mail(
+                sender=SENDER,
+                to="a@example.org",
+                game_id="cairo",
+                player="a",
+                turn=1,
+                body="r\n",
+                form="bid: {}\n",
+                message_id="<1@x>",
+            ),
+        ),
+        (
+            "receipt_mail",
+            receipt_mail(
+                sender=SENDER,
+                to="a@example.org",
+                game_id="cairo",
+                subject="s",
+                in_reply_to="<p@x>",
+                references=[],
+                body="b\n",
+                message_id="<2@x>",
+            ),
+        ),
+        (
+            "notice_mail",
+            notice_mail(
+                sender=SENDER, to="gm@example.org", subject="s", body="b\n", message_id="<4@x>"
+            ),
+        ),
+    ]
+
+
+def test_every_message_sent_is_marked_auto_submitted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """RFC 3834: answers are auto-replied, everything else auto-generated; and every composer
+    in the module is covered here (a new one must be added to every_composer)."""
+    from adjudicator.mail import outgoing
+
+    monkeypatch.setenv("ADJUDICATOR_NOW", "2026-11-23T20:00:00+01:00")
+    composers = {
+        name
+        for name, value in vars(outgoing).items()
+        if name.endswith("_mail") and callable(value) and not name.startswith("_")
+    }
+    made = dict(every_composer())
+    assert set(made) == composers
+    answers = {"receipt_mail"}
+    for name, message in made.items():
+        parsed = parse(message.as_bytes())
+        want = "auto-replied" if name in answers else "auto-generated"
+        assert parsed["Auto-Submitted"] == want, name
+        assert parsed["Date"] == "Mon, 23 Nov 2026 19:00:00 +0000", "the adjudicator's clock"
+
+
 # -- the queue ---------------------------------------------------------------------------------
 
 

@@ -1,7 +1,11 @@
 """Composing the messages the adjudicator sends: reports, receipts and notices.
 
-Pure functions: nothing here reads files, clocks aside (every message gets a Date), or the
-network. Messages use the SMTP policy (CRLF line ends) with 7-bit transfer encodings only, so a
+Pure functions: nothing here reads files, the clock aside (every message gets a Date, from
+``adjudicator.clock``, so ``ADJUDICATOR_NOW`` applies), or the network. Every message is marked
+``Auto-Submitted`` (RFC 3834): ``auto-replied`` for answers (receipts),
+``auto-generated`` for everything else (reports, reminders, notices).
+
+Messages use the SMTP policy (CRLF line ends) with 7-bit transfer encodings only, so a
 non-ASCII report travels as quoted-printable or base64 through any server, 8BITMIME or not, and
 non-ASCII headers are encoded (RFC 2047, and RFC 2231 for file names).
 """
@@ -11,14 +15,19 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from email import policy
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import format_datetime, getaddresses, parseaddr
 
+from adjudicator import clock
+from adjudicator.mail.quoting import msg_id
+
 POLICY = policy.SMTP.clone(cte_type="7bit")
 """The SMTP policy (CRLF), with bodies in 7-bit encodings: never relies on 8BITMIME."""
+
+MAX_REFERENCES = 20
+"""The most Message-IDs an answer's References carries (the last ones of the thread)."""
 
 _REPLY_PREFIX = re.compile(r"^\s*(?:re\s*(?:\[\d+\])?\s*:\s*)+", re.IGNORECASE)
 _ATOM_UNSAFE = re.compile(r"[^A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+")
@@ -68,10 +77,10 @@ def receipt_mail(
     body: str,
     message_id: str,
 ) -> EmailMessage:
-    """An answer in the thread of the message it answers: ``Re: <subject>``, In-Reply-To and
-    References (``references`` then ``in_reply_to``) set.
-
-    ``game_id`` is recorded in an ``X-Adjudicator-Game`` header; the subject is the player's own.
+    """An answer (``Auto-Submitted: auto-replied``) in the thread of the message it answers:
+    ``Re: <subject>``. In-Reply-To and References (``references`` then ``in_reply_to``, at most
+    :data:`MAX_REFERENCES` ids) carry only valid msg-ids; anything else given is left out.
+    ``game_id`` is recorded in an ``X-Adjudicator-Game`` header.
     """
     message = _new(sender, to, reply_subject(subject), message_id)
     message["Auto-Submitted"] = "auto-replied"
@@ -79,7 +88,7 @@ def receipt_mail(
     parent = _message_ids([in_reply_to]) if in_reply_to else []
     if parent:
         message["In-Reply-To"] = parent[0]
-    chain = _message_ids([*references, *parent])
+    chain = _message_ids([*references, *parent])[-MAX_REFERENCES:]
     if chain:
         message["References"] = " ".join(chain)
     message.set_content(body, charset="utf-8")
@@ -138,7 +147,7 @@ def _new(sender: str, to: str, subject: str, message_id: str) -> EmailMessage:
     message["From"] = _addresses(sender)
     message["To"] = _addresses(to)
     message["Subject"] = _one_line(subject)
-    message["Date"] = format_datetime(datetime.now(UTC))
+    message["Date"] = format_datetime(clock.now())
     message["Message-ID"] = _one_line(message_id)
     return message
 
@@ -164,12 +173,12 @@ def _one_line(text: str) -> str:
 
 
 def _message_ids(values: Sequence[str]) -> list[str]:
-    """Each Message-ID once, in order; values may hold several, separated by white space."""
+    """Each valid msg-id once, in order; values may hold several, separated by white space."""
     seen: list[str] = []
     for value in values:
         for token in value.split():
-            ident = f"<{token.strip('<>')}>"
-            if ident != "<>" and ident not in seen:
+            ident = msg_id(token)
+            if ident is not None and ident not in seen:
                 seen.append(ident)
     return seen
 
