@@ -30,7 +30,6 @@ from adjudicator.mail.outgoing import (
     new_message_id,
     notice_mail,
     receipt_mail,
-    reply_subject,
     report_mail,
 )
 from adjudicator.mail.queue import Outbox, SendReport, deliver
@@ -396,33 +395,19 @@ def test_a_report_without_a_form_is_one_text() -> None:
     assert list(parsed.iter_attachments()) == []
 
 
-@pytest.mark.parametrize(
-    ("subject", "reply"),
-    [
-        ("orders for turn 3", "Re: orders for turn 3"),
-        ("Re: orders", "Re: orders"),
-        ("RE: re: Re[2]: orders", "Re: orders"),
-        ("Reorders", "Re: Reorders"),
-        ("", "Re:"),
-    ],
-)
-def test_reply_subject_says_re_once(subject: str, reply: str) -> None:
-    assert reply_subject(subject) == reply
-
-
 def test_a_receipt_threads_on_the_order_message() -> None:
     message = receipt_mail(
         sender=SENDER,
         to="alice@example.org",
         game_id="cairo",
-        subject="Re: my bids",
+        subject="[cairo] turn 2: order accepted",
         in_reply_to="<order-2@mail.example>",
         references=["<start@mail.example> <report@example.org>", "<order-2@mail.example>"],
         body="Your order was accepted.\nSHA-256: " + "0" * 64 + "\n",
         message_id="<receipt@example.org>",
     )
     parsed = parse(message.as_bytes())
-    assert parsed["Subject"] == "Re: my bids"
+    assert parsed["Subject"] == "[cairo] turn 2: order accepted"
     assert parsed["In-Reply-To"] == "<order-2@mail.example>"
     assert parsed["References"].split() == [
         "<start@mail.example>",
@@ -462,29 +447,6 @@ def test_a_receipt_without_a_parent() -> None:
     assert only_parent["References"] == "<p@example.org>"
 
 
-def test_a_notice_carries_the_set_aside_message_byte_for_byte() -> None:
-    original = b"From: stranger@example.net\r\nSubject: \xe4\r\n\r\nbinary \x00\xff\r\n"
-    message = notice_mail(
-        sender=SENDER,
-        to="gm@example.org",
-        subject="set aside: hello",
-        body="A message was set aside.\n",
-        message_id="<n@example.org>",
-        attachment=("0123abcd.eml", original),
-    )
-    parsed = parse(message.as_bytes())
-    assert parsed["Subject"] == "set aside: hello"
-    [attachment] = list(parsed.iter_attachments())
-    assert isinstance(attachment, EmailMessage)
-    assert attachment.get_filename() == "0123abcd.eml"
-    assert attachment.get_content_disposition() == "attachment"
-    assert attachment.get_payload(decode=True) == original
-    reminder = notice_mail(
-        sender=SENDER, to="bob@example.org", subject="reminder", body="b\n", message_id="<m@x>"
-    )
-    assert parse(reminder.as_bytes()).get_content_type() == "text/plain"
-
-
 def test_a_receipt_carries_only_valid_message_ids() -> None:
     """In-Reply-To and References take from the message only what has msg-id syntax."""
     message = receipt_mail(
@@ -514,6 +476,20 @@ def test_a_receipt_carries_only_valid_message_ids() -> None:
     )
     chain = threaded["References"].split()
     assert len(chain) == 20 and chain[-1] == "<last@x>" and chain[0] == "<m31@x>"
+
+
+def test_a_notice_is_one_text_and_carries_nothing() -> None:
+    message = notice_mail(
+        sender=SENDER,
+        to="gm@example.org",
+        subject="[cairo] a message was set aside",
+        body="A message was set aside.\n",
+        message_id="<n@example.org>",
+    )
+    parsed = parse(message.as_bytes())
+    assert parsed["Subject"] == "[cairo] a message was set aside"
+    assert parsed.get_content_type() == "text/plain"
+    assert list(parsed.iter_attachments()) == []
 
 
 def every_composer() -> list[tuple[str, EmailMessage]]:

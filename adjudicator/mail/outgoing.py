@@ -29,7 +29,6 @@ POLICY = policy.SMTP.clone(cte_type="7bit")
 MAX_REFERENCES = 20
 """The most Message-IDs an answer's References carries (the last ones of the thread)."""
 
-_REPLY_PREFIX = re.compile(r"^\s*(?:re\s*(?:\[\d+\])?\s*:\s*)+", re.IGNORECASE)
 _ATOM_UNSAFE = re.compile(r"[^A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+")
 
 
@@ -77,12 +76,15 @@ def receipt_mail(
     body: str,
     message_id: str,
 ) -> EmailMessage:
-    """An answer (``Auto-Submitted: auto-replied``) in the thread of the message it answers:
-    ``Re: <subject>``. In-Reply-To and References (``references`` then ``in_reply_to``, at most
-    :data:`MAX_REFERENCES` ids) carry only valid msg-ids; anything else given is left out.
-    ``game_id`` is recorded in an ``X-Adjudicator-Game`` header.
+    """An answer (``Auto-Submitted: auto-replied``) in the thread of the message it answers.
+
+    ``subject`` is the adjudicator's own (``[cairo] turn 4: order accepted``), never the
+    player's: the subject of an incoming message is a stranger's choice. In-Reply-To and
+    References (``references`` then ``in_reply_to``, at most :data:`MAX_REFERENCES` ids) carry
+    only valid msg-ids; anything else given is left out. ``game_id`` is recorded in an
+    ``X-Adjudicator-Game`` header.
     """
-    message = _new(sender, to, reply_subject(subject), message_id)
+    message = _new(sender, to, subject, message_id)
     message["Auto-Submitted"] = "auto-replied"
     message["X-Adjudicator-Game"] = _one_line(game_id)
     parent = _message_ids([in_reply_to]) if in_reply_to else []
@@ -102,26 +104,16 @@ def notice_mail(
     subject: str,
     body: str,
     message_id: str,
-    attachment: tuple[str, bytes] | None = None,
 ) -> EmailMessage:
-    """A notice to the game master (a message set aside) or a reminder to a player.
+    """A notice (``Auto-Submitted: auto-generated``): to the game master (a message set aside,
+    a game waiting) or to a player (a reminder, the game master's action).
 
-    ``attachment`` is ``(file name, bytes)``; it travels as application/octet-stream in base64,
-    so a set-aside message arrives byte for byte as it came in, whatever it holds (a
-    message/rfc822 part could not be base64-encoded and would be rewrapped by servers).
+    A notice never carries an incoming message: it names it (see ``adjudicator.mail.ingest``),
+    so a game master's address that bounces cannot make mail grow without end.
     """
     message = _new(sender, to, subject, message_id)
     message["Auto-Submitted"] = "auto-generated"
     message.set_content(body, charset="utf-8")
-    if attachment is not None:
-        name, data = attachment
-        message.add_attachment(
-            data,
-            maintype="application",
-            subtype="octet-stream",
-            disposition="attachment",
-            filename=name,
-        )
     return message
 
 
@@ -134,12 +126,6 @@ def new_message_id(sender: str, label: str) -> str:
     parts = [_ATOM_UNSAFE.sub("-", part) for part in label.split(".")]
     atom = ".".join(part for part in parts if part) or "message"
     return f"<{atom}.{secrets.token_hex(16)}@{_domain(sender)}>"
-
-
-def reply_subject(subject: str) -> str:
-    """``Re: <subject>``, once: any ``Re:`` prefixes the subject already has are dropped."""
-    rest = _REPLY_PREFIX.sub("", _one_line(subject)).strip()
-    return f"Re: {rest}" if rest else "Re:"
 
 
 def _new(sender: str, to: str, subject: str, message_id: str) -> EmailMessage:
