@@ -166,6 +166,7 @@ def send(games: tuple[Path, ...], config_file: Path | None) -> None:
 
 def _send(games: tuple[Path, ...], settings: MailSettings) -> None:
     from adjudicator.errors import TempFail
+    from adjudicator.mail.answers import queue_digests
     from adjudicator.mail.due import announce
     from adjudicator.mail.ingest import DEFAULT_SENDER, games_in
     from adjudicator.mail.queue import Outbox, deliver
@@ -175,6 +176,7 @@ def _send(games: tuple[Path, ...], settings: MailSettings) -> None:
     for game in games_in(games):
         announce(game.root, settings.sender or DEFAULT_SENDER)
         queue_due_reports(game.root, settings.sender or DEFAULT_SENDER)
+        queue_digests(game.root, settings.sender or DEFAULT_SENDER)
         report = deliver(Outbox(game.root), settings)
         for name in report.sent:
             click.echo(f"{game.id}: sent {name}")

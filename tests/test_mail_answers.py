@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import email.policy
 import hashlib
+from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -16,6 +18,9 @@ from typing import Any
 
 import pytest
 
+from adjudicator.mail import ingest as ingest_module
+from adjudicator.mail.config import MailSettings
+from adjudicator.mail.incoming import Incoming, read_message
 from tests.helpers import Table, run
 from tests.ssh import make_key, ssh_sign
 
@@ -240,6 +245,131 @@ def test_a_receipt_threads_on_the_order_message(table: Table, config: Path, owes
     assert receipt["Auto-Submitted"] == "auto-replied"
 
 
+# -- no mail loops ----------------------------------------------------------------------------
+
+
+def detect_auto_submitted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stand-in for incoming.py's detection of automatic mail, only for these tests, until it
+    lands (then it changes nothing: ``automatic`` is set already)."""
+    real: Callable[[bytes], Incoming] = read_message
+
+    def reading(raw: bytes) -> Incoming:
+        incoming = real(raw)
+        if incoming.automatic is None and b"\nAuto-Submitted: auto-replied" in raw:
+            return replace(incoming, automatic="Auto-Submitted: auto-replied")
+        return incoming
+
+    monkeypatch.setattr(ingest_module, "read_message", reading)
+
+
+def test_automatic_mail_is_taken_but_not_answered(
+    table: Table, config: Path, owes: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    detect_auto_submitted(monkeypatch)
+    raw = mail(
+        signed_order(table, owes),
+        message_id="<a1@x>",
+        headers={"Auto-Submitted": "auto-replied"},
+    )
+    assert ingest(table, config, raw) == [
+        f"<a1@x> cairo-2026 {owes} 1 accepted (not answered: automatic mail, "
+        "Auto-Submitted: auto-replied)"
+    ]
+    assert table.status()["received"] == [owes]
+    assert sent(table, config) == []
+
+
+@pytest.mark.parametrize(
+    ("sender", "why"),
+    [
+        ("Bot <GM-BOT@Example.ORG>", "sent from the adjudicator's own address"),
+        ("gm@EXAMPLE.org", "sent from the game master's address"),
+    ],
+)
+def test_mail_from_our_own_or_the_gms_address_is_taken_but_not_answered(
+    table: Table, config: Path, owes: str, sender: str, why: str
+) -> None:
+    raw = mail(signed_order(table, owes), sender=sender, message_id="<o1@x>")
+    assert ingest(table, config, raw) == [
+        f"<o1@x> cairo-2026 {owes} 1 accepted (not answered: {why})"
+    ]
+    assert sent(table, config) == []
+    refused = mail(signed_order(table, owes, n=1, turn=7), sender=sender, message_id="<o2@x>")
+    [line] = ingest(table, config, refused)
+    assert line.startswith(f"<o2@x> cairo-2026 {owes} 1 refused: ")
+    assert line.endswith(f" (not answered: {why})")
+    assert sent(table, config) == []
+
+
+def test_no_answer_needs_nothing_but_the_incoming_fields() -> None:
+    from adjudicator.mail.answers import no_answer
+
+    settings = MailSettings(sender="gm-bot@example.org", gm=None, smtp=None, imap=None, source=None)
+    person = Incoming("<a@b>", "alice@example.org", "s", (), (), (), None)
+    assert no_answer(person, settings, "gm-bot@example.org") is None
+    bounce = replace(person, automatic="a delivery status report\x1b")
+    assert no_answer(bounce, settings, "gm-bot@example.org") == (
+        "automatic mail, a delivery status report\\x1b"
+    )
+
+
+def test_five_answers_an_hour_then_one_digest(
+    table: Table, config: Path, owes: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = []
+    for n in range(7):
+        at(monkeypatch, n)
+        raw = mail(signed_order(table, owes, n=n), message_id=f"<r{n}@x>")
+        lines += ingest(table, config, raw)
+    held = " (answer held for a digest: 5 answers to this address this hour)"
+    assert lines == [
+        *(f"<r{n}@x> cairo-2026 {owes} 1 accepted" for n in range(5)),
+        *(f"<r{n}@x> cairo-2026 {owes} 1 accepted{held}" for n in (5, 6)),
+    ]
+    receipts = sent(table, config)
+    assert [m["In-Reply-To"] for m in receipts] == [f"<r{n}@x>" for n in range(5)]
+    at(monkeypatch, 61)  # the first five are over an hour old, but answers are still held
+    assert ingest(table, config, mail(signed_order(table, owes, n=7), message_id="<r7@x>")) == [
+        f"<r7@x> cairo-2026 {owes} 1 accepted{held}"
+    ]
+    at(monkeypatch, 64)
+    assert sent(table, config) == [], "an hour has not passed since the first was held"
+    at(monkeypatch, 65)
+    [digest] = sent(table, config)
+    assert digest["To"] == f"{owes}@example.org"
+    assert digest["Subject"] == "[cairo-2026] 3 answers held back (over 5 in an hour)"
+    assert digest["Auto-Submitted"] == "auto-replied"
+    body = text(digest)
+    assert body.count("was accepted and replaces your earlier order") == 3
+    assert "--- 3 of 3: [cairo-2026] turn 1: order accepted (" in body
+    folders = list((table.gamedir / "mail" / "held").iterdir())
+    assert [len(list((f / "digested").glob("*.eml"))) for f in folders] == [3]
+    assert sent(table, config) == [], "one digest"
+    at(monkeypatch, 66)
+    assert ingest(table, config, mail(signed_order(table, owes, n=8), message_id="<r8@x>")) == [
+        f"<r8@x> cairo-2026 {owes} 1 accepted"
+    ]
+    [answer] = sent(table, config)
+    assert answer["In-Reply-To"] == "<r8@x>"
+
+
+def test_every_mail_written_is_marked_auto_submitted(table: Table, config: Path, owes: str) -> None:
+    other = next(name for name in table.names if name != owes)
+    ingest(table, config, mail(signed_order(table, owes), message_id="<e1@x>"))
+    ingest(table, config, mail(signed_order(table, owes, signer=other, n=1), message_id="<e2@x>"))
+    ingest(table, config, mail(None, message_id="<e3@x>"))
+    sent(table, config)
+    mails = [PARSER.parsebytes(p.read_bytes()) for p in (table.gamedir / "outbox").glob("*.eml")]
+    marked = {(str(m["Subject"]), str(m["Auto-Submitted"])) for m in mails}
+    assert marked == {
+        *((f"[cairo-2026] turn 1: report for {name}", "auto-generated") for name in table.names),
+        ("[cairo-2026] turn 1: order accepted", "auto-replied"),
+        ("[cairo-2026] order refused", "auto-replied"),
+        (f"[cairo-2026] an order naming {owes} signed with {other}'s key", "auto-generated"),
+        ("[adjudicator] a message that names no game was set aside", "auto-generated"),
+    }
+
+
 # -- the game master's notice -------------------------------------------------------------------
 
 
@@ -290,3 +420,65 @@ def test_an_oversized_message_is_set_aside_and_not_forwarded(
     assert len(notice.as_bytes()) < 8192
     size = "Size:        over 10485760 bytes (10485761 read and kept)"
     assert size in text(notice).splitlines(), "standard input is read no further"
+
+
+def test_a_digest_cut_short_is_not_queued_twice(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from adjudicator.mail import answers
+    from adjudicator.mail.outgoing import receipt_mail
+
+    def receipt(n: int) -> EmailMessage:
+        return receipt_mail(
+            sender="gm-bot@example.org",
+            to="Alice <ALICE@example.org>",
+            game_id="cairo-2026",
+            subject=f"[cairo-2026] turn 1: order refused ({n})",
+            in_reply_to=None,
+            references=[],
+            body=f"answer {n}\n",
+            message_id=f"<{n}@x>",
+        )
+
+    queued = [answers.put_answer(table.gamedir, receipt(n), "receipt-alice") for n in range(7)]
+    assert queued == [True] * 5 + [False] * 2
+    at(monkeypatch, 61)
+
+    def crash(path: Path, folder: Path) -> None:
+        raise OSError("cut short")
+
+    real_move = answers._move
+    monkeypatch.setattr(answers, "_move", crash)
+    with pytest.raises(OSError):
+        answers.queue_digests(table.gamedir, "gm-bot@example.org")
+    monkeypatch.setattr(answers, "_move", real_move)
+    assert answers.queue_digests(table.gamedir, "gm-bot@example.org") == []
+    digests = list((table.gamedir / "mail" / "queue").glob("*-digest-*.eml"))
+    assert len(digests) == 1
+    body = text(PARSER.parsebytes(digests[0].read_bytes()))  # type: ignore[arg-type]
+    assert "answer 5" in body and "answer 6" in body and "answer 4" not in body
+    held = next((table.gamedir / "mail" / "held").iterdir())
+    assert list(held.glob("*.eml")) == [] and len(list(held.glob("digested/*.eml"))) == 2
+
+
+def test_a_long_digest_quotes_the_first_answers_and_lists_the_rest() -> None:
+    from adjudicator.mail.answers import IN_FULL, digest_text
+    from adjudicator.mail.outgoing import receipt_mail
+
+    messages = [
+        receipt_mail(
+            sender="gm-bot@example.org",
+            to="alice@example.org",
+            game_id="cairo",
+            subject=f"[cairo] order refused {n}",
+            in_reply_to=None,
+            references=[],
+            body=f"body {n}\n",
+            message_id=f"<{n}@x>",
+        )
+        for n in range(IN_FULL + 3)
+    ]
+    body = digest_text("cairo", messages)
+    assert f"body {IN_FULL - 1}" in body and f"body {IN_FULL}" not in body
+    assert "--- and 3 more, by subject ---" in body
+    assert f"- [cairo] order refused {IN_FULL + 2} (" in body

@@ -27,6 +27,7 @@ from adjudicator.mail.config import (
     password,
 )
 from adjudicator.mail.outgoing import (
+    digest_mail,
     new_message_id,
     notice_mail,
     receipt_mail,
@@ -522,6 +523,17 @@ def every_composer() -> list[tuple[str, EmailMessage]]:
             ),
         ),
         (
+            "digest_mail",
+            digest_mail(
+                sender=SENDER,
+                to="a@example.org",
+                game_id="cairo",
+                subject="s",
+                body="b\n",
+                message_id="<3@x>",
+            ),
+        ),
+        (
             "notice_mail",
             notice_mail(
                 sender=SENDER, to="gm@example.org", subject="s", body="b\n", message_id="<4@x>"
@@ -543,7 +555,7 @@ def test_every_message_sent_is_marked_auto_submitted(monkeypatch: pytest.MonkeyP
     }
     made = dict(every_composer())
     assert set(made) == composers
-    answers = {"receipt_mail"}
+    answers = {"receipt_mail", "digest_mail"}
     for name, message in made.items():
         parsed = parse(message.as_bytes())
         want = "auto-replied" if name in answers else "auto-generated"

@@ -16,7 +16,9 @@ For each order found in a message:
 
 A message with no order, or with none that verifies, is set aside: kept as an ``.eml`` file, the
 game master told by a notice that names the message (never carries it), and answered to nobody.
-Processed Message-IDs are remembered in each game, so the same
+Automatic mail and mail from the adjudicator's or the game master's own address is never
+answered (its orders are still taken), and one address gets at most 5 answers per game per hour
+(:mod:`adjudicator.mail.answers`). Processed Message-IDs are remembered in each game, so the same
 message is never applied twice. Text from a message reaches an output line or a mail only through
 :mod:`adjudicator.mail.quoting`.
 """
@@ -34,6 +36,7 @@ from typing import Any
 import platformdirs
 
 from adjudicator import engine, keys, sshsig
+from adjudicator.mail import answers
 from adjudicator.mail.config import MailSettings
 from adjudicator.mail.incoming import MAX_MESSAGE, FoundOrder, Incoming, read_message
 from adjudicator.mail.outgoing import new_message_id, notice_mail, receipt_mail
@@ -54,6 +57,7 @@ PASTED_HINT = (
     "programs often change pasted text. The player may send the order file and its "
     "signature (.sig) as attachments instead."
 )
+HELD_NOTE = f"answer held for a digest: {answers.HOURLY_LIMIT} answers to this address this hour"
 
 _FIELD = re.compile(
     rb"(?m)^(?:\xef\xbb\xbf)?(id|player)[ \t]*:[ \t]*([\"']?)([^\s\"'#]+)\2[ \t]*(?:#.*)?\r?$"
@@ -159,6 +163,8 @@ class _Message:
     incoming: Incoming
     key: str
     settings: MailSettings
+    quiet: str | None
+    """Why nothing is answered (automatic mail, our own address, the game master's), or None."""
 
     @property
     def shown(self) -> str:
@@ -184,7 +190,10 @@ class _Route:
 def _one_message(games: list[Game], raw: Raw, settings: MailSettings) -> Outcome:
     incoming = read_message(raw.data)
     key = message_key(incoming, raw.data)
-    message = _Message(games, raw, incoming, key, settings)
+    sender = settings.sender or DEFAULT_SENDER
+    message = _Message(
+        games, raw, incoming, key, settings, answers.no_answer(incoming, settings, sender)
+    )
     if any(key in game.processed() for game in games):
         return Outcome(
             [f"{message.shown} set aside: a duplicate of a message processed before"], True
@@ -300,7 +309,9 @@ def _take(message: _Message, game: Game, signer: str, found: FoundOrder, route: 
 def _answer(
     message: _Message, game: Game, signer: str, found: FoundOrder, verdict: engine.Verdict
 ) -> str:
-    """Queue the receipt to ``signer``; what the output line adds about it."""
+    """Queue (or hold) the receipt to ``signer``; what the output line adds about it."""
+    if message.quiet is not None:
+        return f" (not answered: {message.quiet})"
     turn = f" turn {verdict.turn}:" if verdict.turn is not None else ""
     fate = "accepted" if verdict.accepted else "refused"
     receipt = receipt_mail(
@@ -313,8 +324,9 @@ def _answer(
         body=receipt_text(game, signer, found, verdict),
         message_id=new_message_id(message.sender, f"{game.id}.receipt"),
     )
-    Outbox(game.root).put(receipt, f"receipt-{signer}")
-    return ""
+    if answers.put_answer(game.root, receipt, f"receipt-{signer}"):
+        return ""
+    return f" ({HELD_NOTE})"
 
 
 def receipt_text(game: Game, signer: str, found: FoundOrder, verdict: engine.Verdict) -> str:

@@ -1,8 +1,8 @@
-"""Composing the messages the adjudicator sends: reports, receipts and notices.
+"""Composing the messages the adjudicator sends: reports, receipts, digests and notices.
 
 Pure functions: nothing here reads files, the clock aside (every message gets a Date, from
 ``adjudicator.clock``, so ``ADJUDICATOR_NOW`` applies), or the network. Every message is marked
-``Auto-Submitted`` (RFC 3834): ``auto-replied`` for answers (receipts),
+``Auto-Submitted`` (RFC 3834): ``auto-replied`` for answers (receipts, digests of them),
 ``auto-generated`` for everything else (reports, reminders, notices).
 
 Messages use the SMTP policy (CRLF line ends) with 7-bit transfer encodings only, so a
@@ -93,6 +93,18 @@ def receipt_mail(
     chain = _message_ids([*references, *parent])[-MAX_REFERENCES:]
     if chain:
         message["References"] = " ".join(chain)
+    message.set_content(body, charset="utf-8")
+    return message
+
+
+def digest_mail(
+    *, sender: str, to: str, game_id: str, subject: str, body: str, message_id: str
+) -> EmailMessage:
+    """The answers held back from one address in an hour, as one answer
+    (``Auto-Submitted: auto-replied``); it answers several messages, so it threads on none."""
+    message = _new(sender, to, subject, message_id)
+    message["Auto-Submitted"] = "auto-replied"
+    message["X-Adjudicator-Game"] = _one_line(game_id)
     message.set_content(body, charset="utf-8")
     return message
 
