@@ -77,7 +77,8 @@ def test_an_order_by_mail_is_accepted_and_receipted(table: Table, config: Path) 
     receipt = outbox_mails(table)[before]
     assert receipt["To"] == f"{player}@example.org"
     assert receipt["In-Reply-To"] == "<m1@mail>"
-    assert receipt["Subject"] == "Re: my orders"
+    assert receipt["Subject"] == "[cairo-2026] turn 1: order accepted", "never the player's"
+    assert receipt["Auto-Submitted"] == "auto-replied"
     stored = next((table.gamedir / "turns" / "0001" / "orders").glob("*.yaml")).read_bytes()
     text = receipt.get_body(("plain",)).get_content()  # type: ignore[union-attr]
     assert f"SHA-256: {hashlib.sha256(stored).hexdigest()}" in text
@@ -99,19 +100,24 @@ def test_the_player_is_known_by_the_signature_not_the_from_header(
     assert [m["To"] for m in receipts] == [f"{player}@example.org"]
 
 
-def test_a_tampered_order_is_refused_by_receipt_and_changes_nothing(
+def test_a_tampered_order_is_set_aside_answered_to_nobody_and_changes_nothing(
     table: Table, config: Path
 ) -> None:
+    """Its signature verifies with no registered key: anyone may have sent it, so nobody is
+    answered (a receipt would let a stranger mail the player); the game master is told."""
+    run("send", table.gamedir, "--config", config)
+    before = len(outbox_mails(table))
     player = table.status()["waiting_for"][0]
     raw = order_mail(table, player, table.legal(player), message_id="<m3@x>", tamper=True)
     result = run("ingest", table.gamedir, "--config", config, input=raw)
     assert result.exit_code == 0
-    assert result.output.startswith(f"<m3@x> cairo-2026 {player} - refused: bad signature")
+    assert result.output == (
+        "<m3@x> set aside: orders.yaml: no signature that verifies against a registered key "
+        "of game cairo-2026\n"
+    )
     assert table.status()["received"] == []
     run("send", table.gamedir, "--config", config)
-    receipt = next(m for m in outbox_mails(table) if m["In-Reply-To"] == "<m3@x>")
-    text = receipt.get_body(("plain",)).get_content()  # type: ignore[union-attr]
-    assert "was refused" in text and "bad signature" in text
+    assert [m["To"] for m in outbox_mails(table)[before:]] == ["gm@example.org"]
 
 
 def test_mail_without_an_order_is_set_aside_and_strangers_get_no_answer(
@@ -128,8 +134,9 @@ def test_mail_without_an_order_is_set_aside_and_strangers_get_no_answer(
     kept = list((table.root / "user-data" / "adjudicator" / "setaside").glob("*.eml"))
     assert [p.read_bytes() for p in kept] == [message.as_bytes()], "it names no game"
     run("send", table.gamedir, "--config", config)
-    about = [m for m in outbox_mails(table) if "hello" in str(m["Subject"])]
+    about = [m for m in outbox_mails(table) if "report for" not in str(m["Subject"])]
     assert [m["To"] for m in about] == ["gm@example.org"], "the game master only"
+    assert "Message-ID:  <hello@x>" in str(about[0].get_body(("plain",)).get_content())  # type: ignore[union-attr]
 
 
 def test_tick_takes_a_maildir_adjudicates_and_sends(table: Table, config: Path) -> None:

@@ -70,7 +70,7 @@ class Post:
                     player.forms[turn] = part.get_content()
             elif "reminder" in subject:
                 player.reminders.append(text)
-            elif subject.startswith("Re:"):
+            elif message["Auto-Submitted"] == "auto-replied":  # receipts and digests
                 player.receipts.append(text)
         self.taken = len(self.server.received)
 

@@ -28,10 +28,10 @@ from adjudicator.mail.config import (
     password,
 )
 from adjudicator.mail.outgoing import (
+    digest_mail,
     new_message_id,
     notice_mail,
     receipt_mail,
-    reply_subject,
     report_mail,
 )
 from adjudicator.mail.queue import Outbox, SendReport, deliver
@@ -427,33 +427,19 @@ def test_a_report_without_a_form_is_one_text() -> None:
     assert list(parsed.iter_attachments()) == []
 
 
-@pytest.mark.parametrize(
-    ("subject", "reply"),
-    [
-        ("orders for turn 3", "Re: orders for turn 3"),
-        ("Re: orders", "Re: orders"),
-        ("RE: re: Re[2]: orders", "Re: orders"),
-        ("Reorders", "Re: Reorders"),
-        ("", "Re:"),
-    ],
-)
-def test_reply_subject_says_re_once(subject: str, reply: str) -> None:
-    assert reply_subject(subject) == reply
-
-
 def test_a_receipt_threads_on_the_order_message() -> None:
     message = receipt_mail(
         sender=SENDER,
         to="alice@example.org",
         game_id="cairo",
-        subject="Re: my bids",
+        subject="[cairo] turn 2: order accepted",
         in_reply_to="<order-2@mail.example>",
         references=["<start@mail.example> <report@example.org>", "<order-2@mail.example>"],
         body="Your order was accepted.\nSHA-256: " + "0" * 64 + "\n",
         message_id="<receipt@example.org>",
     )
     parsed = parse(message.as_bytes())
-    assert parsed["Subject"] == "Re: my bids"
+    assert parsed["Subject"] == "[cairo] turn 2: order accepted"
     assert parsed["In-Reply-To"] == "<order-2@mail.example>"
     assert parsed["References"].split() == [
         "<start@mail.example>",
@@ -493,27 +479,119 @@ def test_a_receipt_without_a_parent() -> None:
     assert only_parent["References"] == "<p@example.org>"
 
 
-def test_a_notice_carries_the_set_aside_message_byte_for_byte() -> None:
-    original = b"From: stranger@example.net\r\nSubject: \xe4\r\n\r\nbinary \x00\xff\r\n"
+def test_a_receipt_carries_only_valid_message_ids() -> None:
+    """In-Reply-To and References take from the message only what has msg-id syntax."""
+    message = receipt_mail(
+        sender=SENDER,
+        to="alice@example.org",
+        game_id="cairo",
+        subject="[cairo] turn 1: order accepted",
+        in_reply_to="<bad id@x>",
+        references=["no-brackets@x <ok@x> <a@b>\r\nBcc: x@evil", "<[1]@x> <two@@x>"],
+        body="x\n",
+        message_id="<r@example.org>",
+    )
+    parsed = parse(message.as_bytes())
+    assert parsed["In-Reply-To"] is None
+    assert parsed["References"].split() == ["<ok@x>", "<a@b>"]
+    assert parsed["Bcc"] is None
+    many = [f"<m{n}@x>" for n in range(50)]
+    threaded = receipt_mail(
+        sender=SENDER,
+        to="alice@example.org",
+        game_id="cairo",
+        subject="s",
+        in_reply_to="<last@x>",
+        references=many,
+        body="x\n",
+        message_id="<r@example.org>",
+    )
+    chain = threaded["References"].split()
+    assert len(chain) == 20 and chain[-1] == "<last@x>" and chain[0] == "<m31@x>"
+
+
+def test_a_notice_is_one_text_and_carries_nothing() -> None:
     message = notice_mail(
         sender=SENDER,
         to="gm@example.org",
-        subject="set aside: hello",
+        subject="[cairo] a message was set aside",
         body="A message was set aside.\n",
         message_id="<n@example.org>",
-        attachment=("0123abcd.eml", original),
     )
     parsed = parse(message.as_bytes())
-    assert parsed["Subject"] == "set aside: hello"
-    [attachment] = list(parsed.iter_attachments())
-    assert isinstance(attachment, EmailMessage)
-    assert attachment.get_filename() == "0123abcd.eml"
-    assert attachment.get_content_disposition() == "attachment"
-    assert attachment.get_payload(decode=True) == original
-    reminder = notice_mail(
-        sender=SENDER, to="bob@example.org", subject="reminder", body="b\n", message_id="<m@x>"
-    )
-    assert parse(reminder.as_bytes()).get_content_type() == "text/plain"
+    assert parsed["Subject"] == "[cairo] a message was set aside"
+    assert parsed.get_content_type() == "text/plain"
+    assert list(parsed.iter_attachments()) == []
+
+
+def every_composer() -> list[tuple[str, EmailMessage]]:
+    """One message from each composer in adjudicator.mail.outgoing."""
+    return [
+        (
+            "report_mail",
+            report_mail(
+                sender=SENDER,
+                to="a@example.org",
+                game_id="cairo",
+                player="a",
+                turn=1,
+                body="r\n",
+                form="bid: {}\n",
+                message_id="<1@x>",
+            ),
+        ),
+        (
+            "receipt_mail",
+            receipt_mail(
+                sender=SENDER,
+                to="a@example.org",
+                game_id="cairo",
+                subject="s",
+                in_reply_to="<p@x>",
+                references=[],
+                body="b\n",
+                message_id="<2@x>",
+            ),
+        ),
+        (
+            "digest_mail",
+            digest_mail(
+                sender=SENDER,
+                to="a@example.org",
+                game_id="cairo",
+                subject="s",
+                body="b\n",
+                message_id="<3@x>",
+            ),
+        ),
+        (
+            "notice_mail",
+            notice_mail(
+                sender=SENDER, to="gm@example.org", subject="s", body="b\n", message_id="<4@x>"
+            ),
+        ),
+    ]
+
+
+def test_every_message_sent_is_marked_auto_submitted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """RFC 3834: answers are auto-replied, everything else auto-generated; and every composer
+    in the module is covered here (a new one must be added to every_composer)."""
+    from adjudicator.mail import outgoing
+
+    monkeypatch.setenv("ADJUDICATOR_NOW", "2026-11-23T20:00:00+01:00")
+    composers = {
+        name
+        for name, value in vars(outgoing).items()
+        if name.endswith("_mail") and callable(value) and not name.startswith("_")
+    }
+    made = dict(every_composer())
+    assert set(made) == composers
+    answers = {"receipt_mail", "digest_mail"}
+    for name, message in made.items():
+        parsed = parse(message.as_bytes())
+        want = "auto-replied" if name in answers else "auto-generated"
+        assert parsed["Auto-Submitted"] == want, name
+        assert parsed["Date"] == "Mon, 23 Nov 2026 19:00:00 +0000", "the adjudicator's clock"
 
 
 # -- the queue ---------------------------------------------------------------------------------

@@ -1,16 +1,33 @@
-"""Taking mail in: each message's orders go to their game, each gets a receipt.
+"""Taking mail in: each message's orders go to their game, checked before anything is answered.
 
-A message's orders go to the game named by the order file's ``id`` among the games given; the
-player is the one whose registered key made the signature, never the From header. Receipts go
-to that player's registered address only, threaded on the order message. A message that carries
-no order we can take is set aside (kept as an ``.eml`` file, the game master told) and answered
-only where its From is a registered address. Processed Message-IDs are remembered in each game,
-so the same message is never applied twice.
+For each order found in a message:
+
+1. **The game** is the one the order's ``id`` names among the games served (an ``id`` that
+   names none: the order is set aside).
+2. **The signature is verified** against the registered keys of that game's players, for the
+   order as found and then for each other reading of it (``FoundOrder.alternatives``); the
+   first reading that verifies is the one taken. The key the signature names is only a hint of
+   which key to try first. The player is the one whose registered key made the verified
+   signature, never the From header. No verifying signature: set aside, answered to nobody.
+3. An order that names one player but verifies with another player's key is refused by a
+   receipt to the key's owner, and the game master is told. Any other order goes to the engine
+   (:func:`adjudicator.engine.judge_received`) and gets a receipt, to the signer's registered
+   address only, threaded on the order message.
+
+A message with no order, or with none that verifies, is set aside: kept as an ``.eml`` file, the
+game master told by a notice that names the message (never carries it), and answered to nobody.
+Automatic mail and mail from the adjudicator's or the game master's own address is never
+answered (its orders are still taken), and one address gets at most 5 answers per game per hour
+(:mod:`adjudicator.mail.answers`). Each message's work in a game is one step
+(:mod:`adjudicator.steps`) whose journal line carries the Message-ID, so the same message is
+never applied twice, and a crash leaves it applied whole or not at all. Text from a message
+reaches an output line or a mail only through :mod:`adjudicator.mail.quoting`.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,19 +36,30 @@ from typing import Any
 import platformdirs
 
 from adjudicator import engine, keys, sshsig, steps
+from adjudicator.mail import answers
 from adjudicator.mail.config import MailSettings
-from adjudicator.mail.incoming import FoundOrder, Incoming, read_message
+from adjudicator.mail.incoming import MAX_MESSAGE, FoundOrder, Incoming, read_message
 from adjudicator.mail.outgoing import new_message_id, notice_mail, receipt_mail
 from adjudicator.mail.queue import Outbox
+from adjudicator.mail.quoting import one_line, printable, shown_msg_id
 from adjudicator.mail.sources import Raw
 from adjudicator.store import GameDir, atomic_write
-from adjudicator.strictyaml import StrictYamlError, load
+from adjudicator.strictyaml import DEFAULT_MAX_BYTES, StrictYamlError, load
 
 DEFAULT_SENDER = "adjudicator@localhost"
+EXCERPT_LINES = 20
+EXCERPT_BYTES = 1024
+"""A notice to the game master quotes at most this much of the message (escaped)."""
 
 PASTED_HINT = (
-    "the order pasted into the message body does not verify: mail programs often change "
-    "pasted text, so send the order file and its signature as attachments"
+    "The order was pasted into the message body, and no reading of it verifies: mail "
+    "programs often change pasted text. The player may send the order file and its "
+    "signature (.sig) as attachments instead."
+)
+HELD_NOTE = f"answer held for a digest: {answers.HOURLY_LIMIT} answers to this address this hour"
+
+_FIELD = re.compile(
+    rb"(?m)^(?:\xef\xbb\xbf)?(id|player)[ \t]*:[ \t]*([\"']?)([^\s\"'#]+)\2[ \t]*(?:#.*)?\r?$"
 )
 
 
@@ -46,26 +74,49 @@ class Game:
     def id(self) -> str:
         return str(self.meta["id"])
 
+    @property
+    def players(self) -> list[str]:
+        return [str(p["name"]) for p in self.meta["players"]]
+
     def email_of(self, player: str) -> str:
         return next(str(p["email"]) for p in self.meta["players"] if p["name"] == player)
 
-    def player_with_key(self, blob: bytes) -> str | None:
-        for player in self.meta["players"]:
-            if keys.parse_public_line(player["key"]) == blob:
-                return str(player["name"])
-        return None
+    def key_of(self, player: str) -> str:
+        return next(str(p["key"]) for p in self.meta["players"] if p["name"] == player)
 
-    def player_with_email(self, address: str | None) -> str | None:
-        if address is None:
+    def signer(self, order: bytes, signature: bytes, named: object) -> str | None:
+        """The player whose registered key made ``signature`` over ``order`` (as received or
+        in a line-ending/BOM variant), or None.
+
+        Every player's key is tried; the one the signature names goes first (the order's own
+        player first when it is that one too), since the signature's key is only a hint.
+        """
+        try:
+            hint = sshsig.parse_armored(signature).public_key_blob
+        except sshsig.SignatureError:
             return None
-        for player in self.meta["players"]:
-            if str(player["email"]).lower() == address.lower():
-                return str(player["name"])
+
+        def first(player: str) -> tuple[bool, bool]:
+            return (not _key_is(self.key_of(player), hint), player != named)
+
+        for player in sorted(self.players, key=first):
+            try:
+                sshsig.verify_variants(order, signature, self.key_of(player), signer=player)
+            except sshsig.SignatureError:
+                continue
+            return player
         return None
 
     def processed(self) -> set[str]:
         """The Message-IDs processed for this game, as its journal says."""
         return GameDir(self.root).facts().processed
+
+
+def _key_is(public_key_line: str, blob: bytes) -> bool:
+    try:
+        return keys.parse_public_line(public_key_line) == blob
+    except keys.KeyProblem:
+        return False
 
 
 @dataclass
@@ -110,116 +161,208 @@ def message_key(incoming: Incoming, raw: bytes) -> str:
     return incoming.message_id or f"<sha256-{hashlib.sha256(raw).hexdigest()}>"
 
 
+@dataclass
+class _Message:
+    """One message being ingested, with what every step needs."""
+
+    games: list[Game]
+    raw: Raw
+    incoming: Incoming
+    key: str
+    settings: MailSettings
+    quiet: str | None
+    """Why nothing is answered (automatic mail, our own address, the game master's), or None."""
+
+    @property
+    def shown(self) -> str:
+        return shown_msg_id(self.incoming.message_id)
+
+    @property
+    def sender(self) -> str:
+        return self.settings.sender or DEFAULT_SENDER
+
+
+@dataclass(frozen=True)
+class _Route:
+    """Where an order goes: the game its ``id`` names and, when a reading verifies, the signer,
+    with that reading (order bytes, signature) and the player the reading names."""
+
+    game: Game | None
+    signer: str | None = None
+    order: bytes = b""
+    signature: bytes = b""
+    named: object = None
+
+
 def _one_message(games: list[Game], raw: Raw, settings: MailSettings) -> Outcome:
     incoming = read_message(raw.data)
     key = message_key(incoming, raw.data)
+    sender = settings.sender or DEFAULT_SENDER
+    message = _Message(
+        games, raw, incoming, key, settings, answers.no_answer(incoming, settings, sender)
+    )
     if any(key in game.processed() for game in games):
-        return Outcome([f"{key} set aside: a duplicate of a message processed before"], True)
+        return Outcome(
+            [f"{message.shown} set aside: a duplicate of a message processed before"], True
+        )
     if incoming.problem is not None:
-        why = incoming.problem
-        return Outcome([_set_aside(games, None, raw, incoming, key, why, settings)], True)
+        return _set_aside_whole(message, one_line(incoming.problem))
     if not incoming.orders:
         why = "no signed order in the message"
         if incoming.unsigned:
-            why = f"no signature for {', '.join(incoming.unsigned)}"
-        return Outcome([_set_aside(games, None, raw, incoming, key, why, settings)], True)
-    outcome = Outcome()
-    routed: dict[Game, list[tuple[FoundOrder, str]]] = {}
-    for found in incoming.orders:
-        game, signer = _route(games, found)
-        if game is None or signer is None:
-            why = (
-                f"{found.name}: names no game served here"
-                if game is None
-                else f"{found.name}: not signed by a registered key of game {game.id}"
-            )
-            outcome.lines.append(_set_aside(games, game, raw, incoming, key, why, settings))
-            outcome.set_aside = True
-            continue
-        routed.setdefault(game, []).append((found, signer))
-    for game, orders in routed.items():
+            names = ", ".join(printable(name) for name in incoming.unsigned[:5])
+            more = f" and {len(incoming.unsigned) - 5} more" if len(incoming.unsigned) > 5 else ""
+            why = f"no signature for {names}{more}"
+        return _set_aside_whole(message, why)
+    routes = [(found, _route(games, found)) for found in incoming.orders]
+    lines: list[str] = [""] * len(routes)
+    taken = [r.game for _, r in routes if r.game is not None and r.signer is not None]
+    for game in dict.fromkeys(taken):
         with steps.step(game.root, "mail") as running:
             handle = engine.OpenGame(game.root)
-            for found, signer in orders:
-                verdict = engine.judge_received(handle, found.name, found.order, found.signature)
-                if not verdict.accepted and found.pasted and _signature_failed(verdict):
-                    verdict.reasons.append(PASTED_HINT)
-                outcome.lines.append(_line(key, game, signer, verdict))
-                _receipt(handle, game, signer, incoming, key, found, verdict, settings)
+            game.meta = handle.meta
+            for index, (found, route) in enumerate(routes):
+                if route.game is game and route.signer is not None:
+                    lines[index] = _take(message, handle, game, route.signer, found, route)
             running.commit("mail", message_id=key, orders=handle.pending)
-    return outcome
+    aside: dict[Game | None, list[str]] = {}
+    hints: set[Game | None] = set()
+    for index, (found, route) in enumerate(routes):
+        name = printable(found.name)
+        named = route.game
+        if named is None:
+            why = f"{name}: names no game served here"
+        elif route.signer is None:
+            why = f"{name}: no signature that verifies against a registered key of game {named.id}"
+            if found.pasted:
+                hints.add(named)
+        else:
+            continue
+        lines[index] = f"{message.shown} set aside: {why}"
+        aside.setdefault(named, []).append(why)
+    for home, whys in aside.items():
+        _keep_in_step(message, home, whys, PASTED_HINT if home in hints else None)
+    return Outcome(lines, bool(aside))
 
 
-def _route(games: list[Game], found: FoundOrder) -> tuple[Game | None, str | None]:
-    """The game the order's ``id`` names (else the only game where its key is a player's),
-    and the player whose registered key made the signature."""
-    try:
-        blob = sshsig.parse_armored(found.signature).public_key_blob
-    except sshsig.SignatureError:
-        blob = None
-    named = _order_id(found.order)
-    candidates = [g for g in games if g.id == named] if named is not None else []
-    if not candidates and blob is not None:
-        candidates = [g for g in games if g.player_with_key(blob)]
-    if len(candidates) != 1:
-        return None, None
-    game = candidates[0]
-    return game, game.player_with_key(blob) if blob is not None else None
+def _readings(found: FoundOrder) -> list[tuple[bytes, bytes]]:
+    return [(found.order, found.signature), *found.alternatives]
 
 
-def _order_id(order: bytes) -> str | None:
-    try:
-        data = load(order).data
-    except StrictYamlError:
-        return None
-    value = data.get("id") if isinstance(data, dict) else None
-    return value if isinstance(value, str) else None
+def _route(games: list[Game], found: FoundOrder) -> _Route:
+    """The first reading of ``found`` whose ``id`` names a game served here and whose signature
+    verifies with a registered key of that game; else the first game any reading names."""
+    named_game: Game | None = None
+    for order, signature in _readings(found):
+        game_id, player = _fields(order)
+        game = next((g for g in games if g.id == game_id), None) if game_id else None
+        if game is None:
+            continue
+        named_game = named_game or game
+        signer = game.signer(order, signature, player)
+        if signer is not None:
+            return _Route(game, signer, order, signature, player)
+    return _Route(named_game)
 
 
-def _signature_failed(verdict: engine.Verdict) -> bool:
-    return any(r.startswith(("bad signature", "no signature")) for r in verdict.reasons)
+def _fields(order: bytes) -> tuple[str | None, object]:
+    """The order's ``id`` (a string) and ``player`` (as written), read to route it: by the
+    strict loader, else (a file it refuses, which the engine then refuses with its reasons) from
+    top-level ``id:`` and ``player:`` lines."""
+    if len(order) <= DEFAULT_MAX_BYTES:
+        try:
+            data = load(order).data
+        except StrictYamlError:
+            data = None
+        if isinstance(data, dict):
+            game_id = data.get("id")
+            return (game_id if isinstance(game_id, str) else None), data.get("player")
+    found: dict[bytes, str] = {}
+    for match in _FIELD.finditer(order[:DEFAULT_MAX_BYTES]):
+        found.setdefault(match.group(1), match.group(3).decode("utf-8", "replace"))
+    return found.get(b"id"), found.get(b"player")
 
 
-def _line(key: str, game: Game, signer: str, verdict: engine.Verdict) -> str:
-    player = verdict.player or signer
-    turn = "-" if verdict.turn is None else str(verdict.turn)
-    head = f"{key} {game.id} {player} {turn}"
-    if verdict.accepted:
-        return f"{head} accepted"
-    return f"{head} refused: {'; '.join(verdict.reasons)}"
-
-
-def _receipt(
+def _take(
+    message: _Message,
     handle: engine.OpenGame,
     game: Game,
     signer: str,
-    incoming: Incoming,
-    key: str,
+    found: FoundOrder,
+    route: _Route,
+) -> str:
+    """Judge an order whose signature verified with ``signer``'s key, within the game's step;
+    answer it; the line."""
+    named = route.named
+    if isinstance(named, str) and named != signer and named in game.players:
+        verdict = engine.Verdict(
+            found.name,
+            False,
+            signer,
+            reasons=[
+                f"this order names player {named}, but it is signed with {signer}'s key: "
+                "each player signs their own orders with their own key"
+            ],
+        )
+        _keep_and_tell(
+            message,
+            game,
+            [
+                f"an order naming player {named} was signed with {signer}'s registered key; "
+                f"it was refused, and {signer} is told so by receipt"
+            ],
+            None,
+            subject=f"[{game.id}] an order naming {named} signed with {signer}'s key",
+        )
+    else:
+        verdict = engine.judge_received(handle, found.name, route.order, route.signature)
+    note = _answer(message, handle, game, signer, found, verdict)
+    turn = "-" if verdict.turn is None else str(verdict.turn)
+    head = f"{message.shown} {game.id} {signer} {turn}"
+    if verdict.accepted:
+        return f"{head} accepted{note}"
+    return f"{head} refused: {'; '.join(one_line(r) for r in verdict.reasons)}{note}"
+
+
+def _answer(
+    message: _Message,
+    handle: engine.OpenGame,
+    game: Game,
+    signer: str,
     found: FoundOrder,
     verdict: engine.Verdict,
-    settings: MailSettings,
-) -> None:
-    sender = settings.sender or DEFAULT_SENDER
-    message = receipt_mail(
-        sender=sender,
+) -> str:
+    """Queue (or hold) the receipt to ``signer``; what the output line adds about it."""
+    if message.quiet is not None:
+        return f" (not answered: {message.quiet})"
+    turn = f" turn {verdict.turn}:" if verdict.turn is not None else ""
+    fate = "accepted" if verdict.accepted else "refused"
+    receipt = receipt_mail(
+        sender=message.sender,
         to=game.email_of(signer),
         game_id=game.id,
-        subject=incoming.subject or f"orders for {game.id}",
-        in_reply_to=incoming.message_id,
-        references=incoming.references,
+        subject=f"[{game.id}]{turn} order {fate}",
+        in_reply_to=message.incoming.message_id,
+        references=message.incoming.references,
         body=receipt_text(handle, game, signer, found, verdict),
-        message_id=new_message_id(sender, f"{game.id}.receipt"),
+        message_id=new_message_id(message.sender, f"{game.id}.receipt"),
     )
-    Outbox(game.root).put(message, f"receipt-{signer}")
+    if answers.put_answer(game.root, receipt, f"receipt-{signer}"):
+        return ""
+    return f" ({HELD_NOTE})"
 
 
 def receipt_text(
     handle: engine.OpenGame, game: Game, signer: str, found: FoundOrder, verdict: engine.Verdict
 ) -> str:
-    """What the receipt says: only what ``signer`` may see (their own order and its fate)."""
+    """What the receipt says: only what ``signer`` may see (their own order and its fate).
+
+    The attachment's name is a stranger's choice: it is quoted escaped, at most 80 characters.
+    """
+    name = printable(found.name)
     if verdict.accepted:
         lines = [
-            f"Your order {found.name} for game {game.id}, turn {verdict.turn}, was accepted"
+            f"Your order {name} for game {game.id}, turn {verdict.turn}, was accepted"
             + (" and replaces your earlier order for that turn." if verdict.replaces else "."),
             f"SHA-256: {verdict.sha256}",
             "",
@@ -229,8 +372,8 @@ def receipt_text(
         ]
     else:
         lines = [
-            f"Your order {found.name} for game {game.id} was refused:",
-            *(f"- {reason}" for reason in verdict.reasons),
+            f"Your order {name} for game {game.id} was refused:",
+            *(f"- {one_line(reason)}" for reason in verdict.reasons),
             "",
             "Nothing in the game changed: "
             + _in_effect(handle, signer, verdict.turn)
@@ -254,58 +397,90 @@ def setaside_folder(game: Game | None) -> Path:
     return Path(platformdirs.user_data_dir("adjudicator")) / "setaside"
 
 
-def _set_aside(
-    games: list[Game],
-    game: Game | None,
-    raw: Raw,
-    incoming: Incoming,
-    key: str,
-    why: str,
-    settings: MailSettings,
-) -> str:
-    """Keep the message, tell the game master, answer a registered From; the output line."""
-    home = game or (games[0] if games else None)
+def _set_aside_whole(message: _Message, why: str) -> Outcome:
+    """A message with no order that can be taken: kept, the game master told; the line."""
+    _keep_in_step(message, None, [why], None)
+    return Outcome([f"{message.shown} set aside: {why}"], True)
+
+
+def _keep_in_step(message: _Message, game: Game | None, whys: list[str], hint: str | None) -> None:
+    """:func:`_keep_and_tell` as a step of the game (or of the first game served, for a
+    message that names none), which remembers the message."""
+    home = game or (message.games[0] if message.games else None)
     if home is None:
-        _keep(setaside_folder(None), raw.data)
-        return f"{key} set aside: {why}"
+        _keep_and_tell(message, None, whys, hint)
+        return
     with steps.step(home.root, "mail") as running:
-        kept = _keep(setaside_folder(game), raw.data)
-        sender = settings.sender or DEFAULT_SENDER
-        if settings.gm:
-            notice = notice_mail(
-                sender=sender,
-                to=settings.gm,
-                subject=f"set aside: {incoming.subject or key}",
-                body=f"A message was set aside: {why}.\nMessage-ID: {key}\n"
-                f"From: {incoming.sender or '-'}\nKept as: {kept.name}\n",
-                message_id=new_message_id(sender, "setaside"),
-                attachment=(kept.name, raw.data),
-            )
-            Outbox(home.root).put(notice, "setaside-gm")
-        for candidate in [home, *games]:
-            player = candidate.player_with_email(incoming.sender)
-            if player is not None:
-                answer = receipt_mail(
-                    sender=sender,
-                    to=candidate.email_of(player),
-                    game_id=candidate.id,
-                    subject=incoming.subject or "your message",
-                    in_reply_to=incoming.message_id,
-                    references=incoming.references,
-                    body=f"Your message could not be taken as an order: {why}.\n"
-                    "It was kept for the game master. To send orders, attach the order file "
-                    "and its signature (.sig) to your message.\n",
-                    message_id=new_message_id(sender, f"{candidate.id}.answer"),
-                )
-                Outbox(candidate.root).put(answer, f"answer-{player}")
-                break
-        running.commit("mail", message_id=key, set_aside=why)
-    return f"{key} set aside: {why}"
+        _keep_and_tell(message, game, whys, hint)
+        running.commit("mail", message_id=message.key, set_aside=whys)
 
 
-def _keep(folder: Path, data: bytes) -> Path:
-    """The message kept as ``<folder>/<first 16 hex digits of its SHA-256>.eml``."""
-    kept = folder / f"{hashlib.sha256(data).hexdigest()[:16]}.eml"
+def _keep_and_tell(
+    message: _Message,
+    game: Game | None,
+    whys: list[str],
+    hint: str | None,
+    subject: str | None = None,
+) -> None:
+    """Keep the message as an ``.eml`` file, tell the game master (a notice that names the
+    message and carries none of it but an escaped excerpt). Answers nobody. Runs within a step
+    of ``game`` (or of the first game served)."""
+    data = message.raw.data
+    kept = setaside_folder(game) / f"{hashlib.sha256(data).hexdigest()[:16]}.eml"
     if not kept.exists():
         atomic_write(kept, data)
-    return kept
+    home = game or (message.games[0] if message.games else None)
+    if home is None:
+        return
+    if message.settings.gm:
+        if game is not None:
+            where = kept.relative_to(game.root).as_posix()
+            title = subject or f"[{game.id}] a message was set aside"
+        else:
+            where, title = str(kept), "[adjudicator] a message that names no game was set aside"
+        notice = notice_mail(
+            sender=message.sender,
+            to=message.settings.gm,
+            subject=title,
+            body=notice_text(message.incoming, data, where, whys, hint),
+            message_id=new_message_id(message.sender, "setaside"),
+        )
+        Outbox(home.root).put(notice, "setaside-gm")
+
+
+def notice_text(
+    incoming: Incoming, data: bytes, where: str, whys: list[str], hint: str | None
+) -> str:
+    """What the game master is told of a message: why, and what names it (sender, subject,
+    date, Message-ID, size, SHA-256, where it is kept), with a short escaped excerpt."""
+    lines = [
+        "A message was set aside:" if len(whys) == 1 else "Orders in a message were set aside:",
+        *(f"- {why}" for why in whys[:20]),
+        *([f"- and {len(whys) - 20} more"] if len(whys) > 20 else []),
+    ]
+    if hint:
+        lines += ["", hint]
+    lines += [
+        "",
+        f"From:        {printable(incoming.sender)}",
+        f"Subject:     {printable(incoming.subject) if incoming.subject else '-'}",
+        f"Date:        {printable(incoming.date)}",
+        f"Message-ID:  {shown_msg_id(incoming.message_id)}",
+        f"Size:        {_size(data)}",
+        f"SHA-256:     {hashlib.sha256(data).hexdigest()}",
+        f"Kept as:     {where}",
+        "",
+        f"How it begins (at most {EXCERPT_LINES} lines or {EXCERPT_BYTES} bytes, escaped):",
+        "",
+    ]
+    excerpt = re.split(rb"\r?\n", data[:EXCERPT_BYTES])[:EXCERPT_LINES]
+    lines += [f"  | {printable(line, 74)}" for line in excerpt]
+    return "\n".join(lines) + "\n"
+
+
+def _size(data: bytes) -> str:
+    """The message's size; of one over the cap only what was read is known (standard input
+    stops reading there) and kept."""
+    if len(data) > MAX_MESSAGE:
+        return f"over {MAX_MESSAGE} bytes ({len(data)} read and kept)"
+    return f"{len(data)} bytes"

@@ -1,7 +1,11 @@
-"""Composing the messages the adjudicator sends: reports, receipts and notices.
+"""Composing the messages the adjudicator sends: reports, receipts, digests and notices.
 
-Pure functions: nothing here reads files, clocks aside (every message gets a Date), or the
-network. Messages use the SMTP policy (CRLF line ends) with 7-bit transfer encodings only, so a
+Pure functions: nothing here reads files, the clock aside (every message gets a Date, from
+``adjudicator.clock``, so ``ADJUDICATOR_NOW`` applies), or the network. Every message is marked
+``Auto-Submitted`` (RFC 3834): ``auto-replied`` for answers (receipts, digests of them),
+``auto-generated`` for everything else (reports, reminders, notices).
+
+Messages use the SMTP policy (CRLF line ends) with 7-bit transfer encodings only, so a
 non-ASCII report travels as quoted-printable or base64 through any server, 8BITMIME or not, and
 non-ASCII headers are encoded (RFC 2047, and RFC 2231 for file names).
 """
@@ -11,16 +15,20 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from email import policy
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import format_datetime, getaddresses, parseaddr
 
+from adjudicator import clock
+from adjudicator.mail.quoting import msg_id
+
 POLICY = policy.SMTP.clone(cte_type="7bit")
 """The SMTP policy (CRLF), with bodies in 7-bit encodings: never relies on 8BITMIME."""
 
-_REPLY_PREFIX = re.compile(r"^\s*(?:re\s*(?:\[\d+\])?\s*:\s*)+", re.IGNORECASE)
+MAX_REFERENCES = 20
+"""The most Message-IDs an answer's References carries (the last ones of the thread)."""
+
 _ATOM_UNSAFE = re.compile(r"[^A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+")
 
 
@@ -68,20 +76,35 @@ def receipt_mail(
     body: str,
     message_id: str,
 ) -> EmailMessage:
-    """An answer in the thread of the message it answers: ``Re: <subject>``, In-Reply-To and
-    References (``references`` then ``in_reply_to``) set.
+    """An answer (``Auto-Submitted: auto-replied``) in the thread of the message it answers.
 
-    ``game_id`` is recorded in an ``X-Adjudicator-Game`` header; the subject is the player's own.
+    ``subject`` is the adjudicator's own (``[cairo] turn 4: order accepted``), never the
+    player's: the subject of an incoming message is a stranger's choice. In-Reply-To and
+    References (``references`` then ``in_reply_to``, at most :data:`MAX_REFERENCES` ids) carry
+    only valid msg-ids; anything else given is left out. ``game_id`` is recorded in an
+    ``X-Adjudicator-Game`` header.
     """
-    message = _new(sender, to, reply_subject(subject), message_id)
+    message = _new(sender, to, subject, message_id)
     message["Auto-Submitted"] = "auto-replied"
     message["X-Adjudicator-Game"] = _one_line(game_id)
     parent = _message_ids([in_reply_to]) if in_reply_to else []
     if parent:
         message["In-Reply-To"] = parent[0]
-    chain = _message_ids([*references, *parent])
+    chain = _message_ids([*references, *parent])[-MAX_REFERENCES:]
     if chain:
         message["References"] = " ".join(chain)
+    message.set_content(body, charset="utf-8")
+    return message
+
+
+def digest_mail(
+    *, sender: str, to: str, game_id: str, subject: str, body: str, message_id: str
+) -> EmailMessage:
+    """The answers held back from one address in an hour, as one answer
+    (``Auto-Submitted: auto-replied``); it answers several messages, so it threads on none."""
+    message = _new(sender, to, subject, message_id)
+    message["Auto-Submitted"] = "auto-replied"
+    message["X-Adjudicator-Game"] = _one_line(game_id)
     message.set_content(body, charset="utf-8")
     return message
 
@@ -93,26 +116,16 @@ def notice_mail(
     subject: str,
     body: str,
     message_id: str,
-    attachment: tuple[str, bytes] | None = None,
 ) -> EmailMessage:
-    """A notice to the game master (a message set aside) or a reminder to a player.
+    """A notice (``Auto-Submitted: auto-generated``): to the game master (a message set aside,
+    a game waiting) or to a player (a reminder, the game master's action).
 
-    ``attachment`` is ``(file name, bytes)``; it travels as application/octet-stream in base64,
-    so a set-aside message arrives byte for byte as it came in, whatever it holds (a
-    message/rfc822 part could not be base64-encoded and would be rewrapped by servers).
+    A notice never carries an incoming message: it names it (see ``adjudicator.mail.ingest``),
+    so a game master's address that bounces cannot make mail grow without end.
     """
     message = _new(sender, to, subject, message_id)
     message["Auto-Submitted"] = "auto-generated"
     message.set_content(body, charset="utf-8")
-    if attachment is not None:
-        name, data = attachment
-        message.add_attachment(
-            data,
-            maintype="application",
-            subtype="octet-stream",
-            disposition="attachment",
-            filename=name,
-        )
     return message
 
 
@@ -127,18 +140,12 @@ def new_message_id(sender: str, label: str) -> str:
     return f"<{atom}.{secrets.token_hex(16)}@{_domain(sender)}>"
 
 
-def reply_subject(subject: str) -> str:
-    """``Re: <subject>``, once: any ``Re:`` prefixes the subject already has are dropped."""
-    rest = _REPLY_PREFIX.sub("", _one_line(subject)).strip()
-    return f"Re: {rest}" if rest else "Re:"
-
-
 def _new(sender: str, to: str, subject: str, message_id: str) -> EmailMessage:
     message = EmailMessage(policy=POLICY)
     message["From"] = _addresses(sender)
     message["To"] = _addresses(to)
     message["Subject"] = _one_line(subject)
-    message["Date"] = format_datetime(datetime.now(UTC))
+    message["Date"] = format_datetime(clock.now())
     message["Message-ID"] = _one_line(message_id)
     return message
 
@@ -164,12 +171,12 @@ def _one_line(text: str) -> str:
 
 
 def _message_ids(values: Sequence[str]) -> list[str]:
-    """Each Message-ID once, in order; values may hold several, separated by white space."""
+    """Each valid msg-id once, in order; values may hold several, separated by white space."""
     seen: list[str] = []
     for value in values:
         for token in value.split():
-            ident = f"<{token.strip('<>')}>"
-            if ident != "<>" and ident not in seen:
+            ident = msg_id(token)
+            if ident is not None and ident not in seen:
                 seen.append(ident)
     return seen
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from adjudicator import steps
+from adjudicator.mail.answers import queue_digests
 from adjudicator.mail.config import MailSettings
 from adjudicator.mail.due import announce
 from adjudicator.mail.outgoing import new_message_id, notice_mail
@@ -21,10 +22,12 @@ DEFAULT_SENDER = "adjudicator@localhost"
 
 
 def queue_due(root: Path, settings: MailSettings) -> None:
-    """Queue the notices of the game master's actions and the reports not queued before."""
+    """Queue the notices of the game master's actions, the reports not queued before, and the
+    digests of answers held back an hour."""
     sender = settings.sender or DEFAULT_SENDER
     announce(root, sender)
     queue_due_reports(root, sender)
+    queue_digests(root, sender)
 
 
 def send_game(root: Path, settings: MailSettings, deliver_too: bool = True) -> SendReport:
