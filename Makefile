@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 DEMO_DIR ?= demo-game
 SEED ?= 2026
 
-.PHONY: demo test lint typecheck pytest install install-test dev golden bench clean
+.PHONY: demo test lint typecheck pytest install install-test dev golden bench crash clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +47,10 @@ golden:
 bench: install-test
 	$(BIN)/python benchmarks/startup.py
 	$(BIN)/python benchmarks/submit.py
+
+# The long run of the kill test: every failpoint of every command (some 700 kills).
+crash: install-test
+	ADJUDICATOR_CRASH_RUNS=1000 $(BIN)/pytest tests/test_crash.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info $(DEMO_DIR)

@@ -36,7 +36,7 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from adjudicator import clock
+from adjudicator import clock, failpoint
 from adjudicator.mail.config import MailSettings, ServerSettings, password
 from adjudicator.mail.outgoing import POLICY
 from adjudicator.mail.tls import certificate_problem, connection_problem, not_local, tls_context
@@ -407,9 +407,11 @@ def _transaction(client: smtplib.SMTP, server: ServerSettings, data: bytes) -> N
         raise _Refused(
             f"the server refused the message: {code} {_text(reply)}", for_good=code >= 500
         )
+    failpoint.reached("smtp data")
     client.send(_dot_stuffed(data))
     try:
         code, reply = client.getreply()
+        failpoint.reached("smtp answered")
     except (smtplib.SMTPServerDisconnected, OSError) as error:
         raise _InDoubt(
             "the connection broke after the message was sent, before the server answered: "
@@ -573,6 +575,7 @@ def _safe_label(label: str) -> str:
 def _move(path: Path, folder: Path) -> Path:
     """``os.replace`` ``path`` into ``folder``; both folders are fsynced, so the move lasts."""
     folder.mkdir(parents=True, exist_ok=True)
+    failpoint.reached("move")
     target = folder / path.name
     os.replace(path, target)
     fsync_dir(folder)

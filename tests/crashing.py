@@ -1,0 +1,254 @@
+"""Killing commands for real: each runs in a forked child that gets SIGKILL at a chosen instant.
+
+A script is a list of commands (argument lists for ``adjudicator``) that plays a game from
+``new`` to its end. :meth:`Script.run` runs each once, keeping a copy of the game directory
+before it; :func:`kill_run` takes the copy before command ``i``, kills command ``i`` at a
+failpoint (``ADJUDICATOR_KILL_AT=N``: the N-th durable operation, see
+``adjudicator/failpoint.py``) or after a delay, runs the next command (command ``i`` again when
+its step did not commit, else command ``i + 1``), checks ``doctor`` right after it, and plays on
+to the end. The tests compare that end with the end of the unkilled run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import shutil
+import signal
+import sys
+import time
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+# Everything the commands import when they run, imported once here, so each forked child
+# starts with it (as a long-running game master's machine would have it in the page cache).
+import adjudicator.cli_gm
+import adjudicator.cli_mail
+import adjudicator.engine
+import adjudicator.gm
+import adjudicator.mail.ingest
+import adjudicator.mail.send  # noqa: F401
+from adjudicator import failpoint
+from adjudicator.doctor import Examination, examine
+
+T = TypeVar("T")
+KILLED = -signal.SIGKILL
+COMMITS = {
+    "new": "created",
+    "submit": "submitted",
+    "adjudicate": "adjudicated",
+    "extend": "extended",
+    "pause": "paused",
+    "resume": "resumed",
+    "replace": "replaced",
+    "resign": "resigned",
+    "rollback": "rolled-back",
+}
+"""The journal line that says a command's step committed (the others may always run again)."""
+
+
+@dataclass
+class Outcome:
+    code: int
+    output: str = ""
+    failpoints: int = 0
+    seconds: float = 0.0
+
+
+def fork_run(
+    args: list[str],
+    env: dict[str, str],
+    kill_at: int | None = None,
+    kill_after: float | None = None,
+) -> Outcome:
+    """Run ``adjudicator ARGS`` in a forked child with ``env`` added to its environment.
+
+    ``kill_at``: the child kills itself at its N-th failpoint. ``kill_after``: the parent sends
+    SIGKILL after that many seconds. Returns the exit code (``KILLED`` when killed), what the
+    child printed, and how many failpoints it passed.
+    """
+    read_end, write_end = os.pipe()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # fork with threads: see below
+        pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        code = 1
+        try:
+            os.close(read_end)
+            out = os.fdopen(write_end, "w")
+            os.environ.update(env)
+            os.environ[failpoint.ENV_VAR] = str(kill_at) if kill_at else "count"
+            failpoint.reset()
+            sys.stdout = sys.stderr = out
+            from adjudicator.cli import cli
+
+            try:
+                cli.main([str(a) for a in args], prog_name="adjudicator", standalone_mode=True)
+                code = 0
+            except SystemExit as stop:
+                code = stop.code if isinstance(stop.code, int) else 1
+            out.write(f"\n@@failpoints {failpoint.calls()}\n")
+            out.flush()
+        except BaseException as error:  # a crash is a result here
+            with contextlib.suppress(BaseException):
+                os.write(2, f"child crashed: {error!r}\n".encode())
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    start = time.monotonic()
+    if kill_after is not None:
+        time.sleep(kill_after)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    with os.fdopen(read_end) as pipe:
+        printed = pipe.read()
+    _, status = os.waitpid(pid, 0)
+    seconds = time.monotonic() - start
+    code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+    failpoints = 0
+    if "@@failpoints " in printed:
+        printed, _, tail = printed.rpartition("\n@@failpoints ")
+        failpoints = int(tail.strip())
+    return Outcome(code, printed, failpoints, seconds)
+
+
+# The SMTP server of these tests runs in a thread of the test process; a forked child only
+# connects to it as a client and uses no lock another thread could hold, so fork is safe here.
+
+
+@dataclass
+class Script:
+    """A game played by commands, and what the unkilled run did."""
+
+    gamedir: Path
+    commands: list[list[str]]
+    env: dict[str, str]
+    snapshots: Path
+    outcomes: list[Outcome] = field(default_factory=list)
+
+    def snapshot(self, index: int) -> Path:
+        return self.snapshots / f"before-{index:02d}"
+
+    def elsewhere(self, gamedir: Path) -> Script:
+        """The same script playing in ``gamedir`` (from the same snapshots)."""
+        commands = [
+            [gamedir.as_posix() if a == str(self.gamedir) else a for a in c] for c in self.commands
+        ]
+        return Script(gamedir, commands, self.env, self.snapshots, self.outcomes)
+
+    def run(self, *args: str | Path) -> Outcome:
+        """Run the next command unkilled, a copy of the game directory kept before it."""
+        command = [str(a) for a in args]
+        keep(self.gamedir, self.snapshot(len(self.commands)))
+        self.commands.append(command)
+        outcome = fork_run(command, self.env)
+        self.outcomes.append(outcome)
+        return outcome
+
+
+def keep(gamedir: Path, copy: Path) -> None:
+    if copy.exists():
+        shutil.rmtree(copy)
+    if gamedir.exists():
+        shutil.copytree(gamedir, copy, symlinks=True)
+    else:
+        copy.mkdir(parents=True)
+        (copy / ".absent").touch()
+
+
+def _restore(copy: Path, gamedir: Path) -> None:
+    if gamedir.exists():
+        shutil.rmtree(gamedir)
+    if not (copy / ".absent").exists():
+        shutil.copytree(copy, gamedir, symlinks=True)
+
+
+def committed(gamedir: Path, before: Path, command: list[str]) -> bool:
+    """Whether the killed ``command``'s step reached its journal line."""
+    kind = COMMITS.get(command[0])
+    if kind is None:
+        return False  # mail commands are always run again: nothing is done twice
+    return _count(gamedir, kind) > _count(before, kind)
+
+
+def _count(gamedir: Path, kind: str) -> int:
+    path = gamedir / "log.jsonl"
+    if not path.exists():
+        return 0
+    data = path.read_bytes()
+    whole = data[: data.rfind(b"\n") + 1]
+    return sum(1 for line in whole.splitlines() if json.loads(line)["type"] == kind)
+
+
+@dataclass
+class KillRun:
+    index: int
+    how: str
+    killed: bool
+    doctor: Examination
+    """``adjudicator doctor``'s findings right after the command that followed the kill."""
+    retried: bool
+
+
+def kill_run(
+    script: Script, index: int, *, kill_at: int | None = None, kill_after: float | None = None
+) -> KillRun:
+    """Kill command ``index``, run the next command, check doctor, play on to the end."""
+    _restore(script.snapshot(index), script.gamedir)
+    command = script.commands[index]
+    outcome = fork_run(command, script.env, kill_at=kill_at, kill_after=kill_after)
+    killed = outcome.code == KILLED
+    retried = killed and not committed(script.gamedir, script.snapshot(index), command)
+    start = index if retried else index + 1
+    doctor: Examination | None = None
+    for position in range(start, len(script.commands)):
+        fork_run(script.commands[position], script.env)
+        if doctor is None:
+            doctor = examine(script.gamedir)
+    if doctor is None:
+        doctor = examine(script.gamedir)
+    how = f"kill at failpoint {kill_at}" if kill_at else f"kill after {kill_after:.4f}s"
+    return KillRun(index, how, killed, doctor, retried)
+
+
+def kill_points(total: int, wanted: int, rng: random.Random) -> list[int]:
+    """``wanted`` failpoints among ``1..total``: the first, the last, and others spread evenly."""
+    if total <= wanted:
+        return list(range(1, total + 1))
+    chosen = {1, total}
+    while len(chosen) < wanted:
+        chosen.add(rng.randint(1, total))
+    return sorted(chosen)
+
+
+def on_both_cores(
+    work: list[T], check: Callable[[Script, T], str | None], script: Script
+) -> list[str]:
+    """Run ``check(script, item)`` for every item, half of them in a forked worker playing in a
+    game directory of its own (the machine has two cores); the problems found, in order."""
+    half = len(work) // 2
+    report = script.snapshots.parent / "worker-problems.json"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            mine = script.elsewhere(script.gamedir.with_name(script.gamedir.name + "-worker"))
+            found = [p for item in work[half:] if (p := check(mine, item)) is not None]
+            report.write_text(json.dumps(found))
+            code = 0
+        except BaseException as error:
+            with contextlib.suppress(BaseException):
+                report.write_text(json.dumps([f"the worker crashed: {error!r}"]))
+        finally:
+            os._exit(code)
+    problems = [p for item in work[:half] if (p := check(script, item)) is not None]
+    os.waitpid(pid, 0)
+    problems += json.loads(report.read_text()) if report.exists() else ["the worker vanished"]
+    return problems

@@ -1,0 +1,179 @@
+"""Crash at any instant, lose nothing: every command that changes a game, killed with SIGKILL.
+
+One game of At the Sultan's Court (two rounds) is played by commands: new, send, submit, the
+game master's commands, adjudicate, rollback, ingest, tick. Then each command is killed at many
+instants (at failpoints spread over its durable operations, and after random delays), the next
+command runs, ``doctor`` must be clean right after it, and the game plays on: its record and
+status must equal the unkilled game's, and every mail must go out exactly once. A second test
+kills ``send`` over a real SMTP server: no mail twice, and a mail is missing only when it stays
+"in doubt". ``ADJUDICATOR_CRASH_RUNS`` sets how many failpoints per command are tried (default
+6, some 170 kills in all; ``make crash`` tries every failpoint of every command).
+"""
+
+from __future__ import annotations
+
+import json
+import mailbox
+import os
+import random
+import shutil
+from collections import Counter
+from collections.abc import Iterator
+from email import message_from_bytes, policy
+from pathlib import Path
+
+import pytest
+
+from adjudicator import engine
+from tests.crashing import Script, keep, kill_points, kill_run, on_both_cores
+from tests.helpers import Table, order_mail
+from tests.smtpserver import PASSWORD, USER, Authority, Server, running_server
+from tests.smtpserver import authority as authority
+
+NOW = "2026-11-25T10:00:00+00:00"
+RUNS = int(os.environ.get("ADJUDICATOR_CRASH_RUNS", "6"))
+Mails = Counter[tuple[str, str]]
+
+
+def _config(path: Path, server: Server | None) -> Path:
+    smtp = ""
+    if server is not None:
+        smtp = (
+            f'[smtp]\nhost = "{server.host}"\nport = {server.port}\nuser = "{USER}"\n'
+            f'tls = "starttls"\nca_file = "{server.ca_file}"\npassword_env = "TEST_SMTP_PASSWORD"\n'
+        )
+    path.write_text('[mail]\nfrom = "gm-bot@example.org"\ngm = "gm@example.org"\n' + smtp)
+    return path
+
+
+def _court_game(tmp_path: Path) -> Script:
+    """The game played unkilled, command by command (orders are signed as it goes)."""
+    table = Table(
+        tmp_path, players=4, game="sultans_court", schedule={"deadline": "48h"}, max_rounds=2
+    )
+    shutil.rmtree(table.gamedir)
+    config = _config(tmp_path / "mail.toml", None)
+    script = Script(table.gamedir, [], {"ADJUDICATOR_NOW": NOW}, tmp_path / "snapshots")
+    os.environ.update(script.env)
+    game = str(table.gamedir)
+
+    def signed(player: str, turn: int) -> Path:
+        return table.signed(player, table.legal(player), f"t{turn}-{player}.yaml")
+
+    script.run("new", game, "--setup", table.setup_path)
+    script.run("send", game, "--config", config)
+    script.run("submit", game, signed("alice", 1), signed("bob", 1))
+    script.run("extend", game, "--by", "24h")
+    script.run("pause", game)
+    script.run("resume", game)
+    script.run("submit", game, signed("carol", 1), signed("dave", 1))
+    script.run("adjudicate", game)
+    script.run("send", game, "--config", config)
+    script.run("rollback", game)
+    script.run("adjudicate", game)
+    script.run("replace", game, "--player", "bob", "--email", "bob2@example.org")
+    box = mailbox.mbox(tmp_path / "orders.mbox")
+    for player in ("alice", "bob"):
+        box.add(order_mail(table, player, table.legal(player), message_id=f"<{player}.2@mail>"))
+    box.close()
+    script.run("ingest", game, "--mbox", tmp_path / "orders.mbox", "--config", config)
+    script.run("submit", game, signed("carol", 2))
+    script.run("resign", game, "--player", "dave")
+    script.run("tick", game, "--config", config)
+    keep(script.gamedir, script.snapshot(len(script.commands)))
+    return script
+
+
+def _end(gamedir: Path) -> tuple[str, str]:
+    status = engine.status(gamedir)
+    return json.dumps(engine.record(gamedir), sort_keys=True), json.dumps(status, sort_keys=True)
+
+
+def _outbox(gamedir: Path) -> Mails:
+    found: Mails = Counter()
+    for path in (gamedir / "outbox").glob("*.eml"):
+        message = message_from_bytes(path.read_bytes(), policy=policy.default)
+        found[(str(message["To"]), str(message["Subject"]))] += 1
+    return found
+
+
+def test_every_command_killed_at_any_instant_loses_nothing(tmp_path: Path) -> None:
+    script = _court_game(tmp_path)
+    done = [(c[0], o.code, o.output) for c, o in zip(script.commands, script.outcomes, strict=True)]
+    assert [code for _, code, _ in done] == [0] * len(done), done
+    final = script.snapshot(len(script.commands))
+    reference = _end(final)
+    assert json.loads(reference[1])["over"] is True
+    rng = random.Random(2026)
+    work: list[tuple[int, int | None, float | None]] = []
+    for index, outcome in enumerate(script.outcomes):
+        work += [(index, point, None) for point in kill_points(outcome.failpoints, RUNS, rng)]
+        work += [(index, None, rng.uniform(0, outcome.seconds)) for _ in range(max(1, RUNS // 6))]
+    expected = {
+        index: _outbox(final) - _outbox(script.snapshot(index))
+        for index in range(len(script.commands))
+    }
+
+    def check(playing: Script, item: tuple[int, int | None, float | None]) -> str | None:
+        index, kill_at, kill_after = item
+        run = kill_run(playing, index, kill_at=kill_at, kill_after=kill_after)
+        where = f"command {index} ({playing.commands[index][0]}), {run.how}"
+        if run.doctor.problems:
+            return f"{where}: doctor after the next command: {run.doctor.problems}"
+        if _end(playing.gamedir) != reference:
+            return f"{where}: the game ended otherwise"
+        mailed = _outbox(playing.gamedir) - _outbox(playing.snapshot(index))
+        if mailed != expected[index]:
+            return f"{where}: mailed {mailed}, not {expected[index]}"
+        return None
+
+    assert len(work) >= min(100, 16 * RUNS)
+    assert on_both_cores(work, check, script) == []
+
+
+@pytest.fixture
+def smtp(authority: Authority) -> Iterator[Server]:
+    with running_server(authority, "starttls") as server:
+        yield server
+
+
+def _received(server: Server, since: int = 0) -> Mails:
+    found: Mails = Counter()
+    for received in server.received[since:]:
+        message = message_from_bytes(received.data, policy=policy.default)
+        found[(str(message["To"]), str(message["Subject"]))] += 1
+    return found
+
+
+def _in_doubt(gamedir: Path) -> Mails:
+    found: Mails = Counter()
+    for path in (gamedir / "mail" / "sending").glob("*.eml"):
+        message = message_from_bytes(path.read_bytes(), policy=policy.default)
+        found[(str(message["To"]), str(message["Subject"]))] += 1
+    return found
+
+
+def test_send_killed_at_any_instant_mails_nothing_twice(tmp_path: Path, smtp: Server) -> None:
+    table = Table(tmp_path, players=5)
+    config = _config(tmp_path / "mail.toml", smtp)
+    env = {"ADJUDICATOR_NOW": NOW, "TEST_SMTP_PASSWORD": PASSWORD}
+    script = Script(table.gamedir, [], env, tmp_path / "snapshots")
+    script.run("send", table.gamedir, "--config", config)
+    assert script.outcomes[0].code == 0, script.outcomes[0].output
+    expected = _received(smtp)
+    assert sum(expected.values()) == 5
+    outcome = script.outcomes[0]
+    plan: list[tuple[int | None, float | None]] = [
+        (point, None) for point in range(1, outcome.failpoints + 1)
+    ]
+    rng = random.Random(7)
+    plan += [(None, rng.uniform(0, outcome.seconds)) for _ in range(10)]
+    for kill_at, kill_after in plan:
+        before = len(smtp.received)
+        run = kill_run(script, 0, kill_at=kill_at, kill_after=kill_after)
+        assert not run.doctor.problems, f"{run.how}: {run.doctor}"
+        mailed = _received(smtp, before)
+        assert not mailed - expected, f"{run.how}: mailed twice: {mailed - expected}"
+        doubt = _in_doubt(table.gamedir)
+        assert sum(doubt.values()) <= 1, f"{run.how}: in doubt: {doubt}"
+        assert not (expected - mailed) - doubt, f"{run.how}: never mailed: {expected - mailed}"
