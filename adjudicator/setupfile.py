@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from adjudicator import keys
 from adjudicator.contract import Game, Problem
 from adjudicator.errors import InputRefused
+from adjudicator.names import RESERVED_READERS
 from adjudicator.problems import located_all, schema_problems
 from adjudicator.registry import load_game
 from adjudicator.schedule import DAILY, DURATION, ScheduleError, zone
@@ -87,7 +88,7 @@ def _meta(spec: SetupSpec, game: Game, base: Path) -> tuple[dict[str, Any], list
             Problem("player-count", f"{game.title} takes {span} players, not {count}", ("players",))
         )
     players: list[dict[str, Any]] = []
-    seen_names: dict[str, int] = {}
+    seen_names: dict[str, str] = {}  # casefolded: as first written
     seen_keys: dict[bytes, str] = {}
     for index, spec_player in enumerate(spec.players):
         where = ("players", index)
@@ -100,9 +101,20 @@ def _meta(spec: SetupSpec, game: Game, base: Path) -> tuple[dict[str, Any], list
                     (*where, "name"),
                 )
             )
-        if name in seen_names:
+        problems += _name_problems(name, (*where, "name"))
+        first = seen_names.get(name.casefold())
+        if first == name:
             problems.append(Problem("duplicate-player", f"{name!r} is named twice", where))
-        seen_names[name] = index
+        elif first is not None:
+            problems.append(
+                Problem(
+                    "duplicate-player",
+                    f"{name!r} is the same name as {first!r} (names are compared ignoring case)",
+                    where,
+                )
+            )
+        else:
+            seen_names[name.casefold()] = name
         if not EMAIL.match(spec_player.email):
             problems.append(
                 Problem("bad-email", f"{spec_player.email!r} is not an email address", where)
@@ -152,6 +164,43 @@ def _meta(spec: SetupSpec, game: Game, base: Path) -> tuple[dict[str, Any], list
         "reminders": spec.reminders,
     }
     return meta, problems
+
+
+_RESERVED_TEXT = " and ".join(
+    [", ".join(repr(n) for n in sorted(RESERVED_READERS)[:-1]), repr(sorted(RESERVED_READERS)[-1])]
+)
+
+
+def _name_problems(name: str, where: tuple[str | int, ...]) -> list[Problem]:
+    """A name the game directory or the mail uses for another reader, or that an order file
+    could not write as a plain value (docs/setup-file.md, docs/rulings.md E12)."""
+    if name.casefold() in RESERVED_READERS:
+        return [
+            Problem(
+                "reserved-name",
+                f"player name {name!r} is reserved: {_RESERVED_TEXT} name other readers "
+                "(every player, the game master, the spectators), in any case",
+                where,
+            )
+        ]
+    if not _reads_as_text(name):
+        return [
+            Problem(
+                "reserved-name",
+                f"player name {name!r} reads as true, false or nothing in YAML, not as a name; "
+                "choose another",
+                where,
+            )
+        ]
+    return []
+
+
+def _reads_as_text(name: str) -> bool:
+    """Whether ``player: NAME`` in an order file gives the text NAME (not ``no`` or ``null``)."""
+    try:
+        return load(name.encode("utf-8")).data == name
+    except StrictYamlError:
+        return False
 
 
 def _key_line(
