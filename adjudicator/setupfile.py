@@ -198,9 +198,10 @@ def _name_problems(name: str, where: tuple[str | int, ...]) -> list[Problem]:
 def _reads_as_text(name: str) -> bool:
     """Whether ``player: NAME`` in an order file gives the text NAME (not ``no`` or ``null``)."""
     try:
-        return load(name.encode("utf-8")).data == name
+        value = load(name.encode("utf-8")).data
     except StrictYamlError:
         return False
+    return isinstance(value, str) and value == name
 
 
 def _key_line(
