@@ -14,11 +14,14 @@ from adjudicator.contract import Game, Problem
 from adjudicator.errors import InputRefused
 from adjudicator.names import RESERVED_READERS
 from adjudicator.problems import located_all, schema_problems
+from adjudicator.readfile import FileRefused, read_regular
 from adjudicator.registry import load_game
 from adjudicator.schedule import DAILY, DURATION, ScheduleError, zone
 from adjudicator.strictyaml import StrictYamlError, format_problem, load
 
 MAX_SETUP_BYTES = 256 * 1024
+MAX_KEY_FILE_BYTES = 16 * 1024
+"""A public key line is under 1 KiB (an RSA key of 16384 bits: about 2.8 KiB)."""
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,31}$")
 GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
@@ -49,11 +52,9 @@ class SetupSpec(BaseModel):
 def read_setup(path: Path) -> tuple[Game, dict[str, Any], bytes]:
     """The game and its ``game.json`` content from a setup file; InputRefused with every problem."""
     try:
-        raw = path.read_bytes()
-    except OSError as error:
-        raise InputRefused(f"{path}: cannot read the setup file ({error.strerror})") from None
-    if len(raw) > MAX_SETUP_BYTES:
-        raise InputRefused(f"{path}: the setup file is over {MAX_SETUP_BYTES // 1024} KiB")
+        raw = read_regular(path, MAX_SETUP_BYTES)
+    except FileRefused as error:
+        raise InputRefused(f"{path}: cannot read the setup file ({error.reason})") from None
     try:
         loaded = load(raw, max_bytes=MAX_SETUP_BYTES, max_depth=8)
     except StrictYamlError as error:
@@ -215,11 +216,10 @@ def _key_line(
     if spec.key is not None:
         return spec.key.strip()
     assert spec.key_file is not None
-    key_path = base / spec.key_file
     try:
-        return key_path.read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError) as error:
-        reason = getattr(error, "strerror", None) or "not UTF-8 text"
+        return read_regular(base / spec.key_file, MAX_KEY_FILE_BYTES).decode("utf-8").strip()
+    except (FileRefused, UnicodeDecodeError) as error:
+        reason = error.reason if isinstance(error, FileRefused) else "not UTF-8 text"
         problems.append(
             Problem(
                 "key-file",

@@ -369,7 +369,7 @@ def test_check_needs_a_real_form(table: Table) -> None:
     player = starter(table)
     order = table.write("mine.yaml", table.order_text(player, table.legal(player)))
     result = run("check", order, "--form", order)
-    assert result.exit_code == 2
+    assert result.exit_code == 3
     assert result.output == f"Error: {order}: not an order form (no '# adjudicator-form:' line)\n"
 
 
