@@ -9,14 +9,23 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from adjudicator import keys
+from adjudicator import clock, keys
 from adjudicator.contract import Game, Problem
 from adjudicator.errors import InputRefused
 from adjudicator.names import RESERVED_READERS
 from adjudicator.problems import located_all, schema_problems
 from adjudicator.readfile import FileRefused, read_regular
 from adjudicator.registry import load_game
-from adjudicator.schedule import DAILY, DURATION, ScheduleError, zone
+from adjudicator.schedule import (
+    DAILY,
+    DURATION,
+    PastTheCalendar,
+    ScheduleError,
+    deadline_after,
+    duration,
+    earlier,
+    zone,
+)
 from adjudicator.strictyaml import StrictYamlError, format_problem, load
 
 MAX_SETUP_BYTES = 256 * 1024
@@ -264,6 +273,40 @@ def _schedule_problems(spec: SetupSpec) -> list[Problem]:
             problems.append(
                 Problem(
                     "bad-reminder", "a reminder is a duration such as '24h'", ("reminders", index)
+                )
+            )
+    if not problems:
+        problems += _calendar_problems(spec)
+    return problems
+
+
+def _calendar_problems(spec: SetupSpec) -> list[Problem]:
+    """A deadline or reminder that leads past the calendar (the year 9999, or before the year
+    1) from now, when the game would start: refused before anything is created."""
+    if spec.deadline is None:
+        return []
+    meta = {"deadline": spec.deadline, "timezone": spec.timezone}
+    try:
+        first = deadline_after(spec.deadline, clock.now(), meta)
+    except PastTheCalendar:
+        return [
+            Problem(
+                "bad-deadline",
+                f"the first deadline, {spec.deadline} after the game starts, would be past "
+                "the year 9999",
+                ("deadline",),
+            )
+        ]
+    problems = []
+    for index, reminder in enumerate(spec.reminders):
+        try:
+            earlier(first, duration(reminder))
+        except PastTheCalendar:
+            problems.append(
+                Problem(
+                    "bad-reminder",
+                    f"the reminder {reminder} before the first deadline would be before the year 1",
+                    ("reminders", index),
                 )
             )
     return problems

@@ -12,11 +12,14 @@ import os
 import subprocess
 import sys
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 
+from adjudicator import schedule
 from adjudicator.registry import load_game
 from adjudicator.reports import FORM_MARK
 from adjudicator.rng import Rng
@@ -354,3 +357,96 @@ def test_every_context_fits_the_games_context_model(
             for p in game.owed(state)
         }
         state = game.resolve(state, orders, rng).state
+
+
+# -- deadlines past the year 9999 ----------------------------------------------------------------
+
+
+def test_later_and_earlier_past_the_calendar() -> None:
+    start = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
+    assert schedule.later(start, timedelta(hours=2)) == datetime(2026, 11, 25, 14, 0, tzinfo=UTC)
+    with pytest.raises(schedule.PastTheCalendar, match="past the year 9999"):
+        schedule.later(start, timedelta(days=99999999))
+    with pytest.raises(schedule.PastTheCalendar, match="before the year 1"):
+        schedule.earlier(start, timedelta(days=99999999))
+    with pytest.raises(schedule.PastTheCalendar, match="past the year 9999"):
+        schedule.duration("9999999999999999999999d")
+    with pytest.raises(schedule.PastTheCalendar, match="past the year 9999"):
+        schedule.deadline_after("99999999d", start, {})
+    with pytest.raises(schedule.PastTheCalendar, match="past the year 9999"):
+        schedule.moment("9999-12-31 23:59 America/New_York", ZoneInfo("UTC"))
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "line", "reason"),
+    [
+        (
+            "deadline",
+            "99999999d",
+            "line 8",
+            "the first deadline, 99999999d after the game starts, would be past the year 9999",
+        ),
+        (
+            "deadline",
+            "9999999999999999999999m",
+            "line 8",
+            "the first deadline, 9999999999999999999999m after the game starts, would be past "
+            "the year 9999",
+        ),
+        (
+            "reminders",
+            "[24h, 99999999d]",
+            "line 8",
+            "the reminder 99999999d before the first deadline would be before the year 1",
+        ),
+    ],
+)
+def test_setup_deadline_past_the_calendar(
+    tmp_path: Path, key: str, value: str, line: str, reason: str
+) -> None:
+    make_key(tmp_path, "a")
+    make_key(tmp_path, "b")
+    setup = tmp_path / "setup.yaml"
+    deadline = "" if key == "deadline" else "deadline: 48h\n"
+    setup.write_text(
+        "game: sultan\nid: x\nplayers:\n"
+        "  - {name: alice, email: a@example.org, key_file: a.pub}\n"
+        "  - {name: bob, email: b@example.org, key_file: b.pub}\n"
+        "timezone: UTC\noptions: {}\n"
+        f"{key}: {value}\n{deadline}"
+    )
+    result = run("new", tmp_path / "g", "--setup", setup)
+    assert (result.exit_code, result.output) == (
+        3,
+        f"Error: {setup}: refused\n  {line}: {reason}\n",
+    )
+    assert not (tmp_path / "g").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "reason"),
+    [
+        (["--by", "99999999d"], "99999999d after"),
+        (["--by", "9999999999999999999999d"], "'9999999999999999999999d'"),
+        (["--to", "9999-12-31T23:59-05:00"], "'9999-12-31T23:59-05:00'"),
+        (["--to", "9999-12-31 23:59 America/New_York"], "'9999-12-31 23:59 America/New_York'"),
+    ],
+)
+def test_extend_past_the_calendar(tmp_path: Path, args: list[str], reason: str) -> None:
+    table = Table(tmp_path, schedule={"deadline": "48h"})
+    before = (table.gamedir / "log.jsonl").read_bytes()
+    result = run("extend", table.gamedir, *args)
+    assert result.exit_code == 3, result.output
+    option = args[0]
+    assert result.output.startswith(f"Error: {option} ")
+    assert reason in result.output
+    assert "past the year 9999" in result.output
+    assert (table.gamedir / "log.jsonl").read_bytes() == before
+
+
+def test_extend_with_a_malformed_value_is_a_usage_error(tmp_path: Path) -> None:
+    table = Table(tmp_path, schedule={"deadline": "48h"})
+    result = run("extend", table.gamedir, "--to", "99999-01-01")
+    assert result.exit_code == 2
+    result = run("extend", table.gamedir, "--by", "soon")
+    assert result.exit_code == 2
