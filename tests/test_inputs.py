@@ -18,6 +18,8 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from adjudicator import schedule
 from adjudicator.registry import load_game
@@ -450,3 +452,49 @@ def test_extend_with_a_malformed_value_is_a_usage_error(tmp_path: Path) -> None:
     assert result.exit_code == 2
     result = run("extend", table.gamedir, "--by", "soon")
     assert result.exit_code == 2
+
+
+# -- whatever the order file holds, submit and check refuse it or take it ------------------------
+
+ORDERISH = st.lists(
+    st.sampled_from(
+        [
+            *["id: cairo-2026\n", "player: alice\n", "turn: 1\n", "return: white\n", "bid: "],
+            *["{cushion: 1, card: 3}", "bids: [", "]", "- ", "\n", "  ", ": ", '"', "'", "#"],
+            *['"\\U00110000"', '"\\UFFFFFFFF"', '"\\uD800"', '"\\x85"', '"\\N', "\\"],
+            *["&a ", "*a ", "!!int ", "<<: ", "? "],
+            *["99999999999999999999999", "1e309", ".nan", "2026-02-30", "null", "~", "yes"],
+            *["\t", "\r\n", "\x00", "\ufeff", "é", "---\n", "...\n", "{", "}", "[", ","],
+        ]
+    ),
+    max_size=25,
+).map("".join)
+
+
+@pytest.fixture(scope="module")
+def fuzz_table(tmp_path_factory: pytest.TempPathFactory) -> tuple[Table, Path]:
+    table = Table(tmp_path_factory.mktemp("fuzz"))
+    (player,) = table.status()["owed"]
+    form = table.root / "form.yaml"
+    form.write_text(run("form", table.gamedir, "--player", player).output)
+    return table, form
+
+
+@settings(
+    max_examples=80,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(text=ORDERISH, other=st.text(max_size=80), raw=st.binary(max_size=80))
+def test_any_order_file_is_refused_or_taken(
+    fuzz_table: tuple[Table, Path], text: str, other: str, raw: bytes
+) -> None:
+    """No exception but the loader's own escapes: submit and check end in 0 or 3."""
+    table, form = fuzz_table
+    for data in (text.encode("utf-8", "surrogatepass"), other.encode("utf-8", "replace"), raw):
+        order = table.root / "fuzz.yaml"
+        order.write_bytes(data)
+        result = run("check", order, "--form", form)
+        assert result.exit_code in (0, 3), result.output
+        result = run("submit", table.gamedir, order)
+        assert result.exit_code == 3, result.output  # unsigned
