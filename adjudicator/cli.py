@@ -377,7 +377,13 @@ def schema(game: str) -> None:
 @cli.command()
 @click.argument("game")
 @click.option("--players", type=int, default=None, help="Number of players (default: the most).")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the game and bots.")
+@click.option(
+    "--seed",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Seed of the game and bots; public (real games draw theirs in secret).",
+)
 @click.option(
     "--dir", "directory", type=GAMEDIR, default=None, help="Where to play (default: new temp dir)."
 )

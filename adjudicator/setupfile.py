@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import secrets
+import string
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ from adjudicator import clock, keys
 from adjudicator.contract import Game, Problem
 from adjudicator.errors import InputRefused
 from adjudicator.names import RESERVED_READERS
-from adjudicator.problems import located_all, schema_problems
+from adjudicator.problems import describe_value, located_all, schema_problems
 from adjudicator.readfile import FileRefused, read_regular
 from adjudicator.registry import load_game
 from adjudicator.schedule import (
@@ -35,6 +36,11 @@ NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,31}$")
 GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 ENGINE_OPTIONS = {"nmr": ("default", "wait")}
+SEED_BYTES = 16
+"""A drawn seed: ``secrets.token_hex(16)``, 32 hex digits, 128 bits."""
+MIN_SEED_DIGITS = 2 * SEED_BYTES
+MAX_SEED_DIGITS = 128
+HEX_SEED = re.compile(f"[0-9a-fA-F]{{{MIN_SEED_DIGITS},{MAX_SEED_DIGITS}}}")
 
 
 class PlayerSpec(BaseModel):
@@ -50,7 +56,7 @@ class SetupSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     game: str
     id: str
-    seed: int | None = None
+    seed: Any = None  # checked by _seed_problems: a string of 32 to 128 hex digits
     players: list[PlayerSpec]
     options: dict[str, Any] = Field(default_factory=dict)
     deadline: str | None = None
@@ -163,12 +169,14 @@ def _meta(spec: SetupSpec, game: Game, base: Path) -> tuple[dict[str, Any], list
     effective, option_problems = game.options([p["name"] for p in players], game_options)
     problems += [Problem(p.code, p.message, ("options", *p.path)) for p in option_problems]
     problems += _schedule_problems(spec)
+    if "seed" in spec.model_fields_set:
+        problems += _seed_problems(spec.seed)
     meta = {
         "id": spec.id,
         "game": spec.game,
         "players": players,
         "options": {**effective, **engine_options},
-        "seed": spec.seed if spec.seed is not None else secrets.randbelow(2**63),
+        "seed": spec.seed if "seed" in spec.model_fields_set else secrets.token_hex(SEED_BYTES),
         "deadline": spec.deadline,
         "timezone": spec.timezone,
         "reminders": spec.reminders,
@@ -203,6 +211,37 @@ def _name_problems(name: str, where: tuple[str | int, ...]) -> list[Problem]:
             )
         ]
     return []
+
+
+def _seed_problems(seed: Any) -> list[Problem]:
+    """A seed anyone could guess or try: anything but 32 to 128 hex digits (docs/rulings.md E16)."""
+    if isinstance(seed, str) and HEX_SEED.fullmatch(seed):
+        return []
+    if isinstance(seed, str) and re.fullmatch(r"[0-9a-fA-F]*", seed):
+        found = (
+            f"{_show(seed)} ({len(seed)} hex digits)"
+            if len(seed) < MIN_SEED_DIGITS
+            else f"a string of {len(seed)} hex digits"
+        )
+    elif isinstance(seed, str):
+        bad = next(c for c in seed if c not in string.hexdigits)
+        found = f"{_show(seed)} ({bad!r} is not a hex digit)"
+    elif isinstance(seed, int) and not isinstance(seed, bool):
+        found = f"{describe_value(seed)} (write the seed in quotes)"
+    else:
+        found = describe_value(seed)
+    return [
+        Problem(
+            "bad-seed",
+            f"the seed must be a string of {MIN_SEED_DIGITS} to {MAX_SEED_DIGITS} hex digits "
+            f"(128 random bits or more; leave it out to have one drawn), not {found}",
+            ("seed",),
+        )
+    ]
+
+
+def _show(text: str, limit: int = 60) -> str:
+    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
 
 
 def _reads_as_text(name: str) -> bool:

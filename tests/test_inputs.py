@@ -498,3 +498,83 @@ def test_any_order_file_is_refused_or_taken(
         assert result.exit_code in (0, 3), result.output
         result = run("submit", table.gamedir, order)
         assert result.exit_code == 3, result.output  # unsigned
+
+
+# -- the seed ------------------------------------------------------------------------------------
+
+SEED = "0123456789abcdef0123456789ABCDEF"
+
+
+def seeded_setup(tmp_path: Path, seed_line: str) -> Path:
+    make_key(tmp_path, "a")
+    make_key(tmp_path, "b")
+    setup = tmp_path / "setup.yaml"
+    setup.write_text(
+        "game: sultan\nid: x\n"
+        f"{seed_line}\n"
+        "players:\n"
+        "  - {name: alice, email: a@example.org, key_file: a.pub}\n"
+        "  - {name: bob, email: b@example.org, key_file: b.pub}\n"
+    )
+    return setup
+
+
+@pytest.mark.parametrize(
+    ("seed", "found"),
+    [
+        ("11", "the number 11 (write the seed in quotes)"),
+        (
+            "12345678901234567890123456789012",
+            "the number 12345678901234567890123456789012 (write the seed in quotes)",
+        ),
+        ('"9f2c"', "'9f2c' (4 hex digits)"),
+        (f'"{SEED[:-1]}"', f"'{SEED[:-1]}' (31 hex digits)"),
+        (f'"{SEED[:-1]}g"', f"'{SEED[:-1]}g' ('g' is not a hex digit)"),
+        (f'"0x{SEED}"', f"'0x{SEED}' ('x' is not a hex digit)"),
+        (f'"{SEED * 4}0"', "a string of 129 hex digits"),
+        ("", "nothing (the value is empty)"),
+    ],
+)
+def test_a_seed_anyone_could_guess_is_refused(tmp_path: Path, seed: str, found: str) -> None:
+    setup = seeded_setup(tmp_path, f"seed: {seed}")
+    result = run("new", tmp_path / "g", "--setup", setup)
+    assert (result.exit_code, result.output) == (
+        3,
+        f"Error: {setup}: refused\n"
+        "  line 3: the seed must be a string of 32 to 128 hex digits (128 random bits or more; "
+        f"leave it out to have one drawn), not {found}\n",
+    )
+    assert not (tmp_path / "g").exists()
+
+
+def test_a_seed_of_32_hex_digits_is_kept_as_written(tmp_path: Path) -> None:
+    setup = seeded_setup(tmp_path, f'seed: "{SEED}"')
+    assert run("new", tmp_path / "g", "--setup", setup).exit_code == 0
+    assert json.loads((tmp_path / "g" / "game.json").read_text())["seed"] == SEED
+
+
+def test_a_drawn_seed_has_128_bits(tmp_path: Path) -> None:
+    seeds = set()
+    for name in ("g1", "g2"):
+        folder = tmp_path / name
+        folder.mkdir()
+        setup = seeded_setup(folder, "")
+        assert run("new", folder / "g", "--setup", setup).exit_code == 0
+        seed = json.loads((folder / "g" / "game.json").read_text())["seed"]
+        assert isinstance(seed, str)
+        assert len(seed) == 32 and int(seed, 16) >= 0
+        seeds.add(seed)
+    assert len(seeds) == 2
+
+
+def test_the_demo_seed_is_public_and_says_so(tmp_path: Path) -> None:
+    result = run("demo", "sultan", "--players", "3", "--seed", "7", "--dir", tmp_path / "d")
+    assert result.exit_code == 0, result.output
+    seed = "00000000000000000000000000000007"
+    assert json.loads((tmp_path / "d" / "game" / "game.json").read_text())["seed"] == seed
+    assert result.output.splitlines()[-1] == (
+        f"seed:    {seed} (--seed 7 as 32 hex digits; a demo's seed is public, a real game "
+        "draws its own and keeps it secret until the end)"
+    )
+    result = run("demo", "sultan", "--seed", "-1", "--dir", tmp_path / "e")
+    assert result.exit_code == 2
