@@ -17,7 +17,7 @@ from adjudicator import sshsig
 from adjudicator.contract import Game, Problem
 from adjudicator.errors import UsageProblem
 from adjudicator.problems import located, located_all, schema_problems
-from adjudicator.readfile import FileRefused, read_regular
+from adjudicator.readfile import FileRefused, read_head, read_regular
 from adjudicator.strictyaml import Loaded, StrictYamlError, format_problem, load
 
 MAX_ORDER_BYTES = 64 * 1024
@@ -80,7 +80,7 @@ def _is_signature(path: Path) -> bool:
     if path.name.endswith(".sig"):
         return True
     try:
-        head = read_regular(path, MAX_SIGNATURE_BYTES)[:256]
+        head = read_head(path, 256)
     except FileRefused:
         return False  # judged, and refused, as an order file
     return sshsig.looks_armored(head)

@@ -47,6 +47,18 @@ def read_regular(path: Path | str, cap: int) -> bytes:
     Opening uses ``O_NONBLOCK`` (a pipe with no writer would block ``open`` itself), and the
     kind of file is taken from the opened descriptor, so nothing can swap it in between.
     """
+    data = _read(path, cap, whole=True)
+    if len(data) > cap:  # it grew while we read
+        raise FileRefused(f"it is over {cap // 1024} KiB", size=len(data))
+    return data
+
+
+def read_head(path: Path | str, count: int) -> bytes:
+    """The first ``count`` bytes of the regular file at ``path``, whatever its size."""
+    return _read(path, count, whole=False)[:count]
+
+
+def _read(path: Path | str, cap: int, whole: bool) -> bytes:
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0)
     try:
         fd = os.open(path, flags)
@@ -58,15 +70,12 @@ def read_regular(path: Path | str, cap: int) -> bytes:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise FileRefused(f"it is {_kind(info.st_mode)}, not a file")
-        if info.st_size > cap:
+        if whole and info.st_size > cap:
             raise FileRefused(size_reason(info.st_size, cap), size=info.st_size)
         os.set_blocking(fd, True)
         with os.fdopen(os.dup(fd), "rb") as handle:
-            data = handle.read(cap + 1)
+            return handle.read(cap + 1)
     except OSError as error:
         raise FileRefused(error.strerror or str(error)) from None
     finally:
         os.close(fd)
-    if len(data) > cap:  # it grew while we read
-        raise FileRefused(f"it is over {cap // 1024} KiB", size=len(data))
-    return data
