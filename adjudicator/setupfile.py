@@ -321,21 +321,25 @@ def _schedule_problems(spec: SetupSpec) -> list[Problem]:
 
 def _calendar_problems(spec: SetupSpec) -> list[Problem]:
     """A deadline or reminder that leads past the calendar (the year 9999, or before the year
-    1) from now, when the game would start: refused before anything is created."""
-    if spec.deadline is None:
-        return []
-    meta = {"deadline": spec.deadline, "timezone": spec.timezone}
-    try:
-        first = deadline_after(spec.deadline, clock.now(), meta)
-    except PastTheCalendar:
-        return [
-            Problem(
-                "bad-deadline",
-                f"the first deadline, {spec.deadline} after the game starts, would be past "
-                "the year 9999",
-                ("deadline",),
-            )
-        ]
+    1) from now, when the game would start: refused before anything is created.
+
+    Every later deadline is later than the first (or, without one, than now, where `extend`
+    puts the first), so a reminder that fits before it fits before them all."""
+    now = clock.now()
+    first, which = now, "any deadline"
+    if spec.deadline is not None:
+        meta = {"deadline": spec.deadline, "timezone": spec.timezone}
+        try:
+            first, which = deadline_after(spec.deadline, now, meta), "the first deadline"
+        except PastTheCalendar:
+            return [
+                Problem(
+                    "bad-deadline",
+                    f"the first deadline, {spec.deadline} after the game starts, would be past "
+                    "the year 9999",
+                    ("deadline",),
+                )
+            ]
     problems = []
     for index, reminder in enumerate(spec.reminders):
         try:
@@ -344,7 +348,7 @@ def _calendar_problems(spec: SetupSpec) -> list[Problem]:
             problems.append(
                 Problem(
                     "bad-reminder",
-                    f"the reminder {reminder} before the first deadline would be before the year 1",
+                    f"the reminder {reminder} before {which} would be before the year 1",
                     ("reminders", index),
                 )
             )

@@ -401,6 +401,12 @@ def test_later_and_earlier_past_the_calendar() -> None:
             "line 8",
             "the reminder 99999999d before the first deadline would be before the year 1",
         ),
+        (
+            "no deadline, reminders",
+            "[24h, 99999999d]",
+            "line 8",
+            "the reminder 99999999d before any deadline would be before the year 1",
+        ),
     ],
 )
 def test_setup_deadline_past_the_calendar(
@@ -409,7 +415,8 @@ def test_setup_deadline_past_the_calendar(
     make_key(tmp_path, "a")
     make_key(tmp_path, "b")
     setup = tmp_path / "setup.yaml"
-    deadline = "" if key == "deadline" else "deadline: 48h\n"
+    deadline = "" if key != "reminders" else "deadline: 48h\n"
+    key = key.rpartition(" ")[2]
     setup.write_text(
         "game: sultan\nid: x\nplayers:\n"
         "  - {name: alice, email: a@example.org, key_file: a.pub}\n"
