@@ -7,8 +7,15 @@ players' names may be equal ignoring case: on a case-insensitive file system ``B
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Final
 
-RESERVED_READERS: Final = frozenset({"gm", "public", "all"})
-"""``gm``: the game master's report (``reports/gm.txt``) and mail; ``public``: the spectators'
-report (``reports/public.txt``); ``all``: press addressed to every player (``to: all``)."""
+RESERVED_READERS: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "gm": "the game master (report --gm, reports/gm.txt, the game master's mail)",
+        "public": "the spectators (report --public, reports/public.txt)",
+        "all": "every player (press to: all)",
+    }
+)
+"""Each reserved name (lower case: compare ``name.casefold()``) and the reader it stands for."""

@@ -184,20 +184,17 @@ def _meta(spec: SetupSpec, game: Game, base: Path) -> tuple[dict[str, Any], list
     return meta, problems
 
 
-_RESERVED_TEXT = " and ".join(
-    [", ".join(repr(n) for n in sorted(RESERVED_READERS)[:-1]), repr(sorted(RESERVED_READERS)[-1])]
-)
-
-
 def _name_problems(name: str, where: tuple[str | int, ...]) -> list[Problem]:
     """A name the game directory or the mail uses for another reader, or that an order file
     could not write as a plain value (docs/setup-file.md, docs/rulings.md E12)."""
-    if name.casefold() in RESERVED_READERS:
+    reader = RESERVED_READERS.get(name.casefold())
+    if reader is not None:
+        every = ", ".join(repr(n) for n in sorted(RESERVED_READERS))
         return [
             Problem(
                 "reserved-name",
-                f"player name {name!r} is reserved: {_RESERVED_TEXT} name other readers "
-                "(every player, the game master, the spectators), in any case",
+                f"player name {name!r} stands for {reader}; no player may take {every}, "
+                "in any case",
                 where,
             )
         ]

@@ -30,19 +30,28 @@ def write_setup(root: Path, names: list[str]) -> Path:
 
 
 def test_the_reserved_readers() -> None:
-    assert {"gm", "public", "all"} <= RESERVED_READERS
+    assert {"gm", "public", "all"} <= set(RESERVED_READERS)
     assert all(name == name.casefold() for name in RESERVED_READERS)
 
 
-@pytest.mark.parametrize("name", ["gm", "GM", "Public", "all", "ALL"])
-def test_a_reserved_reader_is_no_player_name(tmp_path: Path, name: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "reader"),
+    [
+        ("gm", "the game master (report --gm, reports/gm.txt, the game master's mail)"),
+        ("GM", "the game master (report --gm, reports/gm.txt, the game master's mail)"),
+        ("Public", "the spectators (report --public, reports/public.txt)"),
+        ("all", "every player (press to: all)"),
+        ("ALL", "every player (press to: all)"),
+    ],
+)
+def test_a_reserved_reader_is_no_player_name(tmp_path: Path, name: str, reader: str) -> None:
     setup = write_setup(tmp_path, ["alice", name, "carol"])
     result = run("new", tmp_path / "g", "--setup", setup)
     assert result.exit_code == 3
     assert result.output == (
         f"Error: {setup}: refused\n"
-        f"  line 7: player name {name!r} is reserved: 'all', 'gm' and 'public' name other "
-        "readers (every player, the game master, the spectators), in any case\n"
+        f"  line 7: player name {name!r} stands for {reader}; no player may take 'all', 'gm', "
+        "'public', in any case\n"
     )
     assert not (tmp_path / "g").exists()
 
