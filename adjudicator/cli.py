@@ -139,12 +139,14 @@ def sign(orders: Path, keyfile: Path) -> None:
       adjudicator sign cairo-2026-turn4-alice.yaml --key ~/.ssh/cairo-2026
     """
     from adjudicator import keys, sshsig
+    from adjudicator.orders import MAX_ORDER_BYTES
+    from adjudicator.readfile import FileRefused, read_regular
     from adjudicator.store import atomic_write
 
     try:
-        data = orders.read_bytes()
-    except OSError as error:
-        fail(f"{orders}: cannot read ({error.strerror})", 2)
+        data = read_regular(orders, MAX_ORDER_BYTES)
+    except FileRefused as error:
+        fail(f"{orders}: cannot read the order file ({error.reason})", 2)
     try:
         try:
             private = keys.load_private(keyfile)
@@ -401,7 +403,13 @@ def schema(game: str) -> None:
 @cli.command()
 @click.argument("game")
 @click.option("--players", type=int, default=None, help="Number of players (default: the most).")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the game and bots.")
+@click.option(
+    "--seed",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Seed of the game and bots; public (real games draw theirs in secret).",
+)
 @click.option(
     "--dir", "directory", type=GAMEDIR, default=None, help="Where to play (default: new temp dir)."
 )

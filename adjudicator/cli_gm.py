@@ -95,15 +95,20 @@ def replace(
           --key-file carol.pub
     """
     from adjudicator import gm, keys
-    from adjudicator.errors import UsageProblem
+    from adjudicator.errors import InputRefused, UsageProblem
+    from adjudicator.readfile import FileRefused, read_regular
+    from adjudicator.setupfile import MAX_KEY_FILE_BYTES
 
     if key_line is not None and key_file is not None:
         raise UsageProblem("give at most one of --key and --key-file")
     if key_file is not None:
         try:
-            key_line = key_file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            raise UsageProblem(f"{key_file}: cannot read the key file ({error})") from None
+            key_line = read_regular(key_file, MAX_KEY_FILE_BYTES).decode("utf-8")
+        except (FileRefused, UnicodeDecodeError) as error:
+            reason = error.reason if isinstance(error, FileRefused) else "not UTF-8 text"
+            raise InputRefused(
+                f"--key-file {key_file}: cannot read the key file ({reason})"
+            ) from None
     change = gm.replace(gamedir, player, email=email, key_line=key_line)
     click.echo(f"{player}: email {change['email']}, key {keys.fingerprint(change['key'])}")
 

@@ -15,6 +15,8 @@ The engine calls, in this order of a game's life:
   see; the only door from the state to a report, a form or ``view --json``;
 - ``context(view)``: the part of a player's view that checking an order needs (it travels in the
   order form, so ``check --form`` can check an order without the game directory);
+  ``context_model()`` is its pydantic model, so a form whose context was damaged on the way is
+  refused before ``validate`` sees it;
 - ``validate(context, order)``: every problem of one order, in words that use only the context;
 - ``normalise(order)``: the order written in canonical form, once it is valid;
 - ``resolve(state, orders, rng)``: the next state (``turn`` one higher) and the events; an order
@@ -92,6 +94,10 @@ class Game(Protocol):
     def gm_view(self, state: State) -> View: ...
 
     def context(self, view: View) -> dict[str, Any]: ...
+
+    def context_model(self) -> Any:
+        """The pydantic model (strict, no extra keys) that every ``context(view)`` fits."""
+        ...
 
     def validate(self, context: Mapping[str, Any], order: Order) -> list[Problem]: ...
 

@@ -2,6 +2,11 @@
 
 Keys are generated, every order is written as a YAML file, signed, submitted and adjudicated by
 the same engine functions the commands use, and every report is written. Same seed: same game.
+
+A demo's seed is public by design: ``--seed S`` (a whole number, 0 or more) becomes the game's
+seed ``f"{S:032x}"`` (S in 32 hex digits, more when S is that large), which passes the setup
+file's rule for seeds; the bots draw from the same seed. A real game draws its seed from
+``secrets`` and keeps it secret until the end.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from adjudicator.errors import UsageProblem
 from adjudicator.registry import load_game
 from adjudicator.reports import render_final
 from adjudicator.rng import Rng
+from adjudicator.setupfile import MIN_SEED_DIGITS
 
 NAMES = ["alice", "bob", "carol", "dave", "erin"]
 
@@ -39,6 +45,9 @@ def run(
         directory = Path(tempfile.mkdtemp(prefix=f"adjudicator-demo-{game_name}-"))
     elif directory.exists() and any(directory.iterdir()):
         raise UsageProblem(f"{directory}: the demo directory must not exist or must be empty")
+    if seed < 0:
+        raise UsageProblem(f"--seed {seed}: a demo's seed is a whole number, 0 or more")
+    game_seed = demo_seed(seed)
     names = NAMES[:count]
     (directory / "keys").mkdir(parents=True, exist_ok=True)
     for name in names:
@@ -46,15 +55,15 @@ def run(
     setup = {
         "game": game_name,
         "id": f"demo-{game_name}-{seed}",
-        "seed": seed,
+        "seed": _Quoted(game_seed),
         "players": [
             {"name": n, "email": f"{n}@example.org", "key_file": f"keys/{n}.pub"} for n in names
         ],
     }
-    (directory / "setup.yaml").write_text(yaml.safe_dump(setup, sort_keys=False))
+    (directory / "setup.yaml").write_text(yaml.dump(setup, Dumper=_Dumper, sort_keys=False))
     gamedir = directory / "game"
     engine.new(gamedir, directory / "setup.yaml")
-    bots = Rng(seed)
+    bots = Rng(game_seed)
     while True:
         status = engine.status(gamedir)
         if status["over"]:
@@ -77,7 +86,29 @@ def run(
     echo(render_final(handle.game, handle.meta, handle.state()).rstrip("\n"))
     echo(f"reports: {gamedir / 'turns'}/NNNN/reports/ (last: turn {handle.turn()})")
     echo(f"record:  adjudicator log {gamedir} --json")
+    echo(
+        f"seed:    {game_seed} (--seed {seed} as {MIN_SEED_DIGITS} hex digits; a demo's seed is "
+        "public, a real game draws its own and keeps it secret until the end)"
+    )
     return gamedir
+
+
+class _Quoted(str):
+    """Text written in double quotes (a seed of digits only would read as a number)."""
+
+
+class _Dumper(yaml.SafeDumper):
+    pass
+
+
+_Dumper.add_representer(
+    _Quoted, lambda dumper, value: dumper.represent_scalar("tag:yaml.org,2002:str", value, '"')
+)
+
+
+def demo_seed(seed: int) -> str:
+    """The game seed of ``demo --seed S``: S in hex, at least 32 digits (public by design)."""
+    return f"{seed:0{MIN_SEED_DIGITS}x}"
 
 
 def _write_signed(path: Path, order: dict[str, object], keyfile: Path) -> None:

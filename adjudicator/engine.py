@@ -29,7 +29,7 @@ from adjudicator.orders import (
     within_caps,
 )
 from adjudicator.registry import load_game
-from adjudicator.reports import form_text, read_form, render
+from adjudicator.reports import form_text, render
 from adjudicator.rng import Rng
 from adjudicator.setupfile import read_setup
 from adjudicator.store import GameDir
@@ -372,14 +372,10 @@ def _store_order(
 # -- check -------------------------------------------------------------------------------------
 def check(order_path: Path, form_path: Path, game_name: str | None = None) -> Verdict:
     """A player's own check of an order file against the form they were sent (no signature)."""
+    from adjudicator.forms import read_form_file
+
     label = str(order_path)
-    try:
-        form = read_form(form_path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as error:
-        raise UsageProblem(f"{form_path}: cannot read the form ({error})") from None
-    if form is None:
-        raise UsageProblem(f"{form_path}: not an order form (no '# adjudicator-form:' line)")
-    game = load_game(form["game"])
+    game, form = read_form_file(form_path)  # InputRefused when the form is damaged
     try:
         received, _ = order_and_signature(Submission(order_path, None))
     except Refusal as refusal:

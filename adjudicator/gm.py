@@ -35,10 +35,14 @@ def extend(root: Path, by: str | None = None, to: str | None = None) -> datetime
         times = handle.clock()
         try:
             if by is not None:
-                new = (times.deadline or now) + schedule.duration(by)
+                new = schedule.later(times.deadline or now, schedule.duration(by))
             else:
                 assert to is not None
                 new = schedule.moment(to, schedule.game_zone(handle.meta))
+        except schedule.PastTheCalendar as error:  # well formed, but unusable: exit 3
+            raise InputRefused(
+                f"{'--by' if by is not None else '--to'} {by or to}: {error}"
+            ) from None
         except schedule.ScheduleError as error:
             raise UsageProblem(str(error)) from None
         if new <= now:

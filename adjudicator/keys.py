@@ -28,6 +28,8 @@ from cryptography.hazmat.primitives.serialization import (
     load_ssh_public_key,
 )
 
+from adjudicator.readfile import FileRefused, read_regular
+
 PrivateKey: TypeAlias = ed25519.Ed25519PrivateKey | rsa.RSAPrivateKey | ec.EllipticCurvePrivateKey
 PublicKey: TypeAlias = ed25519.Ed25519PublicKey | rsa.RSAPublicKey | ec.EllipticCurvePublicKey
 StrPath: TypeAlias = str | os.PathLike[str]
@@ -47,6 +49,8 @@ ECDSA_CURVES: dict[str, type[ec.EllipticCurve]] = {
     "ecdsa-sha2-nistp384": ec.SECP384R1,
     "ecdsa-sha2-nistp521": ec.SECP521R1,
 }
+#: A private key file is a few KiB at most (an RSA key of 16384 bits: about 12.5 KiB).
+MAX_PRIVATE_KEY_BYTES = 64 * 1024
 #: OpenSSH refuses RSA keys below this size (SSH_RSA_MINIMUM_MODULUS_SIZE).
 RSA_MINIMUM_BITS = 1024
 
@@ -230,14 +234,13 @@ def load_private(path: StrPath, passphrase: bytes | None = None) -> PrivateKey:
     """The private key in ``path`` (OpenSSH or PEM format, possibly passphrase-protected)."""
     name = os.fspath(path)
     try:
-        with open(name, "rb") as src:
-            data = src.read()
-    except FileNotFoundError:
-        raise KeyProblem(f"no key file {name}") from None
-    except IsADirectoryError:
-        raise KeyProblem(f"{name} is a directory, not a key file") from None
-    except OSError as exc:
-        raise KeyProblem(f"cannot read key file {name}: {exc.strerror}") from None
+        data = read_regular(name, MAX_PRIVATE_KEY_BYTES)
+    except FileRefused as error:
+        if error.missing:
+            raise KeyProblem(f"no key file {name}") from None
+        if os.path.isdir(name):
+            raise KeyProblem(f"{name} is a directory, not a key file") from None
+        raise KeyProblem(f"cannot read the key file ({error.reason})") from None
 
     stripped = data.lstrip()
     loader: Callable[[bytes, bytes | None], object]

@@ -17,6 +17,7 @@ from adjudicator import sshsig
 from adjudicator.contract import Game, Problem
 from adjudicator.errors import UsageProblem
 from adjudicator.problems import located, located_all, schema_problems
+from adjudicator.readfile import FileRefused, read_head, read_regular
 from adjudicator.strictyaml import Loaded, StrictYamlError, format_problem, load
 
 MAX_ORDER_BYTES = 64 * 1024
@@ -79,26 +80,23 @@ def _is_signature(path: Path) -> bool:
     if path.name.endswith(".sig"):
         return True
     try:
-        with open(path, "rb") as handle:
-            head = handle.read(256)
-    except OSError:
-        return False
+        head = read_head(path, 256)
+    except FileRefused:
+        return False  # judged, and refused, as an order file
     return sshsig.looks_armored(head)
 
 
 def read_capped(path: Path, cap: int, what: str) -> bytes:
-    """The bytes of ``path``; Refusal without reading when it is over ``cap``."""
+    """The bytes of ``path``; Refusal without reading when it is over ``cap`` or no regular
+    file (a pipe or a device would be read forever)."""
     try:
-        size = path.stat().st_size
-        if size > cap:
-            raise Refusal(f"the {what} is {size} bytes; at most {cap // 1024} KiB are accepted")
-        with open(path, "rb") as handle:
-            data = handle.read(cap + 1)
-    except OSError as error:
-        raise Refusal(f"cannot read the {what} ({error.strerror})") from None
-    if len(data) > cap:
-        raise Refusal(f"the {what} is over {cap // 1024} KiB")
-    return data
+        return read_regular(path, cap)
+    except FileRefused as error:
+        if error.size is not None:
+            raise Refusal(
+                f"the {what} is {error.size} bytes; at most {cap // 1024} KiB are accepted"
+            ) from None
+        raise Refusal(f"cannot read the {what} ({error.reason})") from None
 
 
 def within_caps(order: bytes, signature: bytes | None) -> None:

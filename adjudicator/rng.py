@@ -10,6 +10,10 @@ read 8 bytes at a time as unsigned big-endian integers. ``below(n)`` rejects val
 the largest multiple of ``n`` under 2**64 and returns the remainder of the first one kept;
 ``shuffle`` is Fisher-Yates from the last position down, ``j = below(i + 1)``.
 docs/randomness.md says the same, so anyone can re-derive every draw of a finished game.
+
+A game's seed is a string of 32 or more hex digits (the setup's, as written, or
+``secrets.token_hex(16)``), so ``str(seed)`` is that string; games made before issue 10 have a
+whole number, whose ``str`` is its decimal digits.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ _DOMAIN = b"adjudicator-rng/1\n"
 class Stream:
     """One labelled stream of random numbers."""
 
-    def __init__(self, seed: int, label: str) -> None:
+    def __init__(self, seed: int | str, label: str) -> None:
         self._key = _DOMAIN + str(seed).encode() + b"\n" + label.encode() + b"\n"
         self._counter = 0
         self._buffer = b""
@@ -72,7 +76,7 @@ class Stream:
 class Rng:
     """The game's seeded generator: hands out independent labelled streams."""
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int | str) -> None:
         self.seed = seed
 
     def stream(self, label: str) -> Stream:

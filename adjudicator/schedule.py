@@ -25,12 +25,51 @@ class ScheduleError(ValueError):
     """A duration, time or zone that cannot be read; the message says what is expected."""
 
 
+class PastTheCalendar(ScheduleError):
+    """A well-formed duration or time that leads past the year 9999 (or before the year 1),
+    where Python's dates end: the value is unusable rather than malformed."""
+
+
+def _compact(delta: timedelta) -> str:
+    """``99999999d``, ``2d 3h``, ``30m``: a duration as the setup writes it, zero units left out."""
+    minutes = int(delta.total_seconds()) // 60
+    days, rest = divmod(minutes, 24 * 60)
+    hours, mins = divmod(rest, 60)
+    parts = [f"{n}{unit}" for n, unit in ((days, "d"), (hours, "h"), (mins, "m")) if n]
+    return " ".join(parts) or "0m"
+
+
+def later(moment: datetime, delta: timedelta) -> datetime:
+    """``moment + delta``; PastTheCalendar instead of OverflowError past the year 9999."""
+    try:
+        return moment + delta
+    except OverflowError:
+        raise PastTheCalendar(
+            f"{_compact(delta)} after {moment.astimezone(UTC):%Y-%m-%d %H:%M} UTC is past the "
+            "year 9999"
+        ) from None
+
+
+def earlier(moment: datetime, delta: timedelta) -> datetime:
+    """``moment - delta``; PastTheCalendar instead of OverflowError before the year 1."""
+    try:
+        return moment - delta
+    except OverflowError:
+        raise PastTheCalendar(
+            f"{_compact(delta)} before {moment.astimezone(UTC):%Y-%m-%d %H:%M} UTC is before the "
+            "year 1"
+        ) from None
+
+
 def duration(text: str) -> timedelta:
     """``30m``, ``48h`` or ``2d`` as a timedelta."""
     match = DURATION.match(text)
     if match is None:
         raise ScheduleError(f"{text!r} is not a duration such as '30m', '48h' or '2d'")
-    return int(match.group(1)) * _UNITS[match.group(2)]
+    try:
+        return int(match.group(1)) * _UNITS[match.group(2)]
+    except (OverflowError, ValueError):  # over 999999999 days, or digits past int()'s limit
+        raise PastTheCalendar(f"{text!r} is so long it ends past the year 9999") from None
 
 
 def zone(name: str | None) -> ZoneInfo:
@@ -52,19 +91,23 @@ def game_zone(meta: dict[str, Any]) -> ZoneInfo:
 def deadline_after(spec: str, opened: datetime, meta: dict[str, Any]) -> datetime:
     """The deadline of a turn that opened at ``opened``, by the setup's ``deadline`` ``spec``."""
     if DURATION.match(spec):
-        return (opened + duration(spec)).astimezone(UTC)
+        deadline = later(opened, duration(spec))
+        return _in_utc(deadline.isoformat(), deadline)
     daily = DAILY.match(spec)
     if daily is None:
         raise ScheduleError(f"{spec!r} is neither a duration nor a daily time")
     where = zone(daily.group(3)) if daily.group(3) else game_zone(meta)
-    earliest = (opened + MIN_NOTICE).astimezone(where)
-    hour, minute = int(daily.group(1)), int(daily.group(2))
-    day = earliest.date()
-    while True:
-        candidate = datetime(day.year, day.month, day.day, hour, minute, tzinfo=where)
-        if candidate.astimezone(UTC) >= earliest.astimezone(UTC):
-            return candidate.astimezone(UTC)
-        day += timedelta(days=1)
+    try:
+        earliest = later(opened, MIN_NOTICE).astimezone(where)
+        hour, minute = int(daily.group(1)), int(daily.group(2))
+        day = earliest.date()
+        while True:
+            candidate = datetime(day.year, day.month, day.day, hour, minute, tzinfo=where)
+            if candidate.astimezone(UTC) >= earliest.astimezone(UTC):
+                return candidate.astimezone(UTC)
+            day += timedelta(days=1)
+    except OverflowError:
+        raise PastTheCalendar(f"the next {spec} is past the year 9999") from None
 
 
 def moment(text: str, default_zone: ZoneInfo) -> datetime:
@@ -77,7 +120,7 @@ def moment(text: str, default_zone: ZoneInfo) -> datetime:
             naive = datetime.fromisoformat(f"{local.group(1)}T{local.group(2)}")
         except ValueError:
             raise ScheduleError(f"{text!r} is not a real date and time") from None
-        return naive.replace(tzinfo=where).astimezone(UTC)
+        return _in_utc(text, naive.replace(tzinfo=where))
     try:
         given = datetime.fromisoformat(text.strip())
     except ValueError:
@@ -87,7 +130,15 @@ def moment(text: str, default_zone: ZoneInfo) -> datetime:
         ) from None
     if given.tzinfo is None:
         given = given.replace(tzinfo=default_zone)
-    return given.astimezone(UTC)
+    return _in_utc(text, given)
+
+
+def _in_utc(text: str, when: datetime) -> datetime:
+    """``when`` in UTC (9999-12-31 23:30 at UTC-10 is in the year 10000 there)."""
+    try:
+        return when.astimezone(UTC)
+    except OverflowError:
+        raise PastTheCalendar(f"{text!r} is past the year 9999 in UTC") from None
 
 
 def span(delta: timedelta) -> str:

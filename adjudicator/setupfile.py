@@ -4,24 +4,43 @@ from __future__ import annotations
 
 import re
 import secrets
+import string
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from adjudicator import keys
+from adjudicator import clock, keys
 from adjudicator.contract import Game, Problem
 from adjudicator.errors import InputRefused
-from adjudicator.problems import located_all, schema_problems
+from adjudicator.names import RESERVED_READERS
+from adjudicator.problems import describe_value, located_all, schema_problems
+from adjudicator.readfile import FileRefused, read_regular
 from adjudicator.registry import load_game
-from adjudicator.schedule import DAILY, DURATION, ScheduleError, zone
+from adjudicator.schedule import (
+    DAILY,
+    DURATION,
+    PastTheCalendar,
+    ScheduleError,
+    deadline_after,
+    duration,
+    earlier,
+    zone,
+)
 from adjudicator.strictyaml import StrictYamlError, format_problem, load
 
 MAX_SETUP_BYTES = 256 * 1024
+MAX_KEY_FILE_BYTES = 16 * 1024
+"""A public key line is under 1 KiB (an RSA key of 16384 bits: about 2.8 KiB)."""
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,31}$")
 GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 ENGINE_OPTIONS = {"nmr": ("default", "wait")}
+SEED_BYTES = 16
+"""A drawn seed: ``secrets.token_hex(16)``, 32 hex digits, 128 bits."""
+MIN_SEED_DIGITS = 2 * SEED_BYTES
+MAX_SEED_DIGITS = 128
+HEX_SEED = re.compile(f"[0-9a-fA-F]{{{MIN_SEED_DIGITS},{MAX_SEED_DIGITS}}}")
 
 
 class PlayerSpec(BaseModel):
@@ -37,7 +56,7 @@ class SetupSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     game: str
     id: str
-    seed: int | None = None
+    seed: Any = None  # checked by _seed_problems: a string of 32 to 128 hex digits
     players: list[PlayerSpec]
     options: dict[str, Any] = Field(default_factory=dict)
     deadline: str | None = None
@@ -48,11 +67,9 @@ class SetupSpec(BaseModel):
 def read_setup(path: Path) -> tuple[Game, dict[str, Any], bytes]:
     """The game and its ``game.json`` content from a setup file; InputRefused with every problem."""
     try:
-        raw = path.read_bytes()
-    except OSError as error:
-        raise InputRefused(f"{path}: cannot read the setup file ({error.strerror})") from None
-    if len(raw) > MAX_SETUP_BYTES:
-        raise InputRefused(f"{path}: the setup file is over {MAX_SETUP_BYTES // 1024} KiB")
+        raw = read_regular(path, MAX_SETUP_BYTES)
+    except FileRefused as error:
+        raise InputRefused(f"{path}: cannot read the setup file ({error.reason})") from None
     try:
         loaded = load(raw, max_bytes=MAX_SETUP_BYTES, max_depth=8)
     except StrictYamlError as error:
@@ -87,7 +104,7 @@ def _meta(spec: SetupSpec, game: Game, base: Path) -> tuple[dict[str, Any], list
             Problem("player-count", f"{game.title} takes {span} players, not {count}", ("players",))
         )
     players: list[dict[str, Any]] = []
-    seen_names: dict[str, int] = {}
+    seen_names: dict[str, str] = {}  # casefolded: as first written
     seen_keys: dict[bytes, str] = {}
     for index, spec_player in enumerate(spec.players):
         where = ("players", index)
@@ -100,9 +117,20 @@ def _meta(spec: SetupSpec, game: Game, base: Path) -> tuple[dict[str, Any], list
                     (*where, "name"),
                 )
             )
-        if name in seen_names:
+        problems += _name_problems(name, (*where, "name"))
+        first = seen_names.get(name.casefold())
+        if first == name:
             problems.append(Problem("duplicate-player", f"{name!r} is named twice", where))
-        seen_names[name] = index
+        elif first is not None:
+            problems.append(
+                Problem(
+                    "duplicate-player",
+                    f"{name!r} is the same name as {first!r} (names are compared ignoring case)",
+                    where,
+                )
+            )
+        else:
+            seen_names[name.casefold()] = name
         if not EMAIL.match(spec_player.email):
             problems.append(
                 Problem("bad-email", f"{spec_player.email!r} is not an email address", where)
@@ -141,17 +169,85 @@ def _meta(spec: SetupSpec, game: Game, base: Path) -> tuple[dict[str, Any], list
     effective, option_problems = game.options([p["name"] for p in players], game_options)
     problems += [Problem(p.code, p.message, ("options", *p.path)) for p in option_problems]
     problems += _schedule_problems(spec)
+    if "seed" in spec.model_fields_set:
+        problems += _seed_problems(spec.seed)
     meta = {
         "id": spec.id,
         "game": spec.game,
         "players": players,
         "options": {**effective, **engine_options},
-        "seed": spec.seed if spec.seed is not None else secrets.randbelow(2**63),
+        "seed": spec.seed if "seed" in spec.model_fields_set else secrets.token_hex(SEED_BYTES),
         "deadline": spec.deadline,
         "timezone": spec.timezone,
         "reminders": spec.reminders,
     }
     return meta, problems
+
+
+def _name_problems(name: str, where: tuple[str | int, ...]) -> list[Problem]:
+    """A name the game directory or the mail uses for another reader, or that an order file
+    could not write as a plain value (docs/setup-file.md, docs/rulings.md E12)."""
+    reader = RESERVED_READERS.get(name.casefold())
+    if reader is not None:
+        every = ", ".join(repr(n) for n in sorted(RESERVED_READERS))
+        return [
+            Problem(
+                "reserved-name",
+                f"player name {name!r} stands for {reader}; no player may take {every}, "
+                "in any case",
+                where,
+            )
+        ]
+    if not _reads_as_text(name):
+        return [
+            Problem(
+                "reserved-name",
+                f"player name {name!r} reads as true, false or nothing in YAML, not as a name; "
+                "choose another",
+                where,
+            )
+        ]
+    return []
+
+
+def _seed_problems(seed: Any) -> list[Problem]:
+    """A seed anyone could guess or try: anything but 32 to 128 hex digits (docs/rulings.md E16)."""
+    if isinstance(seed, str) and HEX_SEED.fullmatch(seed):
+        return []
+    if isinstance(seed, str) and re.fullmatch(r"[0-9a-fA-F]*", seed):
+        found = (
+            f"{_show(seed)} ({len(seed)} hex digits)"
+            if len(seed) < MIN_SEED_DIGITS
+            else f"a string of {len(seed)} hex digits"
+        )
+    elif isinstance(seed, str):
+        bad = next(c for c in seed if c not in string.hexdigits)
+        found = f"{_show(seed)} ({bad!r} is not a hex digit)"
+    elif isinstance(seed, int) and not isinstance(seed, bool):
+        found = f"{describe_value(seed)} (write the seed in quotes)"
+    else:
+        found = describe_value(seed)
+    return [
+        Problem(
+            "bad-seed",
+            f"the seed must be a string of {MIN_SEED_DIGITS} to {MAX_SEED_DIGITS} hex digits "
+            f"(128 random bits or more; leave it out to have one drawn), not {found}",
+            ("seed",),
+        )
+    ]
+
+
+def _show(text: str, limit: int = 60) -> str:
+    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
+def _reads_as_text(name: str) -> bool:
+    """Whether ``player: NAME`` in an order file gives the text NAME (not ``no`` or ``null``)."""
+    try:
+        value = load(name.encode("utf-8")).data
+    except StrictYamlError:
+        return False
+    return isinstance(value, str) and value == name
 
 
 def _key_line(
@@ -165,11 +261,10 @@ def _key_line(
     if spec.key is not None:
         return spec.key.strip()
     assert spec.key_file is not None
-    key_path = base / spec.key_file
     try:
-        return key_path.read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError) as error:
-        reason = getattr(error, "strerror", None) or "not UTF-8 text"
+        return read_regular(base / spec.key_file, MAX_KEY_FILE_BYTES).decode("utf-8").strip()
+    except (FileRefused, UnicodeDecodeError) as error:
+        reason = error.reason if isinstance(error, FileRefused) else "not UTF-8 text"
         problems.append(
             Problem(
                 "key-file",
@@ -214,6 +309,44 @@ def _schedule_problems(spec: SetupSpec) -> list[Problem]:
             problems.append(
                 Problem(
                     "bad-reminder", "a reminder is a duration such as '24h'", ("reminders", index)
+                )
+            )
+    if not problems:
+        problems += _calendar_problems(spec)
+    return problems
+
+
+def _calendar_problems(spec: SetupSpec) -> list[Problem]:
+    """A deadline or reminder that leads past the calendar (the year 9999, or before the year
+    1) from now, when the game would start: refused before anything is created.
+
+    Every later deadline is later than the first (or, without one, than now, where `extend`
+    puts the first), so a reminder that fits before it fits before them all."""
+    now = clock.now()
+    first, which = now, "any deadline"
+    if spec.deadline is not None:
+        meta = {"deadline": spec.deadline, "timezone": spec.timezone}
+        try:
+            first, which = deadline_after(spec.deadline, now, meta), "the first deadline"
+        except PastTheCalendar:
+            return [
+                Problem(
+                    "bad-deadline",
+                    f"the first deadline, {spec.deadline} after the game starts, would be past "
+                    "the year 9999",
+                    ("deadline",),
+                )
+            ]
+    problems = []
+    for index, reminder in enumerate(spec.reminders):
+        try:
+            earlier(first, duration(reminder))
+        except PastTheCalendar:
+            problems.append(
+                Problem(
+                    "bad-reminder",
+                    f"the reminder {reminder} before {which} would be before the year 1",
+                    ("reminders", index),
                 )
             )
     return problems

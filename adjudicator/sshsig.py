@@ -325,6 +325,10 @@ def _check(
             f"the signature was made for namespace {signature.namespace!r}, not {namespace!r} "
             f"(sign with: ssh-keygen -Y sign -n {namespace} -f KEY FILE)"
         )
+    if signature.reserved:
+        raise SignatureError(
+            "the signature's reserved field is not empty (OpenSSH refuses such signatures)"
+        )
     if signature.hash_algorithm not in HASH_ALGORITHMS:
         raise SignatureError(
             f"unsupported hash algorithm {signature.hash_algorithm!r} in the signature "

@@ -147,6 +147,8 @@ _UTF8_BOM: Final = b"\xef\xbb\xbf"
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 # Code points that are not text at all (PyYAML refuses them too).
 _NONCHARACTER = re.compile("[\ufffe\uffff]")
+# Lone surrogates: no UTF-8 text holds one, but a double-quoted escape ("\\uD800") makes one.
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 _CONTROL_NAMES: Final = {
     0x00: "a NUL byte",
@@ -563,6 +565,16 @@ class _Builder:
     def scalar(self, event: ScalarEvent) -> Any:
         """The value of a scalar event; an `_Invalid` after reporting why it has none."""
         if event.style is not None:  # quoted or block scalar: always text
+            surrogate = _SURROGATE.search(event.value)
+            if surrogate is not None:  # only an escape makes one: UTF-8 text cannot hold it
+                self.problem(
+                    event.start_mark,
+                    "bad-character",
+                    "the double-quoted value holds an escape for"
+                    f" U+{ord(surrogate.group()):04X}, a lone surrogate, which is not a text"
+                    " character; remove it",
+                )
+                return _Invalid()
             return event.value
         try:
             return _resolve_plain(event.value)
@@ -687,16 +699,60 @@ def _starts_line(text: str, mark: Mark | None) -> bool:
 # Loading
 
 
+class _BadEscape(Exception):
+    """PyYAML's scanner met an escape it turns into no character; ``mark`` is after its letter."""
+
+    def __init__(self, mark: Mark) -> None:
+        super().__init__()
+        self.mark = mark
+
+
+def _next_event(loader: _EventLoader) -> bool:
+    """Whether another event follows (scanning up to it).
+
+    PyYAML's scanner turns ``\\xXX``, ``\\uXXXX`` and ``\\UXXXXXXXX`` into a character with
+    ``chr()``, which raises ValueError or OverflowError past U+10FFFF instead of a YAML error;
+    that becomes `_BadEscape`.
+    """
+    try:
+        return bool(loader.check_event())
+    except (ValueError, OverflowError):
+        raise _BadEscape(loader.get_mark()) from None
+
+
+_ESCAPE_DIGITS: Final = {"x": 2, "u": 4, "U": 8}
+
+
+def _escape_problem(text: str, mark: Mark) -> YamlProblem:
+    """The problem of an escape past the last Unicode character, placed on its backslash."""
+    start = mark.index - 2
+    letter = text[mark.index - 1 : mark.index]
+    digits = text[mark.index : mark.index + _ESCAPE_DIGITS.get(letter, 0)]
+    if start < 0 or text[start] != "\\" or not digits:  # pragma: no cover - PyYAML changed
+        return YamlProblem(
+            mark.line + 1, mark.column + 1, "bad-escape", "an escape here is no character"
+        )
+    return YamlProblem(
+        mark.line + 1,
+        mark.column - 1,
+        "bad-escape",
+        f"the escape '\\{letter}{digits}' in a double-quoted value stands for"
+        f" U+{int(digits, 16):04X}, past the last Unicode character (U+10FFFF)",
+    )
+
+
 def _scan(text: str, max_depth: int) -> tuple[_Builder, list[YamlProblem]]:
     """Run the event parser over `text`; the builder and any syntax and explicit-key problems."""
     builder = _Builder(max_depth)
     extra: list[YamlProblem] = []
     loader = _EventLoader(text)
     try:
-        while loader.check_event():
+        while _next_event(loader):
             builder.feed(loader.get_event())  # type: ignore[no-untyped-call]
     except _Stop:
         pass
+    except _BadEscape as err:
+        extra.append(_escape_problem(text, err.mark))
     except MarkedYAMLError as err:
         extra.append(_syntax_problem(err, text, builder))
     except yaml.YAMLError as err:  # a ReaderError: cannot happen after blanking, but be safe

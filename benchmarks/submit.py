@@ -29,7 +29,7 @@ def main() -> int:
     setup = {
         "game": "sultan",
         "id": "bench",
-        "seed": 1,
+        "seed": "0123456789abcdef0123456789abcdef",
         "players": [
             {"name": n, "email": f"{n}@example.org", "key_file": f"{n}.pub"} for n in NAMES
         ],

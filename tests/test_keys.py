@@ -144,7 +144,7 @@ def test_unreadable_key_file(tmp_path: Path) -> None:
     path = tmp_path / "key"
     keys.generate(path, "me")
     path.chmod(0)
-    with pytest.raises(KeyProblem, match="cannot read key file"):
+    with pytest.raises(KeyProblem, match="cannot read the key file"):
         keys.load_private(path)
 
 

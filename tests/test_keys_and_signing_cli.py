@@ -74,9 +74,8 @@ def test_sign_a_missing_file(tmp_path: Path) -> None:
     key = make_key(tmp_path, "alice")
     result = run("sign", tmp_path / "nothing.yaml", "--key", key)
     assert result.exit_code == 2
-    assert (
-        result.output
-        == f"Error: {tmp_path / 'nothing.yaml'}: cannot read (No such file or directory)\n"
+    assert result.output == (
+        f"Error: {tmp_path / 'nothing.yaml'}: cannot read the order file (there is no such file)\n"
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import hashlib
 import re
 import struct
 import subprocess
@@ -593,3 +594,79 @@ def test_property_envelope_round_trip(namespace: str, reserved: bytes, hash_algo
     )
     assert sshsig.parse_armored(signature.armored()) == signature
     assert sshsig.parse_armored(signature.armored().replace(b"\n", b"\r\n")) == signature
+
+
+# --- what OpenSSH refuses, we refuse ------------------------------------------------------------
+
+
+def _resigned(armored: bytes, private: keys.PrivateKey, **changes: object) -> bytes:
+    """``armored`` (an ssh-keygen signature) with its envelope fields changed and its signature
+    made again over the changed fields, so only the change itself can make it fail."""
+    assert isinstance(private, ed25519.Ed25519PrivateKey)
+    changed = replace(sshsig.parse_armored(armored), **changes)  # type: ignore[arg-type]
+    signed = b"SSHSIG" + b"".join(
+        sshsig._string(field)
+        for field in (
+            changed.namespace.encode(),
+            changed.reserved,
+            changed.hash_algorithm.encode(),
+            hashlib.new(changed.hash_algorithm, ORDERS).digest(),
+        )
+    )
+    blob = sshsig._string(b"ssh-ed25519") + sshsig._string(private.sign(signed))
+    return replace(changed, signature_blob=blob).armored()
+
+
+def test_a_reserved_field_that_is_not_empty_is_refused(key_dir: Path, tmp_path: Path) -> None:
+    key = key_dir / "ed25519"
+    armored = keygen_sign(key, ORDERS, tmp_path)
+    private = keys.load_private(key)
+    # the editing itself keeps a good signature good, for ssh-keygen and for us
+    same = _resigned(armored, private)
+    assert keygen_verify(key, ORDERS, same, tmp_path).returncode == 0
+    sshsig.verify(ORDERS, same, pub_line(key))
+    reserved = _resigned(armored, private, reserved=b"x")
+    assert keygen_verify(key, ORDERS, reserved, tmp_path).returncode != 0
+    with pytest.raises(SignatureError) as caught:
+        sshsig.verify(ORDERS, reserved, pub_line(key))
+    assert caught.value.reason == (
+        "the signature's reserved field is not empty (OpenSSH refuses such signatures)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("changes", "reason"),
+    [
+        ({"hash_algorithm": "sha384"}, "unsupported hash algorithm 'sha384' in the signature"),
+        ({"namespace": "file"}, "the signature was made for namespace 'file'"),
+    ],
+)
+def test_other_envelope_fields_openssh_refuses(
+    key_dir: Path, tmp_path: Path, changes: dict[str, object], reason: str
+) -> None:
+    key = key_dir / "ed25519"
+    armored = keygen_sign(key, ORDERS, tmp_path)
+    changed = _resigned(armored, keys.load_private(key), **changes)
+    assert keygen_verify(key, ORDERS, changed, tmp_path).returncode != 0
+    with pytest.raises(SignatureError) as caught:
+        sshsig.verify(ORDERS, changed, pub_line(key))
+    assert caught.value.reason.startswith(reason)
+
+
+@pytest.mark.parametrize("where", ["envelope", "signature blob", "version"])
+def test_trailing_bytes_and_other_versions_are_refused(
+    key_dir: Path, tmp_path: Path, where: str
+) -> None:
+    key = key_dir / "ed25519"
+    armored = keygen_sign(key, ORDERS, tmp_path)
+    signature = sshsig.parse_armored(armored)
+    if where == "envelope":
+        changed = sshsig.armor(signature.to_bytes() + b"\0")
+    elif where == "signature blob":
+        changed = replace(signature, signature_blob=signature.signature_blob + b"\0").armored()
+    else:
+        blob = signature.to_bytes()
+        changed = sshsig.armor(blob[:6] + struct.pack(">I", 2) + blob[10:])
+    assert keygen_verify(key, ORDERS, changed, tmp_path).returncode != 0
+    with pytest.raises(SignatureError):
+        sshsig.verify(ORDERS, changed, pub_line(key))

@@ -606,3 +606,61 @@ def test_dumped_plain_data_round_trips(data: Any, flow: bool) -> None:
 def test_double_quoted_text_round_trips(data: Any) -> None:
     """Any text survives when quoted, control characters included (as escapes)."""
     _check_round_trip(data, yaml.safe_dump(data, default_style='"', sort_keys=False))
+
+
+# --------------------------------------------------------------------------------------------
+# Escapes in double-quoted values
+
+
+@pytest.mark.parametrize(
+    ("escape", "code"),
+    [
+        ("\\U00110000", "U+110000"),
+        ("\\UFFFFFFFF", "U+FFFFFFFF"),
+        ("\\U7FFFFFFF", "U+7FFFFFFF"),
+    ],
+)
+def test_escape_past_unicode_is_a_located_problem(escape: str, code: str) -> None:
+    raw = f'id: cairo-2026\nplayer: "ab{escape}"\n'.encode()
+    assert only(raw) == YamlProblem(
+        2,
+        12,
+        "bad-escape",
+        f"the escape '{escape}' in a double-quoted value stands for {code}, past the last"
+        " Unicode character (U+10FFFF)",
+    )
+
+
+@pytest.mark.parametrize("escape", ["\\uD800", "\\uDFFF", "\\U0000DC00"])
+def test_escaped_surrogate_is_refused(escape: str) -> None:
+    """A lone surrogate is no character: UTF-8 cannot hold it, so no reply could quote it."""
+    raw = f'id: cairo-2026\n"{escape}": 1\nplayer: "x{escape}"\n'.encode()
+    assert problems(raw) == [
+        YamlProblem(
+            line,
+            1 if line == 2 else 9,
+            "bad-character",
+            f"the double-quoted value holds an escape for U+{escape[-4:].upper()}, a lone"
+            " surrogate, which is not a text character; remove it",
+        )
+        for line in (2, 3)
+    ]
+
+
+ESCAPISH = st.lists(
+    st.sampled_from(
+        [
+            *"ab1 -:\"'\n\\{}[],#",
+            *["\\x", "\\u", "\\U", "\\N", "\\_", "\\L", "\\P", "\\\n"],
+            *["0", "7", "f", "F", "D8", "00", "10", "11", "FFFF", "DC00", "110000", "FFFFFFFF"],
+        ]
+    ),
+    max_size=30,
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(ESCAPISH)
+def test_escape_heavy_text_loads_or_refuses(text: str) -> None:
+    _load_or_refuse(f'a: "{text}"\n'.encode())
+    _load_or_refuse(text.encode("utf-8"))

@@ -40,9 +40,11 @@ from typing import Any, Literal
 
 import platformdirs
 
+from adjudicator.readfile import FileRefused, read_regular
 from adjudicator.schedule import ScheduleError, duration
 
 ENV_VAR = "ADJUDICATOR_CONFIG"
+MAX_CONFIG_BYTES = 64 * 1024
 PASSWORD_COMMAND_TIMEOUT = 60.0
 
 DEFAULT_PORTS: dict[str, dict[str, int]] = {
@@ -151,13 +153,13 @@ def load_config(given: Path | None) -> MailSettings:
     """Read the settings; a file that does not exist counts as an empty one."""
     path = config_path(given)
     try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return MailSettings(sender=None, gm=None, smtp=None, imap=None, source=None)
-    except IsADirectoryError:
-        raise ConfigError(f"{path}: is a folder, not a settings file") from None
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot be read: {error.strerror or error}") from None
+        raw = read_regular(path, MAX_CONFIG_BYTES)
+    except FileRefused as error:
+        if error.missing:
+            return MailSettings(sender=None, gm=None, smtp=None, imap=None, source=None)
+        if os.path.isdir(path):
+            raise ConfigError(f"{path}: is a folder, not a settings file") from None
+        raise ConfigError(f"{path}: cannot be read: {error.reason}") from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:

@@ -22,7 +22,7 @@ from adjudicator.rng import Rng, Stream
 
 from . import rules
 from .bots import bot_order
-from .orders import SultanOrder, validate
+from .orders import Context, SultanOrder, validate
 from .view import build_view, record
 
 
@@ -37,6 +37,9 @@ class SultanGame:
 
     def order_model(self) -> type[SultanOrder]:
         return SultanOrder
+
+    def context_model(self) -> type[Context]:
+        return Context
 
     def templates(self) -> Traversable:
         return files("adjudicator.templates") / "sultan"

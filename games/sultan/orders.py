@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -60,6 +60,18 @@ class SultanOrder(BaseModel):
         description="Two players, sealed placement: two cards on two different cushions, "
         "in your placement order.",
     )
+
+
+class Context(BaseModel):
+    """What ``validate`` needs of a player's position; it travels in the order form."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    to_do: Literal["return", "bid", "bids"] | None
+    hand: list[Annotated[int, Field(ge=1, le=15)]] = Field(max_length=24)
+    cushions: int = Field(ge=2, le=3)
+    drawn: list[Colour] = Field(max_length=4)
+    used_cushions: list[Annotated[int, Field(ge=1, le=3)]] = Field(max_length=3)
 
 
 def _is_int(value: Any) -> bool:

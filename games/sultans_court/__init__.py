@@ -18,7 +18,7 @@ from adjudicator.rng import Rng, Stream
 
 from . import rules
 from .bots import bot_order
-from .orders import CourtOrder, normalise, validate
+from .orders import Context, CourtOrder, normalise, validate
 from .setup import check_options, colour_problems, setup
 from .view import build_view, record
 
@@ -34,6 +34,9 @@ class SultansCourtGame:
 
     def order_model(self) -> type[CourtOrder]:
         return CourtOrder
+
+    def context_model(self) -> type[Context]:
+        return Context
 
     def templates(self) -> Traversable:
         return files("adjudicator.templates") / "sultans_court"

@@ -16,13 +16,13 @@ for the player's own three vizirs.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from adjudicator.contract import Order, Path, Problem
 
-from .board import CARDS, CITIES, DUNGEONS, ISLAND, KINDS, PARDON, POWER, RESERVE
+from .board import CARDS, CITIES, DUNGEONS, ISLAND, KINDS, PARDON, POSITIONS, POWER, RESERVE
 
 ENVELOPE = ("id", "player", "turn")
 BODY_KEYS = ("travel", "accuse", "kaffa", "demand", "pardon", "trades")
@@ -35,6 +35,29 @@ Destination = str | int
 
 class _Strict(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid")
+
+
+Place = (
+    Annotated[int, Field(ge=0, le=POSITIONS - 1)]
+    | Literal["Bukhara", "Tabriz", "Shiraz", "Kaffa", "Gidda", "Uskub", "Isfahan"]
+    | Literal["dungeon1", "dungeon2", "dungeon3", "island", "reserve"]
+)
+
+
+class VizirPlace(_Strict):
+    place: Place
+    seat: Annotated[int, Field(ge=1, le=POSITIONS)] | None
+
+
+class Context(_Strict):
+    """What ``validate`` needs of a player's position; it travels in the order form."""
+
+    player: str
+    players: list[str] = Field(min_length=4, max_length=4)
+    round: int = Field(ge=1)
+    to_do: Literal["orders"] | None
+    first_round_all_travel: bool
+    vizirs: dict[Kind, VizirPlace]
 
 
 class Demand(_Strict):

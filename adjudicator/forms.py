@@ -1,0 +1,82 @@
+"""Reading back an order form for ``check --form``: the data it carries, checked for shape.
+
+A form travels by mail and through the player's editor, so what it carries for checking (the
+``# adjudicator-form:`` line: game, id, player, turn and the game's context) may come back
+damaged. It is refused as a whole, naming the form, the line and what is wrong, before anything
+of the order is judged against it (docs/rulings.md E13).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from adjudicator.contract import Game
+from adjudicator.errors import InputRefused, UsageProblem
+from adjudicator.problems import schema_problems
+from adjudicator.readfile import FileRefused, read_regular
+from adjudicator.registry import load_game
+from adjudicator.reports import FORM_MARK
+
+MAX_FORM_BYTES = 64 * 1024
+
+
+class Carried(BaseModel):
+    """The envelope of what a form carries; ``context`` is checked by the game's own model."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    game: str
+    id: str
+    player: str
+    turn: int = Field(ge=1)
+    context: dict[str, Any]
+
+
+def read_form_file(path: Path) -> tuple[Game, dict[str, Any]]:
+    """The game and the data ``path`` carries; UsageProblem when there is no such file,
+    InputRefused when it is no form or what it carries is damaged."""
+    try:
+        raw = read_regular(path, MAX_FORM_BYTES)
+    except FileRefused as error:
+        if error.missing:
+            raise UsageProblem(f"{path}: cannot read the form ({error.reason})") from None
+        raise InputRefused(f"{path}: cannot read the form ({error.reason})") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputRefused(f"{path}: the form is not UTF-8 text") from None
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.startswith(FORM_MARK):
+            return _carried(path, number, line[len(FORM_MARK) :])
+    raise InputRefused(f"{path}: not an order form (no '{FORM_MARK.strip()}' line)")
+
+
+def _carried(path: Path, line: int, payload: str) -> tuple[Game, dict[str, Any]]:
+    def damaged(reasons: list[str]) -> InputRefused:
+        return InputRefused(
+            f"{path}: refused: line {line}: the data this order form carries for checking is "
+            "damaged, so nothing was checked; get the form again",
+            reasons,
+        )
+
+    try:
+        data = json.loads(payload)
+    except (json.JSONDecodeError, RecursionError) as error:
+        reason = error.msg if isinstance(error, json.JSONDecodeError) else "nested too deep"
+        raise damaged([f"not JSON: {reason}"]) from None
+    problems = schema_problems(Carried, data)
+    if problems:
+        raise damaged([p.message for p in problems])
+    try:
+        game = load_game(data["game"])
+    except UsageProblem as error:
+        raise damaged([error.message]) from None
+    typed = create_model("CarriedContext", __base__=Carried, context=(game.context_model(), ...))
+    problems = schema_problems(typed, data)
+    if problems:
+        raise damaged([p.message for p in problems])
+    return game, data

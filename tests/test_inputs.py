@@ -1,0 +1,587 @@
+"""Inputs that are not what they seem: no file input hangs, and no input ends in exit 1.
+
+A file argument may be a pipe, a device or a folder; each command refuses it with a message
+instead of reading forever. These run the real command in a subprocess with a timeout, so a
+regression fails instead of hanging the suite.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from adjudicator import schedule
+from adjudicator.registry import load_game
+from adjudicator.reports import FORM_MARK
+from adjudicator.rng import Rng
+from tests.helpers import Table, run
+from tests.ssh import make_key
+
+TIMEOUT = 30
+
+
+def command(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """The real command in its own process (a hang is a failure, not a stuck suite)."""
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", "adjudicator", *map(str, args)],
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+            check=False,
+            cwd=cwd,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"adjudicator {' '.join(map(str, args))} still ran after {TIMEOUT} s")
+
+
+@pytest.fixture
+def fifo(tmp_path: Path) -> Path:
+    path = tmp_path / "pipe"
+    os.mkfifo(path)
+    return path
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Table:
+    return Table(tmp_path)
+
+
+def starter(table: Table) -> str:
+    (player,) = table.status()["owed"]
+    return player
+
+
+# -- key_file in the setup and replace --key-file ----------------------------------------------
+
+
+def setup_with_key_file(tmp_path: Path, key_file: str) -> Path:
+    make_key(tmp_path / "keys", "alice")
+    path = tmp_path / "setup.yaml"
+    path.write_text(
+        "game: sultan\nid: x\nplayers:\n"
+        "  - name: alice\n    email: alice@example.org\n    key_file: keys/alice.pub\n"
+        f"  - name: bob\n    email: bob@example.org\n    key_file: {key_file}\n"
+    )
+    return path
+
+
+@pytest.mark.parametrize(
+    ("target", "reason"),
+    [
+        ("/dev/zero", "it is a device, not a file"),
+        ("pipe", "it is a pipe, not a file"),
+        ("keys", "it is a folder, not a file"),
+        ("big.pub", "it is 20000 bytes; at most 16 KiB are accepted"),
+    ],
+)
+def test_a_key_file_that_is_no_small_file(tmp_path: Path, target: str, reason: str) -> None:
+    os.mkfifo(tmp_path / "pipe")
+    (tmp_path / "big.pub").write_bytes(b"x" * 20000)
+    setup = setup_with_key_file(tmp_path, target)
+    done = command("new", tmp_path / "g", "--setup", setup)
+    assert (done.returncode, done.stdout) == (3, "")
+    assert done.stderr == (
+        f"Error: {setup}: refused\n  line 9: cannot read key_file {target!r} ({reason})\n"
+    )
+    assert not (tmp_path / "g").exists()
+
+
+@pytest.mark.parametrize("kind", ["/dev/zero", "pipe"])
+def test_replace_key_file_that_is_no_file(table: Table, kind: str) -> None:
+    target = Path("/dev/zero") if kind == "/dev/zero" else table.root / "pipe"
+    if kind == "pipe":
+        os.mkfifo(target)
+    what = "a device" if kind == "/dev/zero" else "a pipe"
+    before = (table.gamedir / "log.jsonl").read_bytes()
+    done = command("replace", table.gamedir, "--player", "bob", "--key-file", target)
+    assert (done.returncode, done.stderr) == (
+        3,
+        f"Error: --key-file {target}: cannot read the key file (it is {what}, not a file)\n",
+    )
+    assert (table.gamedir / "log.jsonl").read_bytes() == before
+
+
+def test_replace_key_file_too_large(table: Table) -> None:
+    big = table.root / "big.pub"
+    big.write_bytes(b"ssh-ed25519 " + b"A" * 20000)
+    result = run("replace", table.gamedir, "--player", "bob", "--key-file", big)
+    assert (result.exit_code, result.output) == (
+        3,
+        f"Error: --key-file {big}: cannot read the key file "
+        "(it is 20012 bytes; at most 16 KiB are accepted)\n",
+    )
+
+
+# -- every other file input ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["/dev/zero", "pipe"])
+def test_setup_file_that_is_no_file(tmp_path: Path, kind: str) -> None:
+    setup = Path("/dev/zero") if kind == "/dev/zero" else tmp_path / "pipe"
+    if kind == "pipe":
+        os.mkfifo(setup)
+    what = "a device" if kind == "/dev/zero" else "a pipe"
+    done = command("new", tmp_path / "g", "--setup", setup)
+    assert (done.returncode, done.stderr) == (
+        3,
+        f"Error: {setup}: cannot read the setup file (it is {what}, not a file)\n",
+    )
+    assert not (tmp_path / "g").exists()
+
+
+def test_order_and_signature_that_are_pipes(table: Table, fifo: Path) -> None:
+    player = starter(table)
+    order = table.write("o.yaml", table.order_text(player, table.legal(player)))
+    done = command("submit", table.gamedir, fifo, "/dev/zero")
+    assert (done.returncode, done.stdout) == (
+        3,
+        f"{fifo}: refused: cannot read the order file (it is a pipe, not a file)\n"
+        "/dev/zero: refused: cannot read the order file (it is a device, not a file)\n",
+    )
+    signature = table.root / "pipe.sig"
+    os.mkfifo(signature)
+    done = command("submit", table.gamedir, order, signature)
+    assert (done.returncode, done.stdout) == (
+        3,
+        f"{order}: refused: cannot read the signature file (it is a pipe, not a file)\n",
+    )
+    os.mkfifo(order.with_name("o.yaml.sig"))
+    done = command("submit", table.gamedir, order)
+    assert (done.returncode, done.stdout) == (
+        3,
+        f"{order}: refused: cannot read the signature file (it is a pipe, not a file)\n",
+    )
+    assert table.status()["received"] == []
+
+
+def test_sign_inputs_that_are_no_files(table: Table, fifo: Path) -> None:
+    player = starter(table)
+    order = table.write("o.yaml", table.order_text(player, table.legal(player)))
+    done = command("sign", fifo, "--key", table.keys[player])
+    assert (done.returncode, done.stderr) == (
+        2,
+        f"Error: {fifo}: cannot read the order file (it is a pipe, not a file)\n",
+    )
+    for key in (fifo, Path("/dev/zero")):
+        what = "a pipe" if key == fifo else "a device"
+        done = command("sign", order, "--key", key)
+        assert (done.returncode, done.stderr) == (
+            2,
+            f"Error: {key}: cannot read the key file (it is {what}, not a file)\n",
+        )
+    assert not order.with_name("o.yaml.sig").exists()
+
+
+@pytest.mark.parametrize("kind", ["/dev/zero", "pipe"])
+def test_check_with_a_form_that_is_no_file(table: Table, kind: str) -> None:
+    form = Path("/dev/zero") if kind == "/dev/zero" else table.root / "pipe"
+    if kind == "pipe":
+        os.mkfifo(form)
+    what = "a device" if kind == "/dev/zero" else "a pipe"
+    player = starter(table)
+    order = table.write("o.yaml", table.order_text(player, table.legal(player)))
+    done = command("check", order, "--form", form)
+    assert (done.returncode, done.stderr) == (
+        3,
+        f"Error: {form}: cannot read the form (it is {what}, not a file)\n",
+    )
+    done = command("check", form, "--form", order)
+    assert done.returncode == 3
+
+
+def test_config_that_is_no_file(table: Table, fifo: Path) -> None:
+    """Exit 2, as for every settings file the mail commands cannot read."""
+    for config in (fifo, Path("/dev/zero")):
+        what = "a pipe" if config == fifo else "a device"
+        done = command("send", table.gamedir, "--config", config)
+        assert (done.returncode, done.stderr) == (
+            2,
+            f"Error: {config}: cannot be read: it is {what}, not a file\n",
+        )
+
+
+def test_keygen_onto_a_pipe_or_device(tmp_path: Path, fifo: Path) -> None:
+    for target in (fifo, Path("/dev/zero")):
+        done = command("keygen", target)
+        assert (done.returncode, done.stderr) == (
+            2,
+            f"Error: {target}: {target} already exists; not overwriting it\n",
+        )
+    assert fifo.exists() and not Path(f"{fifo}.pub").exists()
+
+
+# -- check --form with a damaged form ------------------------------------------------------------
+
+
+def damaged_form(table: Table, player: str, change: Callable[[dict[str, Any]], Any]) -> Path:
+    """``player``'s form with the data it carries for checking changed by ``change``."""
+    result = run("form", table.gamedir, "--player", player)
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    (index,) = [i for i, line in enumerate(lines) if line.startswith(FORM_MARK)]
+    carried = json.loads(lines[index][len(FORM_MARK) :])
+    change(carried)
+    lines[index] = FORM_MARK + json.dumps(carried)
+    form = table.root / "form.yaml"
+    form.write_text("\n".join(lines) + "\n")
+    return form
+
+
+def form_line(form: Path) -> int:
+    lines = form.read_text().splitlines()
+    return next(i for i, line in enumerate(lines, 1) if line.startswith(FORM_MARK))
+
+
+def _set(path: tuple[str, ...], value: Any) -> Callable[[dict[str, Any]], None]:
+    def change(carried: dict[str, Any]) -> None:
+        target = carried
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = value
+
+    return change
+
+
+def _drop(*path: str) -> Callable[[dict[str, Any]], None]:
+    def change(carried: dict[str, Any]) -> None:
+        target = carried
+        for key in path[:-1]:
+            target = target[key]
+        del target[path[-1]]
+
+    return change
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        (_set(("context",), None), "'context' must be a mapping of keys, not nothing"),
+        (_set(("context",), []), "'context' must be a mapping of keys, not a list"),
+        (
+            _set(("context", "cushions"), "3"),
+            "'context.cushions' must be a whole number such as 12, not the text '3'",
+        ),
+        (_drop("context", "hand"), "the key 'context.hand' is missing"),
+        (_set(("context", "drawn"), {"a": 1}), "'context.drawn' must be a list, not a mapping"),
+        (_set(("context", "hand"), None), "'context.hand' must be a list, not nothing"),
+        (_set(("turn",), "1"), "'turn' must be a whole number such as 12, not the text '1'"),
+        (_drop("player"), "the key 'player' is missing"),
+        (_set(("game",), "chess"), "no game named 'chess' is installed"),
+    ],
+)
+def test_check_with_a_damaged_form(
+    table: Table, change: Callable[[dict[str, Any]], None], reason: str
+) -> None:
+    player = starter(table)
+    form = damaged_form(table, player, change)
+    order = table.write("o.yaml", table.order_text(player, {"return": "purple"}))
+    result = run("check", order, "--form", form)
+    assert result.exit_code == 3
+    first, second, *rest = result.output.splitlines()
+    assert first == (
+        f"Error: {form}: refused: line {form_line(form)}: the data this order form carries "
+        "for checking is damaged, so nothing was checked; get the form again"
+    )
+    assert second.startswith(f"  {reason}")
+    assert rest == []
+
+
+def test_check_with_a_damaged_court_form(tmp_path: Path) -> None:
+    table = Table(tmp_path, players=4, game="sultans_court")
+    form = damaged_form(table, "alice", _set(("context", "vizirs", "fat"), "Kaffa"))
+    order = table.write("o.yaml", table.order_text("alice", table.legal("alice")))
+    result = run("check", order, "--form", form)
+    assert result.exit_code == 3
+    assert result.output == (
+        f"Error: {form}: refused: line {form_line(form)}: the data this order form carries "
+        "for checking is damaged, so nothing was checked; get the form again\n"
+        "  'context.vizirs.fat' must be a mapping of keys, not the text 'Kaffa'\n"
+    )
+
+
+def test_check_with_a_form_whose_data_is_no_json(table: Table) -> None:
+    player = starter(table)
+    form = table.root / "form.yaml"
+    form.write_text(f'return:\n{FORM_MARK}{{"game": "sultan",\n')
+    order = table.write("o.yaml", table.order_text(player, table.legal(player)))
+    result = run("check", order, "--form", form)
+    assert result.exit_code == 3
+    assert result.output.startswith(
+        f"Error: {form}: refused: line 2: the data this order form carries for checking is "
+        "damaged, so nothing was checked; get the form again\n  not JSON: "
+    )
+
+
+def test_check_with_a_file_that_is_no_form(table: Table) -> None:
+    player = starter(table)
+    order = table.write("o.yaml", table.order_text(player, table.legal(player)))
+    result = run("check", order, "--form", order)
+    assert result.exit_code == 3
+    assert result.output == f"Error: {order}: not an order form (no '# adjudicator-form:' line)\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "count", "options"),
+    [
+        ("sultan", 2, {"placement": "sequential"}),
+        ("sultan", 2, {}),
+        ("sultan", 3, {}),
+        ("sultan", 5, {"jewel_choice": "random"}),
+        ("sultans_court", 4, {}),
+    ],
+)
+def test_every_context_fits_the_games_context_model(
+    name: str, count: int, options: dict[str, Any]
+) -> None:
+    """So a form that was not damaged is never refused as damaged."""
+    game = load_game(name)
+    names = ["alice", "bob", "carol", "dave", "erin"][:count]
+    effective, _ = game.options(names, options)
+    rng = Rng("5f0c9d3e2b1a40718293a4b5c6d7e8f9")
+    state = game.setup([{"name": n} for n in names], effective, rng)
+    while not game.is_over(state):
+        for player in names:
+            game.context_model().model_validate(game.context(game.view(state, player)))
+        orders = {
+            p: game.bot(game.view(state, p), rng.stream(f"bot {p} {state['turn']}"))
+            for p in game.owed(state)
+        }
+        state = game.resolve(state, orders, rng).state
+
+
+# -- deadlines past the year 9999 ----------------------------------------------------------------
+
+
+def test_later_and_earlier_past_the_calendar() -> None:
+    start = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
+    assert schedule.later(start, timedelta(hours=2)) == datetime(2026, 11, 25, 14, 0, tzinfo=UTC)
+    with pytest.raises(schedule.PastTheCalendar, match="past the year 9999"):
+        schedule.later(start, timedelta(days=99999999))
+    with pytest.raises(schedule.PastTheCalendar, match="before the year 1"):
+        schedule.earlier(start, timedelta(days=99999999))
+    with pytest.raises(schedule.PastTheCalendar, match="past the year 9999"):
+        schedule.duration("9999999999999999999999d")
+    with pytest.raises(schedule.PastTheCalendar, match="past the year 9999"):
+        schedule.deadline_after("99999999d", start, {})
+    with pytest.raises(schedule.PastTheCalendar, match="past the year 9999"):
+        schedule.moment("9999-12-31 23:59 America/New_York", ZoneInfo("UTC"))
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "line", "reason"),
+    [
+        (
+            "deadline",
+            "99999999d",
+            "line 8",
+            "the first deadline, 99999999d after the game starts, would be past the year 9999",
+        ),
+        (
+            "deadline",
+            "9999999999999999999999m",
+            "line 8",
+            "the first deadline, 9999999999999999999999m after the game starts, would be past "
+            "the year 9999",
+        ),
+        (
+            "reminders",
+            "[24h, 99999999d]",
+            "line 8",
+            "the reminder 99999999d before the first deadline would be before the year 1",
+        ),
+        (
+            "no deadline, reminders",
+            "[24h, 99999999d]",
+            "line 8",
+            "the reminder 99999999d before any deadline would be before the year 1",
+        ),
+    ],
+)
+def test_setup_deadline_past_the_calendar(
+    tmp_path: Path, key: str, value: str, line: str, reason: str
+) -> None:
+    make_key(tmp_path, "a")
+    make_key(tmp_path, "b")
+    setup = tmp_path / "setup.yaml"
+    deadline = "" if key != "reminders" else "deadline: 48h\n"
+    key = key.rpartition(" ")[2]
+    setup.write_text(
+        "game: sultan\nid: x\nplayers:\n"
+        "  - {name: alice, email: a@example.org, key_file: a.pub}\n"
+        "  - {name: bob, email: b@example.org, key_file: b.pub}\n"
+        "timezone: UTC\noptions: {}\n"
+        f"{key}: {value}\n{deadline}"
+    )
+    result = run("new", tmp_path / "g", "--setup", setup)
+    assert (result.exit_code, result.output) == (
+        3,
+        f"Error: {setup}: refused\n  {line}: {reason}\n",
+    )
+    assert not (tmp_path / "g").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "reason"),
+    [
+        (["--by", "99999999d"], "99999999d after"),
+        (["--by", "9999999999999999999999d"], "'9999999999999999999999d'"),
+        (["--to", "9999-12-31T23:59-05:00"], "'9999-12-31T23:59-05:00'"),
+        (["--to", "9999-12-31 23:59 America/New_York"], "'9999-12-31 23:59 America/New_York'"),
+    ],
+)
+def test_extend_past_the_calendar(tmp_path: Path, args: list[str], reason: str) -> None:
+    table = Table(tmp_path, schedule={"deadline": "48h"})
+    before = (table.gamedir / "log.jsonl").read_bytes()
+    result = run("extend", table.gamedir, *args)
+    assert result.exit_code == 3, result.output
+    option = args[0]
+    assert result.output.startswith(f"Error: {option} ")
+    assert reason in result.output
+    assert "past the year 9999" in result.output
+    assert (table.gamedir / "log.jsonl").read_bytes() == before
+
+
+def test_extend_with_a_malformed_value_is_a_usage_error(tmp_path: Path) -> None:
+    table = Table(tmp_path, schedule={"deadline": "48h"})
+    result = run("extend", table.gamedir, "--to", "99999-01-01")
+    assert result.exit_code == 2
+    result = run("extend", table.gamedir, "--by", "soon")
+    assert result.exit_code == 2
+
+
+# -- whatever the order file holds, submit and check refuse it or take it ------------------------
+
+ORDERISH = st.lists(
+    st.sampled_from(
+        [
+            *["id: cairo-2026\n", "player: alice\n", "turn: 1\n", "return: white\n", "bid: "],
+            *["{cushion: 1, card: 3}", "bids: [", "]", "- ", "\n", "  ", ": ", '"', "'", "#"],
+            *['"\\U00110000"', '"\\UFFFFFFFF"', '"\\uD800"', '"\\x85"', '"\\N', "\\"],
+            *["&a ", "*a ", "!!int ", "<<: ", "? "],
+            *["99999999999999999999999", "1e309", ".nan", "2026-02-30", "null", "~", "yes"],
+            *["\t", "\r\n", "\x00", "\ufeff", "é", "---\n", "...\n", "{", "}", "[", ","],
+        ]
+    ),
+    max_size=25,
+).map("".join)
+
+
+@pytest.fixture(scope="module")
+def fuzz_table(tmp_path_factory: pytest.TempPathFactory) -> tuple[Table, Path]:
+    table = Table(tmp_path_factory.mktemp("fuzz"))
+    (player,) = table.status()["owed"]
+    form = table.root / "form.yaml"
+    form.write_text(run("form", table.gamedir, "--player", player).output)
+    return table, form
+
+
+@settings(
+    max_examples=80,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(text=ORDERISH, other=st.text(max_size=80), raw=st.binary(max_size=80))
+def test_any_order_file_is_refused_or_taken(
+    fuzz_table: tuple[Table, Path], text: str, other: str, raw: bytes
+) -> None:
+    """No exception but the loader's own escapes: submit and check end in 0 or 3."""
+    table, form = fuzz_table
+    for data in (text.encode("utf-8", "surrogatepass"), other.encode("utf-8", "replace"), raw):
+        order = table.root / "fuzz.yaml"
+        order.write_bytes(data)
+        result = run("check", order, "--form", form)
+        assert result.exit_code in (0, 3), result.output
+        result = run("submit", table.gamedir, order)
+        assert result.exit_code == 3, result.output  # unsigned
+
+
+# -- the seed ------------------------------------------------------------------------------------
+
+SEED = "0123456789abcdef0123456789ABCDEF"
+
+
+def seeded_setup(tmp_path: Path, seed_line: str) -> Path:
+    make_key(tmp_path, "a")
+    make_key(tmp_path, "b")
+    setup = tmp_path / "setup.yaml"
+    setup.write_text(
+        "game: sultan\nid: x\n"
+        f"{seed_line}\n"
+        "players:\n"
+        "  - {name: alice, email: a@example.org, key_file: a.pub}\n"
+        "  - {name: bob, email: b@example.org, key_file: b.pub}\n"
+    )
+    return setup
+
+
+@pytest.mark.parametrize(
+    ("seed", "found"),
+    [
+        ("11", "the number 11 (write the seed in quotes)"),
+        (
+            "12345678901234567890123456789012",
+            "the number 12345678901234567890123456789012 (write the seed in quotes)",
+        ),
+        ('"9f2c"', "'9f2c' (4 hex digits)"),
+        (f'"{SEED[:-1]}"', f"'{SEED[:-1]}' (31 hex digits)"),
+        (f'"{SEED[:-1]}g"', f"'{SEED[:-1]}g' ('g' is not a hex digit)"),
+        (f'"0x{SEED}"', f"'0x{SEED}' ('x' is not a hex digit)"),
+        (f'"{SEED * 4}0"', "a string of 129 hex digits"),
+        ("", "nothing (the value is empty)"),
+    ],
+)
+def test_a_seed_anyone_could_guess_is_refused(tmp_path: Path, seed: str, found: str) -> None:
+    setup = seeded_setup(tmp_path, f"seed: {seed}")
+    result = run("new", tmp_path / "g", "--setup", setup)
+    assert (result.exit_code, result.output) == (
+        3,
+        f"Error: {setup}: refused\n"
+        "  line 3: the seed must be a string of 32 to 128 hex digits (128 random bits or more; "
+        f"leave it out to have one drawn), not {found}\n",
+    )
+    assert not (tmp_path / "g").exists()
+
+
+def test_a_seed_of_32_hex_digits_is_kept_as_written(tmp_path: Path) -> None:
+    setup = seeded_setup(tmp_path, f'seed: "{SEED}"')
+    assert run("new", tmp_path / "g", "--setup", setup).exit_code == 0
+    assert json.loads((tmp_path / "g" / "game.json").read_text())["seed"] == SEED
+
+
+def test_a_drawn_seed_has_128_bits(tmp_path: Path) -> None:
+    seeds = set()
+    for name in ("g1", "g2"):
+        folder = tmp_path / name
+        folder.mkdir()
+        setup = seeded_setup(folder, "")
+        assert run("new", folder / "g", "--setup", setup).exit_code == 0
+        seed = json.loads((folder / "g" / "game.json").read_text())["seed"]
+        assert isinstance(seed, str)
+        assert len(seed) == 32 and int(seed, 16) >= 0
+        seeds.add(seed)
+    assert len(seeds) == 2
+
+
+def test_the_demo_seed_is_public_and_says_so(tmp_path: Path) -> None:
+    result = run("demo", "sultan", "--players", "3", "--seed", "7", "--dir", tmp_path / "d")
+    assert result.exit_code == 0, result.output
+    seed = "00000000000000000000000000000007"
+    assert json.loads((tmp_path / "d" / "game" / "game.json").read_text())["seed"] == seed
+    assert result.output.splitlines()[-1] == (
+        f"seed:    {seed} (--seed 7 as 32 hex digits; a demo's seed is public, a real game "
+        "draws its own and keeps it secret until the end)"
+    )
+    result = run("demo", "sultan", "--seed", "-1", "--dir", tmp_path / "e")
+    assert result.exit_code == 2
