@@ -202,12 +202,13 @@ def test_check_with_a_form_that_is_no_file(table: Table, kind: str) -> None:
 
 
 def test_config_that_is_no_file(table: Table, fifo: Path) -> None:
-    """Exit 2, as for every settings file the mail commands cannot read."""
+    """Exit 3, as for every settings file the mail commands cannot read (DESIGN: a settings
+    file is an input refused)."""
     for config in (fifo, Path("/dev/zero")):
         what = "a pipe" if config == fifo else "a device"
         done = command("send", table.gamedir, "--config", config)
         assert (done.returncode, done.stderr) == (
-            2,
+            3,
             f"Error: {config}: cannot be read: it is {what}, not a file\n",
         )
 
