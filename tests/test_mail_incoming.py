@@ -683,6 +683,7 @@ SHAPES = {
     "quoted twice '>> '": lambda text: b"ok\n\n> Bob wrote:\n" + quoted(text, b">> ", b">>"),
     "quoted twice '> > '": lambda text: b"ok\n> Bob wrote:\n>\n" + quoted(text, b"> > ", b"> >"),
     "quoted, empty lines '> '": lambda text: b"see below\n\n" + quoted(text, b"> ", b"> "),
+    "quoted with a tab (mailx)": lambda text: b"Sam wrote:\n\n" + quoted(text, b"\t", b""),
     "Outlook's Original Message": lambda text: (
         b"Resending.\n\n-----Original Message-----\nFrom: Alice <alice@example.org>\n"
         b"Sent: Monday, November 23, 2026 9:14 PM\nTo: gm@example.net\nSubject: orders\n\n" + text

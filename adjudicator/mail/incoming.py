@@ -653,8 +653,9 @@ def _found(order_file: _Attachment, signature: _Attachment) -> FoundOrder:
 
 # --- orders pasted into the text ----------------------------------------------------------------
 
-#: A BEGIN line, after the quote prefix of its quoted-reply depth (``> ``, ``>> ``, ``> > ``, ...).
-_QUOTED_BEGIN = re.compile(rb"((?:> ?)*)" + re.escape(ARMOR_BEGIN) + rb"[ \t]*")
+#: A BEGIN line, after the quote prefix of its quoted-reply depth (``> ``, ``>> ``, ``> > ``, ...,
+#: or the tab that s-nail and other mailx quote with by default).
+_QUOTED_BEGIN = re.compile(rb"((?:> ?|\t)*)" + re.escape(ARMOR_BEGIN) + rb"[ \t]*")
 #: Lines that may open an order file above its ``id:`` line (comments, a document start).
 _PREAMBLE = re.compile(rb"(?:\xef\xbb\xbf)?(?:#|---|%YAML)")
 
@@ -722,8 +723,7 @@ def _unquote(line: bytes, prefix: bytes) -> bytes | None:
     """``line`` without the quote ``prefix``; None when it is not quoted so."""
     if line.startswith(prefix):
         return line[len(prefix) :]
-    bare = prefix.rstrip(b" ")
-    if bare and line.rstrip(b" \t") == bare:  # an empty quoted line: ">" for "> "
+    if line.rstrip(b" \t") == prefix.rstrip(b" \t"):  # an empty quoted line: ">" for "> "
         return b""
     return None
 
