@@ -47,6 +47,7 @@ golden:
 bench: install-test
 	$(BIN)/python benchmarks/startup.py
 	$(BIN)/python benchmarks/submit.py
+	$(BIN)/python benchmarks/headers.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info $(DEMO_DIR)
