@@ -13,6 +13,7 @@ import io
 import mailbox
 import os
 from email.message import EmailMessage
+from email.policy import EmailPolicy
 from pathlib import Path
 from typing import NoReturn
 
@@ -991,7 +992,7 @@ def no_parser(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     calls: list[int] = []
 
     class Refusing:
-        def __init__(self, **kwargs: object) -> None:
+        def __init__(self, *args: object, **kwargs: object) -> None:
             pass
 
         def parsebytes(self, raw: bytes, headersonly: bool = False) -> NoReturn:
@@ -1072,6 +1073,37 @@ def test_a_long_mime_field_makes_the_message_unreadable(alice: Signer) -> None:
         f"a part's Content-Type header field is longer than {incoming.MAX_MIME_FIELD} characters"
     )
     assert found.orders == ()
+
+
+@pytest.mark.parametrize("where", ["message", "part"])
+def test_long_fields_never_reach_the_stdlib_header_parser(
+    monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """The stdlib parses each Content-Type while it splits parts, in quadratic time: a field
+    over the cap is refused before it is parsed, wherever it is."""
+    parsed: list[int] = []
+    original = EmailPolicy.header_fetch_parse
+
+    def recording(self: EmailPolicy, name: str, value: str) -> object:
+        parsed.append(len(value))
+        return original(self, name, value)
+
+    monkeypatch.setattr(EmailPolicy, "header_fetch_parse", recording)
+    params = b"".join(b';\r\n x%d="%s"' % (index, b"v" * 60) for index in range(1500))
+    head = b"From: a@example.org\r\nMessage-ID: <m@x>\r\n"
+    if where == "message":
+        raw = head + b"Content-Type: multipart/mixed; boundary=b" + params + b"\r\n\r\n"
+        raw += b"--b\r\n\r\nhi\r\n--b--\r\n"
+    else:
+        raw = head + b"Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\n"
+        raw += b"Content-Type: text/plain" + params + b"\r\n\r\nhi\r\n--b--\r\n"
+    assert len(raw) > 100_000
+    found = read_message(raw)
+    assert found.problem == (
+        f"a part's Content-Type header field is longer than {incoming.MAX_MIME_FIELD} characters"
+    )
+    assert found.message_id == "<m@x>"
+    assert max(parsed, default=0) <= incoming.MAX_MIME_FIELD
 
 
 def test_a_part_with_too_many_fields(alice: Signer) -> None:

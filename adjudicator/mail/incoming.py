@@ -33,9 +33,10 @@ from email import errors
 from email.headerregistry import Address
 from email.message import EmailMessage, Message, MIMEPart
 from email.parser import BytesParser
+from email.policy import EmailPolicy
 from email.policy import default as default_policy
 from email.utils import collapse_rfc2231_value
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from adjudicator.sshsig import ARMOR_BEGIN, ARMOR_END, looks_armored
 
@@ -46,7 +47,7 @@ MAX_MESSAGE = 10 * 1024 * 1024  # bytes; larger messages are set aside unread
 MAX_HEADER = 256 * 1024
 #: Header fields of the message, or of any MIME part in it.
 MAX_FIELDS = 1000
-#: Characters of a Content-Type, Content-Disposition or Content-Transfer-Encoding field.
+#: Characters of a header field that the stdlib parser may parse (Content-Type, ...).
 MAX_MIME_FIELD = 4 * 1024
 #: MIME parts in the whole message, attached messages' parts included.
 MAX_PARTS = 500
@@ -87,7 +88,6 @@ _MAX_PASTED_ORDER = 64 * 1024 + 1024
 #: Lines of one armored signature (8 KiB at most, 70 columns).
 _MAX_ARMOR_LINES = 200
 _PLAIN_CHARSETS = frozenset({"us-ascii", "ascii", "utf-8", "utf8"})
-_MIME_FIELDS = ("content-type", "content-disposition", "content-transfer-encoding")
 
 # RFC 5322 3.6.4: msg-id = "<" id-left "@" id-right ">", id-left = dot-atom-text, id-right =
 # dot-atom-text / no-fold-literal. Dots are allowed anywhere (real mail breaks the dot rules).
@@ -154,6 +154,23 @@ class _Unreadable(Exception):
     """The message cannot be read; the text is the ``problem``."""
 
 
+class _Policy(EmailPolicy):
+    """The default policy, except that a header field longer than MAX_MIME_FIELD characters is
+    never parsed (the stdlib parses a field in time that grows with the square of its length,
+    and it parses each part's Content-Type while it splits the message into parts)."""
+
+    def header_fetch_parse(self, name: str, value: str) -> str:
+        if len(value) > MAX_MIME_FIELD:
+            raise _Unreadable(
+                f"a part's {_clean(name)} header field is longer than {MAX_MIME_FIELD} characters"
+            )
+        fetched: str = super().header_fetch_parse(name, value)
+        return fetched
+
+
+_POLICY = _Policy()
+
+
 @dataclass(frozen=True)
 class _Attachment:
     position: int
@@ -199,7 +216,10 @@ def read_message(raw: bytes) -> Incoming:
     if problem is not None:
         return _incoming(fields, (), (), problem)
     try:
-        message = BytesParser(policy=default_policy).parsebytes(raw)
+        # The policy's message factory is EmailMessage, as with the default policy.
+        message = cast(EmailMessage, BytesParser(policy=_POLICY).parsebytes(raw))
+    except _Unreadable as exc:
+        return _incoming(fields, (), (), str(exc))
     except Exception as exc:
         return _incoming(fields, (), (), _crashed(exc))
     try:
@@ -525,14 +545,13 @@ class _Walk:
 
 
 def _check_part(part: MIMEPart) -> None:
-    """Refuse a part whose MIME fields the stdlib could not read in linear time, or defects."""
-    for count, (name, value) in enumerate(part.raw_items(), 1):
+    """Refuse a part with too many header fields (each lookup scans them all), or defects.
+
+    (A field too long to parse in linear time is refused by :class:`_Policy` when it is read.)
+    """
+    for count, _ in enumerate(part.raw_items(), 1):
         if count > MAX_FIELDS:
             raise _Unreadable(f"a part of the message has more than {MAX_FIELDS} header fields")
-        if name.lower() in _MIME_FIELDS and len(value) > MAX_MIME_FIELD:
-            raise _Unreadable(
-                f"a part's {name} header field is longer than {MAX_MIME_FIELD} characters"
-            )
     for defect in part.defects:
         for kind, what in _FATAL_DEFECTS:
             if isinstance(defect, kind):
