@@ -15,7 +15,7 @@ import os
 from email.message import EmailMessage
 from email.policy import EmailPolicy
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -1106,6 +1106,23 @@ def test_long_fields_never_reach_the_stdlib_header_parser(
     assert max(parsed, default=0) <= incoming.MAX_MIME_FIELD
 
 
+def test_parsing_stops_after_the_last_part_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stdlib takes tens of microseconds per part: it is stopped at the part after MAX_PARTS."""
+    made: list[int] = []
+
+    class Counted(EmailMessage):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            made.append(1)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(incoming, "EmailMessage", Counted)
+    raw = b"From: a@example.org\nContent-Type: multipart/mixed; boundary=b\n\n"
+    raw += b"--b\n\nx\n" * 100_000 + b"--b--\n"
+    found = read_message(raw)
+    assert found.problem == f"the message has more than {incoming.MAX_PARTS} MIME parts"
+    assert len(made) == incoming.MAX_PARTS
+
+
 def test_a_part_with_too_many_fields(alice: Signer) -> None:
     message = new_message()
     attach(message, alice.appended(ORDER), "alice.yaml")
@@ -1190,7 +1207,11 @@ def test_deeply_nested_message() -> None:
         raw += b"--b%d\n\nhello\n" % (depth - 1)
         raw += b"".join(b"--b%d--\n" % level for level in reversed(range(depth)))
         found = read_message(raw)
-        assert found.problem is not None and "nested" in found.problem
+        assert found.problem == (
+            "the message's MIME parts are nested more than 40 deep"
+            if depth < incoming.MAX_PARTS
+            else f"the message has more than {incoming.MAX_PARTS} MIME parts"
+        )
         assert found.message_id == "<deep@x>"
 
 
