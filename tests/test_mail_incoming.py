@@ -760,6 +760,16 @@ def test_many_pasted_signatures_are_bounded(alice: Signer) -> None:
     found = read_message(text_message(body, "text/plain"))
     assert len(found.orders) == incoming.MAX_PASTED
     assert [signed_as_any(order, alice.public) for order in found.orders] == orders[:8]
+    message = new_message(None)  # the limit is the message's, not each text part's
+    message.make_mixed()
+    for first in range(0, 10, 2):
+        text = EmailMessage()
+        text.set_content(
+            (alice.appended(orders[first]) + alice.appended(orders[first + 1])).decode()
+        )
+        message.attach(text)
+    found = read_message(message.as_bytes())
+    assert [signed_as_any(order, alice.public) for order in found.orders] == orders[:8]
 
 
 def test_a_signature_without_end_or_with_broken_quotes_is_no_order(alice: Signer) -> None:

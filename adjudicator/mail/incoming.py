@@ -55,7 +55,7 @@ MAX_PARTS = 500
 MAX_ATTACHED_DEPTH = 4
 #: Readings of one pasted order handed on (the most likely one and its alternatives).
 MAX_READINGS = 64
-#: Signatures looked for in one text part.
+#: Pasted signatures looked for in one message (all its text parts together).
 MAX_PASTED = 8
 #: Characters of the subject as handed on.
 MAX_SUBJECT = 200
@@ -495,8 +495,12 @@ def _find_orders(message: EmailMessage) -> tuple[tuple[FoundOrder, ...], tuple[s
     for scope in sorted({attachment.scope for attachment in attachments}):
         _pair([a for a in attachments if a.scope == scope], found, unsigned)
     taken = {_squeeze(order.signature) for _, order in found}
+    pasted_count = 0
     for body in bodies:
-        for pasted in _pasted(body.part):
+        if pasted_count >= MAX_PASTED:
+            break
+        for pasted in _pasted(body.part, MAX_PASTED - pasted_count):
+            pasted_count += 1
             if _squeeze(pasted.signature) not in taken:
                 taken.add(_squeeze(pasted.signature))
                 found.append((body.position, pasted))
@@ -703,7 +707,7 @@ def _param(part: MIMEPart, name: str) -> str | None:
     return value.strip().lower() if isinstance(value, str) else None
 
 
-def _pasted(part: MIMEPart) -> list[FoundOrder]:
+def _pasted(part: MIMEPart, limit: int) -> list[FoundOrder]:
     """The orders pasted into a text/plain part, each with its signature appended.
 
     The text is taken as UTF-8 (a part in another charset is converted, since what was pasted
@@ -718,11 +722,11 @@ def _pasted(part: MIMEPart) -> list[FoundOrder]:
             data = data.decode(charset).encode("utf-8")
     if _param(part, "format") == "flowed":
         data = _unflow(data, delsp=_param(part, "delsp") == "yes")
-    return pasted_orders(data)
+    return pasted_orders(data, limit)
 
 
-def pasted_orders(text: bytes) -> list[FoundOrder]:
-    """Each armored signature in ``text`` (at most MAX_PASTED) with the readings of the order
+def pasted_orders(text: bytes, limit: int = MAX_PASTED) -> list[FoundOrder]:
+    """Each armored signature in ``text`` (at most ``limit``) with the readings of the order
     above it.
 
     A signature is a BEGIN line through an END line, all with the same quote prefix (a mail
@@ -735,7 +739,7 @@ def pasted_orders(text: bytes) -> list[FoundOrder]:
     found: list[FoundOrder] = []
     floor = 0
     index = 0
-    while index < len(lines) and len(found) < MAX_PASTED:
+    while index < len(lines) and len(found) < limit:
         line = lines[index]
         match = _QUOTED_BEGIN.fullmatch(line) if ARMOR_BEGIN in line else None
         if match is None:
