@@ -814,6 +814,8 @@ def test_unflow(flowed_text: bytes, delsp: bool, plain: bytes) -> None:
         ("undisclosed", None),
         ("<>", None),
         ("a@example.org, b@example.org", None),
+        ('"a\x01b"@example.org', None),
+        ('"a\u202eb"@example.org', None),
         ("", None),
     ],
 )

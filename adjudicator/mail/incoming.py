@@ -136,18 +136,27 @@ class Incoming:
     """What one message holds, as far as orders go; ``problem`` says why it cannot be read."""
 
     message_id: str | None
+    """The Message-ID when it is one valid msg-id (:func:`valid_message_id`), else None: safe
+    to put in an outgoing In-Reply-To or References header and to print."""
     sender: str | None
+    """The one From address (addr-spec, printable, no spaces), or None."""
     subject: str
+    """The subject as one line of printable text without control or format characters, at
+    most MAX_SUBJECT characters ("" when there is none)."""
     references: tuple[str, ...]
+    """The valid msg-ids of References (or a lone valid In-Reply-To), at most MAX_REFERENCES."""
     orders: tuple[FoundOrder, ...]
     unsigned: tuple[str, ...]
     problem: str | None
     automatic: str | None = None
-    """Why the message is automatic mail that is never answered (RFC 3834: Auto-Submitted,
-    Precedence bulk/junk/list, List-Id, a delivery report, an empty or mailer-daemon sender),
-    or None for mail a person sent."""
+    """Why the message is automatic mail that is never answered, as a short text (see
+    :func:`automatic`: Auto-Submitted other than ``no``, Precedence bulk/junk/list, List-Id or
+    List-Unsubscribe, an empty return path or a mailer-daemon/postmaster sender, a
+    multipart/report, X-Autoreply/X-Autorespond, X-Auto-Response-Suppress All/AutoReply), or
+    None for mail a person sent. Its orders are taken all the same."""
     date: str | None = None
-    """The Date header as written (printable ASCII only), for notices to the game master."""
+    """The Date header as written, unfolded, when it is printable ASCII of at most MAX_DATE
+    characters, else None; for notices to the game master."""
 
 
 class _Unreadable(Exception):
@@ -368,7 +377,7 @@ def _sender(fields: list[tuple[str, str]]) -> str | None:
     spec = _clean(address.addr_spec)
     if not address.username or not address.domain or "\ufffd" in spec:
         return None
-    if any(char.isspace() or char in "<>" for char in spec):
+    if any(char.isspace() or char in "<>" or not char.isprintable() for char in spec):
         return None
     return spec
 
