@@ -13,9 +13,12 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from adjudicator import sshsig
-from adjudicator.mail.incoming import FoundOrder, read_message, valid_message_id
+from adjudicator.mail import incoming
+from adjudicator.mail.incoming import FoundOrder, Incoming, read_message, valid_message_id
 from tests.ssh import ssh_keygen
 
 SAMPLES = Path(__file__).parent / "mail"
@@ -131,3 +134,59 @@ def test_line_ends_as_the_programs_send_them() -> None:
         raw = (SAMPLES / name).read_bytes()
         bare = raw.replace(b"\r\n", b"")
         assert (b"\n" not in bare) if fixture.crlf else (b"\r" not in raw), name
+
+
+SAMPLE_BYTES = [(SAMPLES / name).read_bytes() for name in sorted(FIXTURES)]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(SAMPLE_BYTES),
+    st.lists(
+        st.tuples(st.integers(0, 6000), st.integers(0, 40), st.binary(max_size=12)), max_size=4
+    ),
+)
+def test_damaged_fixtures_never_raise(raw: bytes, edits: list[tuple[int, int, bytes]]) -> None:
+    for position, length, replacement in edits:
+        position %= len(raw) + 1
+        raw = raw[:position] + replacement + raw[position + length :]
+    found = read_message(raw)
+    assert isinstance(found, Incoming)
+    assert found.problem is None or found.orders == ()
+
+
+LINES = [
+    b"",
+    b">",
+    b"> ",
+    b"\t",
+    b"id: cairo-2026",
+    b"> id: cairo-2026",
+    b"# comment",
+    b"-- ",
+    b"-----BEGIN SSH SIGNATURE-----",
+    b"> -----BEGIN SSH SIGNATURE-----",
+    b">> -----BEGIN SSH SIGNATURE-----",
+    b"\t-----BEGIN SSH SIGNATURE-----",
+    b"-----END SSH SIGNATURE-----",
+    b"> -----END SSH SIGNATURE-----",
+    b">> -----END SSH SIGNATURE-----",
+    b"U1NIU0lHAAAAAQ",
+    b"> U1NIU0lHAAAAAQ",
+]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(LINES), max_size=60), st.sampled_from([b"\n", b"\r\n"]))
+def test_pasted_orders_on_arbitrary_lines(lines: list[bytes], eol: bytes) -> None:
+    """Whatever the lines, the readings stay within their bounds and below the armor."""
+    text = eol.join(lines) + eol
+    found = incoming.pasted_orders(text)
+    assert len(found) <= incoming.MAX_PASTED
+    for order in found:
+        assert len(order.alternatives) < incoming.MAX_READINGS
+        for data, signature in [(order.order, order.signature), *order.alternatives]:
+            assert data.strip()
+            assert signature.startswith(b"-----BEGIN SSH SIGNATURE-----\n")
+            assert signature.endswith(b"-----END SSH SIGNATURE-----\n")
+            assert b"-----BEGIN SSH SIGNATURE-----" not in data

@@ -218,7 +218,8 @@ def test_mutt_pasted_with_greeting_and_signature(
 
 
 def test_mutt_forward_as_attachment(tmp_path: Path, signed: Signed) -> None:
-    """A message attached whole (message/rfc822), as mutt's mime_forward sends it."""
+    """A saved message attached whole: mutt makes it a message/rfc822 part, the part its
+    mime_forward makes (forwarding itself needs mutt's menus, which batch mode has not)."""
     mutt = Mutt(tmp_path)
     original = mutt.send(
         "-s",

@@ -794,19 +794,19 @@ def _armor(lines: list[bytes], begin: int, prefix: bytes) -> tuple[bytes, int] |
 def _readings(lines: list[bytes], floor: int, begin: int, prefix: bytes, eol: bytes) -> list[bytes]:
     """The likely order texts above the BEGIN line ``begin``, most likely first.
 
-    The region is the lines above it (from ``floor`` on) quoted with ``prefix``, at most about
-    64 KiB. Starts, in this order: the comment block just above an ``id:`` line (blank lines
-    in it allowed) and the ``id:`` line itself (the nearest first), each paragraph (after a
-    blank line, or the region's first line), then every other line, nearest first; for the
-    first two kinds also without the blank lines between the order and the signature. At most
-    MAX_READINGS.
+    The region is the lines above it (from ``floor`` on) quoted with ``prefix``, up to a line
+    with armor in it, at most about 64 KiB. Starts, in this order: the comment block just
+    above an ``id:`` line (blank lines in it allowed) and the ``id:`` line itself (the nearest
+    first), each paragraph (after a blank line, or the region's first line), then every other
+    line, nearest first; for the first two kinds also without the blank lines between the
+    order and the signature. At most MAX_READINGS.
     """
     region: list[bytes] = []
     size = 0
     index = begin - 1
     while index >= floor:
         content = _unquote(lines[index], prefix)
-        if content is None:
+        if content is None or ARMOR_BEGIN in content or ARMOR_END in content:
             break
         size += len(content) + len(eol)
         if size > _MAX_PASTED_ORDER:
