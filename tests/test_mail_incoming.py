@@ -883,6 +883,14 @@ def test_references_keep_only_valid_ids() -> None:
     assert read_message(raw).references == ()
 
 
+def test_header_lines_split_only_at_line_ends() -> None:
+    """A form feed or a Unicode line separator inside a value starts no new field."""
+    raw = "From: a@example.org\nSubject: a\x0cMessage-ID: <fake@x>\u2028Date: x\n\nhi\n"
+    found = read_message(raw.encode())
+    assert (found.message_id, found.date) == (None, None)
+    assert found.subject == "a Message-ID: <fake@x> Date: x"
+
+
 def test_many_references_keep_the_first_and_the_latest() -> None:
     ids = [f"<id{index}@example.org>" for index in range(300)]
     raw = b"From: a@example.org\nReferences: " + "\n ".join(ids).encode() + b"\n\nhi\n"

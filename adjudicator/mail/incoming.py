@@ -78,6 +78,9 @@ _PLAYER_LINE = re.compile(rb"(?m)^player[ \t]*:")
 _LINE_BREAK = re.compile(rb"\r\n|\n")
 #: An appended signature's BEGIN line: at the start of the data (after a BOM) or of a line.
 _APPENDED = re.compile(rb"(?:\A(?:\xef\xbb\xbf)?|(?<=[\r\n]))" + re.escape(ARMOR_BEGIN))
+#: Line ends in a header, as the stdlib parser splits them (not str.splitlines, which also
+#: splits at form feeds and Unicode line separators inside a value).
+_HEADER_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 #: The blank line that ends a header block.
 _BLANK_LINE = re.compile(rb"\n\r?\n")
 #: How deeply multiparts may nest before the message counts as malformed.
@@ -288,7 +291,7 @@ def _fields(head: bytes) -> list[tuple[str, str]]:
     """
     text = head.decode("utf-8", "replace")
     fields: list[tuple[str, list[str]]] = []
-    for line in text.splitlines():
+    for line in _HEADER_LINE_BREAK.split(text):
         if line[:1] in (" ", "\t"):
             if fields:
                 fields[-1][1].append(line)
