@@ -736,6 +736,20 @@ def test_quoted_reply_format_flowed(alice: Signer, delsp: bool) -> None:
     assert signed_as_any(order, alice.public) == LONG_COMMENT + INDENTED
 
 
+@pytest.mark.parametrize("cte", ["quoted-printable", "8bit"])
+def test_pasted_order_with_no_break_spaces(alice: Signer, cte: str) -> None:
+    """A rich-text editor's &nbsp; for runs of spaces, carried into the text alternative."""
+    signed = alice.appended(INDENTED)
+    nbsp = "\u00a0".encode()
+    text = b"Hi GM,\n\n" + signed.replace(b"  ", nbsp + b" ") + b"\nBest\n"
+    message = new_message(None)
+    message.set_content(text.decode(), cte=cte)
+    message.add_alternative("<p>Hi GM,</p>", subtype="html")
+    (order,) = read_message(message.as_bytes()).orders
+    assert nbsp in order.order
+    assert signed_as_any(order, alice.public) == INDENTED
+
+
 def test_two_pasted_orders_in_one_body(alice: Signer) -> None:
     """A new order above the quoted old one: both are handed on, each with its own readings."""
     old = alice.appended(ORDER)

@@ -708,6 +708,7 @@ def _found(order_file: _Attachment, signature: _Attachment) -> FoundOrder:
 #: A BEGIN line, after the quote prefix of its quoted-reply depth (``> ``, ``>> ``, ``> > ``, ...,
 #: or the tab that s-nail and other mailx quote with by default).
 _QUOTED_BEGIN = re.compile(rb"((?:> ?|\t)*)" + re.escape(ARMOR_BEGIN) + rb"[ \t]*")
+_NBSP = "\u00a0".encode()
 #: Lines that may open an order file above its ``id:`` line (comments, a document start).
 _PREAMBLE = re.compile(rb"(?:\xef\xbb\xbf)?(?:#|---|%YAML)")
 
@@ -802,7 +803,7 @@ def _readings(lines: list[bytes], floor: int, begin: int, prefix: bytes, eol: by
     above an ``id:`` line (blank lines in it allowed) and the ``id:`` line itself (the nearest
     first), each paragraph (after a blank line, or the region's first line), then every other
     line, nearest first; for the first two kinds also without the blank lines between the
-    order and the signature. At most MAX_READINGS.
+    order and the signature; each also with no-break spaces made spaces. At most MAX_READINGS.
     """
     region: list[bytes] = []
     size = 0
@@ -838,13 +839,19 @@ def _readings(lines: list[bytes], floor: int, begin: int, prefix: bytes, eol: by
     ]
     spans = [(start, end) for start in likely for end in (len(region), last)]
     spans += [(start, len(region)) for start in range(last - 1, -1, -1)]
+    # Rich-text editors write runs of spaces as no-break spaces (&nbsp;), which can reach the
+    # text/plain alternative: each reading is also tried with them turned back into spaces.
+    regions = [region]
+    if any(_NBSP in line for line in region):
+        regions.append([line.replace(_NBSP, b" ") for line in region])
     readings: list[bytes] = []
     for span in dict.fromkeys(spans):  # no repeats, in order; joined only while needed
-        reading = eol.join(region[span[0] : span[1]]) + eol
-        if reading not in readings:
-            readings.append(reading)
-            if len(readings) == MAX_READINGS:
-                break
+        for lines_read in regions:
+            reading = eol.join(lines_read[span[0] : span[1]]) + eol
+            if reading not in readings:
+                readings.append(reading)
+                if len(readings) == MAX_READINGS:
+                    return readings
     return readings
 
 
