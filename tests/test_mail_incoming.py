@@ -16,6 +16,7 @@ from email.message import EmailMessage
 from email.policy import EmailPolicy
 from pathlib import Path
 from typing import Any, NoReturn
+from urllib.parse import quote
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -1223,6 +1224,22 @@ def test_malformed(name: str) -> None:
     assert (found.orders, found.unsigned) == ((), ())
     if b"<m@x>" in MALFORMED[name]:
         assert found.message_id == "<m@x>"
+
+
+def test_problems_quote_the_message_only_as_printable_ascii() -> None:
+    name = "zo\u00eb\u202e\x1b[31m" + "x" * 200 + ".yaml"
+    raw = (
+        b"From: a@example.org\nContent-Type: multipart/mixed; boundary=b\n\n--b\n"
+        b"Content-Type: application/octet-stream\nContent-Transfer-Encoding: base64\n"
+        b"Content-Disposition: attachment; filename*=utf-8''"
+        + quote(name).encode()
+        + b"\n\naWQ6IHgK!\n--b--\n"
+    )
+    problem = read_message(raw).problem
+    assert problem is not None and problem.endswith(" is not valid base64")
+    assert all(" " <= char <= "~" for char in problem)
+    assert len(problem) < 120
+    assert problem.startswith("the attachment 'zo\\xeb\\u202e\\x1b[31mxxx")
 
 
 def test_cut_off_message(alice: Signer) -> None:

@@ -17,9 +17,10 @@ standard library's ``email`` package; its defects decide when a message is too b
 Size and time stay linear in the message's size: the stdlib parses a header field's structure
 in time that grows with the square of its length, so the header fields :class:`Incoming` reports
 are read here from the raw header block (itself capped at :data:`MAX_HEADER` bytes, measured
-before anything is parsed), and the few MIME fields the stdlib reads of each part are capped at
-:data:`MAX_MIME_FIELD` characters first. The number of parts, header fields, nested messages and
-pasted signatures is bounded too.
+before anything is parsed); a field the stdlib would parse (Content-Type, ...) longer than
+:data:`MAX_MIME_FIELD` characters is refused before it is parsed, and the parser is stopped
+after :data:`MAX_PARTS` parts. Header fields, nesting, attached messages, pasted signatures and
+the readings of each are bounded too.
 """
 
 from __future__ import annotations
@@ -72,7 +73,6 @@ _BODY_NAME = "message body"
 #: Content types that say "YAML" whatever the file's name.
 _YAML_TYPES = frozenset({"text/yaml", "text/x-yaml", "application/yaml", "application/x-yaml"})
 _YAML_SUFFIXES = (".yaml", ".yml")
-_BOM = b"\xef\xbb\xbf"
 _ID_LINE = re.compile(rb"(?m)^(?:\xef\xbb\xbf)?id[ \t]*:")
 _PLAYER_LINE = re.compile(rb"(?m)^player[ \t]*:")
 _LINE_BREAK = re.compile(rb"\r\n|\n")
@@ -174,7 +174,8 @@ class _Policy(EmailPolicy):
     def header_fetch_parse(self, name: str, value: str) -> str:
         if len(value) > MAX_MIME_FIELD:
             raise _Unreadable(
-                f"a part's {_clean(name)} header field is longer than {MAX_MIME_FIELD} characters"
+                f"a part's {_quoted_text(name)} header field is longer than {MAX_MIME_FIELD} "
+                "characters"
             )
         fetched: str = super().header_fetch_parse(name, value)
         return fetched
@@ -339,6 +340,15 @@ def _safe(
         return read(fields)
     except Exception:
         return None
+
+
+def _quoted_text(text: str) -> str:
+    """``text`` from the message as it may appear in a ``problem``: a name such as
+    ``Content-Type`` as it is, anything else quoted as escaped printable ASCII (at most 60
+    characters of it)."""
+    if re.fullmatch(r"[A-Za-z0-9-]{1,40}", text):
+        return text
+    return ascii(_clean(text)[:60])
 
 
 def _clean(text: str) -> str:
@@ -618,7 +628,7 @@ def _decoded(part: MIMEPart, name: str | None) -> bytes | None:
     """The part's bytes with the transfer encoding undone; raises _Unreadable on bad base64."""
     data = part.get_payload(decode=True)
     if any(isinstance(defect, _BASE64_DEFECTS) for defect in part.defects):
-        what = f"the attachment {_clean(name)!r}" if name else "a part of the message"
+        what = f"the attachment {_quoted_text(name)}" if name else "a part of the message"
         raise _Unreadable(f"{what} is not valid base64")
     return data if isinstance(data, bytes) else None
 
