@@ -43,7 +43,6 @@ cat > "$(dirname "$0")/sent/$n.eml"
 
 @dataclass
 class Signed:
-    folder: Path
     order: Path  # sam.yaml
     signature: Path  # sam.yaml.sig
     public: str
@@ -60,7 +59,7 @@ def signed(tmp_path_factory: pytest.TempPathFactory) -> Signed:
     key = make_key(folder / "keys", "sam")
     order = folder / "sam.yaml"
     order.write_bytes(ORDER)
-    return Signed(folder, order, ssh_sign(key, order), pub_line(key))
+    return Signed(order, ssh_sign(key, order), pub_line(key))
 
 
 class Program:
@@ -69,8 +68,8 @@ class Program:
     def __init__(self, name: str, folder: Path) -> None:
         self.tool = require_tool(name, WHY)
         self.folder = folder
-        (folder / "home").mkdir(parents=True)
-        (folder / "sent").mkdir()
+        for name in ("home", "sent", "tmp"):
+            (folder / name).mkdir(parents=True)
         self.mta = folder / "mta.sh"
         self.mta.write_text(CAPTURE)
         self.mta.chmod(0o755)
@@ -86,6 +85,7 @@ class Program:
             "TZ": "UTC",
             "TERM": "dumb",
             "MAIL": str(self.folder / "home" / "inbox"),
+            "TMPDIR": str(self.folder / "tmp"),
         }
         done = subprocess.run(
             [self.tool, *args],
