@@ -47,6 +47,7 @@ golden:
 bench: install-test
 	$(BIN)/python benchmarks/startup.py
 	$(BIN)/python benchmarks/submit.py
+	$(BIN)/python benchmarks/headers.py
 
 # The long run of the kill test: every failpoint of every command (some 700 kills).
 crash: install-test
