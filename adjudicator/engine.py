@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from adjudicator import clock, journal, schedule, sshsig, steps
 from adjudicator.contract import Game, Problem, State
-from adjudicator.errors import InputRefused, NotNow, UsageProblem
+from adjudicator.errors import NotNow, UsageProblem
 from adjudicator.orders import (
     Parsed,
     Refusal,
@@ -133,8 +133,8 @@ def deadline_of(meta: dict[str, Any], opened: datetime) -> str | None:
         return None
     try:
         return clock.stamp(schedule.deadline_after(spec, opened, meta))
-    except (schedule.ScheduleError, OverflowError) as error:
-        raise InputRefused(f"deadline {spec!r}: {error}") from None
+    except schedule.PastTheCalendar:
+        return None  # the setup's first deadline was checked; a later one past 9999: none
 
 
 # -- new ---------------------------------------------------------------------------------------
@@ -147,6 +147,7 @@ def new(root: Path, setup_path: Path) -> OpenGame:
     deadline = deadline_of(meta, opened) if not game.is_over(state) else None
     root.mkdir(parents=True, exist_ok=True)
     with steps.step(root, "new") as running:
+        running.strays = set()  # what a new cut short left, moved aside: named with the game
         store = running.store
         store.write_bytes("setup.yaml", raw)
         store.write_json("game.json", meta)

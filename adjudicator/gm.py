@@ -79,7 +79,10 @@ def resume(root: Path) -> datetime | None:
         new = None
         if times.deadline is not None:
             stood_from = max(times.paused_since, times.opened or times.paused_since)
-            new = times.deadline + max(now - stood_from, timedelta(0))
+            try:
+                new = schedule.later(times.deadline, max(now - stood_from, timedelta(0)))
+            except schedule.ScheduleError:
+                new = times.deadline  # at the end of the calendar already: it stays
         stamp = None if new is None else clock.stamp(new)
         running.commit("resumed", turn=handle.turn(), deadline=stamp)
     return new

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,8 +47,9 @@ class Step:
     kind: str
     facts: journal.Facts
     line: dict[str, Any] | None = None
-    pending: list[dict[str, Any]] = field(default_factory=list)
-    """Orders accepted by this step so far (not yet in the journal)."""
+    strays: set[str] = field(default_factory=set)
+    """Files there before the step began that the journal does not name (``doctor`` reports
+    them): the step does not make them part of the game."""
 
     def commit(self, kind: str, **fields: Any) -> None:
         """Have the step end with a journal line of this ``kind`` (the last call wins)."""
@@ -55,7 +57,7 @@ class Step:
 
     def changed(self) -> bool:
         """Whether any file appeared or moved since the step began."""
-        return tracked(self.store) != set(self.facts.files)
+        return tracked(self.store) - self.strays != set(self.facts.files)
 
     def plan(self, moves: list[tuple[str, str]], kind: str, **fields: Any) -> None:
         """Make ``moves`` (paths relative to the game) and end with the line ``kind``; the plan
@@ -75,18 +77,19 @@ def step(root: Path, kind: str, timeout: float | None = None) -> Iterator[Step]:
     with store.locked(timeout):
         recover(store)
         before = journal.facts(store.log())
+        strays = tracked(store) - set(before.files)
         begin(store, kind)
-        running = Step(store, kind, before)
+        running = Step(store, kind, before, strays=strays)
         try:
             yield running
         except BaseException:
-            _discard(store, kind, before.files)
+            _discard(store, kind, before.files, running.strays)
             _end(store)
             raise
         if running.line is not None:
-            finish(store, running.line, before.files)
-        elif tracked(store) != set(before.files):
-            _discard(store, kind, before.files)
+            finish(store, running.line, before.files, running.strays)
+        elif running.changed():
+            _discard(store, kind, before.files, running.strays)
         _end(store)
 
 
@@ -108,9 +111,15 @@ def _end(store: GameDir) -> None:
     (store.root / MARKER).unlink(missing_ok=True)
 
 
-def finish(store: GameDir, line: dict[str, Any], known: dict[str, str]) -> dict[str, Any]:
-    """Append ``line`` with the files that appeared and moved since ``known``: the commit."""
-    files, moved, gone = _changes(store, known)
+def finish(
+    store: GameDir,
+    line: dict[str, Any],
+    known: dict[str, str],
+    strays: AbstractSet[str] = frozenset(),
+) -> dict[str, Any]:
+    """Append ``line`` with the files that appeared (``strays`` left out) and moved since
+    ``known``: the commit."""
+    files, moved, gone = _changes(store, known, strays)
     if gone:
         raise RuntimeError(f"a step removed files the journal names: {', '.join(sorted(gone))}")
     entry = {**line, "at": line.get("at") or clock.stamp()}
@@ -158,9 +167,12 @@ def recover(store: GameDir) -> str | None:
     return f"discarded a {marker.get('kind')} cut short"
 
 
-def _discard(store: GameDir, kind: str, known: dict[str, str]) -> None:
-    """Undo what an unfinished step did to the files and journal that (if it did anything)."""
-    present = tracked(store)
+def _discard(
+    store: GameDir, kind: str, known: dict[str, str], before: AbstractSet[str] = frozenset()
+) -> None:
+    """Undo what an unfinished step did to the files and journal that (if it did anything);
+    ``before``: strays there before the step, left alone."""
+    present = tracked(store) - before
     strays = sorted(present - set(known))
     missing = [rel for rel in known if rel not in present]
     if not strays and not missing:
@@ -183,7 +195,7 @@ def _discard(store: GameDir, kind: str, known: dict[str, str]) -> None:
         if rel in kept or rel.startswith("outbox/"):
             continue  # copies written to outbox/ are kept and named
         _move(store.root, rel, f"{box}/{rel}")
-    finish(store, {"type": "recovered", "kind": kind}, known)
+    finish(store, {"type": "recovered", "kind": kind}, known, before)
 
 
 _OUT_FROM = ("mail/queue/", "mail/sending/")
@@ -253,10 +265,11 @@ def tracked(store: GameDir) -> set[str]:
 
 
 def _changes(
-    store: GameDir, known: dict[str, str]
+    store: GameDir, known: dict[str, str], strays: AbstractSet[str] = frozenset()
 ) -> tuple[dict[str, str], dict[str, str], list[str]]:
-    """(new files with their SHA-256, moves old -> new, named files gone) since ``known``."""
-    present = tracked(store)
+    """(new files with their SHA-256, moves old -> new, named files gone) since ``known``;
+    ``strays`` are left out."""
+    present = tracked(store) - strays
     new = {rel: sha256_file(store.root / rel) for rel in sorted(present - set(known))}
     missing = [rel for rel in known if rel not in present]
     moved: dict[str, str] = {}

@@ -1,0 +1,209 @@
+"""A running game survives what a crash leaves, reads only what its journal names, and tells
+the game master what is wrong (``doctor``); the game master's commands know a game is over;
+``tick`` over many games goes on past one it cannot process."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import Table, run
+
+NOW = "2026-11-25T10:00:00+00:00"
+
+
+@pytest.fixture(autouse=True)
+def fixed_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ADJUDICATOR_NOW", NOW)
+
+
+def _journal(gamedir: Path) -> list[dict[str, object]]:
+    lines = (gamedir / "log.jsonl").read_text().splitlines()
+    return [json.loads(line) for line in lines]
+
+
+def _doctor(gamedir: Path) -> tuple[int, list[str]]:
+    result = run("doctor", gamedir)
+    return result.exit_code, result.output.splitlines()
+
+
+# -- doctor ------------------------------------------------------------------------------------
+def test_doctor_finds_a_game_that_agrees_with_its_journal(tmp_path: Path) -> None:
+    table = Table(tmp_path, players=3, schedule={"deadline": "48h"})
+    table.play_turn()
+    code, lines = _doctor(table.gamedir)
+    assert code == 0, lines
+    assert lines[-1].startswith(f"{table.gamedir}: agrees with its journal (")
+
+
+def test_doctor_names_every_file_out_of_place(tmp_path: Path) -> None:
+    table = Table(tmp_path, players=3)
+    table.play_turn()
+    game = table.gamedir
+    (game / "turns" / "0005").mkdir()
+    (game / "turns" / "0005" / "state.json").write_text("{}")
+    (game / "turns" / "0001" / "reports" / "alice.txt").write_text("rewritten\n")
+    (game / "turns" / "0001" / "reports" / "bob.txt").unlink()
+    code, lines = _doctor(game)
+    assert code == 3
+    assert lines == [
+        f"{game}/turns/0001/reports/alice.txt: changed since the journal named it "
+        "(SHA-256 differs)",
+        f"{game}/turns/0001/reports/bob.txt: named by the journal but missing",
+        f"{game}/turns/0005/state.json: not named by the journal",
+    ]
+
+
+def test_doctor_finds_a_journal_line_rewritten(tmp_path: Path) -> None:
+    table = Table(tmp_path, players=3)
+    table.play_turn()
+    log = table.gamedir / "log.jsonl"
+    lines = log.read_text().splitlines()
+    first = json.loads(lines[0])
+    first["at"] = "2020-01-01T00:00:00+00:00"
+    lines[0] = json.dumps(first, sort_keys=True, ensure_ascii=False)
+    log.write_text("\n".join(lines) + "\n")
+    code, out = _doctor(table.gamedir)
+    assert code == 3
+    assert out == [
+        f"{table.gamedir}/log.jsonl: line 2 does not follow the line before it (its prev is "
+        "not that line's SHA-256): the journal was changed"
+    ]
+
+
+# -- what a crash leaves -----------------------------------------------------------------------
+def test_a_turn_folder_the_journal_does_not_name_is_ignored(tmp_path: Path) -> None:
+    """A kill while the next turn's state.json was renamed into place leaves a turn folder with
+    only a temporary file: every command reads the game as its journal names it."""
+    table = Table(tmp_path, players=3)
+    stray = table.gamedir / "turns" / "0002"
+    stray.mkdir()
+    (stray / ".state.json.k3j2.tmp").write_text('{"turn": 2')
+    assert table.status()["turn"] == 1
+    assert run("view", table.gamedir, "--player", "alice", "--json").exit_code == 0
+    assert run("log", table.gamedir, "--json").exit_code == 0
+    assert run("report", table.gamedir, "--gm").exit_code == 0
+    assert _doctor(table.gamedir)[0] == 3
+    table.play_turn()  # adjudicates turn 1 (the stray is not part of the game)
+    assert table.status()["turn"] == 2
+    assert _doctor(table.gamedir)[0] == 3  # the stray stays until a step discards one
+
+
+def test_a_step_cut_short_is_discarded_by_the_next_command(tmp_path: Path) -> None:
+    table = Table(tmp_path, players=3)
+    lines = len(_journal(table.gamedir))
+    game = table.gamedir
+    (game / ".step").write_text(json.dumps({"kind": "adjudicate", "lines": lines}))
+    (game / "turns" / "0001" / "resolution.json").write_text("{}")
+    (game / "turns" / "0002").mkdir()
+    (game / "turns" / "0002" / ".state.json.x.tmp").write_text("{")
+    code, out = _doctor(game)
+    assert code == 3 and any("a adjudicate step was cut short" in line for line in out)
+    result = run("extend", game, "--by", "24h")  # any command that changes the game
+    assert result.exit_code == 0, result.output
+    assert _doctor(game)[0] == 0
+    recovered = [e for e in _journal(game) if e["type"] == "recovered"]
+    assert [e["kind"] for e in recovered] == ["adjudicate"]
+    assert (game / "discarded" / "0001" / "turns" / "0001" / "resolution.json").exists()
+    assert not (game / ".step").exists()
+    table.play_turn()
+    assert table.status()["turn"] == 2
+
+
+def test_new_moves_aside_what_a_new_cut_short_left(tmp_path: Path) -> None:
+    table = Table(tmp_path, players=3)
+    shutil.rmtree(table.gamedir)
+    game = table.gamedir
+    game.mkdir()
+    (game / ".step").write_text(json.dumps({"kind": "new", "lines": 0}))
+    (game / "game.json").write_text("{")
+    assert run("status", game).exit_code == 2  # not a game yet: says so
+    result = run("new", game, "--setup", table.setup_path)
+    assert result.exit_code == 0, result.output
+    assert (game / "discarded" / "0001" / "game.json").read_text() == "{"
+    assert _doctor(game)[0] == 0
+    assert table.status()["turn"] == 1
+
+
+def test_new_refuses_a_folder_that_holds_something_else(tmp_path: Path) -> None:
+    table = Table(tmp_path, players=3)
+    shutil.rmtree(table.gamedir)
+    table.gamedir.mkdir()
+    (table.gamedir / "notes.txt").write_text("mine\n")
+    result = run("new", table.gamedir, "--setup", table.setup_path)
+    assert result.exit_code == 2
+    assert (table.gamedir / "notes.txt").read_text() == "mine\n"
+
+
+# -- a game that is over -----------------------------------------------------------------------
+def _finished(tmp_path: Path) -> Table:
+    table = Table(
+        tmp_path, players=4, game="sultans_court", schedule={"deadline": "48h"}, max_rounds=1
+    )
+    table.play_turn()
+    assert table.status()["over"]
+    return table
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["replace", "--player", "bob", "--email", "new-bob@example.org"],
+        ["resign", "--player", "bob"],
+        ["extend", "--by", "24h"],
+        ["pause"],
+        ["resume"],
+    ],
+)
+def test_the_game_masters_commands_know_the_game_is_over(
+    tmp_path: Path, command: list[str]
+) -> None:
+    table = _finished(tmp_path)
+    before = (table.gamedir / "log.jsonl").read_bytes()
+    result = run(command[0], table.gamedir, *command[1:])
+    assert result.exit_code == 4, result.output
+    assert result.output == "Error: game cairo-2026 is over\n"
+    assert (table.gamedir / "log.jsonl").read_bytes() == before
+
+
+def test_resume_past_the_calendar_keeps_the_deadline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = Table(tmp_path, players=3, schedule={"deadline": "48h"})
+    assert run("extend", table.gamedir, "--to", "9999-12-31 23:00").exit_code == 0
+    assert run("pause", table.gamedir).exit_code == 0
+    monkeypatch.setenv("ADJUDICATOR_NOW", "2026-11-25T12:00:00+00:00")
+    result = run("resume", table.gamedir)
+    assert result.exit_code == 0, result.output
+    assert table.status()["deadline"] == "9999-12-31T23:00:00+00:00"
+
+
+# -- tick over many games ----------------------------------------------------------------------
+def test_tick_goes_on_past_a_game_it_cannot_read(tmp_path: Path) -> None:
+    games = tmp_path / "games"
+    good = Table(tmp_path / "good", players=3)
+    bad = Table(tmp_path / "bad", players=3)
+    games.mkdir()
+    shutil.move(good.gamedir, games / "a-good")
+    shutil.move(bad.gamedir, games / "b-bad")
+    good.gamedir = games / "a-good"
+    (games / "b-bad" / "turns" / "0001" / "state.json").write_text("{ not json")
+    paths = [good.signed(p, good.legal(p), f"{p}.yaml") for p in good.status()["owed"]]
+    assert run("submit", good.gamedir, *paths).exit_code == 0
+    config = tmp_path / "mail.toml"
+    config.write_text('[mail]\nfrom = "gm-bot@example.org"\n')
+    from click.testing import CliRunner
+
+    from adjudicator.cli import cli
+
+    result = CliRunner().invoke(cli, ["tick", str(games), "--config", str(config)])
+    assert result.exit_code == 75, result.output
+    assert "cairo-2026: adjudicated turn 1" in result.stdout
+    assert good.status()["turn"] == 2
+    assert "cairo-2026: left for a later run: the game cannot be read (JSONDecodeError" in (
+        result.stderr
+    )
+    assert list((good.gamedir / "outbox").glob("*-report-2-alice.eml"))
