@@ -20,7 +20,8 @@ import click
 
 if TYPE_CHECKING:
     from adjudicator.mail.config import MailSettings
-    from adjudicator.mail.ingest import Game
+    from adjudicator.mail.ingest import Game, Outcome
+    from adjudicator.mail.sources import Raw
 
 GAMES = click.Path(path_type=Path, file_okay=False, exists=True)
 CONFIG = click.option(
@@ -89,7 +90,10 @@ def ingest(
       adjudicator ingest games/ --imap
     """
     with _mail_errors():
-        _ingest(games, maildir, mbox, _settings(config_file), stdin=True, imap=imap)
+        from adjudicator.errors import TempFail
+
+        if _ingest(games, maildir, mbox, _settings(config_file), stdin=True, imap=imap):
+            raise TempFail("a message was left for a later run: run again")
 
 
 def _ingest(
@@ -99,22 +103,22 @@ def _ingest(
     settings: MailSettings,
     stdin: bool,
     imap: bool = False,
-) -> None:
-    """Each message in turn: its lines printed, then (Maildir) marked seen or (IMAP) moved.
+) -> bool:
+    """Each message in turn: its lines printed, then (Maildir) marked seen or (IMAP) moved;
+    whether a message was left for a later run (a game locked or unreadable).
 
     With no source given: standard input when ``stdin``, else the [imap] server when the
     settings have one, else nothing.
     """
     from adjudicator.mail import sources
-    from adjudicator.mail.ingest import games_in, ingest
+    from adjudicator.mail.ingest import games_in
 
     if [maildir is not None, mbox is not None, imap].count(True) > 1:
         raise click.UsageError("give at most one of --maildir, --mbox and --imap")
     served = games_in(games)
     unnamed = maildir is None and mbox is None and not stdin
     if imap or (unnamed and settings.imap is not None):
-        _ingest_imap(served, settings)
-        return
+        return _ingest_imap(served, settings)
     if maildir is not None:
         messages = list(sources.from_maildir(maildir))
     elif mbox is not None:
@@ -123,35 +127,57 @@ def _ingest(
         messages = list(sources.from_stdin(sys.stdin.buffer))
     else:
         messages = []
+    left = False
     for raw in messages:
-        for line in ingest(served, [raw], settings).lines:
-            click.echo(line)
+        outcome = _ingest_one(served, raw, settings)
+        if outcome is None:
+            left = True
+            continue
         if maildir is not None:
             sources.mark_seen_maildir(maildir, raw.key)
+    return left
 
 
-def _ingest_imap(served: list[Game], settings: MailSettings) -> None:
+def _ingest_one(served: list[Game], raw: Raw, settings: MailSettings) -> Outcome | None:
+    """Ingest one message and print its lines; None when a game it goes to is locked or
+    cannot be read: named on standard error, the message left where it is for a later run."""
+    from adjudicator.errors import AdjudicatorError
+    from adjudicator.mail.ingest import ingest
+
+    try:
+        outcome = ingest(served, [raw], settings)
+    except (AdjudicatorError, OSError, ValueError, KeyError, TypeError) as error:
+        click.echo(f"{raw.key}: left for a later run: {error}", err=True)
+        return None
+    for line in outcome.lines:
+        click.echo(line)
+    return outcome
+
+
+def _ingest_imap(served: list[Game], settings: MailSettings) -> bool:
     """Each message of the [imap] folder, oldest first: its lines printed, then moved to the
     done folder, or to the set-aside folder when ingest set it aside."""
     from adjudicator.errors import TempFail
     from adjudicator.mail import imap
-    from adjudicator.mail.ingest import ingest
 
     if settings.imap is None:
         where = settings.source or "no settings file was found"
         raise click.UsageError(f"--imap: the settings have no [imap] table ({where})")
+    left = False
     try:
         with imap.open_mailbox(settings.imap) as mailbox:
             for uid in mailbox.uids():
                 raw = mailbox.fetch(uid)
                 if raw is None:
                     continue
-                outcome = ingest(served, [raw], settings)
-                for line in outcome.lines:
-                    click.echo(line)
+                outcome = _ingest_one(served, raw, settings)
+                if outcome is None:
+                    left = True
+                    continue
                 mailbox.file_away(uid, outcome.set_aside)
     except imap.ImapUnavailable as error:
         raise TempFail(f"{error}; run again") from None
+    return left
 
 
 @click.command()
@@ -235,8 +261,9 @@ def tick(
 
     with _mail_errors():
         settings = _settings(config_file)
-        _ingest(games, maildir, mbox, settings, stdin=False, imap=imap)
         left: list[str] = []
+        if _ingest(games, maildir, mbox, settings, stdin=False, imap=imap):
+            left.append("a message")
         unreadable: list[tuple[Path, str]] = []
         for game in games_in(games, unreadable):
             with _each_game(game.id, left):

@@ -94,7 +94,10 @@ def step(root: Path, kind: str, timeout: float | None = None) -> Iterator[Step]:
 
 
 def begin(store: GameDir, kind: str, plan: dict[str, Any] | None = None) -> None:
-    """Write the marker of a step of ``kind``."""
+    """Write the marker of a step of ``kind`` (a marker half-written by a step killed before
+    it began is not a game file: it goes)."""
+    for half in store.root.glob(f".{MARKER}.*.tmp"):
+        half.unlink(missing_ok=True)
     marker: dict[str, Any] = {
         "kind": kind,
         "lines": len(store.log()),
@@ -258,10 +261,15 @@ def tracked(store: GameDir) -> set[str]:
         dirs.sort()
         for name in names:
             rel = os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/")
-            if rel in NOT_TRACKED or name.endswith(".lock"):
+            if rel in NOT_TRACKED or name.endswith(".lock") or _half_marker(rel):
                 continue
             found.add(rel)
     return found
+
+
+def _half_marker(rel: str) -> bool:
+    """The temporary file of a marker being written (``..step.XXXX.tmp``)."""
+    return rel.startswith(f".{MARKER}.") and rel.endswith(".tmp") and "/" not in rel
 
 
 def _changes(

@@ -36,6 +36,7 @@ class Table:
         seed: str = SEED,
         game: str = "sultan",
         schedule: dict[str, Any] | None = None,
+        game_id: str = "cairo-2026",
         **options: Any,
     ) -> None:
         """``schedule`` adds setup keys such as ``deadline``, ``timezone`` and ``reminders``."""
@@ -44,7 +45,7 @@ class Table:
         self.keys = {n: make_key(root / "keys", n) for n in self.names}
         self.setup = {
             "game": game,
-            "id": "cairo-2026",
+            "id": game_id,
             "seed": seed,
             "players": [
                 {"name": n, "email": f"{n}@example.org", "key_file": f"keys/{n}.pub"}
@@ -79,7 +80,7 @@ class Table:
 
     def order_text(self, player: str, body: dict[str, Any], turn: int | None = None) -> str:
         turn = self.status()["turn"] if turn is None else turn
-        head = f"id: cairo-2026\nplayer: {player}\nturn: {turn}\n"
+        head = f"id: {self.setup['id']}\nplayer: {player}\nturn: {turn}\n"
         return head + yaml.safe_dump(body, sort_keys=False)
 
     def signed(

@@ -394,7 +394,7 @@ def test_a_set_aside_notice_names_the_message_and_carries_none_of_it(
     for expected in [
         "- orders.yaml: no signature that verifies against a registered key of game cairo-2026",
         "From:        mallory@evil.example",
-        "Subject:     Hello\\u202e there",
+        "Subject:     Hello there",  # the bidi override never reaches the game master
         "Date:        Mon, 23 Nov 2026 19:58:00 +0000",
         "Message-ID:  <n1@x>",
         f"Size:        {len(raw)} bytes",

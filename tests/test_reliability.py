@@ -207,3 +207,52 @@ def test_tick_goes_on_past_a_game_it_cannot_read(tmp_path: Path) -> None:
         result.stderr
     )
     assert list((good.gamedir / "outbox").glob("*-report-2-alice.eml"))
+
+
+def test_ingest_leaves_a_message_for_a_locked_game_and_takes_the_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import mailbox
+
+    from filelock import FileLock
+
+    from adjudicator import store
+    from tests.helpers import order_mail
+
+    games = tmp_path / "games"
+    games.mkdir()
+    tables = []
+    for name in ("one", "two"):
+        table = Table(tmp_path / name, players=3, game_id=f"game-{name}")
+        shutil.move(table.gamedir, games / name)
+        table.gamedir = games / name
+        tables.append(table)
+    one, two = tables
+    box = mailbox.Maildir(tmp_path / "Maildir", create=True)
+    owing = {}
+    for table, mid in ((one, "<one@mail>"), (two, "<two@mail>")):
+        owing[mid] = player = next(iter(table.status()["owed"]))
+        box.add(order_mail(table, player, table.legal(player), message_id=mid))
+    monkeypatch.setattr(store, "LOCK_TIMEOUT", 0.2)
+    config = tmp_path / "mail.toml"
+    config.write_text('[mail]\nfrom = "gm-bot@example.org"\n')
+    from click.testing import CliRunner
+
+    from adjudicator.cli import cli
+
+    with FileLock(str(one.gamedir / ".lock")):
+        result = CliRunner().invoke(
+            cli,
+            ["ingest", str(games), "--maildir", str(tmp_path / "Maildir"), "--config", str(config)],
+        )
+    assert result.exit_code == 75, result.output
+    assert f"<two@mail> game-two {owing['<two@mail>']} 1 accepted" in result.stdout
+    assert "left for a later run" in result.stderr and "locked" in result.stderr
+    assert one.status()["received"] == [] and two.status()["received"] == [owing["<two@mail>"]]
+    unseen = [key for key, message in box.iteritems() if "S" not in message.get_flags()]
+    assert len(unseen) == 1  # the locked game's message waits for the next run
+    again = CliRunner().invoke(
+        cli, ["ingest", str(games), "--maildir", str(tmp_path / "Maildir"), "--config", str(config)]
+    )
+    assert again.exit_code == 0, again.output
+    assert one.status()["received"] == [owing["<one@mail>"]]
