@@ -34,7 +34,7 @@ from adjudicator import clock, steps
 from adjudicator.mail.config import MailSettings
 from adjudicator.mail.incoming import Incoming
 from adjudicator.mail.outgoing import POLICY, digest_mail, new_message_id
-from adjudicator.mail.queue import Outbox
+from adjudicator.mail.queue import Outbox, eml_files
 from adjudicator.mail.quoting import addr_spec, printable
 from adjudicator.store import GameDir, atomic_write, fsync_dir
 
@@ -99,7 +99,7 @@ def answers_within_hour(root: Path, address: str, now: datetime) -> int:
     outbox = Outbox(root)
     count = 0
     for folder in (outbox.queue, outbox.sending, outbox.sent):
-        for path in _eml_files(folder):
+        for path in eml_files(folder):
             head = _head(path, answers_only=True)
             if head is None or not _is_answer(head) or address not in _recipients(head):
                 continue
@@ -145,7 +145,7 @@ def _queue_digest(root: Path, folder: Path, held: list[Path], sender: str) -> Pa
     label = f"digest-{folder.name}-{held[0].name.split('-', 1)[0]}"
     outbox = Outbox(root)
     for place in (outbox.queue, outbox.sending, outbox.sent):
-        for path in _eml_files(place):
+        for path in eml_files(place):
             if path.name.endswith(f"-{label}.eml"):
                 return None
     messages = [_PARSER.parsebytes(path.read_bytes()) for path in held]
@@ -193,7 +193,7 @@ def _hold(folder: Path, message: EmailMessage, label: str) -> Path:
     numbers = [
         int(match.group(1))
         for place in (folder, folder / DIGESTED)
-        for path in _eml_files(place)
+        for path in eml_files(place)
         if (match := _NUMBERED.match(path.name))
     ]
     safe = _LABEL_UNSAFE.sub("-", label).strip(".-")[:80] or "answer"
@@ -204,17 +204,7 @@ def _hold(folder: Path, message: EmailMessage, label: str) -> Path:
 
 def _waiting(folder: Path) -> list[Path]:
     """The answers held in ``folder`` and not yet in a digest, oldest first."""
-    return _eml_files(folder)
-
-
-def _eml_files(folder: Path) -> list[Path]:
-    if not folder.is_dir():
-        return []
-    return sorted(
-        path
-        for path in folder.iterdir()
-        if path.name.endswith(".eml") and not path.name.startswith(".") and path.is_file()
-    )
+    return eml_files(folder)
 
 
 def _head(path: Path, answers_only: bool = False) -> EmailMessage | None:

@@ -81,11 +81,11 @@ class Outbox:
 
     def pending(self) -> list[Path]:
         """The queued messages, in the order they were put."""
-        return _messages(self.queue)
+        return eml_files(self.queue)
 
     def in_doubt(self) -> list[Path]:
         """Messages whose sending was cut short: they may or may not have arrived."""
-        return _messages(self.sending)
+        return eml_files(self.sending)
 
     def withdraw(self, path: Path) -> Path:
         """Take a queued message back (to ``mail/withdrawn/``): it is never sent."""
@@ -97,7 +97,7 @@ class Outbox:
         numbers = [
             int(match.group(1))
             for folder in (self.queue, self.sending, self.sent, self.failed, self.outbox)
-            for path in _messages(folder)
+            for path in eml_files(folder)
             if (match := _NAME.match(path.name))
         ]
         return max(numbers, default=0) + 1
@@ -558,7 +558,8 @@ def failure_notice(name: str, data: bytes, answer: str) -> tuple[str, str]:
     return f"Mail refused for good: {printable(name, 120)}", body
 
 
-def _messages(folder: Path) -> list[Path]:
+def eml_files(folder: Path) -> list[Path]:
+    """The messages (``*.eml``, no hidden or temporary files) in ``folder``, by name."""
     if not folder.is_dir():
         return []
     return sorted(
