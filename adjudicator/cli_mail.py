@@ -295,36 +295,22 @@ def _each_game(game_id: str, left: list[str]) -> Iterator[None]:
 
 
 def _run_clock(root: Path, game_id: str, settings: MailSettings) -> None:
-    """Adjudicate a turn that is complete or past its deadline, or tell the game master that
-    it waits, or remind the players who still owe orders: whatever is due now."""
-    from adjudicator import engine
-    from adjudicator.errors import NotNow
-    from adjudicator.mail.due import due_now, remind, tell_waiting
-    from adjudicator.mail.ingest import DEFAULT_SENDER
+    """Whatever the clock asks of one game now (adjudicate, tell the game master it waits,
+    remind), printed."""
+    from adjudicator.mail.clock_step import run_clock
 
-    sender = settings.sender or DEFAULT_SENDER
-    due, status, _, _ = due_now(root)
-    turn = status["turn"]
-    if due.adjudicate is not None:
-        try:
-            result = engine.adjudicate(
-                root, due.adjudicate == "deadline", due.adjudicate, only_turn=turn
-            )
-        except NotNow as error:
-            click.echo(f"{game_id}: {error}")
-            return
-        defaulted = result["defaulted"]
-        why = f" (default orders for {', '.join(defaulted)})" if defaulted else ""
-        click.echo(f"{game_id}: adjudicated turn {turn}{why}")
-    elif due.wait:
-        waiting = tell_waiting(root, sender, settings.gm)
-        if waiting is not None:
-            click.echo(
-                f"{game_id}: turn {turn} is past its deadline and waits for "
-                f"{', '.join(waiting)} (nmr: wait); the game master is told"
-            )
-    elif due.remind is not None:
-        reminded = remind(root, sender)
-        if reminded is not None:
-            before, players = reminded
-            click.echo(f"{game_id}: reminded {', '.join(players)} ({before} before the deadline)")
+    done = run_clock(root, settings)
+    if done.not_now is not None:
+        click.echo(f"{game_id}: {done.not_now}")
+    elif done.adjudicated:
+        why = f" (default orders for {', '.join(done.defaulted)})" if done.defaulted else ""
+        click.echo(f"{game_id}: adjudicated turn {done.turn}{why}")
+    elif done.waiting_for:
+        click.echo(
+            f"{game_id}: turn {done.turn} is past its deadline and waits for "
+            f"{', '.join(done.waiting_for)} (nmr: wait); the game master is told"
+        )
+    elif done.reminded:
+        click.echo(
+            f"{game_id}: reminded {', '.join(done.reminded)} ({done.before} before the deadline)"
+        )

@@ -44,6 +44,8 @@ from adjudicator.readfile import FileRefused, read_regular
 from adjudicator.schedule import ScheduleError, duration
 
 ENV_VAR = "ADJUDICATOR_CONFIG"
+DEFAULT_SENDER = "adjudicator@localhost"
+"""The From of every message sent when the settings have no ``[mail] from``."""
 MAX_CONFIG_BYTES = 64 * 1024
 PASSWORD_COMMAND_TIMEOUT = 60.0
 

@@ -37,7 +37,7 @@ import platformdirs
 
 from adjudicator import engine, keys, sshsig, steps
 from adjudicator.mail import answers
-from adjudicator.mail.config import MailSettings
+from adjudicator.mail.config import DEFAULT_SENDER, MailSettings
 from adjudicator.mail.incoming import MAX_MESSAGE, FoundOrder, Incoming, read_message
 from adjudicator.mail.outgoing import new_message_id, notice_mail, receipt_mail
 from adjudicator.mail.queue import Outbox
@@ -46,7 +46,6 @@ from adjudicator.mail.sources import Raw
 from adjudicator.store import GameDir, atomic_write
 from adjudicator.strictyaml import DEFAULT_MAX_BYTES, StrictYamlError, load
 
-DEFAULT_SENDER = "adjudicator@localhost"
 EXCERPT_LINES = 20
 EXCERPT_BYTES = 1024
 """A notice to the game master quotes at most this much of the message (escaped)."""

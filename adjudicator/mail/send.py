@@ -12,13 +12,11 @@ from pathlib import Path
 
 from adjudicator import steps
 from adjudicator.mail.answers import queue_digests
-from adjudicator.mail.config import MailSettings
+from adjudicator.mail.config import DEFAULT_SENDER, MailSettings
 from adjudicator.mail.due import announce
 from adjudicator.mail.outgoing import new_message_id, notice_mail
 from adjudicator.mail.queue import Outbox, SendReport, deliver, failure_notice
 from adjudicator.mail.reports import queue_due_reports
-
-DEFAULT_SENDER = "adjudicator@localhost"
 
 
 def queue_due(root: Path, settings: MailSettings) -> None:

@@ -1,0 +1,53 @@
+"""What ``tick`` does by the clock in one game: adjudicate a turn that is complete or past its
+deadline, tell the game master that a game waits (``nmr: wait``), or remind the players who
+still owe orders. Each is a step of its own (:mod:`adjudicator.steps`); this returns what was
+done, as data, for the command to print.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from adjudicator import engine
+from adjudicator.errors import NotNow
+from adjudicator.mail.config import DEFAULT_SENDER, MailSettings
+from adjudicator.mail.due import due_now, remind, tell_waiting
+
+
+@dataclass
+class ClockDone:
+    """At most one thing happens per game and run; ``turn`` is the turn it concerned."""
+
+    turn: int
+    adjudicated: bool = False
+    defaulted: list[str] = field(default_factory=list)
+    not_now: str | None = None
+    """Why the adjudication that was due did not happen (another run was quicker)."""
+    waiting_for: list[str] = field(default_factory=list)
+    reminded: list[str] = field(default_factory=list)
+    before: str | None = None
+    """The reminder sent (``2h`` before the deadline)."""
+
+
+def run_clock(root: Path, settings: MailSettings) -> ClockDone:
+    """Whatever the clock asks of the game at ``root`` now."""
+    sender = settings.sender or DEFAULT_SENDER
+    due, status, _, _ = due_now(root)
+    done = ClockDone(status["turn"])
+    if due.adjudicate is not None:
+        try:
+            result = engine.adjudicate(
+                root, due.adjudicate == "deadline", due.adjudicate, only_turn=done.turn
+            )
+        except NotNow as error:
+            done.not_now = str(error)
+            return done
+        done.adjudicated, done.defaulted = True, result["defaulted"]
+    elif due.wait:
+        done.waiting_for = tell_waiting(root, sender, settings.gm) or []
+    elif due.remind is not None:
+        reminded = remind(root, sender)
+        if reminded is not None:
+            done.before, done.reminded = reminded
+    return done
