@@ -35,7 +35,9 @@ def command(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedP
     """The real command in its own process (a hang is a failure, not a stuck suite)."""
     try:
         return subprocess.run(
-            [sys.executable, "-m", "adjudicator", *map(str, args)],
+            # the installed command: `python -m adjudicator` run in the source tree would
+            # import the source folder, where the games are not yet in the package
+            [str(Path(sys.executable).parent / "adjudicator"), *map(str, args)],
             capture_output=True,
             text=True,
             timeout=TIMEOUT,
