@@ -256,3 +256,26 @@ def test_ingest_leaves_a_message_for_a_locked_game_and_takes_the_others(
     )
     assert again.exit_code == 0, again.output
     assert one.status()["received"] == [owing["<one@mail>"]]
+
+
+def test_a_game_from_before_the_journal_named_files_is_adopted(tmp_path: Path) -> None:
+    """A game made by an earlier version (no files in its journal, the queued turns in
+    mail/reports.json) plays on: its files are named once, and no report is mailed again."""
+    table = Table(tmp_path, players=3)
+    config = tmp_path / "mail.toml"
+    config.write_text('[mail]\nfrom = "gm-bot@example.org"\n')
+    assert run("send", table.gamedir, "--config", config).exit_code == 0
+    log = table.gamedir / "log.jsonl"
+    old = [{"type": "created", "at": NOW, "turn": 1}]
+    log.write_text("".join(json.dumps(line) + "\n" for line in old))
+    (table.gamedir / "mail" / "reports.json").write_text("[1]")
+    mails = sorted(p.name for p in (table.gamedir / "outbox").iterdir())
+    code, lines = _doctor(table.gamedir)
+    assert code == 3 and "made by an older version" in lines[0]
+    assert run("send", table.gamedir, "--config", config).exit_code == 0
+    assert sorted(p.name for p in (table.gamedir / "outbox").iterdir()) == mails
+    assert _doctor(table.gamedir)[0] == 0
+    assert [e["type"] for e in _journal(table.gamedir)] == ["created", "adopted"]
+    table.play_turn()
+    assert run("send", table.gamedir, "--config", config).exit_code == 0
+    assert len(list((table.gamedir / "outbox").glob("*-report-2-*.eml"))) == 3
