@@ -239,10 +239,11 @@ def status(gamedir: Path, as_json: bool) -> None:
     if as_json:
         echo_json(data)
         return
-    click.echo(f"{data['id']} ({data['game']}), turn {data['turn']}")
-    if data["over"]:
-        click.echo("the game is over")
+    if data["over"]:  # the last adjudication, of the turn before, opened no turn
+        after = f" after turn {data['turn'] - 1}" if data["turn"] > 1 else ""
+        click.echo(f"{data['id']} ({data['game']}): the game is over{after}")
         return
+    click.echo(f"{data['id']} ({data['game']}), turn {data['turn']}")
     for player, to_do in data["owed"].items():
         state = "received" if player in data["received"] else "waiting"
         if player in data["resigned"]:

@@ -80,6 +80,15 @@ def test_the_court_demo_prints_its_final_table_and_where_the_game_is(tmp_path: P
     assert result.output == COURT_5 + demo_output(tmp_path / "d" / "game", 5, 6)
 
 
+def test_status_of_a_finished_game_names_its_last_turn(tmp_path: Path) -> None:
+    """The final reports open no turn: status says the game is over after the last one."""
+    assert run("demo", "sultan", "--players", 2, "--seed", 1, "--dir", tmp_path).exit_code == 0
+    result = run("status", tmp_path / "game")
+    assert result.exit_code == 0
+    assert result.output == "demo-sultan-1 (sultan): the game is over after turn 24\n"
+    assert json.loads(run("status", tmp_path / "game", "--json").output)["turn"] == 25
+
+
 def test_same_seed_same_demo(tmp_path: Path) -> None:
     records = []
     for name in ("one", "two"):
