@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 import shutil
@@ -33,9 +34,11 @@ def test_the_readme_walk_through_runs_as_written(
         words = shlex.split(line.replace("~", str(home)), comments=True)
         if words[0] == "cp":
             shutil.copy(words[1], words[2])
-            # alice fills in her form, as the comment says
+            # alice fills in her form: one of the jewels drawn (any of them will do)
+            view = json.loads(run("view", "cairo", "--player", "alice", "--json").output)
+            jewel = view["drawn"][0]
             text = Path(words[2]).read_text()
-            Path(words[2]).write_text(text.replace("\nreturn:\n", "\nreturn: red\n"))
+            Path(words[2]).write_text(text.replace("\nreturn:\n", f"\nreturn: {jewel}\n"))
             continue
         assert words[0] == "adjudicator", line
         target = None
