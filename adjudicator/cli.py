@@ -239,10 +239,11 @@ def status(gamedir: Path, as_json: bool) -> None:
     if as_json:
         echo_json(data)
         return
-    click.echo(f"{data['id']} ({data['game']}), turn {data['turn']}")
-    if data["over"]:
-        click.echo("the game is over")
+    if data["over"]:  # the last adjudication, of the turn before, opened no turn
+        after = f" after turn {data['turn'] - 1}" if data["turn"] > 1 else ""
+        click.echo(f"{data['id']} ({data['game']}): the game is over{after}")
         return
+    click.echo(f"{data['id']} ({data['game']}), turn {data['turn']}")
     for player, to_do in data["owed"].items():
         state = "received" if player in data["received"] else "waiting"
         if player in data["resigned"]:
@@ -331,9 +332,13 @@ def form(gamedir: Path, player: str) -> None:
 @cli.command()
 @click.argument("gamedir", type=GAMEDIR)
 @click.option("--player", required=True, help="The player.")
-@click.option("--json", "as_json", is_flag=True, required=True, help="Print JSON (required).")
+@click.option("--json", "as_json", is_flag=True, help="Print the view's data as JSON.")
 def view(gamedir: Path, player: str, as_json: bool) -> None:
-    """Print what a player may see now, as JSON.
+    """Print what a player may see now: their report, or with --json the view's data.
+
+    The text is the player's report of the current turn (`report --player NAME`): it is
+    rendered from this same view, and nothing in the view changes until the next
+    adjudication. --json prints the view itself, which the report renders.
 
     \b
     Example:
@@ -341,22 +346,34 @@ def view(gamedir: Path, player: str, as_json: bool) -> None:
     """
     from adjudicator import engine
 
-    echo_json(engine.view(gamedir, player))
+    if as_json:
+        echo_json(engine.view(gamedir, player))
+        return
+    click.echo(engine.report(gamedir, player), nl=False)
 
 
 @cli.command()
 @click.argument("gamedir", type=GAMEDIR)
-@click.option("--json", "as_json", is_flag=True, required=True, help="Print JSON (required).")
+@click.option("--json", "as_json", is_flag=True, help="Print the record as JSON.")
 def log(gamedir: Path, as_json: bool) -> None:
     """Print the game record: public while running, complete once over.
 
+    Readable text by default; --json prints the record as docs/record.md describes it.
+
     \b
     Example:
+      adjudicator log games/cairo-2026
       adjudicator log games/cairo-2026 --json > cairo-2026.json
     """
     from adjudicator import engine
+    from adjudicator.recordtext import record_text
+    from adjudicator.registry import load_game
 
-    echo_json(engine.record(gamedir))
+    data = engine.record(gamedir)
+    if as_json:
+        echo_json(data)
+        return
+    click.echo(record_text(data, load_game(data["game"]).title), nl=False)
 
 
 @cli.command()

@@ -31,8 +31,20 @@ CONFIG = click.option(
     default=None,
     help="Mail settings (TOML); default $ADJUDICATOR_CONFIG, else the user's config folder.",
 )
-MAILDIR = click.option("--maildir", type=click.Path(path_type=Path, file_okay=False), default=None)
-MBOX = click.option("--mbox", type=click.Path(path_type=Path, dir_okay=False), default=None)
+MAILDIR = click.option(
+    "--maildir",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Read the new messages of this Maildir folder; each message handled is marked seen "
+    "(moved to cur/), never deleted.",
+)
+MBOX = click.option(
+    "--mbox",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="Read every message of this mbox file (the file is not changed; a message read "
+    "before is set aside as a duplicate).",
+)
 IMAP = click.option(
     "--imap",
     is_flag=True,

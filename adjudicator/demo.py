@@ -84,8 +84,14 @@ def run(
         engine.adjudicate(gamedir)
     handle = engine.OpenGame(gamedir)
     echo(render_final(handle.game, handle.meta, handle.state()).rstrip("\n"))
-    echo(f"reports: {gamedir / 'turns'}/NNNN/reports/ (last: turn {handle.turn()})")
-    echo(f"record:  adjudicator log {gamedir} --json")
+    # The last adjudication, of turn T, ended the game and wrote the final reports into the
+    # next turn's folder, T+1, which no turn uses (the final table says "over after turn T").
+    last = handle.turn() - 1
+    echo(
+        f"reports: {gamedir / 'turns'}/NNNN/reports/ (0001 to {last:04d}: as each turn opened; "
+        f"{last + 1:04d}: the final reports)"
+    )
+    echo(f"record:  adjudicator log {gamedir} (--json for the JSON)")
     echo(
         f"seed:    {game_seed} (--seed {seed} as {MIN_SEED_DIGITS} hex digits; a demo's seed is "
         "public, a real game draws its own and keeps it secret until the end)"

@@ -523,7 +523,11 @@ def form(root: Path, player: str) -> str:
 def view(root: Path, player: str) -> dict[str, Any]:
     handle = OpenGame(root)
     handle.require_player(player)
-    return handle.game.view(handle.state(), player)
+    return {
+        "id": handle.meta["id"],
+        "game": handle.meta["game"],
+        **handle.game.view(handle.state(), player),
+    }
 
 
 def all_orders(handle: OpenGame) -> dict[str, Any]:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
+import click
 import pytest
 
 from adjudicator.cli import cli
@@ -350,6 +352,25 @@ def test_every_command_has_help_with_an_example(name: str) -> None:
     result = run(name, "--help")
     assert result.exit_code == 0
     assert "Example" in result.output
+
+
+def test_every_command_and_option_has_help_text() -> None:
+    """Walks the click group, as sqlite-utils' test does: every command's --help has an
+    example that runs that command, and every option (the group's too) says what it is for."""
+    missing = []
+    commands: list[tuple[list[str], click.Command]] = [([], cli)]
+    commands += [([name], cli.commands[name]) for name in command_names()]
+    for args, command in commands:
+        path = " ".join(["adjudicator", *args])
+        shown = run(*args, "--help").output
+        example = shown.split("Example", 1)[-1]
+        runs = re.search(rf"^ .*(^| ){path}( |$)", example, re.MULTILINE)
+        if "Example" not in shown or not runs:
+            missing.append(f"{path}: no example in --help")
+        for param in command.params:
+            if isinstance(param, click.Option) and not (param.help or "").strip():
+                missing.append(f"{path} {param.opts[0]}: no help")
+    assert missing == []
 
 
 def test_undecodable_bytes_are_refused_with_the_line(table: Table) -> None:

@@ -31,12 +31,70 @@ def test_a_locked_game_refuses_with_exit_4_and_changes_nothing(
     assert table.status()["received"] == []
 
 
+def demo_output(gamedir: Path, seed: int, last: int) -> str:
+    """What a Sultan demo prints after its final table; ``last``: the last turn played."""
+    return (
+        f"reports: {gamedir}/turns/NNNN/reports/ (0001 to {last:04d}: as each turn opened; "
+        f"{last + 1:04d}: the final reports)\n"
+        f"record:  adjudicator log {gamedir} (--json for the JSON)\n"
+        f"seed:    {seed:032x} (--seed {seed} as 32 hex digits; a demo's seed is public, a real "
+        "game draws its own and keeps it secret until the end)\n"
+    )
+
+
+SULTAN_42 = """\
+Sultan, game demo-sultan-42: the game is over after turn 30 (seed 0000000000000000000000000000002a).
+
+FINAL TABLE
+  place  player        white  red  yellow  green  blue   points  bonus  total
+  1      carol            0      5      0      1      3     29     12     41  WINNER
+  2      alice            0      2      3      4      0     29      7     36
+  3      bob              1      1      2      0      3     24      2     26
+carol wins and becomes the Sultan's new treasurer.
+"""
+
+SULTAN_2_PLAYERS_1 = """\
+Sultan, game demo-sultan-1: the game is over after turn 24 (seed 00000000000000000000000000000001).
+
+FINAL TABLE
+  place  player        white  red  yellow  green  blue   points  bonus  total
+  1      bob              2      7      2      2      1     35     20     55  WINNER
+  2      alice            1      3      0      4      5     48      7     55
+bob wins and becomes the Sultan's new treasurer.
+"""
+
+COURT_5 = """\
+At the Sultan's Court, game demo-sultans_court-5: the game is over after round 6 (seed \
+00000000000000000000000000000005).
+Winner: dave
+  alice (red)      Cannons, Gold, Troops, Ships, Pardon, Pardon
+  bob (yellow)     Horses, Cannons, Gold, Supplies, Pardon
+  carol (green)    Cannons, Gold, Troops, Supplies, Ships, Ships
+  dave (blue)      Horses, Cannons, Gold, Troops, Supplies, Ships, Pardon
+"""
+
+
+def test_the_court_demo_prints_its_final_table_and_where_the_game_is(tmp_path: Path) -> None:
+    result = run("demo", "sultans_court", "--seed", 5, "--dir", tmp_path / "d")
+    assert result.exit_code == 0, result.output
+    assert result.output == COURT_5 + demo_output(tmp_path / "d" / "game", 5, 6)
+
+
+def test_status_of_a_finished_game_names_its_last_turn(tmp_path: Path) -> None:
+    """The final reports open no turn: status says the game is over after the last one."""
+    assert run("demo", "sultan", "--players", 2, "--seed", 1, "--dir", tmp_path).exit_code == 0
+    result = run("status", tmp_path / "game")
+    assert result.exit_code == 0
+    assert result.output == "demo-sultan-1 (sultan): the game is over after turn 24\n"
+    assert json.loads(run("status", tmp_path / "game", "--json").output)["turn"] == 25
+
+
 def test_same_seed_same_demo(tmp_path: Path) -> None:
     records = []
     for name in ("one", "two"):
         result = run("demo", "sultan", "--players", 3, "--seed", 42, "--dir", tmp_path / name)
         assert result.exit_code == 0, result.output
-        assert "FINAL TABLE" in result.output
+        assert result.output == SULTAN_42 + demo_output(tmp_path / name / "game", 42, 30)
         records.append(json.loads(run("log", tmp_path / name / "game", "--json").output))
     assert records[0] == records[1]
     other = run("demo", "sultan", "--players", 3, "--seed", 43, "--dir", tmp_path / "three")
@@ -74,4 +132,4 @@ def test_installed_templates_are_found(tmp_path: Path) -> None:
         text=True,
     )
     assert done.returncode == 0, done.stderr
-    assert "FINAL TABLE" in done.stdout
+    assert done.stdout == SULTAN_2_PLAYERS_1 + demo_output(tmp_path / "d" / "game", 1, 24)

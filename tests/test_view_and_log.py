@@ -1,0 +1,166 @@
+"""`view` and `log`: readable text by default, JSON with --json, for both games."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import Table, run
+
+
+@pytest.mark.parametrize("game, players", [("sultan", 3), ("sultans_court", 4)])
+def test_view_json_names_the_game_and_its_id(tmp_path: Path, game: str, players: int) -> None:
+    table = Table(tmp_path, players=players, game=game)
+    result = run("view", table.gamedir, "--player", "alice", "--json")
+    assert result.exit_code == 0, result.output
+    view = json.loads(result.output)
+    assert list(view)[:4] == ["id", "game", "player", "turn"]
+    assert (view["id"], view["game"], view["player"], view["turn"]) == (
+        "cairo-2026",
+        game,
+        "alice",
+        1,
+    )
+    assert "to_do" in view
+
+
+@pytest.mark.parametrize("game, players", [("sultan", 3), ("sultans_court", 4)])
+def test_view_text_is_the_players_report_of_the_current_turn(
+    tmp_path: Path, game: str, players: int
+) -> None:
+    table = Table(tmp_path, players=players, game=game)
+    table.play_turn()
+    result = run("view", table.gamedir, "--player", "bob")
+    assert result.exit_code == 0, result.output
+    assert result.output == (table.gamedir / "turns/0002/reports/bob.txt").read_text()
+    assert result.output == run("report", table.gamedir, "--player", "bob").output
+
+
+def test_view_of_an_unknown_player_is_a_usage_error(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    for extra in ((), ("--json",)):
+        result = run("view", table.gamedir, "--player", "zed", *extra)
+        assert result.exit_code == 2
+        assert result.output == (
+            "Error: no player 'zed' in game cairo-2026 (players: alice, bob, carol)\n"
+        )
+
+
+def test_log_text_of_a_new_sultan_game(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    result = run("log", table.gamedir)
+    assert result.exit_code == 0, result.output
+    assert result.output == (
+        "Sultan, game cairo-2026 (sultan)\n"
+        "players: alice, bob, carol\n"
+        "options: jewel_choice player, nmr default, placement sealed, screens yes, "
+        "start_player none\n"
+        "the game is running: the record holds what is public, ? what is not yet "
+        "(0 rounds resolved)\n"
+    )
+
+
+def test_log_text_of_a_whole_sultan_demo(tmp_path: Path) -> None:
+    result = run("demo", "sultan", "--players", 3, "--seed", 42, "--dir", tmp_path / "d")
+    assert result.exit_code == 0, result.output
+    result = run("log", tmp_path / "d" / "game")
+    assert result.exit_code == 0, result.output
+    text = result.output
+    assert text.startswith(
+        "Sultan, game demo-sultan-42 (sultan)\n"
+        "players: alice, bob, carol\n"
+        "options: jewel_choice player, nmr default, placement sealed, screens yes, "
+        "start_player none\n"
+        "the game is over: the record is complete (15 rounds)\n"
+        "\n"
+        "stage 1, round 1 (turns 1, 2): start player alice\n"
+        "  awards:\n"
+        "    - cushion 1, jewel blue, winner carol\n"
+        "    - cushion 2, jewel blue, winner bob\n"
+        "  defaults: none\n"
+        "  drawn: blue, green, blue\n"
+        "  offered: blue, blue\n"
+        "  placements:\n"
+        "    - card 2, cushion 1, default no, player alice\n"
+        "    - card 12, cushion 2, default no, player bob\n"
+        "    - card 10, cushion 1, default no, player carol\n"
+        "  returned: green\n"
+        "  returned_by: player\n"
+        "\n"
+        "stage 1, round 2 (turns 3, 4): start player bob\n"
+    )
+    assert text.count("\nstage ") == 15
+    assert text.endswith(
+        "\n"
+        "decks:\n"
+        "  alice: 3, 14, 2, 7, 10, 11, 8, 13, 9, 5, 15, 12, 6, 1, 4\n"
+        "  bob: 7, 3, 6, 15, 12, 2, 11, 4, 5, 14, 13, 9, 1, 8, 10\n"
+        "  carol: 3, 8, 7, 15, 10, 12, 4, 11, 9, 6, 1, 5, 13, 14, 2\n"
+        "\n"
+        "orders: every order by turn, in log --json\n"
+        "seed: 0000000000000000000000000000002a\n"
+        "\n"
+        "result: carol won\n"
+        "  scores:\n"
+        "    alice:\n"
+        "      bonus: 7\n"
+        "      jewels: green 4, red 2, yellow 3\n"
+        "      points: 29\n"
+        "      total: 36\n"
+        "    bob:\n"
+        "      bonus: 2\n"
+        "      jewels: blue 3, red 1, white 1, yellow 2\n"
+        "      points: 24\n"
+        "      total: 26\n"
+        "    carol:\n"
+        "      bonus: 12\n"
+        "      jewels: blue 3, green 1, red 5\n"
+        "      points: 29\n"
+        "      total: 41\n"
+    )
+
+
+def test_log_text_of_a_court_game_keeps_hidden_cards_hidden(tmp_path: Path) -> None:
+    table = Table(tmp_path, players=4, game="sultans_court")
+    table.play_turn()
+    record = json.loads(run("log", table.gamedir, "--json").output)
+    result = run("log", table.gamedir)
+    assert result.exit_code == 0, result.output
+    text = result.output
+    assert text.startswith(
+        "At the Sultan's Court, game cairo-2026 (sultans_court)\n"
+        "players: alice (red), bob (yellow), carol (green), dave (blue)\n"
+        "options: banish_tie lower_seat_goes, first_round_all_travel yes, max_rounds none, "
+        "nmr default\n"
+        "the game is running: the record holds what is public, ? what is not yet "
+        "(1 rounds resolved)\n"
+        "\n"
+        "round 1 (turn 1): start player carol\n"
+        "  orders:\n"
+        "    alice:\n"
+        "      travel: big Kaffa, fat Shiraz, small Bukhara\n"
+        "      accuse: none\n"
+    )
+    assert "\n  events:\n    - turn_order: order [carol, dave, alice, bob], seat 12" in text
+    for city, stack in record["deal"]["cities"].items():
+        shown = ", ".join("?" if card is None else card for card in stack)
+        assert f"\n    {city}: {shown}\n" in text
+    assert "seed" not in text and "result" not in text
+
+
+def test_log_text_of_a_finished_court_game(tmp_path: Path) -> None:
+    result = run("demo", "sultans_court", "--seed", 3, "--dir", tmp_path / "d")
+    assert result.exit_code == 0, result.output
+    result = run("log", tmp_path / "d" / "game")
+    assert result.exit_code == 0, result.output
+    assert result.output.count("\nround ") == 10
+    assert "?" not in result.output
+    assert result.output.endswith(
+        "orders: every order by turn, in log --json\n"
+        "seed: 00000000000000000000000000000003\n"
+        "\n"
+        "result: carol won\n"
+        "  rounds: 10\n"
+    )
