@@ -99,3 +99,14 @@ def test_the_games_player_keys(name: str, game: Game) -> None:
     setup_model(game).model_validate({"game": name, "id": "x", "players": players}, strict=True)
     entries = [{"name": n, "email": f"{n}@example.org", "key": "k"} for n in NAMES]
     assert game.check_players(entries[: game.min_players]) == []
+
+
+REPORT_TEMPLATES = ("player.txt.j2", "public.txt.j2", "gm.txt.j2", "final.txt.j2", "form.yaml.j2")
+
+
+@pytest.mark.parametrize(("name", "game"), registered())
+def test_the_game_ships_its_templates(name: str, game: Game) -> None:
+    """Every report the engine renders has its template in the game's own folder."""
+    folder = game.templates()
+    assert folder.is_dir(), f"{name}: {folder} is no folder"
+    assert [t for t in REPORT_TEMPLATES if not (folder / t).is_file()] == []
