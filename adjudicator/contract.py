@@ -6,8 +6,11 @@ and events are plain data (dicts, lists, str, int, bool, None) that round-trip t
 
 The engine calls, in this order of a game's life:
 
-- ``check_players(players)``: problems with the game's own keys of the setup's player entries
-  (such as ``colour``), each path relative to that entry;
+- ``player_model()``: the game's own keys of a setup's player entry (such as ``colour``), beside
+  those every game reads (``adjudicator.setupfile.PlayerSpec``: ``name``, ``email``, ``key``,
+  ``key_file``); the setup reader refuses any other key as unknown;
+- ``check_players(players)``: problems with the values of those keys (one entry, or several
+  together), each path relative to that entry;
 - ``options(players, given)``: the effective options (defaults filled in) and the problems found;
 - ``setup(players, options, rng)``: the state as turn 1 opens (``state["turn"] == 1``);
 - ``owed(state)``: who owes which order now (``{player: to_do}``), empty once the game is over;
@@ -23,6 +26,9 @@ The engine calls, in this order of a game's life:
   that is ``None`` is missing and the game applies its default order (announced in the events);
 - ``is_over(state)``, ``record(state, complete)``: the game's part of the game record;
 - ``bot(view, stream)``: a legal order for the demo and the contract tests.
+
+Every other part of a game ships with it, in its own package: its templates (``templates()``),
+its entry point in the group ``adjudicator.games``. docs/games.md tells how to write one.
 """
 
 from __future__ import annotations
@@ -30,9 +36,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from adjudicator.rng import Rng, Stream
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 State = dict[str, Any]
 View = dict[str, Any]
@@ -72,11 +81,19 @@ class Game(Protocol):
         ...
 
     def templates(self) -> Traversable:
-        """The folder of this game's Jinja templates."""
+        """The folder of this game's Jinja templates, shipped in the game's own package."""
+        ...
+
+    def player_model(self) -> type[BaseModel]:
+        """The pydantic model (strict, no extra keys) of the game's own keys of a setup's player
+        entry; a model without fields when there are none. Every key is optional (a setup, or a
+        demo, may give none), and none is one of the keys every game reads."""
         ...
 
     def check_players(self, players: Sequence[Mapping[str, Any]]) -> list[tuple[int, Problem]]:
-        """``(index, problem)`` for each problem with the game's keys of a player entry."""
+        """``(index, problem)`` for each problem with the values of the game's keys of the player
+        entries: each entry holds ``name``, ``email``, ``key`` and the game's keys that were
+        given (a key left out or null is not in the entry; ``setup`` gets the same entries)."""
         ...
 
     def options(

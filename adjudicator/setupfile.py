@@ -6,9 +6,10 @@ import re
 import secrets
 import string
 from pathlib import Path
+from types import GenericAlias
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from adjudicator import clock, keys
 from adjudicator.contract import Game, Problem
@@ -16,7 +17,7 @@ from adjudicator.errors import InputRefused
 from adjudicator.names import RESERVED_READERS
 from adjudicator.problems import describe_value, located_all, schema_problems
 from adjudicator.readfile import FileRefused, read_regular
-from adjudicator.registry import load_game
+from adjudicator.registry import game_names, load_game
 from adjudicator.schedule import (
     DAILY,
     DURATION,
@@ -44,12 +45,14 @@ HEX_SEED = re.compile(f"[0-9a-fA-F]{{{MIN_SEED_DIGITS},{MAX_SEED_DIGITS}}}")
 
 
 class PlayerSpec(BaseModel):
+    """The keys of a player entry that every game reads; a game declares its own beside them
+    (``Game.player_model()``), and any other key is refused."""
+
     model_config = ConfigDict(extra="forbid", strict=True)
     name: str
     email: str
     key: str | None = None
     key_file: str | None = None
-    colour: str | None = None
 
 
 class SetupSpec(BaseModel):
@@ -57,7 +60,7 @@ class SetupSpec(BaseModel):
     game: str
     id: str
     seed: Any = None  # checked by _seed_problems: a string of 32 to 128 hex digits
-    players: list[PlayerSpec]
+    players: list[Any]  # each a PlayerSpec with the game's keys: see setup_model
     options: dict[str, Any] = Field(default_factory=dict)
     deadline: str | None = None
     timezone: str | None = None
@@ -76,15 +79,43 @@ def read_setup(path: Path) -> tuple[Game, dict[str, Any], bytes]:
         raise InputRefused(
             f"{path}: refused", [format_problem(p) for p in error.problems]
         ) from None
-    problems = schema_problems(SetupSpec, loaded.data)
+    # A player entry's keys depend on the game: an unknown game is named once the rest is read.
+    named = loaded.data.get("game") if isinstance(loaded.data, dict) else None
+    known = load_game(named) if isinstance(named, str) and named in game_names() else None
+    model = setup_model(known) if known is not None else SetupSpec
+    problems = schema_problems(model, loaded.data)
     if problems:
+        if known is not None:
+            problems = [_player_key_problem(p, known) for p in problems]
         raise InputRefused(f"{path}: refused", located_all(problems, loaded))
-    spec = SetupSpec.model_validate(loaded.data, strict=True)
-    game = load_game(spec.game)
+    spec = model.model_validate(loaded.data, strict=True)
+    game = known or load_game(spec.game)
     meta, problems = _meta(spec, game, path.parent)
     if problems:
         raise InputRefused(f"{path}: refused", located_all(problems, loaded))
     return game, meta, raw
+
+
+def setup_model(game: Game) -> type[SetupSpec]:
+    """The setup file's model for ``game``: each player entry takes the keys every game reads
+    (``PlayerSpec``) and the game's own (``game.player_model()``), and no other."""
+    own = game.player_model()
+    shared = set(own.model_fields) & set(PlayerSpec.model_fields)
+    if shared:
+        raise ValueError(f"{game.name}'s player keys {sorted(shared)} are keys every game reads")
+    fields: dict[str, Any] = {key: (f.annotation, f) for key, f in own.model_fields.items()}
+    player = create_model("GamePlayerSpec", __base__=PlayerSpec, **fields)
+    players: Any = GenericAlias(list, player)
+    return create_model("GameSetupSpec", __base__=SetupSpec, players=(players, ...))
+
+
+def _player_key_problem(problem: Problem, game: Game) -> Problem:
+    """An unknown key of a player entry, with the keys that entry takes for this game."""
+    if problem.code != "unknown-key" or len(problem.path) != 3 or problem.path[0] != "players":
+        return problem
+    takes = ", ".join([*PlayerSpec.model_fields, *game.player_model().model_fields])
+    message = f"{problem.message}; a player of {game.title} has the keys {takes}"
+    return Problem(problem.code, message, problem.path)
 
 
 def _meta(spec: SetupSpec, game: Game, base: Path) -> tuple[dict[str, Any], list[Problem]]:
@@ -152,10 +183,8 @@ def _meta(spec: SetupSpec, game: Game, base: Path) -> tuple[dict[str, Any], list
                         )
                     )
                 seen_keys[blob] = name
-        player = {"name": name, "email": spec_player.email, "key": key_line}
-        if spec_player.colour is not None:
-            player["colour"] = spec_player.colour
-        players.append(player)
+        own = spec_player.model_dump(exclude=set(PlayerSpec.model_fields), exclude_none=True)
+        players.append({"name": name, "email": spec_player.email, "key": key_line, **own})
     problems += [
         Problem(p.code, f"{players[i]['name']}: {p.message}", ("players", i, *p.path))
         for i, p in game.check_players(players)

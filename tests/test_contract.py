@@ -10,7 +10,6 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable
-from importlib.metadata import entry_points
 from typing import Any
 
 import pytest
@@ -18,7 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adjudicator.contract import Game, State
+from adjudicator.registry import game_names, load_game
 from adjudicator.rng import Rng
+from adjudicator.setupfile import PlayerSpec, setup_model
 from tests.invariants import INVARIANTS
 
 NAMES = ["alice", "bob", "carol", "dave", "erin"]
@@ -26,7 +27,7 @@ MAX_TURNS = 400
 
 
 def registered() -> list[tuple[str, Game]]:
-    return sorted((ep.name, ep.load()) for ep in entry_points(group="adjudicator.games"))
+    return [(name, load_game(name)) for name in game_names()]
 
 
 def play(game: Game, count: int, seed: int, missing: Callable[[int, str], bool]) -> State:
@@ -82,3 +83,30 @@ def test_random_seeds_and_missing_orders(name: str, game: Game, data: st.DataObj
     seed = data.draw(st.integers(0, 2**63 - 1), label="seed")
     absent = data.draw(st.frozensets(st.tuples(st.integers(1, 60), st.sampled_from(NAMES))))
     play(game, count, seed, missing=lambda turn, player: (turn, player) in absent)
+
+
+@pytest.mark.parametrize(("name", "game"), registered())
+def test_the_games_player_keys(name: str, game: Game) -> None:
+    """Strict, no extra keys, all optional, none of the keys every game reads; a setup with the
+    keys every game reads and no others fits the game's setup model."""
+    model = game.player_model()
+    assert model.model_config.get("strict") is True
+    assert model.model_config.get("extra") == "forbid"
+    assert all(not field.is_required() for field in model.model_fields.values())
+    assert not set(model.model_fields) & set(PlayerSpec.model_fields)
+    assert game.name == name
+    players = [{"name": n, "email": f"{n}@example.org", "key": "k"} for n in NAMES]
+    setup_model(game).model_validate({"game": name, "id": "x", "players": players}, strict=True)
+    entries = [{"name": n, "email": f"{n}@example.org", "key": "k"} for n in NAMES]
+    assert game.check_players(entries[: game.min_players]) == []
+
+
+REPORT_TEMPLATES = ("player.txt.j2", "public.txt.j2", "gm.txt.j2", "final.txt.j2", "form.yaml.j2")
+
+
+@pytest.mark.parametrize(("name", "game"), registered())
+def test_the_game_ships_its_templates(name: str, game: Game) -> None:
+    """Every report the engine renders has its template in the game's own folder."""
+    folder = game.templates()
+    assert folder.is_dir(), f"{name}: {folder} is no folder"
+    assert [t for t in REPORT_TEMPLATES if not (folder / t).is_file()] == []

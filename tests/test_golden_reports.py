@@ -19,6 +19,7 @@ import pytest
 from adjudicator.contract import Game, State
 from adjudicator.games.sultan import GAME as SULTAN
 from adjudicator.games.sultans_court import GAME as COURT
+from adjudicator.registry import game_names
 from adjudicator.reports import form_text, render, render_final
 from adjudicator.rng import Rng
 
@@ -113,3 +114,7 @@ def test_forms_and_final_table(game: str) -> None:
             assert text is not None
             compare(module, f"{game}-turn{state['turn']}-{player}-form.yaml", text)
     compare(module, f"{game}-final-table.txt", render_final(module, meta, states[-1]))
+
+
+def test_every_registered_game_has_golden_reports() -> None:
+    assert sorted({game.name for game, *_ in GAMES.values()}) == game_names()

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from adjudicator.registry import game_names, load_game
 from tests import imapserver, smtpserver
 from tests.helpers import Table, run
 from tests.imapserver import ImapServer
@@ -98,14 +99,21 @@ class Post:
             self.maildir.add(data)
 
 
-@pytest.mark.parametrize(
-    ("game", "players", "options", "source"),
-    [
-        ("sultan", 3, {}, "imap"),
-        ("sultans_court", 4, {"max_rounds": 12}, "imap"),
-        ("sultan", 2, {}, "maildir"),
-    ],
-)
+SHORTER = {"sultans_court": {"max_rounds": 12}}
+"""Options that keep a game by email short, where a game has them."""
+
+
+def whole_games() -> list[tuple[str, int, dict[str, Any], str]]:
+    """Every registered game by IMAP (3 players where it may), and one by a Maildir."""
+    by_imap = []
+    for name in game_names():
+        game = load_game(name)
+        count = min(max(3, game.min_players), game.max_players)
+        by_imap.append((name, count, SHORTER.get(name, {}), "imap"))
+    return [*by_imap, ("sultan", 2, {}, "maildir")]
+
+
+@pytest.mark.parametrize(("game", "players", "options", "source"), whole_games())
 def test_a_whole_game_by_email(
     tmp_path: Path,
     smtp_starttls: Server,

@@ -1,6 +1,6 @@
 """Rule cases as data: every ``tests/cases/<game>/*.yaml`` is run by this one harness.
 
-A case names its ``game`` (found through the ``adjudicator.games`` entry points), a ``seed``, the
+A case names its ``game`` (found through the registry, as the commands find it), a ``seed``, the
 state ``before``, the ``orders`` by player (null: missing, the game's default applies), and what
 must follow:
 
@@ -18,25 +18,18 @@ from __future__ import annotations
 
 import copy
 import json
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
+from adjudicator.registry import game_names, load_game
 from adjudicator.rng import Rng
 
 CASES = sorted(Path(__file__).parent.glob("cases/*/*.yaml"))
 KNOWN = {"description", "source", "game", "seed", "before", "orders"}
 CHECKS = {"after", "events", "problems", "views"}
-
-
-def load_game(name: str) -> Any:
-    for point in entry_points(group="adjudicator.games"):
-        if point.name == name:
-            return point.load()
-    raise LookupError(f"no game {name!r} registered in adjudicator.games")
 
 
 def subset(expected: Any, actual: Any) -> bool:
@@ -50,6 +43,15 @@ def view_of(game: Any, state: dict[str, Any], reader: str) -> dict[str, Any]:
     if reader == "gm":
         return dict(game.gm_view(state))
     return dict(game.view(state, None if reader == "public" else reader))
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_game_has_rule_cases(name: str) -> None:
+    folder = Path(__file__).parent / "cases" / name
+    assert sorted(folder.glob("*.yaml")), f"no rule cases in {folder}"
+    assert {
+        yaml.safe_load(p.read_text(encoding="utf-8"))["game"] for p in CASES if p.parent == folder
+    } == {name}
 
 
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])

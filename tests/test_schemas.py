@@ -12,6 +12,7 @@ import pytest
 
 from adjudicator.demo import demo_seed
 from adjudicator.games.sultan import GAME
+from adjudicator.registry import game_names, load_game
 from adjudicator.schema import order_schema
 from tests.helpers import Table, run
 
@@ -42,6 +43,22 @@ def test_order_schema_is_draft_07_and_matches_the_contract() -> None:
         {"player": "alice", "turn": 4, "return": "white"},
     ):
         assert list(validator.iter_errors(bad)), bad
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_game_has_its_schemas(name: str, tmp_path: Path) -> None:
+    """``adjudicator schema NAME`` is draft-07, and the record of a demo game fits the record's
+    schema in docs/schemas/ (DESIGN: every game documents its record with a JSON Schema)."""
+    result = run("schema", name)
+    assert result.exit_code == 0
+    assert json.loads(result.output) == order_schema(load_game(name))
+    jsonschema.Draft7Validator.check_schema(json.loads(result.output))
+    schema = json.loads(RECORD_SCHEMA.with_name(f"{name}-record.schema.json").read_text())
+    jsonschema.Draft7Validator.check_schema(schema)
+    assert run("demo", name, "--seed", 5, "--dir", tmp_path / "d").exit_code == 0
+    record = json.loads(run("log", tmp_path / "d" / "game", "--json").output)
+    assert record["game"] == name and record["over"] is True
+    assert [e.message for e in jsonschema.Draft7Validator(schema).iter_errors(record)] == []
 
 
 @pytest.fixture(scope="module")

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from adjudicator.registry import game_names
 from tests.helpers import SEED, Table, run
 from tests.ssh import make_key, pub_line, ssh_sign
 
@@ -19,12 +20,13 @@ def court(tmp_path: Path) -> Table:
     return Table(tmp_path, players=4, game="sultans_court")
 
 
-def test_games_lists_both_games() -> None:
+def test_games_lists_every_registered_game() -> None:
     result = run("games")
     assert result.exit_code == 0
-    assert result.output == (
-        "sultan\t2-5 players\tSultan\nsultans_court\t4 players\tAt the Sultan's Court\n"
-    )
+    lines = result.output.splitlines()
+    assert [line.split("\t")[0] for line in lines] == game_names()
+    assert "sultan\t2-5 players\tSultan" in lines
+    assert "sultans_court\t4 players\tAt the Sultan's Court" in lines
 
 
 def write_setup(tmp_path: Path, game: str, colours: list[str | None]) -> Path:
@@ -60,14 +62,51 @@ def test_colours_are_checked_in_the_setup(tmp_path: Path) -> None:
 
 
 def test_sultan_has_no_colours(tmp_path: Path) -> None:
+    """A player entry takes the keys every game reads and the game's own: Sultan has none."""
     setup = write_setup(tmp_path, "sultan", [None, "red", None, None])
     result = run("new", tmp_path / "g", "--setup", setup)
     assert result.exit_code == 3, result.output
     line = line_of(setup, "colour: red")
     assert result.output == (
         f"Error: {setup}: refused\n"
-        f"  line {line}: bob: Sultan has no player colours: leave 'colour' out\n"
+        f"  line {line}: unknown key 'players[2].colour'; a player of Sultan has the keys "
+        "name, email, key, key_file\n"
     )
+    assert not (tmp_path / "g").exists()
+
+
+def test_a_player_key_no_game_declares_is_refused_with_its_line(tmp_path: Path) -> None:
+    setup = write_setup(tmp_path, "sultans_court", [None, None, "green", None])
+    text = setup.read_text().replace("colour: green", "color: green")
+    setup.write_text(text)
+    result = run("new", tmp_path / "g", "--setup", setup)
+    assert result.exit_code == 3, result.output
+    line = line_of(setup, "color: green")
+    assert result.output == (
+        f"Error: {setup}: refused\n"
+        f"  line {line}: unknown key 'players[3].color'; a player of At the Sultan's Court has "
+        "the keys name, email, key, key_file, colour\n"
+    )
+
+
+def test_a_game_key_is_as_strict_as_the_others(tmp_path: Path) -> None:
+    setup = write_setup(tmp_path, "sultans_court", [None, None, None, "blue"])
+    setup.write_text(setup.read_text().replace("colour: blue", "colour: 3"))
+    result = run("new", tmp_path / "g", "--setup", setup)
+    assert result.exit_code == 3, result.output
+    line = line_of(setup, "colour: 3")
+    assert result.output == (
+        f"Error: {setup}: refused\n"
+        f"  line {line}: 'players[4].colour' must be a name or text, not the number 3\n"
+    )
+
+
+def test_an_unknown_game_is_named_before_its_player_keys(tmp_path: Path) -> None:
+    """Which keys a player entry takes depends on the game: 'colour' is not blamed."""
+    setup = write_setup(tmp_path, "chess", ["red", None, None, None])
+    result = run("new", tmp_path / "g", "--setup", setup)
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("Error: no game named 'chess' is installed (installed: ")
 
 
 def test_colours_given_and_assigned_appear_in_the_view(tmp_path: Path) -> None:
@@ -148,3 +187,26 @@ def test_a_whole_game_by_signed_orders(court: Table) -> None:
             assert [line.rsplit("did not apply: ", 1)[1] for line in shown] == [
                 f"{reason}." for reason in mine
             ], (player, turn)
+
+
+def test_a_game_may_not_take_a_key_every_game_reads() -> None:
+    from pydantic import BaseModel, ConfigDict
+
+    from adjudicator.games.sultan import GAME as SULTAN
+    from adjudicator.setupfile import setup_model
+
+    class Clash(BaseModel):
+        model_config = ConfigDict(strict=True, extra="forbid")
+        email: str | None = None
+
+    class Greedy:
+        name = "greedy"
+
+        def __getattr__(self, attribute: str) -> object:
+            return getattr(SULTAN, attribute)
+
+        def player_model(self) -> type[BaseModel]:
+            return Clash
+
+    with pytest.raises(ValueError, match=r"greedy's player keys \['email'\] are keys every game"):
+        setup_model(Greedy())  # type: ignore[arg-type]

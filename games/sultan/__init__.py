@@ -17,6 +17,8 @@ from importlib.resources import files
 from importlib.resources.abc import Traversable
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict
+
 from adjudicator.contract import Order, Problem, Resolution, State, View
 from adjudicator.rng import Rng, Stream
 
@@ -24,6 +26,12 @@ from . import rules
 from .bots import bot_order
 from .orders import Context, SultanOrder, validate
 from .view import build_view, record
+
+
+class PlayerKeys(BaseModel):
+    """Sultan reads no keys of a player entry beyond those every game reads (no colours)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
 
 
 class SultanGame:
@@ -44,18 +52,12 @@ class SultanGame:
     def templates(self) -> Traversable:
         return files("adjudicator.templates") / "sultan"
 
+    def player_model(self) -> type[PlayerKeys]:
+        return PlayerKeys
+
     def check_players(self, players: Sequence[Mapping[str, Any]]) -> list[tuple[int, Problem]]:
-        """Sultan has no player colours."""
-        return [
-            (
-                i,
-                Problem(
-                    "no-colours", "Sultan has no player colours: leave 'colour' out", ("colour",)
-                ),
-            )
-            for i, player in enumerate(players)
-            if player.get("colour") is not None
-        ]
+        del players  # no keys of its own
+        return []
 
     def options(
         self, players: Sequence[str], given: Mapping[str, Any]

@@ -19,7 +19,7 @@ from adjudicator.rng import Rng, Stream
 from . import rules
 from .bots import bot_order
 from .orders import Context, CourtOrder, normalise, validate
-from .setup import check_options, colour_problems, setup
+from .setup import PlayerKeys, check_options, colour_problems, setup
 from .view import build_view, record
 
 
@@ -40,6 +40,9 @@ class SultansCourtGame:
 
     def templates(self) -> Traversable:
         return files("adjudicator.templates") / "sultans_court"
+
+    def player_model(self) -> type[PlayerKeys]:
+        return PlayerKeys
 
     def check_players(self, players: Sequence[Mapping[str, Any]]) -> list[tuple[int, Problem]]:
         return colour_problems(players)

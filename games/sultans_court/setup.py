@@ -23,6 +23,14 @@ class Options(BaseModel):
     max_rounds: int | None = Field(default=None, ge=1)
 
 
+class PlayerKeys(BaseModel):
+    """The setup's player entry: ``colour`` (C1), checked by ``colour_problems``; assigned when
+    left out."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+    colour: str | None = None
+
+
 DEFAULTS: dict[str, Any] = Options().model_dump()
 DEAL_ORDER = ("Bukhara", "Tabriz", "Shiraz", "Gidda", "Uskub", "Isfahan")
 

@@ -1,0 +1,157 @@
+"""A game as its own package, as a third party would ship it (docs/games.md).
+
+``tests/thirdparty`` is such a package: the game Higher, with its entry point in the group
+``adjudicator.games``, its templates inside the package and a key of its own in a setup's player
+entries. The tests build its wheel and unpack it into a temporary folder on ``sys.path``, which
+is all that installing it would do; nothing is installed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import yaml
+
+from adjudicator.registry import game_names, load_game
+from tests.helpers import SEED, Table, run
+from tests.ssh import make_key
+from tests.test_engine_runtime import installed_command
+
+PACKAGE = Path(__file__).parent / "thirdparty"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder holding the unpacked wheel of the game Higher: its package and its dist-info."""
+    work = tmp_path_factory.mktemp("higher")
+    source = work / "source"
+    shutil.copytree(PACKAGE, source, ignore=shutil.ignore_patterns("__pycache__"))
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-q", "-w", str(work)],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    (wheel,) = work.glob("higher_game-*.whl")
+    site = work / "site"
+    with zipfile.ZipFile(wheel) as unpacked:
+        names = unpacked.namelist()
+        assert "higher_game/templates/player.txt.j2" in names
+        assert "higher_game-0.1.0.dist-info/entry_points.txt" in names
+        unpacked.extractall(site)
+    return site
+
+
+@pytest.fixture
+def higher(site: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Higher is installed for this test only (``sys.path``, as a site folder is)."""
+    monkeypatch.syspath_prepend(str(site))
+    yield site
+    sys.modules.pop("higher_game", None)
+
+
+def test_without_the_package_there_is_no_higher() -> None:
+    assert "higher" not in game_names()
+
+
+def test_the_registry_finds_the_game_by_its_entry_point(higher: Path) -> None:
+    assert "higher" in game_names()
+    game = load_game("higher")
+    assert game.title == "Higher"
+    assert Path(str(game.templates())) == higher / "higher_game" / "templates"
+    result = run("games")
+    assert result.exit_code == 0
+    assert "higher\t2-3 players\tHigher\n" in result.output
+    assert "sultan\t2-5 players\tSultan\n" in result.output
+
+
+def write_setup(root: Path, players: list[dict[str, str]]) -> Path:
+    for player in players:
+        make_key(root / "keys", player["name"])
+        player.update(email=f"{player['name']}@example.org", key_file=f"keys/{player['name']}.pub")
+    setup = root / "setup.yaml"
+    data = {"game": "higher", "id": "h1", "seed": SEED, "players": players}
+    setup.write_text(yaml.safe_dump(data, sort_keys=False))
+    return setup
+
+
+def test_the_games_own_player_key_reaches_its_reports(higher: Path, tmp_path: Path) -> None:
+    setup = write_setup(tmp_path, [{"name": "alice", "motto": "Up we go"}, {"name": "bob"}])
+    result = run("new", tmp_path / "g", "--setup", setup)
+    assert result.exit_code == 0, result.output
+    report = run("report", tmp_path / "g", "--player", "alice")
+    assert report.output.startswith("HIGHER: game h1, turn 1, report for alice\n")
+    assert '  alice: 0 point(s) ("Up we go")\n  bob: 0 point(s)\n' in report.output
+    assert "Your cards: 1, 2, 3, 4, 5\n" in report.output
+    assert "YOUR ORDER FOR TURN 1" in report.output, "templates/common is shared"
+    assert "pick:     # one of your cards: 1, 2, 3, 4, 5\n" in report.output
+
+
+def test_the_games_player_keys_are_checked_like_any_other(higher: Path, tmp_path: Path) -> None:
+    setup = write_setup(
+        tmp_path, [{"name": "alice", "colour": "red"}, {"name": "bob", "motto": "x" * 41}]
+    )
+    result = run("new", tmp_path / "g", "--setup", setup)
+    assert result.exit_code == 3, result.output
+    lines = setup.read_text().splitlines()
+    colour = 1 + next(i for i, line in enumerate(lines) if "colour: red" in line)
+    assert result.output == (
+        f"Error: {setup}: refused\n"
+        f"  line {colour}: unknown key 'players[1].colour'; a player of Higher has the keys "
+        "name, email, key, key_file, motto\n"
+    )
+    setup.write_text(setup.read_text().replace("colour: red", "motto: fine"))
+    result = run("new", tmp_path / "g", "--setup", setup)
+    motto = 1 + next(i for i, line in enumerate(lines) if "motto: xxx" in line)
+    assert result.output == (
+        f"Error: {setup}: refused\n  line {motto}: bob: a motto has at most 40 characters\n"
+    )
+    assert not (tmp_path / "g").exists()
+
+
+def test_orders_are_checked_by_the_game(higher: Path, tmp_path: Path) -> None:
+    table = Table(tmp_path, players=2, game="higher", rounds=1)
+    accepted = run("submit", table.gamedir, table.signed("alice", {"pick": 5}))
+    assert accepted.exit_code == 0, accepted.output
+    refused = table.signed("bob", {"pick": 6})
+    result = run("submit", table.gamedir, refused)
+    assert result.exit_code == 3
+    assert result.output == (f"{refused}: refused: line 4: you hold no 6: you hold 1, 2, 3, 4, 5\n")
+
+
+def test_the_installed_command_plays_a_third_party_game(site: Path, tmp_path: Path) -> None:
+    """The command a user runs, with the game's package on its path as an install puts it."""
+    command = installed_command()
+    environment = {**os.environ, "PYTHONPATH": str(site)}
+    done = subprocess.run([command, "games"], capture_output=True, text=True, env=environment)
+    assert done.returncode == 0, done.stderr
+    assert "higher\t2-3 players\tHigher\n" in done.stdout
+    folder = tmp_path / "demo"
+    done = subprocess.run(
+        [command, "demo", "higher", "--seed", "3", "--dir", str(folder)],
+        capture_output=True,
+        text=True,
+        env=environment,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("HIGHER, game demo-higher-3: FINAL TABLE after turn 3\n")
+    reports = sorted((folder / "game" / "turns").glob("*/reports/alice.txt"))
+    assert reports, "every turn's reports are written"
+    assert reports[0].read_text().startswith("HIGHER: game demo-higher-3, turn 1, report for alice")
+
+
+def test_the_contract_test_holds_for_the_third_party_game(higher: Path) -> None:
+    from tests.test_contract import play
+
+    game = load_game("higher")
+    for count in (2, 3):
+        first = play(game, count, seed=count, missing=lambda turn, player: turn == 2)
+        assert first == play(game, count, seed=count, missing=lambda turn, player: turn == 2)
+        assert first["turn"] == 4 and game.owed(first) == {}
