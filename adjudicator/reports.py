@@ -48,7 +48,13 @@ def _new_environment(game: Game) -> jinja2.Environment:
     )
     env.filters["joined"] = lambda items: ", ".join(str(i) for i in items) if items else "none"
     env.filters["tojson_line"] = lambda value: json.dumps(value, sort_keys=True)
+    env.filters["plural"] = counted
     return env
+
+
+def counted(count: int, word: str, plural: str | None = None) -> str:
+    """``1 type``, ``2 types``, ``0 votes``: a count with its word in the right number."""
+    return f"{count} {word if count == 1 else plural or word + 's'}"
 
 
 def _game_info(game: Game, meta: dict[str, Any], over: bool) -> dict[str, Any]:
