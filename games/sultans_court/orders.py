@@ -324,7 +324,11 @@ def _check_accuse(context: Mapping[str, Any], value: Any) -> list[Problem]:
     if value is None:
         return []
     if not isinstance(value, str):
-        return [Problem("wrong-type", "'accuse' must name a vizir, such as bob.big, or none")]
+        return [
+            Problem(
+                "wrong-type", "'accuse' must name a vizir, such as bob.big, or none", ("accuse",)
+            )
+        ]
     target = accused(value)
     if target is None:
         return []
