@@ -16,7 +16,7 @@ from typing import Any
 from adjudicator import sshsig
 from adjudicator.contract import Game, Problem
 from adjudicator.errors import UsageProblem
-from adjudicator.problems import Note, line_of, located, located_all, schema_problems
+from adjudicator.problems import line_of, located, located_all, schema_problems
 from adjudicator.readfile import FileRefused, read_head, read_regular
 from adjudicator.strictyaml import Loaded, StrictYamlError, format_problem, load
 
@@ -191,7 +191,8 @@ _UNTYPED = (TypeError, ValueError, KeyError, AttributeError, IndexError)
 def game_problems(parsed: Parsed, game: Game, context: dict[str, Any]) -> None:
     """The game's own validation against the player's context, placed on lines, also when the
     schema found problems: a wrong type in one place must not hide a problem in another. What
-    the schema said of a place, the game does not say again; notes go to ``parsed.notes``."""
+    the schema said of a place, the game does not say again. A valid order gets the game's
+    notes in ``parsed.notes``."""
     try:
         found = game.validate(context, parsed.body())
     except _UNTYPED:
@@ -199,10 +200,16 @@ def game_problems(parsed: Parsed, game: Game, context: dict[str, Any]) -> None:
             raise
         return  # the game needs a well-typed order; the schema's problems stand
     for problem in found:
-        if isinstance(problem, Note):
-            parsed.notes.append(located(problem, parsed.loaded))
-        elif not _said(problem, parsed.schema):
+        if not _said(problem, parsed.schema):
             parsed.add(problem)
+    if parsed.ok:
+        parsed.notes = located_all(_notes(game, context, parsed.body()), parsed.loaded)
+
+
+def _notes(game: Game, context: dict[str, Any], body: dict[str, Any]) -> list[Problem]:
+    """The game's notes on a valid order (``Game.notes`` is optional: a game may have none)."""
+    notes = getattr(game, "notes", None)
+    return list(notes(context, body)) if notes is not None else []
 
 
 def _said(problem: Problem, schema: list[Problem]) -> bool:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -142,13 +141,6 @@ def _worded(err: Any, data: Any) -> Problem:
     if kind in {"greater_than_equal", "greater_than", "less_than_equal", "less_than"}:
         return Problem("out-of-range", f"{name!r}: {err['msg'].lower()}, not {value}", loc)
     return Problem("invalid", f"{name!r}: {err['msg']}", loc)
-
-
-@dataclass(frozen=True)
-class Note(Problem):
-    """Not a problem: something an accepted order should hear, such as a standing instruction
-    that cannot apply as things stand (a pardon without a Pardon card, RULINGS C6). A game's
-    ``validate`` returns notes among its problems; they never refuse an order."""
 
 
 def line_of(reason: str) -> int:
