@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from adjudicator.contract import State
 from adjudicator.games.sultans_court import GAME as COURT
-from adjudicator.reports import counted, render
+from adjudicator.reports import counted, form_text, read_form, render
 from adjudicator.rng import Rng
 
 SEED = "09e1b7c4d2a6f8035b1c9d7e3f5a2468"
@@ -87,3 +88,25 @@ def test_counts_take_the_word_in_the_right_number() -> None:
     assert [counted(n, "type") for n in (0, 1, 2)] == ["0 types", "1 type", "2 types"]
     assert counted(1, "power type") == "1 power type"
     assert counted(3, "city", "cities") == "3 cities"
+
+
+def test_no_line_of_a_form_is_over_72_characters_even_with_32_character_names() -> None:
+    """DESIGN, Reports by mail: mail clients hard-wrap longer lines, and a wrapped form no
+    longer reads back; what the form carries for check spreads over several lines."""
+    meta, state = court_game(LONG)
+    meta["id"] = "court-" + "x" * 26
+    for player in LONG:
+        text = form_text(COURT, meta, state, player)
+        assert text is not None
+        assert [line for line in text.splitlines() if len(line) > 72] == []
+        carried = read_form(text)
+        assert carried is not None and carried["player"] == player
+        assert carried["context"] == COURT.context(COURT.view(state, player))
+
+
+def test_no_golden_form_has_a_line_over_72_characters() -> None:
+    golden = Path(__file__).parent / "golden"
+    forms = sorted(golden.glob("*/*-form.yaml"))
+    assert len(forms) > 80
+    long = [(f.name, line) for f in forms for line in f.read_text().splitlines() if len(line) > 72]
+    assert long == []
