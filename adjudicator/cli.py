@@ -175,6 +175,8 @@ def check(orders: Path, form_path: Path) -> None:
     verdict = engine.check(orders, form_path)
     if verdict.accepted:
         click.echo(f"{orders}: valid ({verdict.player}, turn {verdict.turn})")
+        for line in verdict.note_lines():
+            click.echo(line)
         return
     for line in verdict.lines():
         click.echo(line)

@@ -46,11 +46,16 @@ class Verdict:
     replaces: bool = False
     reasons: list[str] = field(default_factory=list)
     sha256: str | None = None  # of the bytes as signed, once accepted
+    notes: list[str] = field(default_factory=list)  # of an accepted order; they never refuse
+
+    def note_lines(self) -> list[str]:
+        return [f"  note: {note}" for note in self.notes] if self.accepted else []
 
     def lines(self) -> list[str]:
         if self.accepted:
             extra = ", replaces the earlier order" if self.replaces else ""
-            return [f"{self.label}: accepted ({self.player}, turn {self.turn}){extra}"]
+            head = f"{self.label}: accepted ({self.player}, turn {self.turn}){extra}"
+            return [head, *self.note_lines()]
         first, *rest = self.reasons or ["refused"]
         return [f"{self.label}: refused: {first}", *(f"  {r}" for r in rest)]
 
@@ -294,16 +299,16 @@ def judge(handle: OpenGame, label: str, received: bytes, signature: bytes | None
     if closed is not None:
         return Verdict(label, False, player, turn, reasons=[closed])
     state = handle.state(turn)
-    check_envelope(parsed, handle.meta["id"], player, turn)
+    envelope = check_envelope(parsed, handle.meta["id"], player, turn)
     owed = handle.game.owed(state)
-    if parsed.ok and player not in owed:
+    if envelope and player not in owed:
         parsed.reasons.append(f"{player} owes no order in turn {turn}")
-    if parsed.ok:
+    elif envelope:
         game_problems(parsed, handle.game, handle.game.context(handle.game.view(state, player)))
     if not parsed.ok:
         return Verdict(label, False, player, turn, reasons=parsed.reasons)
     replaces = _store_order(handle, turn, player, signed, signature, digest)
-    return Verdict(label, True, player, turn, replaces, sha256=digest)
+    return Verdict(label, True, player, turn, replaces, sha256=digest, notes=parsed.notes)
 
 
 def accepted_hashes(handle: OpenGame) -> dict[str, int]:
@@ -384,10 +389,11 @@ def check(order_path: Path, form_path: Path, game_name: str | None = None) -> Ve
     parsed = parse(received, game)
     if parsed.data is None:
         return Verdict(label, False, reasons=parsed.reasons)
-    check_envelope(parsed, form["id"], form["player"], form["turn"])
-    if parsed.ok:
+    if check_envelope(parsed, form["id"], form["player"], form["turn"]):
         game_problems(parsed, game, form["context"])
-    return Verdict(label, parsed.ok, form["player"], form["turn"], reasons=parsed.reasons)
+    return Verdict(
+        label, parsed.ok, form["player"], form["turn"], reasons=parsed.reasons, notes=parsed.notes
+    )
 
 
 # -- adjudicate --------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Reading back an order form for ``check --form``: the data it carries, checked for shape.
 
 A form travels by mail and through the player's editor, so what it carries for checking (the
-``# adjudicator-form:`` line: game, id, player, turn and the game's context) may come back
+``# adjudicator-form:`` lines: game, id, player, turn and the game's context) may come back
 damaged. It is refused as a whole, naming the form, the line and what is wrong, before anything
 of the order is judged against it (docs/rulings.md E13).
 """
@@ -19,7 +19,7 @@ from adjudicator.errors import InputRefused, UsageProblem
 from adjudicator.problems import schema_problems
 from adjudicator.readfile import FileRefused, read_regular
 from adjudicator.registry import load_game
-from adjudicator.reports import FORM_MARK
+from adjudicator.reports import FORM_MARK, carried_payload
 
 MAX_FORM_BYTES = 64 * 1024
 
@@ -49,9 +49,9 @@ def read_form_file(path: Path) -> tuple[Game, dict[str, Any]]:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise InputRefused(f"{path}: the form is not UTF-8 text") from None
-    for number, line in enumerate(text.splitlines(), 1):
-        if line.startswith(FORM_MARK):
-            return _carried(path, number, line[len(FORM_MARK) :])
+    found = carried_payload(text.splitlines())
+    if found is not None:
+        return _carried(path, *found)
     raise InputRefused(f"{path}: not an order form (no '{FORM_MARK.strip()}' line)")
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from adjudicator import sshsig
 from adjudicator.contract import Game, Problem
 from adjudicator.errors import UsageProblem
-from adjudicator.problems import located, located_all, schema_problems
+from adjudicator.problems import line_of, located, located_all, schema_problems
 from adjudicator.readfile import FileRefused, read_head, read_regular
 from adjudicator.strictyaml import Loaded, StrictYamlError, format_problem, load
 
@@ -41,6 +41,8 @@ class Parsed:
     loaded: Loaded | None = None
     data: dict[str, Any] | None = None
     reasons: list[str] = field(default_factory=list)
+    schema: list[Problem] = field(default_factory=list)  # the schema's problems, unworded
+    notes: list[str] = field(default_factory=list)  # placed like reasons; they never refuse
 
     @property
     def ok(self) -> bool:
@@ -52,7 +54,11 @@ class Parsed:
         return {k: v for k, v in self.data.items() if k not in ENVELOPE}
 
     def add(self, problem: Problem) -> None:
-        self.reasons.append(located(problem, self.loaded))
+        """Place ``problem`` among the reasons in the order of their lines."""
+        text = located(problem, self.loaded)
+        line = line_of(text)
+        at = next((i for i, r in enumerate(self.reasons) if line_of(r) > line), len(self.reasons))
+        self.reasons.insert(at, text)
 
 
 class Refusal(Exception):
@@ -135,15 +141,18 @@ def parse(raw: bytes, game: Game) -> Parsed:
         return parsed
     data = parsed.loaded.data
     problems = schema_problems(game.order_model(), data)
+    parsed.schema = problems
     parsed.reasons = located_all(problems, parsed.loaded)
     if isinstance(data, dict):
         parsed.data = data
     return parsed
 
 
-def check_envelope(parsed: Parsed, game_id: str, player: str, turn: int) -> None:
-    """The order names this game, this player and this turn."""
+def check_envelope(parsed: Parsed, game_id: str, player: str, turn: int) -> bool:
+    """The order names this game, this player and this turn: True when it does (as far as its
+    envelope is well typed)."""
     assert parsed.data is not None
+    before = len(parsed.reasons)
     data = parsed.data
     if "id" in data and data["id"] != game_id:
         parsed.add(
@@ -168,13 +177,47 @@ def check_envelope(parsed: Parsed, game_id: str, player: str, turn: int) -> None
                 ("turn",),
             )
         )
+    return len(parsed.reasons) == before
 
 
 def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+# What a game's validate may raise when it assumes a well-typed order and gets another
+_UNTYPED = (TypeError, ValueError, KeyError, AttributeError, IndexError)
+
+
 def game_problems(parsed: Parsed, game: Game, context: dict[str, Any]) -> None:
-    """The game's own validation against the player's context, placed on lines."""
-    for problem in game.validate(context, parsed.body()):
-        parsed.add(problem)
+    """The game's own validation against the player's context, placed on lines, also when the
+    schema found problems: a wrong type in one place must not hide a problem in another. What
+    the schema said of a place, the game does not say again. A valid order gets the game's
+    notes in ``parsed.notes``."""
+    try:
+        found = game.validate(context, parsed.body())
+    except _UNTYPED:
+        if not parsed.schema:
+            raise
+        return  # the game needs a well-typed order; the schema's problems stand
+    for problem in found:
+        if not _said(problem, parsed.schema):
+            parsed.add(problem)
+    if parsed.ok:
+        parsed.notes = located_all(_notes(game, context, parsed.body()), parsed.loaded)
+
+
+def _notes(game: Game, context: dict[str, Any], body: dict[str, Any]) -> list[Problem]:
+    """The game's notes on a valid order (``Game.notes`` is optional: a game may have none)."""
+    notes = getattr(game, "notes", None)
+    return list(notes(context, body)) if notes is not None else []
+
+
+def _said(problem: Problem, schema: list[Problem]) -> bool:
+    """The schema found a problem at ``problem``'s place, or a wrong type above it."""
+    for known in schema:
+        if known.path == problem.path:
+            return True
+        above = problem.path[: len(known.path)] == known.path
+        if known.path and above and known.code == "wrong-type":
+            return True
+    return False

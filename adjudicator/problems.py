@@ -143,6 +143,13 @@ def _worded(err: Any, data: Any) -> Problem:
     return Problem("invalid", f"{name!r}: {err['msg']}", loc)
 
 
+def line_of(reason: str) -> int:
+    """The line a placed reason (``line N: ...``) names; 0 when it names none."""
+    head, sep, _ = reason.partition(": ")
+    number = head.removeprefix("line ")
+    return int(number) if sep and head.startswith("line ") and number.isdigit() else 0
+
+
 def located(problem: Problem, loaded: Loaded | None) -> str:
     """``line N: message`` where the problem's path has a line in the file."""
     line = loaded.line_of(problem.path) if loaded is not None else None

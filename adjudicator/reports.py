@@ -14,6 +14,7 @@ every game shares. Each game folder has ``player.txt.j2``, ``public.txt.j2``, ``
 from __future__ import annotations
 
 import json
+import textwrap
 from importlib.resources import files
 from typing import Any
 
@@ -22,6 +23,9 @@ import jinja2
 from adjudicator.contract import Game, State
 
 FORM_MARK = "# adjudicator-form: "
+FORM_WIDTH = 72
+"""No line of a form is longer (DESIGN, Reports by mail: mail clients hard-wrap longer lines)."""
+CARRIED_NOTE = "# The lines below let 'adjudicator check' check your order: keep them."
 
 
 _ENVIRONMENTS: dict[str, jinja2.Environment] = {}
@@ -48,7 +52,56 @@ def _new_environment(game: Game) -> jinja2.Environment:
     )
     env.filters["joined"] = lambda items: ", ".join(str(i) for i in items) if items else "none"
     env.filters["tojson_line"] = lambda value: json.dumps(value, sort_keys=True)
+    env.filters["plural"] = counted
+    env.filters["comment"] = comment
     return env
+
+
+def comment(text: str) -> str:
+    """``text`` as YAML comment lines of at most FORM_WIDTH characters (a word longer than a
+    line, such as a long name, stays whole on a line of its own)."""
+    return textwrap.fill(
+        " ".join(text.split()),
+        FORM_WIDTH,
+        initial_indent="# ",
+        subsequent_indent="# ",
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+
+
+def carried_lines(carried: dict[str, Any]) -> list[str]:
+    """What a form carries for ``check --form``: compact JSON over as many ``FORM_MARK`` lines
+    as it takes, none longer than FORM_WIDTH and none starting or ending with a space (which
+    mail and editors may drop)."""
+    text = json.dumps(carried, sort_keys=True, separators=(",", ":"))
+    width = FORM_WIDTH - len(FORM_MARK)
+    lines = []
+    while text:
+        cut = min(width, len(text))
+        while 1 < cut < len(text) and (text[cut - 1] == " " or text[cut] == " "):
+            cut -= 1
+        lines.append(FORM_MARK + text[:cut])
+        text = text[cut:]
+    return lines
+
+
+def carried_payload(lines: list[str]) -> tuple[int, str] | None:
+    """The first line (from 1) and the joined payload of the ``FORM_MARK`` lines, which follow
+    one another; None when there is none."""
+    first = next((i for i, line in enumerate(lines) if line.startswith(FORM_MARK)), None)
+    if first is None:
+        return None
+    end = first
+    while end < len(lines) and lines[end].startswith(FORM_MARK):
+        end += 1
+    run = lines[first:end]
+    return first + 1, "".join(line[len(FORM_MARK) :] for line in run)
+
+
+def counted(count: int, word: str, plural: str | None = None) -> str:
+    """``1 type``, ``2 types``, ``0 votes``: a count with its word in the right number."""
+    return f"{count} {word if count == 1 else plural or word + 's'}"
 
 
 def _game_info(game: Game, meta: dict[str, Any], over: bool) -> dict[str, Any]:
@@ -133,16 +186,17 @@ def form_text(game: Game, meta: dict[str, Any], state: State, player: str) -> st
             context=context,
         )
     )
-    return text.rstrip("\n") + "\n" + FORM_MARK + json.dumps(carried, sort_keys=True) + "\n"
+    carried_text = "\n".join([CARRIED_NOTE, *carried_lines(carried)])
+    return text.rstrip("\n") + "\n" + carried_text + "\n"
 
 
 def read_form(text: str) -> dict[str, Any] | None:
     """What a form carries for ``check --form``: game, id, player, turn and the context."""
-    for line in text.splitlines():
-        if line.startswith(FORM_MARK):
-            try:
-                data = json.loads(line[len(FORM_MARK) :])
-            except json.JSONDecodeError:
-                return None
-            return data if isinstance(data, dict) else None
-    return None
+    found = carried_payload(text.splitlines())
+    if found is None:
+        return None
+    try:
+        data = json.loads(found[1])
+    except json.JSONDecodeError:
+        return None
+    return data if isinstance(data, dict) else None

@@ -183,10 +183,12 @@ def test_schema_problems_name_key_line_and_type(table: Table) -> None:
     text = f"id: cairo-2026\nplayer: {player}\nturn: '1'\nreturn: white\ncolour: red\n"
     path = table.write("types.yaml", text)
     ssh_sign(table.keys[player], path)
+    drawn = ", ".join(table.view(player)["drawn"])
     result = run("submit", table.gamedir, path)
     assert result.exit_code == 3
     assert result.output == (
         f"{path}: refused: line 3: 'turn' must be a whole number such as 12, not the text '1'\n"
+        f"  line 4: white was not drawn this round; drawn: {drawn}\n"
         "  line 5: unknown key 'colour'\n"
     )
 

@@ -49,7 +49,9 @@ READERS = ["alice", "public", "gm"]
 
 def play(
     game: Game, count: int, seed: str, options: dict[str, Any]
-) -> tuple[dict[str, Any], list[State]]:
+) -> tuple[dict[str, Any], list[State], dict[str, Any]]:
+    """The states of a bot game and every order used, by turn, normalised as the engine stores
+    them (``None``: the default order), the last turn's included."""
     names = ["alice", "bob", "carol", "dave", "erin"][:count]
     effective, _ = game.options(names, options)
     meta = {
@@ -62,6 +64,7 @@ def play(
     rng = Rng(seed)
     state = game.setup(meta["players"], effective, rng)
     states = [state]
+    used: dict[str, Any] = {}
     while not game.is_over(state):
         owed = game.owed(state)
         orders: dict[str, Any] = {
@@ -70,9 +73,14 @@ def play(
         }
         if state["turn"] == 4:
             orders[next(iter(owed))] = None  # a default order, announced in every report
+        used[str(state["turn"])] = {
+            p: None if orders[p] is None else game.normalise(orders[p])
+            for p in names
+            if p in orders
+        }
         state = game.resolve(state, orders, rng).state
         states.append(state)
-    return meta, states
+    return meta, states, used
 
 
 def cases() -> list[tuple[str, int, str]]:
@@ -97,17 +105,17 @@ def compare(game: Game, name: str, text: str) -> None:
 @pytest.mark.parametrize(("game", "turn", "reader"), cases())
 def test_report(game: str, turn: int, reader: str) -> None:
     module = GAMES[game][0]
-    meta, states = play(*GAMES[game])
+    meta, states, used = play(*GAMES[game])
     state = states[turn - 1] if turn > 0 else states[-1]
     label = "final" if turn < 0 else f"turn{turn}"
-    text = render(module, meta, state, reader, orders=None)
+    text = render(module, meta, state, reader, orders=used)
     compare(module, f"{game}-{label}-{reader}.txt", text)
 
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_forms_and_final_table(game: str) -> None:
     module = GAMES[game][0]
-    meta, states = play(*GAMES[game])
+    meta, states, _ = play(*GAMES[game])
     for state in states[:6]:
         for player in module.owed(state):
             text = form_text(module, meta, state, player)

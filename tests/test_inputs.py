@@ -234,10 +234,10 @@ def damaged_form(table: Table, player: str, change: Callable[[dict[str, Any]], A
     result = run("form", table.gamedir, "--player", player)
     assert result.exit_code == 0
     lines = result.output.splitlines()
-    (index,) = [i for i, line in enumerate(lines) if line.startswith(FORM_MARK)]
-    carried = json.loads(lines[index][len(FORM_MARK) :])
+    marked = [i for i, line in enumerate(lines) if line.startswith(FORM_MARK)]
+    carried = json.loads("".join(lines[i][len(FORM_MARK) :] for i in marked))
     change(carried)
-    lines[index] = FORM_MARK + json.dumps(carried)
+    lines[marked[0] : marked[-1] + 1] = [FORM_MARK + json.dumps(carried)]
     form = table.root / "form.yaml"
     form.write_text("\n".join(lines) + "\n")
     return form

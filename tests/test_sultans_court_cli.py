@@ -147,9 +147,10 @@ def test_the_form_filled_in_is_a_valid_order(court: Table) -> None:
     assert result.exit_code == 0, result.output
     unfilled = run("check", formfile, "--form", formfile)
     assert unfilled.exit_code == 3
+    fat = next(i for i, line in enumerate(form.splitlines(), 1) if line.startswith("  fat:"))
     assert (
-        "line 11: 'travel.fat' must be a name or text or a whole number such as 12, not nothing"
-        in unfilled.output
+        f"line {fat}: 'travel.fat' must be a name or text or a whole number such as 12, "
+        "not nothing" in unfilled.output
     )
     ssh_sign(court.keys["bob"], path)
     result = run("submit", court.gamedir, path)

@@ -364,6 +364,7 @@ def receipt_text(
             f"Your order {name} for game {game.id}, turn {verdict.turn}, was accepted"
             + (" and replaces your earlier order for that turn." if verdict.replaces else "."),
             f"SHA-256: {verdict.sha256}",
+            *(f"note: {one_line(note)}" for note in verdict.notes),
             "",
             "The order now in effect for you:",
             "",

@@ -17,8 +17,9 @@ from adjudicator.contract import Order, Problem, Resolution, State, View
 from adjudicator.rng import Rng, Stream
 
 from . import rules
+from .board import PARDON
 from .bots import bot_order
-from .orders import Context, CourtOrder, normalise, validate
+from .orders import Context, CourtOrder, normalise, notes, validate
 from .setup import PlayerKeys, check_options, colour_problems, setup
 from .view import build_view, record
 
@@ -69,7 +70,9 @@ class SultansCourtGame:
         return build_view(state, None, gm=True)
 
     def context(self, view: View) -> dict[str, Any]:
-        """``player``, ``players``, ``round``, ``to_do``, ``first_round_all_travel``, ``vizirs``."""
+        """``player``, ``players``, ``round``, ``to_do``, ``first_round_all_travel``, ``vizirs``,
+        ``pardons``."""
+        hand = (view.get("hands") or {}).get(view.get("player")) or []
         return {
             "player": view.get("player"),
             "players": list(view.get("players") or []),
@@ -79,10 +82,16 @@ class SultansCourtGame:
                 (view.get("options") or {}).get("first_round_all_travel", True)
             ),
             "vizirs": copy_vizirs(view.get("my_vizirs") or {}),
+            "pardons": hand.count(PARDON),
         }
 
     def validate(self, context: Mapping[str, Any], order: Order) -> list[Problem]:
         return validate(context, order)
+
+    def notes(self, context: Mapping[str, Any], order: Order) -> list[Problem]:
+        """What a valid order should hear (optional in the contract): standing instructions
+        that cannot apply as things stand."""
+        return notes(context, order)
 
     def normalise(self, order: Order) -> Order:
         return normalise(order)

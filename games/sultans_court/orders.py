@@ -9,8 +9,10 @@ it out. Blocked moves are legal orders; whether standing instructions apply is d
 resolution (C6), so only their form is checked here.
 
 The context (``context(view)``) holds ``player``, ``players``, ``round``, ``to_do``,
-``first_round_all_travel`` and ``vizirs``: ``{kind: {"place": place, "seat": seat or null}}``
-for the player's own three vizirs.
+``first_round_all_travel``, ``vizirs``: ``{kind: {"place": place, "seat": seat or null}}``
+for the player's own three vizirs, and ``pardons``, the Pardon cards in their hand. A pardon
+that cannot apply as things stand (no Pardon card for it, a vizir not in Dungeon 2 or 3) is
+legal: ``notes`` words it for the player (RULINGS C6).
 """
 
 from __future__ import annotations
@@ -58,6 +60,8 @@ class Context(_Strict):
     to_do: Literal["orders"] | None
     first_round_all_travel: bool
     vizirs: dict[Kind, VizirPlace]
+    # the Pardon cards in the player's hand; absent from forms made before it was carried
+    pardons: int | None = Field(default=None, ge=0, le=6)
 
 
 class Demand(_Strict):
@@ -324,7 +328,11 @@ def _check_accuse(context: Mapping[str, Any], value: Any) -> list[Problem]:
     if value is None:
         return []
     if not isinstance(value, str):
-        return [Problem("wrong-type", "'accuse' must name a vizir, such as bob.big, or none")]
+        return [
+            Problem(
+                "wrong-type", "'accuse' must name a vizir, such as bob.big, or none", ("accuse",)
+            )
+        ]
     target = accused(value)
     if target is None:
         return []
@@ -437,6 +445,66 @@ def _check_pardon(context: Mapping[str, Any], value: Any) -> list[Problem]:
                 Problem("no-such-city", f"{item['city']!r} is not a city", (*path, "city"))
             )
     return problems
+
+
+def notes(context: Mapping[str, Any], order: Any) -> list[Problem]:
+    """What an order that is valid should hear: each pardon that cannot apply as things stand
+    (RULINGS C6: it stays in the order, and is skipped if it does not apply when its moment
+    comes). Not problems: they never refuse the order."""
+    items = order.get("pardon") if isinstance(order, Mapping) else None
+    if not isinstance(items, list):
+        return []
+    me = context.get("player")
+    found: list[Problem] = []
+    seen: set[str] = set()
+    for i, item in enumerate(items):
+        if not isinstance(item, Mapping) or "vizir" not in item:
+            continue
+        kind = own_kind(item["vizir"], me if isinstance(me, str) else None)
+        if kind is None or kind in seen:
+            continue
+        seen.add(kind)
+        found += _pardon_notes(context, kind, len(seen), ("pardon", i))
+    return found
+
+
+def _pardon_notes(context: Mapping[str, Any], kind: str, count: int, path: Path) -> list[Problem]:
+    """Notes for the ``count``-th pardon, of ``kind``, when it cannot apply as things stand."""
+    notes: list[Problem] = []
+    given = context.get("pardons")
+    held: int | None = given if _is_int(given) else None
+    if held is not None and count > held:
+        have = "no Pardon card" if held == 0 else f"only {held} Pardon card{'s' * (held > 1)}"
+        more = "one" if held == 0 else "another"
+        notes.append(
+            Problem(
+                "no-pardon-card",
+                f"you hold {have} now: this pardon of {kind} applies only if you collect "
+                f"{more} this round (one Pardon card each, RULINGS C11)",
+                path,
+            )
+        )
+    info = (context.get("vizirs") or {}).get(kind) or {}
+    place = info.get("place")
+    if place == DUNGEONS[0]:
+        notes.append(
+            Problem(
+                "not-in-dungeon",
+                f"{kind} is in Dungeon 1 now: this pardon applies only if this round's "
+                "banishment pushes it on to Dungeon 2",
+                (*path, "vizir"),
+            )
+        )
+    elif place is not None and place not in DUNGEONS[1:]:
+        notes.append(
+            Problem(
+                "not-in-dungeon",
+                f"{kind} {_where(info)}, not in Dungeon 2 or 3: this pardon cannot apply this "
+                "round",
+                (*path, "vizir"),
+            )
+        )
+    return notes
 
 
 def _check_trades(context: Mapping[str, Any], value: Any) -> list[Problem]:

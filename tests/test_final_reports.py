@@ -1,0 +1,45 @@
+"""The final reports reveal every order used, the last turn's included, as the record does."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import run
+
+
+def revealed(report: str, word: str) -> dict[str, list[str]]:
+    """The reveal's orders: ``{turn: [player, ...]}`` in the order printed."""
+    lines = report.splitlines()
+    start = lines.index(next(line for line in lines if line.startswith("Every order, by")))
+    found: dict[str, list[str]] = {}
+    turn = ""
+    for line in lines[start + 1 :]:
+        if line.startswith(f"  {word} "):
+            turn = line.removeprefix(f"  {word} ").rstrip(":")
+            found[turn] = []
+        elif line.startswith("    "):
+            found[turn].append(line.strip().split(":", 1)[0])
+        else:
+            break
+    return found
+
+
+@pytest.mark.parametrize(("game", "word"), [("sultan", "turn"), ("sultans_court", "round")])
+def test_the_final_reports_reveal_every_order_of_the_record(
+    tmp_path: Path, game: str, word: str
+) -> None:
+    result = run("demo", game, "--players", "4", "--seed", "7", "--dir", tmp_path / "demo")
+    assert result.exit_code == 0, result.output
+    gamedir = tmp_path / "demo" / "game"
+    record = json.loads(run("log", gamedir, "--json").output)
+    assert record["over"]
+    wanted = {turn: list(orders) for turn, orders in record["orders"].items()}
+    last = json.loads(run("status", gamedir, "--json").output)["turn"] - 1
+    assert list(wanted)[-1] == str(last)
+    for reader in ("--public", "--gm", "--player"):
+        args = [reader, record["players"][0]] if reader == "--player" else [reader]
+        report = run("report", gamedir, *args).output
+        assert revealed(report, word) == wanted
