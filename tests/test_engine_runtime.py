@@ -50,6 +50,8 @@ FINAL TABLE
   1      carol            0      5      0      1      3     29     12     41  WINNER
   2      alice            0      2      3      4      0     29      7     36
   3      bob              1      1      2      0      3     24      2     26
+  white to blue: the jewels of each colour collected, worth 1, 2, 3, 4 and 5 points each;
+  bonus: for 3 or more jewels of one colour (RULINGS S9); total: points and bonus.
 carol wins and becomes the Sultan's new treasurer.
 """
 
@@ -60,6 +62,8 @@ FINAL TABLE
   place  player        white  red  yellow  green  blue   points  bonus  total
   1      bob              2      7      2      2      1     35     20     55  WINNER
   2      alice            1      3      0      4      5     48      7     55
+  white to blue: the jewels of each colour collected, worth 1, 2, 3, 4 and 5 points each;
+  bonus: for 4 or more jewels of one colour (RULINGS S9); total: points and bonus.
 bob wins and becomes the Sultan's new treasurer.
 """
 
@@ -67,10 +71,11 @@ COURT_5 = """\
 At the Sultan's Court, game demo-sultans_court-5: the game is over after round 6 (seed \
 00000000000000000000000000000005).
 Winner: dave
-  alice (red)      Cannons, Gold, Troops, Ships, Pardon, Pardon
-  bob (yellow)     Horses, Cannons, Gold, Supplies, Pardon
-  carol (green)    Cannons, Gold, Troops, Supplies, Ships, Ships
-  dave (blue)      Horses, Cannons, Gold, Troops, Supplies, Ships, Pardon
+The cards in front of each player at the end (the player's colour in brackets):
+  alice (red)      Cannons, Gold, Troops, Ships, Pardon, Pardon (4 power types)
+  bob (yellow)     Horses, Cannons, Gold, Supplies, Pardon (4 power types)
+  carol (green)    Cannons, Gold, Troops, Supplies, Ships, Ships (5 power types)
+  dave (blue)      Horses, Cannons, Gold, Troops, Supplies, Ships, Pardon (6 power types)
 """
 
 
