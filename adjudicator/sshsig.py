@@ -465,13 +465,13 @@ def split_appended(data: bytes) -> tuple[bytes, bytes] | None:
     the signed bytes are everything before that line, final newline included.
     """
     position = len(data)
-    while True:
+    while True:  # linear: each step looks back from the last BEGIN text, copying nothing
         position = data.rfind(ARMOR_BEGIN, 0, position)
         if position < 0:
             return None
-        before = data[:position]
-        if not before or before.endswith((b"\n", b"\r")) or before == _BOM:
-            return before, data[position:]
+        at_line_start = position == 0 or data[position - 1] in b"\r\n"
+        if at_line_start or (position == len(_BOM) and data.startswith(_BOM)):
+            return data[:position], data[position:]
 
 
 def looks_armored(data: bytes) -> bool:

@@ -670,3 +670,19 @@ def test_trailing_bytes_and_other_versions_are_refused(
     assert keygen_verify(key, ORDERS, changed, tmp_path).returncode != 0
     with pytest.raises(SignatureError):
         sshsig.verify(ORDERS, changed, pub_line(key))
+
+
+def test_split_appended_is_linear_in_the_begin_lines() -> None:
+    """Many BEGIN texts that start no line: each is looked at once and nothing is copied for it
+    (a copy per look made 10,000 of them quadratic)."""
+    data = b"x" + b" -----BEGIN SSH SIGNATURE-----" * 10_000
+    copies = 0
+
+    class Counted(bytes):
+        def __getitem__(self, key: object) -> object:  # type: ignore[override]
+            nonlocal copies
+            copies += isinstance(key, slice)
+            return bytes.__getitem__(self, key)  # type: ignore[index]
+
+    assert sshsig.split_appended(Counted(data)) is None
+    assert copies == 0

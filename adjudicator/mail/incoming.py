@@ -39,7 +39,7 @@ from email.policy import default as default_policy
 from email.utils import collapse_rfc2231_value
 from typing import TypeVar, cast
 
-from adjudicator.sshsig import ARMOR_BEGIN, ARMOR_END, looks_armored
+from adjudicator.sshsig import ARMOR_BEGIN, ARMOR_END, looks_armored, split_appended
 
 _T = TypeVar("_T")
 
@@ -77,7 +77,6 @@ _ID_LINE = re.compile(rb"(?m)^(?:\xef\xbb\xbf)?id[ \t]*:")
 _PLAYER_LINE = re.compile(rb"(?m)^player[ \t]*:")
 _LINE_BREAK = re.compile(rb"\r\n|\n")
 #: An appended signature's BEGIN line: at the start of the data (after a BOM) or of a line.
-_APPENDED = re.compile(rb"(?:\A(?:\xef\xbb\xbf)?|(?<=[\r\n]))" + re.escape(ARMOR_BEGIN))
 #: Line ends in a header, as the stdlib parser splits them (not str.splitlines, which also
 #: splits at form feeds and Unicode line separators inside a value).
 _HEADER_LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -653,18 +652,6 @@ def _is_order_like(attachment: _Attachment) -> bool:
     )
 
 
-def _split_appended(data: bytes) -> tuple[bytes, bytes] | None:
-    """(signed bytes, signature) of data ending in a signature block, like
-    :func:`adjudicator.sshsig.split_appended` (the last BEGIN line at a line start), but in one
-    pass: linear however many BEGIN texts the data holds."""
-    last = None
-    for last in _APPENDED.finditer(data):  # noqa: B007 - only the last one is wanted
-        pass
-    if last is None:
-        return None
-    return data[: last.start()], data[last.start() :]
-
-
 def _pair(
     attachments: list[_Attachment],
     found: list[tuple[int, FoundOrder]],
@@ -675,7 +662,7 @@ def _pair(
     others: list[_Attachment] = []
     for attachment in attachments:
         armored = looks_armored(attachment.data)
-        split = None if armored else _split_appended(attachment.data)
+        split = None if armored else split_appended(attachment.data)
         if split is not None and split[0].strip():
             appended = FoundOrder(split[0], split[1], attachment.name, False)
             found.append((attachment.position, appended))
