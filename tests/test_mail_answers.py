@@ -451,11 +451,11 @@ def test_a_digest_cut_short_is_not_queued_twice(
     def crash(path: Path, folder: Path) -> None:
         raise OSError("cut short")
 
-    real_move = answers._move
-    monkeypatch.setattr(answers, "_move", crash)
+    real_move = answers.move_into
+    monkeypatch.setattr(answers, "move_into", crash)
     with pytest.raises(OSError):
         answers.queue_digests(table.gamedir, "gm-bot@example.org")
-    monkeypatch.setattr(answers, "_move", real_move)
+    monkeypatch.setattr(answers, "move_into", real_move)
     assert len(answers.queue_digests(table.gamedir, "gm-bot@example.org")) == 1  # done anew
     digests = list((table.gamedir / "mail" / "queue").glob("*-digest-*.eml"))
     assert len(digests) == 1

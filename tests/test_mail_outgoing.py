@@ -893,21 +893,21 @@ def test_a_crash_after_the_server_accepted_leaves_the_message_in_doubt(
 ) -> None:
     outbox = filled(tmp_path / "game", 2)
     [first, second] = outbox.pending()
-    real_move = queue._move
+    real_move = queue.move_into
 
     def crash_before_sent(path: Path, folder: Path) -> Path:
         if folder == outbox.sent:
             raise SimulatedCrash
         return real_move(path, folder)
 
-    monkeypatch.setattr(queue, "_move", crash_before_sent)
+    monkeypatch.setattr(queue, "move_into", crash_before_sent)
     with pytest.raises(SimulatedCrash):
         deliver(outbox, settings_for(smtp_tls))
     assert len(smtp_tls.received) == 1
     assert names(outbox.in_doubt()) == [first.name]
     assert outbox.pending() == [second]
 
-    monkeypatch.setattr(queue, "_move", real_move)
+    monkeypatch.setattr(queue, "move_into", real_move)
     result = deliver(outbox, settings_for(smtp_tls))
     assert result == SendReport(sent=[second.name], in_doubt=[first.name])
     assert [r.rcpt_tos for r in smtp_tls.received] == [

@@ -219,7 +219,7 @@ def report_mail_for(n: int) -> Any:
 def test_a_failed_message_keeps_its_number_from_being_used_again(tmp_path: Path) -> None:
     outbox = filled(tmp_path, 2)
     [_, last] = outbox.pending()
-    queue._move(last, outbox.failed)
+    queue.move_into(last, outbox.failed)
     assert outbox.put(report_mail_for(3), "next").name == "000003-next.eml"
 
 

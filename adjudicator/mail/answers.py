@@ -21,7 +21,6 @@ answers queues no second one. The time is :func:`adjudicator.clock.now` (``ADJUD
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 from datetime import datetime, timedelta
 from email import policy
@@ -34,9 +33,9 @@ from adjudicator import clock, steps
 from adjudicator.mail.config import MailSettings
 from adjudicator.mail.incoming import Incoming
 from adjudicator.mail.outgoing import POLICY, digest_mail, new_message_id
-from adjudicator.mail.queue import Outbox, eml_files
+from adjudicator.mail.queue import Outbox, eml_files, move_into
 from adjudicator.mail.quoting import addr_spec, printable
-from adjudicator.store import GameDir, atomic_write, fsync_dir
+from adjudicator.store import GameDir, atomic_write
 
 HOURLY_LIMIT = 5
 """The most answers one address gets from one game within an hour (DESIGN)."""
@@ -134,7 +133,7 @@ def queue_digests(root: Path, sender: str, now: datetime | None = None) -> list[
             if digest is not None:
                 queued.append(digest)
             for path in held:
-                _move(path, folder / DIGESTED)
+                move_into(path, folder / DIGESTED)
         if running.changed():
             running.commit("queued", digests=[path.name for path in queued])
     return queued
@@ -243,10 +242,3 @@ def _date(head: EmailMessage | None) -> datetime | None:
     except (TypeError, ValueError):
         return None
     return moment if moment.tzinfo is not None else None
-
-
-def _move(path: Path, folder: Path) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
-    os.replace(path, folder / path.name)
-    fsync_dir(folder)
-    fsync_dir(path.parent)

@@ -114,7 +114,7 @@ class Outbox:
     def _move(self, path: Path, folder: Path) -> Path:
         """Move ``path`` into ``folder``, durably (both folders fsynced)."""
         with self._lock():
-            return _move(path, folder)
+            return move_into(path, folder)
 
 
 @dataclass
@@ -573,7 +573,7 @@ def _safe_label(label: str) -> str:
     return _LABEL_UNSAFE.sub("-", label).strip(".-")[:80] or "message"
 
 
-def _move(path: Path, folder: Path) -> Path:
+def move_into(path: Path, folder: Path) -> Path:
     """``os.replace`` ``path`` into ``folder``; both folders are fsynced, so the move lasts."""
     folder.mkdir(parents=True, exist_ok=True)
     failpoint.reached("move")
