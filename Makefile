@@ -49,7 +49,7 @@ bench: install-test
 	$(BIN)/python benchmarks/submit.py
 	$(BIN)/python benchmarks/headers.py
 
-# The long run of the kill test: every failpoint of every command (some 700 kills).
+# The long run of the kill test: every failpoint of every command (some 800 kills).
 crash: install-test
 	ADJUDICATOR_CRASH_RUNS=1000 $(BIN)/pytest tests/test_crash.py
 

@@ -170,9 +170,9 @@ def _make_room(root: Path) -> None:
     if not root.is_dir():
         raise UsageProblem(f"{root}: the game directory must be a folder")
     store = GameDir(root)
-    entries = [p for p in root.iterdir() if p.name != ".lock"]
+    entries = [p for p in root.iterdir() if p.name != ".lock" and not steps.is_half_marker(p.name)]
     if not entries:
-        return
+        return  # empty, or a new killed while it wrote its marker (the step removes that)
     marker = store.marker()
     if store.log() or marker is None or marker.get("kind") != "new":
         raise UsageProblem(f"{root}: the game directory must not exist or must be empty")

@@ -261,13 +261,13 @@ def tracked(store: GameDir) -> set[str]:
         dirs.sort()
         for name in names:
             rel = os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/")
-            if rel in NOT_TRACKED or name.endswith(".lock") or _half_marker(rel):
+            if rel in NOT_TRACKED or name.endswith(".lock") or is_half_marker(rel):
                 continue
             found.add(rel)
     return found
 
 
-def _half_marker(rel: str) -> bool:
+def is_half_marker(rel: str) -> bool:
     """The temporary file of a marker being written (``..step.XXXX.tmp``)."""
     return rel.startswith(f".{MARKER}.") and rel.endswith(".tmp") and "/" not in rel
 

@@ -279,3 +279,14 @@ def test_a_game_from_before_the_journal_named_files_is_adopted(tmp_path: Path) -
     table.play_turn()
     assert run("send", table.gamedir, "--config", config).exit_code == 0
     assert len(list((table.gamedir / "outbox").glob("*-report-2-*.eml"))) == 3
+
+
+def test_new_after_a_new_killed_while_writing_its_marker(tmp_path: Path) -> None:
+    table = Table(tmp_path, players=3)
+    shutil.rmtree(table.gamedir)
+    table.gamedir.mkdir()
+    (table.gamedir / ".lock").touch()
+    (table.gamedir / "..step.k2j3l4.tmp").write_text('{"kind": "ne')
+    result = run("new", table.gamedir, "--setup", table.setup_path)
+    assert result.exit_code == 0, result.output
+    assert _doctor(table.gamedir)[0] == 0
