@@ -13,7 +13,9 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from adjudicator import journal
 from adjudicator.steps import Difference, differences
 from adjudicator.store import GENESIS, GameDir
 
@@ -50,14 +52,35 @@ def examine(root: Path) -> Examination:
             )
         )
         return result
+    unreadable = _first_unreadable_line(log)
+    if unreadable is not None:
+        result.problems.append(unreadable)
+        return result
     result.problems += differences(store)
     sending = root / "mail" / "sending"
     if sending.is_dir():
         result.in_doubt = sorted(p.name for p in sending.iterdir() if p.suffix == ".eml")
-    from adjudicator import journal
-
     result.files = len(journal.facts(log).files)
     return result
+
+
+def _first_unreadable_line(log: list[dict[str, Any]]) -> Difference | None:
+    """The first journal line whose fields do not fit its type (the journal was edited); the
+    journal is read whole once, and line by line only when that fails."""
+    try:
+        journal.facts(log)
+        journal.clock(log, 1)
+        return None
+    except (KeyError, TypeError, ValueError, AttributeError):
+        pass
+    for number in range(1, len(log) + 1):
+        try:
+            journal.facts(log[:number])
+            journal.clock(log[:number], 1)
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            reason = f"{type(error).__name__}: {error}"
+            return Difference("log.jsonl", f"line {number} does not fit its type ({reason})")
+    return None
 
 
 def _chain_problems(data: bytes) -> list[Difference]:

@@ -209,7 +209,7 @@ def write_reports(
 def submit(root: Path, paths: list[Path]) -> list[Verdict]:
     """Judge each order file in turn against the game as the files before it left it; one step
     (one journal line) for all the orders accepted."""
-    OpenGame(root)
+    GameDir(root).require()  # a folder that is no game is named before the files are
     submissions = pair(paths)
     verdicts = []
     with steps.step(root, "submit") as running:
@@ -241,16 +241,6 @@ def judge_received(handle: OpenGame, label: str, received: bytes, signature: byt
     except Refusal as refusal:
         return Verdict(label, False, reasons=[refusal.reason])
     return judge(handle, label, received, signature)
-
-
-def submit_received(root: Path, label: str, received: bytes, signature: bytes) -> Verdict:
-    """Judge one order that came by mail as a step of its own."""
-    with steps.step(root, "submit") as running:
-        handle = OpenGame(root)
-        verdict = judge_received(handle, label, received, signature)
-        if handle.pending:
-            running.commit("submitted", orders=handle.pending)
-    return verdict
 
 
 def judge(handle: OpenGame, label: str, received: bytes, signature: bytes | None) -> Verdict:
@@ -309,11 +299,6 @@ def judge(handle: OpenGame, label: str, received: bytes, signature: bytes | None
         return Verdict(label, False, player, turn, reasons=parsed.reasons)
     replaces = _store_order(handle, turn, player, signed, signature, digest)
     return Verdict(label, True, player, turn, replaces, sha256=digest, notes=parsed.notes)
-
-
-def accepted_hashes(handle: OpenGame) -> dict[str, int]:
-    """The SHA-256 of every order accepted in this game, with its turn (for replays)."""
-    return handle.accepted()
 
 
 def _closed_to(handle: OpenGame, player: str, turn: int) -> str | None:

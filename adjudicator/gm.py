@@ -27,7 +27,6 @@ def extend(root: Path, by: str | None = None, to: str | None = None) -> datetime
     the turn has none) or ``to`` a time; the new deadline."""
     if (by is None) == (to is None):
         raise UsageProblem("give exactly one of --by and --to")
-    OpenGame(root)
     with steps.step(root, "extend") as running:
         handle = OpenGame(root)
         _running(handle)
@@ -57,7 +56,6 @@ def extend(root: Path, by: str | None = None, to: str | None = None) -> datetime
 
 def pause(root: Path) -> None:
     """Stop the clock: no deadline passes, no reminder goes, ``tick`` adjudicates nothing."""
-    OpenGame(root)
     with steps.step(root, "pause") as running:
         handle = OpenGame(root)
         _running(handle)
@@ -68,7 +66,6 @@ def pause(root: Path) -> None:
 
 def resume(root: Path) -> datetime | None:
     """Start the clock again; the deadline moves by the time the turn stood paused."""
-    OpenGame(root)
     with steps.step(root, "resume") as running:
         handle = OpenGame(root)
         _running(handle)
@@ -155,7 +152,6 @@ def rollback(root: Path) -> tuple[int, list[str]]:
     planned in the step's marker, so a rollback cut short is finished by the next command.
     Returns the turn that is current again and the names of the mails withdrawn.
     """
-    OpenGame(root)
     with steps.step(root, "rollback") as running:
         handle = OpenGame(root)
         store = handle.dir

@@ -188,15 +188,3 @@ def form_text(game: Game, meta: dict[str, Any], state: State, player: str) -> st
     )
     carried_text = "\n".join([CARRIED_NOTE, *carried_lines(carried)])
     return text.rstrip("\n") + "\n" + carried_text + "\n"
-
-
-def read_form(text: str) -> dict[str, Any] | None:
-    """What a form carries for ``check --form``: game, id, player, turn and the context."""
-    found = carried_payload(text.splitlines())
-    if found is None:
-        return None
-    try:
-        data = json.loads(found[1])
-    except json.JSONDecodeError:
-        return None
-    return data if isinstance(data, dict) else None

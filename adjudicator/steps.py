@@ -63,7 +63,7 @@ class Step:
         """Make ``moves`` (paths relative to the game) and end with the line ``kind``; the plan
         goes into the marker first, so a step cut short among the moves is finished later."""
         line = {"type": kind, "at": clock.stamp(), **fields}
-        begin(self.store, self.kind, {"moves": moves, "line": line})
+        begin(self.store, self.kind, {"moves": moves, "line": line}, lines=self.facts.lines)
         for source, target in moves:
             if (self.store.root / source).exists():
                 _move(self.store.root, source, target)
@@ -72,13 +72,16 @@ class Step:
 
 @contextmanager
 def step(root: Path, kind: str, timeout: float | None = None) -> Iterator[Step]:
-    """Run one step on the game at ``root`` (see the module's docstring)."""
+    """Run one step on the game at ``root`` (see the module's docstring); a folder that is no
+    game (but for ``new``) is refused before anything is written to it."""
     store = GameDir(root)
+    if kind != "new":
+        store.require()
     with store.locked(timeout):
         recover(store)
         before = journal.facts(store.log())
         strays = tracked(store) - set(before.files)
-        begin(store, kind)
+        begin(store, kind, lines=before.lines)
         running = Step(store, kind, before, strays=strays)
         try:
             yield running
@@ -93,14 +96,14 @@ def step(root: Path, kind: str, timeout: float | None = None) -> Iterator[Step]:
         _end(store)
 
 
-def begin(store: GameDir, kind: str, plan: dict[str, Any] | None = None) -> None:
+def begin(store: GameDir, kind: str, plan: dict[str, Any] | None = None, *, lines: int) -> None:
     """Write the marker of a step of ``kind`` (a marker half-written by a step killed before
     it began is not a game file: it goes)."""
     for half in store.root.glob(f".{MARKER}.*.tmp"):
         half.unlink(missing_ok=True)
     marker: dict[str, Any] = {
         "kind": kind,
-        "lines": len(store.log()),
+        "lines": lines,
         "at": clock.stamp(),
         "pid": os.getpid(),
     }

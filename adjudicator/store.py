@@ -169,11 +169,14 @@ class GameDir:
     # -- the step marker ---------------------------------------------------------------------
     def marker(self) -> dict[str, Any] | None:
         """The marker of a step that runs or was cut short, or None."""
+        data: object = None
         try:
-            data: dict[str, Any] = json.loads((self.root / MARKER).read_text(encoding="utf-8"))
+            data = json.loads((self.root / MARKER).read_text(encoding="utf-8"))
         except FileNotFoundError:
             return None
         except (ValueError, OSError):
+            pass
+        if not isinstance(data, dict) or not isinstance(data.get("lines"), int):
             return {"kind": "unknown", "lines": -1}
         return data
 
@@ -194,23 +197,6 @@ class GameDir:
     def facts(self) -> journal.Facts:
         return journal.facts(self.log())
 
-    def current_turn(self) -> int:
-        return self.facts().turn
-
-    def turns(self) -> list[int]:
-        """The turns opened so far, as the journal names them."""
-        return list(range(1, self.current_turn() + 1))
-
     def state(self, turn: int) -> dict[str, Any]:
         data: dict[str, Any] = self.read_json(f"{self.turn_dir(turn)}/state.json")
-        return data
-
-    def orders_in_effect(self, turn: int) -> dict[str, dict[str, Any]]:
-        return dict(self.facts().in_effect.get(turn, {}))
-
-    def resolution(self, turn: int) -> dict[str, Any] | None:
-        """The resolution of ``turn`` when the journal says it was adjudicated (and not undone)."""
-        if turn >= self.current_turn():
-            return None
-        data: dict[str, Any] = self.read_json(f"{self.turn_dir(turn)}/resolution.json")
         return data

@@ -356,6 +356,9 @@ def test_rollback_withdraws_reports_not_mailed_and_mails_the_new_ones(
     subjects = [m["Subject"] for m in outbox(table)]
     assert subjects.count("[cairo-2026] turn 2: report for alice") == 1
     assert subjects.count("[cairo-2026] from the game master") == 3
+    withdrawn = {p.name[:6] for p in (table.gamedir / "mail" / "withdrawn").iterdir()}
+    sent = {p.name[:6] for p in (table.gamedir / "mail" / "sent").iterdir()}
+    assert not withdrawn & sent  # a withdrawn message's number is never given out again
 
 
 def test_a_second_run_never_adjudicates_the_next_turn_by_mistake(tmp_path: Path, at: Clock) -> None:

@@ -290,3 +290,38 @@ def test_new_after_a_new_killed_while_writing_its_marker(tmp_path: Path) -> None
     result = run("new", table.gamedir, "--setup", table.setup_path)
     assert result.exit_code == 0, result.output
     assert _doctor(table.gamedir)[0] == 0
+
+
+@pytest.mark.parametrize(
+    "command", [["adjudicate"], ["submit", "order.yaml"], ["pause"], ["rollback"]]
+)
+def test_a_step_on_a_folder_that_is_no_game_writes_nothing(
+    tmp_path: Path, command: list[str]
+) -> None:
+    folder = tmp_path / "not-a-game"
+    folder.mkdir()
+    (tmp_path / "order.yaml").write_text("id: x\n")
+    args = [command[0], folder, *(tmp_path / a for a in command[1:])]
+    result = run(*args)
+    assert result.exit_code == 2, result.output
+    assert "not a game directory" in result.output
+    assert list(folder.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("where", "text"),
+    [
+        ("log.jsonl", '{"type": "adjudicated"}\n'),
+        ("log.jsonl", '{"type": "submitted", "orders": 7}\n'),
+        (".step", "[1, 2]"),
+    ],
+)
+def test_doctor_names_a_journal_or_marker_it_cannot_read(
+    tmp_path: Path, where: str, text: str
+) -> None:
+    table = Table(tmp_path, players=3)
+    with (table.gamedir / where).open("a") as handle:
+        handle.write(text)
+    code, lines = _doctor(table.gamedir)
+    assert code == 3, lines
+    assert any(line.startswith(f"{table.gamedir}/{where}: ") for line in lines), lines

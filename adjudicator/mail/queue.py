@@ -65,13 +65,16 @@ class Outbox:
         self.sending = gamedir / "mail" / "sending"
         self.sent = gamedir / "mail" / "sent"
         self.failed = gamedir / "mail" / "failed"
+        self.withdrawn = gamedir / "mail" / "withdrawn"
+        """Reports a rollback took back before they went out (``adjudicator rollback``)."""
         self.outbox = gamedir / "outbox"
 
     def put(self, message: EmailMessage, label: str) -> Path:
         """Queue ``message`` as ``queue/<NNNNNN>-<label>.eml``, written atomically.
 
-        NNNNNN is one more than any number in the queue, sending/, sent/, failed/ or outbox/,
-        so names sort in the order messages were put; ``label`` is reduced to ``A-Za-z0-9._-``.
+        NNNNNN is one more than any number in the queue, withdrawn/, sending/, sent/, failed/
+        or outbox/, so names sort in the order messages were put and no number is given out
+        twice; ``label`` is reduced to ``A-Za-z0-9._-``.
         """
         data = message.as_bytes(policy=POLICY)
         with self._lock():
@@ -87,16 +90,13 @@ class Outbox:
         """Messages whose sending was cut short: they may or may not have arrived."""
         return eml_files(self.sending)
 
-    def withdraw(self, path: Path) -> Path:
-        """Take a queued message back (to ``mail/withdrawn/``): it is never sent."""
-        return self._move(path, self.gamedir / "mail" / "withdrawn")
-
     def _next_number(self) -> int:
-        # Messages move queue -> sending -> sent or failed (under the same lock), scanned in
-        # that order.
+        # Messages move queue -> sending -> sent or failed, or queue -> withdrawn (under the
+        # same lock), scanned in that order: a number is never given out twice.
+        folders = (self.queue, self.withdrawn, self.sending, self.sent, self.failed, self.outbox)
         numbers = [
             int(match.group(1))
-            for folder in (self.queue, self.sending, self.sent, self.failed, self.outbox)
+            for folder in folders
             for path in eml_files(folder)
             if (match := _NAME.match(path.name))
         ]

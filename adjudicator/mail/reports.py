@@ -15,12 +15,6 @@ from adjudicator.mail.outgoing import new_message_id, report_mail
 from adjudicator.mail.queue import Outbox
 
 
-def queued_turns(root: Path) -> list[int]:
-    from adjudicator.store import GameDir
-
-    return sorted(GameDir(root).facts().queued)
-
-
 def queue_due_reports(root: Path, sender: str) -> int:
     """Queue the reports of every turn not queued before; the number of mails queued."""
     count = 0
