@@ -58,7 +58,9 @@ class Group(click.Group):
         try:
             return super().invoke(ctx)
         except AdjudicatorError as error:
-            raise FAILURES.get(error.exit_code, Failure)(str(error)) from None
+            from adjudicator.present.verdicts import error_text
+
+            raise FAILURES.get(error.exit_code, Failure)(error_text(error)) from None
 
 
 def fail(message: str, code: int) -> NoReturn:
@@ -171,14 +173,15 @@ def check(orders: Path, form_path: Path) -> None:
       adjudicator check my-order.yaml --form cairo-2026-turn4-alice.yaml
     """
     from adjudicator import engine
+    from adjudicator.present.verdicts import note_lines, verdict_lines
 
     verdict = engine.check(orders, form_path)
     if verdict.accepted:
         click.echo(f"{orders}: valid ({verdict.player}, turn {verdict.turn})")
-        for line in verdict.note_lines():
+        for line in note_lines(verdict):
             click.echo(line)
         return
-    for line in verdict.lines():
+    for line in verdict_lines(verdict):
         click.echo(line)
     sys.exit(EXIT_REFUSED)
 
@@ -216,10 +219,11 @@ def submit(gamedir: Path, orders: tuple[Path, ...]) -> None:
       adjudicator submit games/cairo-2026 alice.yaml alice.yaml.sig bob.yaml
     """
     from adjudicator import engine
+    from adjudicator.present.verdicts import verdict_lines
 
     verdicts = engine.submit(gamedir, list(orders))
     for verdict in verdicts:
-        for line in verdict.lines():
+        for line in verdict_lines(verdict):
             click.echo(line)
     if any(not v.accepted for v in verdicts):
         sys.exit(EXIT_REFUSED)

@@ -51,16 +51,113 @@ Path = tuple[str | int, ...]
 
 
 @dataclass(frozen=True)
+class Msg:
+    """Something to tell a reader, as data: a code and its parameters.
+
+    The words come at the edge: :mod:`adjudicator.present` looks the code up in the texts of the
+    game and of the adjudicator (``texts/*.yaml``) and renders it in the reader's language. A
+    parameter is a plain value (str, int, bool, None), a list, or another ``Msg`` (rendered in
+    turn), so that a message round-trips through JSON.
+    """
+
+    code: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "params": {k: _to_json(v) for k, v in self.params.items()}}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Msg:
+        return cls(data["code"], {k: _from_json(v) for k, v in data["params"].items()})
+
+
+def msg(code: str, **params: Any) -> Msg:
+    """``msg("card-not-in-hand", card=12)``: a message with keyword parameters."""
+    return Msg(code, params)
+
+
+def _to_json(value: Any) -> Any:
+    if isinstance(value, Msg):
+        return value.to_json()
+    if isinstance(value, list | tuple):
+        return [_to_json(v) for v in value]
+    return value
+
+
+def _from_json(value: Any) -> Any:
+    if isinstance(value, dict) and set(value) == {"code", "params"}:
+        return Msg.from_json(value)
+    if isinstance(value, list):
+        return [_from_json(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True, init=False)
 class Problem:
-    """One thing wrong with an order or a setup: a code, a message, and where it applies.
+    """One thing wrong with an order or a setup: a code, where it applies, and the parameters
+    its words need (``Problem("card-not-in-hand", ("bid", "card"), card=12)``).
 
     ``path`` locates the problem in the file (mapping keys and list indices from the top), so
     the engine can name the line; ``()`` means the file as a whole.
     """
 
     code: str
-    message: str
-    path: Path = ()
+    path: Path
+    params: Mapping[str, Any]
+
+    words: Msg | None
+
+    def __init__(
+        self,
+        code: str,
+        path: Path | str = (),
+        legacy_path: Path = (),
+        /,
+        words: Msg | None = None,
+        **params: Any,
+    ) -> None:
+        if isinstance(path, str):  # TRANSITIONAL: Problem(code, message, path)
+            params, path = {"_text": path}, legacy_path
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "path", tuple(path))
+        object.__setattr__(self, "params", params)
+        object.__setattr__(self, "words", words)
+
+    @property
+    def msg(self) -> Msg:
+        """What the reader is told: ``words`` when given (a problem told in other words than
+        its code's, such as one of a player entry named with the player), else the code's."""
+        if self.words is not None:
+            return self.words
+        if "_text" in self.params:  # TRANSITIONAL
+            return Msg("as-written", {"text": self.params["_text"]})
+        return Msg(self.code, self.params)
+
+    @property
+    def message(self) -> str:
+        """TRANSITIONAL: the words of a problem made with words."""
+        return str(self.params["_text"])
+
+    def at(self, *prefix: str | int) -> Problem:
+        """The same problem, its path below ``prefix`` (a problem of a part of a larger file)."""
+        return Problem(self.code, (*prefix, *self.path), words=self.words, **self.params)
+
+
+@dataclass(frozen=True)
+class Reason:
+    """A problem placed in its file: its message and, where one applies, its line (from 1) and
+    column; ``0``/None where none does."""
+
+    msg: Msg
+    line: int = 0
+    column: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"msg": self.msg.to_json(), "line": self.line, "column": self.column}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Reason:
+        return cls(Msg.from_json(data["msg"]), data["line"], data["column"])
 
 
 @dataclass

@@ -19,8 +19,9 @@ import yaml
 
 from adjudicator import engine, keys, sshsig
 from adjudicator.errors import UsageProblem
+from adjudicator.present.reports import render_final
+from adjudicator.present.verdicts import reason_lines
 from adjudicator.registry import load_game
-from adjudicator.reports import render_final
 from adjudicator.rng import Rng
 from adjudicator.setupfile import MIN_SEED_DIGITS
 
@@ -79,7 +80,7 @@ def run(
             )
             verdicts = engine.submit(gamedir, [path])
             if not all(v.accepted for v in verdicts):
-                problems = "; ".join(r for v in verdicts for r in v.reasons)
+                problems = "; ".join(r for v in verdicts for r in reason_lines(v))
                 raise RuntimeError(f"the {game_name} bot's order was refused: {problems}")
         engine.adjudicate(gamedir)
     handle = engine.OpenGame(gamedir)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from adjudicator import clock, journal, schedule, sshsig, steps
-from adjudicator.contract import Game, Problem, State
+from adjudicator.contract import Game, Msg, Problem, Reason, State, msg
 from adjudicator.errors import NotNow, UsageProblem
 from adjudicator.orders import (
     Parsed,
@@ -28,8 +28,8 @@ from adjudicator.orders import (
     sha256,
     within_caps,
 )
+from adjudicator.present.reports import form_text, render
 from adjudicator.registry import load_game
-from adjudicator.reports import form_text, render
 from adjudicator.rng import Rng
 from adjudicator.setupfile import read_setup
 from adjudicator.store import GameDir
@@ -44,20 +44,10 @@ class Verdict:
     player: str | None = None
     turn: int | None = None
     replaces: bool = False
-    reasons: list[str] = field(default_factory=list)
+    reasons: list[Reason] = field(default_factory=list)
     sha256: str | None = None  # of the bytes as signed, once accepted
-    notes: list[str] = field(default_factory=list)  # of an accepted order; they never refuse
-
-    def note_lines(self) -> list[str]:
-        return [f"  note: {note}" for note in self.notes] if self.accepted else []
-
-    def lines(self) -> list[str]:
-        if self.accepted:
-            extra = ", replaces the earlier order" if self.replaces else ""
-            head = f"{self.label}: accepted ({self.player}, turn {self.turn}){extra}"
-            return [head, *self.note_lines()]
-        first, *rest = self.reasons or ["refused"]
-        return [f"{self.label}: refused: {first}", *(f"  {r}" for r in rest)]
+    notes: list[Reason] = field(default_factory=list)  # of an accepted order; they never refuse
+    game: Game | None = None  # whose words the reasons and notes are in
 
 
 class OpenGame:
@@ -228,23 +218,29 @@ def _submit_one(handle: OpenGame, submission: Submission) -> Verdict:
     try:
         received, signature = order_and_signature(submission)
     except Refusal as refusal:
-        return Verdict(label, False, reasons=[refusal.reason])
+        return Verdict(label, False, reasons=[Reason(refusal.reason)])
     return judge(handle, label, received, signature)
 
 
 def judge_received(handle: OpenGame, label: str, received: bytes, signature: bytes) -> Verdict:
     """Judge one order that came by mail (already split from its signature), inside a step."""
     if handle.over():
-        return Verdict(label, False, reasons=[f"game {handle.meta['id']} is over"])
+        return Verdict(label, False, reasons=[Reason(msg("game-over", game=handle.meta["id"]))])
     try:
         within_caps(received, signature)
     except Refusal as refusal:
-        return Verdict(label, False, reasons=[refusal.reason])
+        return Verdict(label, False, reasons=[Reason(refusal.reason)])
     return judge(handle, label, received, signature)
 
 
 def judge(handle: OpenGame, label: str, received: bytes, signature: bytes | None) -> Verdict:
     """The pipeline for one order: parse, verify, envelope, validate, store."""
+    verdict = _judge(handle, label, received, signature)
+    verdict.game = handle.game
+    return verdict
+
+
+def _judge(handle: OpenGame, label: str, received: bytes, signature: bytes | None) -> Verdict:
     parsed = parse(received, handle.game)
     if parsed.data is None:
         if signature is None:
@@ -254,11 +250,7 @@ def judge(handle: OpenGame, label: str, received: bytes, signature: bytes | None
     if not isinstance(player, str) or player not in handle.players:
         if isinstance(player, str):
             parsed.add(
-                Problem(
-                    "unknown-player",
-                    f"there is no player {player!r} in game {handle.meta['id']}",
-                    ("player",),
-                )
+                Problem("unknown-player", ("player",), player=player, game=handle.meta["id"])
             )
         return Verdict(label, False, reasons=parsed.reasons)
     if signature is None:
@@ -270,7 +262,7 @@ def judge(handle: OpenGame, label: str, received: bytes, signature: bytes | None
             label,
             False,
             player,
-            reasons=[_signature_reason(handle, player, error, signature), *parsed.reasons],
+            reasons=[Reason(_signature_reason(handle, player, error, signature)), *parsed.reasons],
         )
     digest = sha256(signed)
     replayed = handle.accepted().get(digest)
@@ -279,20 +271,17 @@ def judge(handle: OpenGame, label: str, received: bytes, signature: bytes | None
             label,
             False,
             player,
-            reasons=[
-                f"replay: these exact signed bytes were accepted before (turn {replayed}); "
-                "to send the same order again, change anything and sign again"
-            ],
+            reasons=[Reason(msg("replay", turn=replayed))],
         )
     turn = handle.turn()
     closed = _closed_to(handle, player, turn)
     if closed is not None:
-        return Verdict(label, False, player, turn, reasons=[closed])
+        return Verdict(label, False, player, turn, reasons=[Reason(closed)])
     state = handle.state(turn)
     envelope = check_envelope(parsed, handle.meta["id"], player, turn)
     owed = handle.game.owed(state)
     if envelope and player not in owed:
-        parsed.reasons.append(f"{player} owes no order in turn {turn}")
+        parsed.reasons.append(Reason(msg("owes-nothing", player=player, turn=turn)))
     elif envelope:
         game_problems(parsed, handle.game, handle.game.context(handle.game.view(state, player)))
     if not parsed.ok:
@@ -301,38 +290,32 @@ def judge(handle: OpenGame, label: str, received: bytes, signature: bytes | None
     return Verdict(label, True, player, turn, replaces, sha256=digest, notes=parsed.notes)
 
 
-def _closed_to(handle: OpenGame, player: str, turn: int) -> str | None:
+def _closed_to(handle: OpenGame, player: str, turn: int) -> Msg | None:
     """Why ``player`` may send no order now (resigned, or the turn was rolled back), or None."""
     if player in handle.resigned():
-        return f"{player} has resigned from game {handle.meta['id']}; the seat plays default orders"
+        return msg("player-resigned", player=player, game=handle.meta["id"])
     if handle.clock().rolled_back:
-        return (
-            f"turn {turn} was adjudicated and then rolled back by the game master: its orders "
-            "stay as they were and cannot be changed"
-        )
+        return msg("turn-rolled-back", turn=turn)
     return None
 
 
-_NO_SIGNATURE = (
-    "no signature: sign the file (adjudicator sign FILE --key KEY, or ssh-keygen -Y sign "
-    "-n adjudicator-orders -f KEY FILE) and send FILE.sig with it"
-)
+_NO_SIGNATURE = Reason(msg("no-signature"))
 
 
 def _signature_reason(
     handle: OpenGame, player: str, error: sshsig.SignatureError, signature: bytes
-) -> str:
+) -> Msg:
     """The signature's reason, naming the player whose key made it when it is another's."""
     try:
         made_with = sshsig.parse_armored(signature).public_key_blob
     except sshsig.SignatureError:
-        return f"bad signature: {error.reason}"
+        return msg("bad-signature", why=error.reason)
     from adjudicator import keys
 
     for other in handle.players:
         if other != player and keys.parse_public_line(handle.key_of(other)) == made_with:
-            return f"bad signature: signed with {other}'s key, not {player}'s"
-    return f"bad signature: {error.reason}"
+            return msg("signed-with-other-key", other=other, player=player)
+    return msg("bad-signature", why=error.reason)
 
 
 def _store_order(
@@ -370,14 +353,20 @@ def check(order_path: Path, form_path: Path, game_name: str | None = None) -> Ve
     try:
         received, _ = order_and_signature(Submission(order_path, None))
     except Refusal as refusal:
-        return Verdict(label, False, reasons=[refusal.reason])
+        return Verdict(label, False, reasons=[Reason(refusal.reason)], game=game)
     parsed = parse(received, game)
     if parsed.data is None:
-        return Verdict(label, False, reasons=parsed.reasons)
+        return Verdict(label, False, reasons=parsed.reasons, game=game)
     if check_envelope(parsed, form["id"], form["player"], form["turn"]):
         game_problems(parsed, game, form["context"])
     return Verdict(
-        label, parsed.ok, form["player"], form["turn"], reasons=parsed.reasons, notes=parsed.notes
+        label,
+        parsed.ok,
+        form["player"],
+        form["turn"],
+        reasons=parsed.reasons,
+        notes=parsed.notes,
+        game=game,
     )
 
 

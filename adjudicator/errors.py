@@ -2,19 +2,36 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from adjudicator.contract import Game, Reason
+
 
 class AdjudicatorError(Exception):
-    """Base of every error a user can cause (never a bug)."""
+    """Base of every error a user can cause (never a bug).
+
+    ``details`` are lines below the message: placed problems (``Reason``, worded by the
+    presentation layer in ``game``'s words when one is given) or text.
+    """
 
     exit_code = 1
 
-    def __init__(self, message: str, details: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        details: Sequence[str | Reason] | None = None,
+        game: Game | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
-        self.details = details or []
+        self.details = list(details or [])
+        self.game = game
 
     def __str__(self) -> str:
-        return "\n".join([self.message, *(f"  {line}" for line in self.details)])
+        """The message and its text details (a ``Reason`` by its code: the command line words
+        it through :func:`adjudicator.present.verdicts.error_text`)."""
+        lines = [d if isinstance(d, str) else d.msg.code for d in self.details]
+        return "\n".join([self.message, *(f"  {line}" for line in lines)])
 
 
 class UsageProblem(AdjudicatorError):

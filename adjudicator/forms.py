@@ -14,14 +14,47 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from adjudicator.contract import Game
+from adjudicator.contract import Game, Reason
 from adjudicator.errors import InputRefused, UsageProblem
 from adjudicator.problems import schema_problems
 from adjudicator.readfile import FileRefused, read_regular
 from adjudicator.registry import load_game
-from adjudicator.reports import FORM_MARK, carried_payload
 
 MAX_FORM_BYTES = 64 * 1024
+
+
+FORM_MARK = "# adjudicator-form: "
+FORM_WIDTH = 72
+"""No line of a form is longer (DESIGN, Reports by mail: mail clients hard-wrap longer lines)."""
+
+
+def carried_lines(carried: dict[str, Any]) -> list[str]:
+    """What a form carries for ``check --form``: compact JSON over as many ``FORM_MARK`` lines
+    as it takes, none longer than FORM_WIDTH and none starting or ending with a space (which
+    mail and editors may drop)."""
+    text = json.dumps(carried, sort_keys=True, separators=(",", ":"))
+    width = FORM_WIDTH - len(FORM_MARK)
+    lines = []
+    while text:
+        cut = min(width, len(text))
+        while 1 < cut < len(text) and (text[cut - 1] == " " or text[cut] == " "):
+            cut -= 1
+        lines.append(FORM_MARK + text[:cut])
+        text = text[cut:]
+    return lines
+
+
+def carried_payload(lines: list[str]) -> tuple[int, str] | None:
+    """The first line (from 1) and the joined payload of the ``FORM_MARK`` lines, which follow
+    one another; None when there is none."""
+    first = next((i for i, line in enumerate(lines) if line.startswith(FORM_MARK)), None)
+    if first is None:
+        return None
+    end = first
+    while end < len(lines) and lines[end].startswith(FORM_MARK):
+        end += 1
+    run = lines[first:end]
+    return first + 1, "".join(line[len(FORM_MARK) :] for line in run)
 
 
 class Carried(BaseModel):
@@ -56,7 +89,7 @@ def read_form_file(path: Path) -> tuple[Game, dict[str, Any]]:
 
 
 def _carried(path: Path, line: int, payload: str) -> tuple[Game, dict[str, Any]]:
-    def damaged(reasons: list[str]) -> InputRefused:
+    def damaged(reasons: list[str | Reason]) -> InputRefused:
         return InputRefused(
             f"{path}: refused: line {line}: the data this order form carries for checking is "
             "damaged, so nothing was checked; get the form again",
@@ -70,7 +103,7 @@ def _carried(path: Path, line: int, payload: str) -> tuple[Game, dict[str, Any]]
         raise damaged([f"not JSON: {reason}"]) from None
     problems = schema_problems(Carried, data)
     if problems:
-        raise damaged([p.message for p in problems])
+        raise damaged([Reason(p.msg) for p in problems])
     try:
         game = load_game(data["game"])
     except UsageProblem as error:
@@ -78,5 +111,5 @@ def _carried(path: Path, line: int, payload: str) -> tuple[Game, dict[str, Any]]
     typed = create_model("CarriedContext", __base__=Carried, context=(game.context_model(), ...))
     problems = schema_problems(typed, data)
     if problems:
-        raise damaged([p.message for p in problems])
+        raise damaged([Reason(p.msg) for p in problems])
     return game, data

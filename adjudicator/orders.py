@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator import sshsig
-from adjudicator.contract import Game, Problem
+from adjudicator.contract import Game, Msg, Problem, Reason, msg
 from adjudicator.errors import UsageProblem
-from adjudicator.problems import line_of, located, located_all, schema_problems
+from adjudicator.problems import located, located_all, schema_problems
 from adjudicator.readfile import FileRefused, read_head, read_regular
-from adjudicator.strictyaml import Loaded, StrictYamlError, format_problem, load
+from adjudicator.strictyaml import Loaded, StrictYamlError, load
 
 MAX_ORDER_BYTES = 64 * 1024
 MAX_SIGNATURE_BYTES = 8 * 1024
@@ -40,9 +40,9 @@ class Parsed:
     raw: bytes
     loaded: Loaded | None = None
     data: dict[str, Any] | None = None
-    reasons: list[str] = field(default_factory=list)
-    schema: list[Problem] = field(default_factory=list)  # the schema's problems, unworded
-    notes: list[str] = field(default_factory=list)  # placed like reasons; they never refuse
+    reasons: list[Reason] = field(default_factory=list)
+    schema: list[Problem] = field(default_factory=list)  # the schema's problems, unplaced
+    notes: list[Reason] = field(default_factory=list)  # placed like reasons; they never refuse
 
     @property
     def ok(self) -> bool:
@@ -55,17 +55,18 @@ class Parsed:
 
     def add(self, problem: Problem) -> None:
         """Place ``problem`` among the reasons in the order of their lines."""
-        text = located(problem, self.loaded)
-        line = line_of(text)
-        at = next((i for i, r in enumerate(self.reasons) if line_of(r) > line), len(self.reasons))
-        self.reasons.insert(at, text)
+        reason = located(problem, self.loaded)
+        at = next(
+            (i for i, r in enumerate(self.reasons) if r.line > reason.line), len(self.reasons)
+        )
+        self.reasons.insert(at, reason)
 
 
 class Refusal(Exception):
     """A file refused before it could be parsed (unreadable, too large)."""
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
+    def __init__(self, reason: Msg) -> None:
+        super().__init__(reason.code)
         self.reason = reason
 
 
@@ -99,25 +100,24 @@ def read_capped(path: Path, cap: int, what: str) -> bytes:
         return read_regular(path, cap)
     except FileRefused as error:
         if error.size is not None:
-            raise Refusal(
-                f"the {what} is {error.size} bytes; at most {cap // 1024} KiB are accepted"
-            ) from None
-        raise Refusal(f"cannot read the {what} ({error.reason})") from None
+            too_large = msg("file-too-large", what=msg(what), size=error.size, cap=cap // 1024)
+            raise Refusal(too_large) from None
+        raise Refusal(msg("file-unreadable", what=msg(what), why=error.reason)) from None
 
 
 def within_caps(order: bytes, signature: bytes | None) -> None:
     """Refusal when the order or its signature is over its size cap (files read from mail)."""
     if signature is not None and len(signature) > MAX_SIGNATURE_BYTES:
-        raise Refusal(f"the signature is over {MAX_SIGNATURE_BYTES // 1024} KiB")
+        raise Refusal(msg("signature-over-cap", cap=MAX_SIGNATURE_BYTES // 1024))
     if len(order) > MAX_ORDER_BYTES:
-        raise Refusal(f"the order file is over {MAX_ORDER_BYTES // 1024} KiB")
+        raise Refusal(msg("order-over-cap", cap=MAX_ORDER_BYTES // 1024))
 
 
 def order_and_signature(submission: Submission) -> tuple[bytes, bytes | None]:
     """The order bytes and the armored signature (None when there is none)."""
-    data = read_capped(submission.order_path, MAX_ORDER_BYTES + MAX_SIGNATURE_BYTES, "order file")
+    data = read_capped(submission.order_path, MAX_ORDER_BYTES + MAX_SIGNATURE_BYTES, "order-file")
     if submission.sig_path is not None:
-        signature = read_capped(submission.sig_path, MAX_SIGNATURE_BYTES, "signature file")
+        signature = read_capped(submission.sig_path, MAX_SIGNATURE_BYTES, "signature-file")
         within_caps(data, None)
         return data, signature
     split = sshsig.split_appended(data)
@@ -127,7 +127,7 @@ def order_and_signature(submission: Submission) -> tuple[bytes, bytes | None]:
     within_caps(data, None)
     beside = submission.order_path.with_name(submission.order_path.name + ".sig")
     if beside.exists():
-        return data, read_capped(beside, MAX_SIGNATURE_BYTES, "signature file")
+        return data, read_capped(beside, MAX_SIGNATURE_BYTES, "signature-file")
     return data, None
 
 
@@ -137,7 +137,7 @@ def parse(raw: bytes, game: Game) -> Parsed:
     try:
         parsed.loaded = load(raw, max_bytes=MAX_ORDER_BYTES)
     except StrictYamlError as error:
-        parsed.reasons = [format_problem(p) for p in error.problems]
+        parsed.reasons = [p.reason for p in error.problems]
         return parsed
     data = parsed.loaded.data
     problems = schema_problems(game.order_model(), data)
@@ -155,28 +155,12 @@ def check_envelope(parsed: Parsed, game_id: str, player: str, turn: int) -> bool
     before = len(parsed.reasons)
     data = parsed.data
     if "id" in data and data["id"] != game_id:
-        parsed.add(
-            Problem(
-                "wrong-game", f"this order is for game {data['id']!r}, not {game_id!r}", ("id",)
-            )
-        )
+        parsed.add(Problem("wrong-game", ("id",), given=data["id"], game=game_id))
     if "player" in data and data["player"] != player:
-        parsed.add(
-            Problem(
-                "wrong-player",
-                f"this order is for player {data['player']!r}, not {player!r}",
-                ("player",),
-            )
-        )
+        parsed.add(Problem("wrong-player", ("player",), given=data["player"], player=player))
     if "turn" in data and isinstance(data["turn"], int) and data["turn"] != turn:
-        when = "an earlier" if data["turn"] < turn else "a later"
-        parsed.add(
-            Problem(
-                "wrong-turn",
-                f"this order is for turn {data['turn']}, {when} turn; the game is at turn {turn}",
-                ("turn",),
-            )
-        )
+        code = "earlier-turn" if data["turn"] < turn else "later-turn"
+        parsed.add(Problem(code, ("turn",), given=data["turn"], turn=turn))
     return len(parsed.reasons) == before
 
 

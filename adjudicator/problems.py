@@ -1,41 +1,39 @@
-"""Problems in a user's file, worded for a person and placed on a line.
+"""Problems in a user's file, as codes with parameters, placed on a line.
 
-Schema errors come from pydantic; this module turns each into a sentence that names the key and
-says what was expected and what was found, and finds the line through the strict YAML loader's
-line map.
+Schema errors come from pydantic; this module turns each into a :class:`Problem` that names the
+key and says what was expected and what was found (the words come from the presentation layer),
+and finds the line through the strict YAML loader's line map.
 """
 
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from adjudicator.contract import Path, Problem
+from adjudicator.contract import Msg, Path, Problem, Reason, msg
 from adjudicator.strictyaml import Loaded
 
 
-def describe_value(value: Any) -> str:
+def describe_value(value: Any) -> Msg:
     """How a value the user wrote reads back to them."""
     if value is None:
-        return "nothing (the value is empty)"
+        return msg("value-empty")
     if isinstance(value, bool):
-        return f"the true/false value {str(value).lower()}"
-    if isinstance(value, int):
-        return f"the number {value}"
-    if isinstance(value, float):
-        return f"the number {value}"
+        return msg("value-bool", value=str(value).lower())
+    if isinstance(value, int | float):
+        return msg("value-number", value=value)
     if isinstance(value, str):
-        return f"the text {value!r}"
+        return msg("value-text", value=value)
     if isinstance(value, datetime.date):
-        return f"the date {value.isoformat()}"
+        return msg("value-date", value=value.isoformat())
     if isinstance(value, dict):
-        return "a mapping"
+        return msg("value-mapping")
     if isinstance(value, list):
-        return "a list"
-    return f"{value!r}"
+        return msg("value-list")
+    return msg("value-other", value=repr(value))
 
 
 def key_name(path: Path) -> str:
@@ -50,16 +48,17 @@ def key_name(path: Path) -> str:
 
 
 _EXPECTED = {
-    "int_type": "a whole number such as 12",
-    "int_parsing": "a whole number such as 12",
-    "int_from_float": "a whole number such as 12",
-    "string_type": "a name or text",
-    "bool_type": "true or false",
-    "dict_type": "a mapping of keys",
-    "model_type": "a mapping of keys",
-    "model_attributes_type": "a mapping of keys",
-    "list_type": "a list",
+    "int_type": "expect-whole-number",
+    "int_parsing": "expect-whole-number",
+    "int_from_float": "expect-whole-number",
+    "string_type": "expect-text",
+    "bool_type": "expect-bool",
+    "dict_type": "expect-mapping",
+    "model_type": "expect-mapping",
+    "model_attributes_type": "expect-mapping",
+    "list_type": "expect-list",
 }
+"""What a pydantic type error expected, as the code of its words."""
 
 
 # pydantic names the member of a union (``str | int``) that failed as a last step of the path
@@ -83,10 +82,10 @@ def schema_problems(model: type[BaseModel], data: Any) -> list[Problem]:
             else:
                 problems.append(_worded(err, data))
         for loc, errs in unions.items():
-            expected = " or ".join(dict.fromkeys(_EXPECTED[e["type"]] for e in errs))
+            expected = [msg(code) for code in dict.fromkeys(_EXPECTED[e["type"]] for e in errs)]
             found = describe_value(errs[0].get("input"))
             problems.append(
-                Problem("wrong-type", f"{key_name(loc)!r} must be {expected}, not {found}", loc)
+                Problem("wrong-type", loc, key=key_name(loc), expected=expected, found=found)
             )
         return problems
     return []
@@ -100,12 +99,16 @@ def option_problems(
     problems = []
     for problem in schema_problems(model, dict(given)):
         if problem.code == "unknown-key":
-            known = ", ".join(model.model_fields)
-            message = f"unknown option {problem.path[0]!r}; {title}'s options are {known}"
-            problems.append(Problem("unknown-option", message, problem.path))
+            known = list(model.model_fields)
+            problems.append(
+                Problem(
+                    "unknown-option", problem.path, option=problem.path[0], title=title, known=known
+                )
+            )
         else:
             code = "bad-option" if problem.code == "not-allowed" else problem.code
-            problems.append(Problem(code, f"option {problem.message}", problem.path))
+            words = msg("bad-option", problem=problem.msg)
+            problems.append(Problem(code, problem.path, words=words))
     bad = {problem.path[0] for problem in problems}
     good = {k: v for k, v in given.items() if k not in bad}
     return model.model_validate(good, strict=True).model_dump(), problems
@@ -117,47 +120,41 @@ def _worded(err: Any, data: Any) -> Problem:
     name = key_name(loc)
     value = err.get("input")
     if kind == "extra_forbidden":
-        return Problem("unknown-key", f"unknown key {name!r}", loc)
+        return Problem("unknown-key", loc, key=name)
     if kind == "missing":
-        return Problem("missing-key", f"the key {name!r} is missing", loc[:-1])
+        return Problem("missing-key", loc[:-1], key=name)
     if kind in _EXPECTED:
         if not loc:
-            return Problem(
-                "wrong-type", "the file must be a mapping of keys, such as 'id: ...'", ()
-            )
-        expected = _EXPECTED[kind]
-        found = describe_value(value)
-        return Problem("wrong-type", f"{name!r} must be {expected}, not {found}", loc)
+            return Problem("not-a-mapping")
+        expected = [msg(_EXPECTED[kind])]
+        return Problem("wrong-type", loc, key=name, expected=expected, found=describe_value(value))
+    allowed = err.get("ctx", {}).get("expected", "")
     if kind == "literal_error" and loc[-1:] == ("[key]",):
-        allowed = err.get("ctx", {}).get("expected", "")
-        where = key_name(loc[:-2])
-        return Problem(
-            "not-allowed", f"{where!r} has no key {loc[-2]!r}; its keys: {allowed}", loc[:-1]
-        )
+        return Problem("no-such-key", loc[:-1], where=key_name(loc[:-2]), key=loc[-2], keys=allowed)
     if kind == "literal_error":
-        allowed = err.get("ctx", {}).get("expected", "")
-        found = describe_value(value)
-        return Problem("not-allowed", f"{name!r} must be one of {allowed}, not {found}", loc)
+        return Problem("not-allowed", loc, key=name, allowed=allowed, found=describe_value(value))
     if kind in {"greater_than_equal", "greater_than", "less_than_equal", "less_than"}:
-        return Problem("out-of-range", f"{name!r}: {err['msg'].lower()}, not {value}", loc)
-    return Problem("invalid", f"{name!r}: {err['msg']}", loc)
+        bound = err.get("ctx", {}).get(_BOUNDS[kind])
+        return Problem(
+            f"out-of-range-{kind.replace('_', '-')}", loc, key=name, bound=bound, value=value
+        )
+    return Problem("invalid", loc, key=name, detail=err["msg"])
 
 
-def line_of(reason: str) -> int:
-    """The line a placed reason (``line N: ...``) names; 0 when it names none."""
-    head, sep, _ = reason.partition(": ")
-    number = head.removeprefix("line ")
-    return int(number) if sep and head.startswith("line ") and number.isdigit() else 0
+_BOUNDS = {
+    "greater_than_equal": "ge",
+    "greater_than": "gt",
+    "less_than_equal": "le",
+    "less_than": "lt",
+}
 
 
-def located(problem: Problem, loaded: Loaded | None) -> str:
-    """``line N: message`` where the problem's path has a line in the file."""
+def located(problem: Problem, loaded: Loaded | None) -> Reason:
+    """``problem`` with the line its path has in the file, when it has one."""
     line = loaded.line_of(problem.path) if loaded is not None else None
-    return f"line {line}: {problem.message}" if line else problem.message
+    return Reason(problem.msg, line or 0)
 
 
-def located_all(problems: Iterable[Problem], loaded: Loaded | None) -> list[str]:
-    ordered: Sequence[Problem] = sorted(
-        problems, key=lambda p: (loaded.line_of(p.path) or 0) if loaded else 0
-    )
-    return [located(p, loaded) for p in ordered]
+def located_all(problems: Iterable[Problem], loaded: Loaded | None) -> list[Reason]:
+    """Every problem placed, in the order of their lines."""
+    return sorted((located(p, loaded) for p in problems), key=lambda r: r.line)

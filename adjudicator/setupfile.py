@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from adjudicator import clock, keys
-from adjudicator.contract import Game, Problem
+from adjudicator.contract import Game, Msg, Problem, msg
 from adjudicator.errors import InputRefused
 from adjudicator.names import RESERVED_READERS
 from adjudicator.problems import describe_value, located_all, schema_problems
@@ -113,9 +113,9 @@ def _player_key_problem(problem: Problem, game: Game) -> Problem:
     """An unknown key of a player entry, with the keys that entry takes for this game."""
     if problem.code != "unknown-key" or len(problem.path) != 3 or problem.path[0] != "players":
         return problem
-    takes = ", ".join([*PlayerSpec.model_fields, *game.player_model().model_fields])
-    message = f"{problem.message}; a player of {game.title} has the keys {takes}"
-    return Problem(problem.code, message, problem.path)
+    takes = [*PlayerSpec.model_fields, *game.player_model().model_fields]
+    words = msg("unknown-player-key", problem=problem.msg, title=game.title, keys=takes)
+    return Problem(problem.code, problem.path, words=words)
 
 
 def _meta(spec: SetupSpec, game: Game, base: Path) -> tuple[dict[str, Any], list[Problem]]:
@@ -186,7 +186,11 @@ def _meta(spec: SetupSpec, game: Game, base: Path) -> tuple[dict[str, Any], list
         own = spec_player.model_dump(exclude=set(PlayerSpec.model_fields), exclude_none=True)
         players.append({"name": name, "email": spec_player.email, "key": key_line, **own})
     problems += [
-        Problem(p.code, f"{players[i]['name']}: {p.message}", ("players", i, *p.path))
+        Problem(
+            p.code,
+            ("players", i, *p.path),
+            words=msg("of-player", player=players[i]["name"], problem=p.msg),
+        )
         for i, p in game.check_players(players)
     ]
     game_options = {k: v for k, v in spec.options.items() if k not in ENGINE_OPTIONS}
@@ -196,7 +200,7 @@ def _meta(spec: SetupSpec, game: Game, base: Path) -> tuple[dict[str, Any], list
             Problem("bad-option", "option 'nmr' must be 'default' or 'wait'", ("options", "nmr"))
         )
     effective, option_problems = game.options([p["name"] for p in players], game_options)
-    problems += [Problem(p.code, p.message, ("options", *p.path)) for p in option_problems]
+    problems += [p.at("options") for p in option_problems]
     problems += _schedule_problems(spec)
     if "seed" in spec.model_fields_set:
         problems += _seed_problems(spec.seed)
@@ -243,27 +247,21 @@ def _seed_problems(seed: Any) -> list[Problem]:
     """A seed anyone could guess or try: anything but 32 to 128 hex digits (docs/rulings.md E16)."""
     if isinstance(seed, str) and HEX_SEED.fullmatch(seed):
         return []
+    found: Msg
     if isinstance(seed, str) and re.fullmatch(r"[0-9a-fA-F]*", seed):
         found = (
-            f"{_show(seed)} ({len(seed)} hex digits)"
+            msg("seed-too-short", seed=_show(seed), digits=len(seed))
             if len(seed) < MIN_SEED_DIGITS
-            else f"a string of {len(seed)} hex digits"
+            else msg("seed-too-long", digits=len(seed))
         )
     elif isinstance(seed, str):
         bad = next(c for c in seed if c not in string.hexdigits)
-        found = f"{_show(seed)} ({bad!r} is not a hex digit)"
+        found = msg("seed-not-hex", seed=_show(seed), bad=bad)
     elif isinstance(seed, int) and not isinstance(seed, bool):
-        found = f"{describe_value(seed)} (write the seed in quotes)"
+        found = msg("seed-unquoted", value=describe_value(seed))
     else:
         found = describe_value(seed)
-    return [
-        Problem(
-            "bad-seed",
-            f"the seed must be a string of {MIN_SEED_DIGITS} to {MAX_SEED_DIGITS} hex digits "
-            f"(128 random bits or more; leave it out to have one drawn), not {found}",
-            ("seed",),
-        )
-    ]
+    return [Problem("bad-seed", ("seed",), low=MIN_SEED_DIGITS, high=MAX_SEED_DIGITS, found=found)]
 
 
 def _show(text: str, limit: int = 60) -> str:

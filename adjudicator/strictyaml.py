@@ -33,6 +33,8 @@ from yaml.events import (
     SequenceStartEvent,
 )
 
+from adjudicator.contract import Reason, msg
+
 __all__ = [
     "Loaded",
     "Path",
@@ -56,6 +58,11 @@ class YamlProblem:
     column: int | None
     code: str
     message: str
+
+    @property
+    def reason(self) -> Reason:
+        """TRANSITIONAL: the problem as a placed message."""
+        return Reason(msg("as-written", text=self.message), self.line or 0, self.column)
 
 
 def format_problem(p: YamlProblem) -> str:

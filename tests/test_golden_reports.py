@@ -19,8 +19,8 @@ import pytest
 from adjudicator.contract import Game, State
 from adjudicator.games.sultan import GAME as SULTAN
 from adjudicator.games.sultans_court import GAME as COURT
+from adjudicator.present.reports import form_text, render, render_final
 from adjudicator.registry import game_names
-from adjudicator.reports import form_text, render, render_final
 from adjudicator.rng import Rng
 
 GOLDEN = Path(__file__).parent / "golden"

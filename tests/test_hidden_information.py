@@ -14,7 +14,7 @@ import pytest
 
 from adjudicator.contract import State
 from adjudicator.games.sultan import GAME
-from adjudicator.reports import form_text, render
+from adjudicator.present.reports import form_text, render
 from adjudicator.rng import Rng
 
 NAMES = ["alice", "bob", "carol", "dave", "erin"]

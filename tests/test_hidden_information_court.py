@@ -13,7 +13,7 @@ import pytest
 
 from adjudicator.contract import State
 from adjudicator.games.sultans_court import GAME
-from adjudicator.reports import form_text, render
+from adjudicator.present.reports import form_text, render
 from adjudicator.rng import Rng, Stream
 
 NAMES = ["alice", "bob", "carol", "dave"]

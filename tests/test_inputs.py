@@ -22,8 +22,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adjudicator import schedule
+from adjudicator.forms import FORM_MARK
 from adjudicator.registry import game_names, load_game
-from adjudicator.reports import FORM_MARK
 from adjudicator.rng import Rng
 from adjudicator.sshsig import looks_armored
 from tests.helpers import Table, run

@@ -36,6 +36,7 @@ from typing import Any
 import platformdirs
 
 from adjudicator import engine, keys, sshsig, steps
+from adjudicator.contract import Reason, msg
 from adjudicator.mail import answers
 from adjudicator.mail.config import DEFAULT_SENDER, MailSettings
 from adjudicator.mail.incoming import MAX_MESSAGE, FoundOrder, Incoming, read_message
@@ -43,6 +44,7 @@ from adjudicator.mail.outgoing import new_message_id, notice_mail, receipt_mail
 from adjudicator.mail.queue import Outbox
 from adjudicator.mail.quoting import one_line, printable, shown_msg_id
 from adjudicator.mail.sources import Raw
+from adjudicator.present.verdicts import placed, reason_lines
 from adjudicator.store import GameDir, atomic_write
 from adjudicator.strictyaml import DEFAULT_MAX_BYTES, StrictYamlError, load
 
@@ -298,10 +300,7 @@ def _take(
             found.name,
             False,
             signer,
-            reasons=[
-                f"this order names player {named}, but it is signed with {signer}'s key: "
-                "each player signs their own orders with their own key"
-            ],
+            reasons=[Reason(msg("names-another-player", named=named, signer=signer))],
         )
         _keep_and_tell(
             message,
@@ -320,7 +319,8 @@ def _take(
     head = f"{message.shown} {game.id} {signer} {turn}"
     if verdict.accepted:
         return f"{head} accepted{note}"
-    return f"{head} refused: {'; '.join(one_line(r) for r in verdict.reasons)}{note}"
+    reasons = "; ".join(one_line(r) for r in reason_lines(verdict))
+    return f"{head} refused: {reasons}{note}"
 
 
 def _answer(
@@ -364,7 +364,7 @@ def receipt_text(
             f"Your order {name} for game {game.id}, turn {verdict.turn}, was accepted"
             + (" and replaces your earlier order for that turn." if verdict.replaces else "."),
             f"SHA-256: {verdict.sha256}",
-            *(f"note: {one_line(note)}" for note in verdict.notes),
+            *(f"note: {one_line(placed(note, verdict.game))}" for note in verdict.notes),
             "",
             "The order now in effect for you:",
             "",
@@ -373,7 +373,7 @@ def receipt_text(
     else:
         lines = [
             f"Your order {name} for game {game.id} was refused:",
-            *(f"- {one_line(reason)}" for reason in verdict.reasons),
+            *(f"- {one_line(reason)}" for reason in reason_lines(verdict)),
             "",
             "Nothing in the game changed: "
             + _in_effect(handle, signer, verdict.turn)

@@ -20,11 +20,10 @@ from typing import Any
 
 import jinja2
 
-from adjudicator.contract import Game, State
+from adjudicator.contract import Game, Msg, State
+from adjudicator.forms import FORM_WIDTH, carried_lines
+from adjudicator.present.words import say
 
-FORM_MARK = "# adjudicator-form: "
-FORM_WIDTH = 72
-"""No line of a form is longer (DESIGN, Reports by mail: mail clients hard-wrap longer lines)."""
 CARRIED_NOTE = "# The lines below let 'adjudicator check' check your order: keep them."
 
 
@@ -54,6 +53,9 @@ def _new_environment(game: Game) -> jinja2.Environment:
     env.filters["tojson_line"] = lambda value: json.dumps(value, sort_keys=True)
     env.filters["plural"] = counted
     env.filters["comment"] = comment
+    env.filters["say"] = lambda message: say(
+        message if isinstance(message, Msg) else Msg.from_json(message), game
+    )
     return env
 
 
@@ -68,35 +70,6 @@ def comment(text: str) -> str:
         break_long_words=False,
         break_on_hyphens=False,
     )
-
-
-def carried_lines(carried: dict[str, Any]) -> list[str]:
-    """What a form carries for ``check --form``: compact JSON over as many ``FORM_MARK`` lines
-    as it takes, none longer than FORM_WIDTH and none starting or ending with a space (which
-    mail and editors may drop)."""
-    text = json.dumps(carried, sort_keys=True, separators=(",", ":"))
-    width = FORM_WIDTH - len(FORM_MARK)
-    lines = []
-    while text:
-        cut = min(width, len(text))
-        while 1 < cut < len(text) and (text[cut - 1] == " " or text[cut] == " "):
-            cut -= 1
-        lines.append(FORM_MARK + text[:cut])
-        text = text[cut:]
-    return lines
-
-
-def carried_payload(lines: list[str]) -> tuple[int, str] | None:
-    """The first line (from 1) and the joined payload of the ``FORM_MARK`` lines, which follow
-    one another; None when there is none."""
-    first = next((i for i, line in enumerate(lines) if line.startswith(FORM_MARK)), None)
-    if first is None:
-        return None
-    end = first
-    while end < len(lines) and lines[end].startswith(FORM_MARK):
-        end += 1
-    run = lines[first:end]
-    return first + 1, "".join(line[len(FORM_MARK) :] for line in run)
 
 
 def counted(count: int, word: str, plural: str | None = None) -> str:

@@ -1,0 +1,115 @@
+"""Codes to words: every :class:`~adjudicator.contract.Msg` is rendered here, and only here.
+
+The English text of every code lives in YAML files, ``texts/*.yaml``: the adjudicator's own in
+``templates/common/texts/``, each game's in its templates folder (``Game.templates()/texts/``).
+A text is a :meth:`str.format` string over the message's parameters::
+
+    card-not-in-hand: "you have no {card} in your hand; your hand: {hand}"
+    types-held:                      # by the parameter ``count``: one, or any other number
+      one: "{count} type"
+      other: "{count} types"
+
+Parameters are rendered before they are put in: a ``Msg`` as its own words, a list as its items
+joined by ``, `` (``{name:or}`` joins them with `` or ``, ``{name:and}`` with `` and ``).
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Mapping, Sequence
+from functools import cache
+from importlib.resources import files
+from importlib.resources.abc import Traversable
+from typing import Any
+
+import yaml
+
+from adjudicator.contract import Game, Msg
+
+Text = str | dict[str, str]
+"""A code's English text: one string, or ``{"one": ..., "other": ...}`` by ``count``."""
+
+
+class MissingText(KeyError):
+    """A code that no texts file names (a bug: every code a program makes has its text)."""
+
+
+def read_texts(folder: Traversable) -> dict[str, Text]:
+    """Every code of the ``*.yaml`` files in ``folder`` (none when it does not exist)."""
+    texts: dict[str, Text] = {}
+    if not folder.is_dir():
+        return texts
+    for item in sorted(folder.iterdir(), key=lambda i: i.name):
+        if item.name.endswith(".yaml"):
+            loaded = yaml.safe_load(item.read_text(encoding="utf-8")) or {}
+            clash = set(texts) & set(loaded)
+            if clash:
+                raise ValueError(f"{item.name}: codes given twice: {', '.join(sorted(clash))}")
+            texts.update(loaded)
+    return texts
+
+
+@cache
+def common_texts() -> dict[str, Text]:
+    return read_texts(files("adjudicator.templates") / "common" / "texts")
+
+
+_GAME_TEXTS: dict[str, dict[str, Text]] = {}
+
+
+def game_texts(game: Game) -> dict[str, Text]:
+    if game.name not in _GAME_TEXTS:
+        _GAME_TEXTS[game.name] = read_texts(game.templates() / "texts")
+    return _GAME_TEXTS[game.name]
+
+
+def text_of(code: str, game: Game | None) -> Text:
+    """The English text of ``code``: the game's own first, then the adjudicator's."""
+    if game is not None:
+        found = game_texts(game).get(code)
+        if found is not None:
+            return found
+    found = common_texts().get(code)
+    if found is None:
+        raise MissingText(code)
+    return found
+
+
+class _Formatter(string.Formatter):
+    """``str.format`` with the list specs ``or`` and ``and``."""
+
+    def format_field(self, value: Any, format_spec: str) -> Any:
+        if isinstance(value, list):
+            joiner = {"or": " or ", "and": " and ", "": ", "}.get(format_spec)
+            if joiner is not None:
+                return joiner.join(str(item) for item in value)
+        return super().format_field(value, format_spec)
+
+
+_FORMATTER = _Formatter()
+
+
+def say(message: Msg, game: Game | None = None, lang: str = "en") -> str:
+    """``message`` in words, in ``lang`` (only English so far)."""
+    text = text_of(message.code, game)
+    params = {name: _rendered(value, game, lang) for name, value in message.params.items()}
+    if isinstance(text, dict):
+        text = text["one"] if params.get("count") == 1 else text["other"]
+    return _FORMATTER.format(text, **params)
+
+
+def _rendered(value: Any, game: Game | None, lang: str) -> Any:
+    if isinstance(value, Msg):
+        return say(value, game, lang)
+    if isinstance(value, list | tuple):
+        return [_rendered(item, game, lang) for item in value]
+    return value
+
+
+def say_all(messages: Sequence[Msg], game: Game | None = None, lang: str = "en") -> list[str]:
+    return [say(m, game, lang) for m in messages]
+
+
+def said(data: Mapping[str, Any], game: Game | None = None, lang: str = "en") -> str:
+    """A message stored as JSON (:meth:`Msg.to_json`) in words."""
+    return say(Msg.from_json(data), game, lang)
