@@ -53,10 +53,16 @@ def _new_environment(game: Game) -> jinja2.Environment:
     env.filters["tojson_line"] = lambda value: json.dumps(value, sort_keys=True)
     env.filters["plural"] = counted
     env.filters["comment"] = comment
-    env.filters["say"] = lambda message: say(
-        message if isinstance(message, Msg) else Msg.from_json(message), game
-    )
+    env.filters["say"] = lambda message: _said(message, game)
     return env
+
+
+def _said(message: Msg | dict[str, Any] | str, game: Game) -> str:
+    """A message in words: a ``Msg``, one stored as JSON, or text a game stored before it had
+    codes (an old game's events)."""
+    if isinstance(message, str):
+        return message
+    return say(message if isinstance(message, Msg) else Msg.from_json(message), game)
 
 
 def comment(text: str) -> str:
