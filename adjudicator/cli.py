@@ -202,7 +202,7 @@ def new(gamedir: Path, setup_path: Path) -> None:
 
     handle = engine.new(gamedir, setup_path)
     click.echo(f"{gamedir}: game {handle.meta['id']} ({handle.game.title}) created, turn 1")
-    click.echo(f"reports: {gamedir / 'turns' / '0001' / 'reports'}")
+    click.echo(f"reports: adjudicator report {gamedir} --player NAME (or --gm, --public)")
 
 
 @cli.command()
@@ -311,13 +311,13 @@ def report(gamedir: Path, player: str | None, gm: bool, public: bool, turn: int 
     Example:
       adjudicator report games/cairo-2026 --player alice --turn 3
     """
-    from adjudicator import engine
+    from adjudicator.present import reports
 
     chosen = [name for name, on in (("--player", player), ("--gm", gm), ("--public", public)) if on]
     if len(chosen) != 1:
         raise click.UsageError("give exactly one of --player NAME, --gm, --public")
     reader = player or ("gm" if gm else "public")
-    click.echo(engine.report(gamedir, reader, turn), nl=False)
+    click.echo(reports.report(gamedir, reader, turn), nl=False)
 
 
 @cli.command()
@@ -330,9 +330,9 @@ def form(gamedir: Path, player: str) -> None:
     Example:
       adjudicator form games/cairo-2026 --player alice > order.yaml
     """
-    from adjudicator import engine
+    from adjudicator.present import reports
 
-    click.echo(engine.form(gamedir, player), nl=False)
+    click.echo(reports.form(gamedir, player), nl=False)
 
 
 @cli.command()
@@ -351,11 +351,12 @@ def view(gamedir: Path, player: str, as_json: bool) -> None:
       adjudicator view games/cairo-2026 --player alice --json
     """
     from adjudicator import engine
+    from adjudicator.present import reports
 
     if as_json:
         echo_json(engine.view(gamedir, player))
         return
-    click.echo(engine.report(gamedir, player), nl=False)
+    click.echo(reports.report(gamedir, player), nl=False)
 
 
 @cli.command()

@@ -84,13 +84,14 @@ def run(
                 raise RuntimeError(f"the {game_name} bot's order was refused: {problems}")
         engine.adjudicate(gamedir)
     handle = engine.OpenGame(gamedir)
-    echo(render_final(handle.game, handle.meta, handle.state()).rstrip("\n"))
+    final = engine.stored_view(handle, "public")
+    echo(render_final(handle.game, handle.meta, final).rstrip("\n"))
     # The last adjudication, of turn T, ended the game and wrote the final reports into the
     # next turn's folder, T+1, which no turn uses (the final table says "over after turn T").
     last = handle.turn() - 1
     echo(
-        f"reports: {gamedir / 'turns'}/NNNN/reports/ (0001 to {last:04d}: as each turn opened; "
-        f"{last + 1:04d}: the final reports)"
+        f"reports: adjudicator report {gamedir} --player NAME --turn N (turns 1 to {last}: as "
+        f"each turn opened; {last + 1}: the final reports)"
     )
     echo(f"record:  adjudicator log {gamedir} (--json for the JSON)")
     echo(

@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from adjudicator import clock, journal, schedule, sshsig, steps
+from adjudicator import clock, journal, schedule, sshsig, steps, views
 from adjudicator.contract import Game, Msg, Problem, Reason, State, msg
 from adjudicator.errors import NotNow, UsageProblem
 from adjudicator.orders import (
@@ -28,7 +28,6 @@ from adjudicator.orders import (
     sha256,
     within_caps,
 )
-from adjudicator.present.reports import form_text, render
 from adjudicator.registry import load_game
 from adjudicator.rng import Rng
 from adjudicator.setupfile import read_setup
@@ -147,7 +146,7 @@ def new(root: Path, setup_path: Path) -> OpenGame:
         store.write_bytes("setup.yaml", raw)
         store.write_json("game.json", meta)
         store.write_json(f"{store.turn_dir(1)}/state.json", state)
-        write_reports(game, meta, store, 1, state, None)
+        write_views(game, meta, store, 1, state, None)
         running.commit("created", at=clock.stamp(opened), turn=1, deadline=deadline)
     return OpenGame(root)
 
@@ -175,7 +174,7 @@ def _make_room(root: Path) -> None:
         (root / ".step").unlink(missing_ok=True)
 
 
-def write_reports(
+def write_views(
     game: Game,
     meta: dict[str, Any],
     store: GameDir,
@@ -183,16 +182,11 @@ def write_reports(
     state: State,
     orders: dict[str, Any] | None,
 ) -> None:
-    """Every reader's report (and every form owed) as the turn opens; ``orders``: every order
-    used, by turn, once the game is over."""
-    folder = f"{store.turn_dir(turn)}/reports"
-    players = [p["name"] for p in meta["players"]]
-    for reader in [*players, "public", "gm"]:
-        store.write_text(f"{folder}/{reader}.txt", render(game, meta, state, reader, orders))
-    for player in players:
-        text = form_text(game, meta, state, player)
-        if text is not None:
-            store.write_text(f"{folder}/{meta['id']}-turn{turn}-{player}.yaml", text)
+    """Every reader's view as the turn opens (what their reports and forms are rendered from);
+    ``orders``: every order used, by turn, once the game is over."""
+    for reader in views.readers(meta):
+        doc = views.reader_view(game, meta, state, reader, orders)
+        store.write_json(views.path(store.turn_dir(turn), reader), doc, sort_keys=False)
 
 
 # -- submit ------------------------------------------------------------------------------------
@@ -465,7 +459,7 @@ def adjudicate(
         )
         store.write_json(f"{store.turn_dir(turn + 1)}/state.json", resolution.state)
         everything = {**all_orders(handle), str(turn): orders} if over else None
-        write_reports(game, handle.meta, store, turn + 1, resolution.state, everything)
+        write_views(game, handle.meta, store, turn + 1, resolution.state, everything)
         running.commit(
             "adjudicated",
             at=clock.stamp(opened),
@@ -478,26 +472,16 @@ def adjudicate(
 
 
 # -- reading -----------------------------------------------------------------------------------
-def report(root: Path, reader: str, turn: int | None = None) -> str:
-    handle = OpenGame(root)
+def stored_view(handle: OpenGame, reader: str, turn: int | None = None) -> dict[str, Any]:
+    """``reader``'s view as turn ``turn`` (default: the current one) opened."""
     if reader not in ("gm", "public"):
         handle.require_player(reader)
     current = handle.turn()
     turn = current if turn is None else turn
     if turn < 1 or turn > current:
         raise UsageProblem(f"there is no turn {turn} (turns 1 to {current})")
-    path = handle.dir.root / handle.dir.turn_dir(turn) / "reports" / f"{reader}.txt"
-    return path.read_text(encoding="utf-8")
-
-
-def form(root: Path, player: str) -> str:
-    handle = OpenGame(root)
-    handle.require_player(player)
-    state = handle.state()
-    text = form_text(handle.game, handle.meta, state, player)
-    if text is None:
-        raise NotNow(f"{player} owes no order in turn {state['turn']}")
-    return text
+    doc: dict[str, Any] = handle.dir.read_json(views.path(handle.dir.turn_dir(turn), reader))
+    return doc
 
 
 def view(root: Path, player: str) -> dict[str, Any]:

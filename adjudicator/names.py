@@ -13,8 +13,8 @@ from typing import Final
 
 RESERVED_READERS: Final[Mapping[str, str]] = MappingProxyType(
     {
-        "gm": "the game master (report --gm, reports/gm.txt, the game master's mail)",
-        "public": "the spectators (report --public, reports/public.txt)",
+        "gm": "the game master (report --gm, views/gm.json, the game master's mail)",
+        "public": "the spectators (report --public, views/public.json)",
         "all": "every player (press to: all)",
     }
 )

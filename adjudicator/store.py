@@ -12,7 +12,7 @@ Layout (docs/game-directory.md says more)::
       turns/0001/orders/alice-1.yaml the exact bytes each accepted order file signed ...
       turns/0001/orders/alice-1.yaml.sig   ... and its signature (ssh-keygen -Y verify works)
       turns/0001/resolution.json     after adjudication: the orders used, defaults, events
-      turns/0001/reports/…           the reports written as the turn opened
+      turns/0001/views/…             what each reader may see as the turn opened
       discarded/…                    what recovery moved aside (the journal names it)
 
 No file is rewritten in place: a step writes new files (and moves files), then its journal line.
@@ -70,8 +70,11 @@ def fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def dump_json(data: Any) -> bytes:
-    return (json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
+def dump_json(data: Any, sort_keys: bool = True) -> bytes:
+    """``data`` as indented JSON; ``sort_keys=False`` keeps each mapping's order (a view's order
+    is the order its report shows)."""
+    text = json.dumps(data, indent=2, sort_keys=sort_keys, ensure_ascii=False)
+    return (text + "\n").encode()
 
 
 def sha256_file(path: Path) -> str:
@@ -124,8 +127,8 @@ class GameDir:
     def read_json(self, rel: str) -> Any:
         return json.loads((self.root / rel).read_text(encoding="utf-8"))
 
-    def write_json(self, rel: str, data: Any) -> None:
-        atomic_write(self.root / rel, dump_json(data))
+    def write_json(self, rel: str, data: Any, sort_keys: bool = True) -> None:
+        atomic_write(self.root / rel, dump_json(data, sort_keys))
 
     def write_bytes(self, rel: str, data: bytes) -> None:
         atomic_write(self.root / rel, data)

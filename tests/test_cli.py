@@ -34,13 +34,13 @@ def test_new_game_opens_turn_one_with_the_start_players_choice(table: Table) -> 
     assert status["waiting_for"] == list(status["owed"])
     assert status["received"] == []
     assert status["deadline"] is None
-    reports = table.gamedir / "turns" / "0001" / "reports"
-    assert sorted(p.name for p in reports.glob("*.txt")) == [
-        "alice.txt",
-        "bob.txt",
-        "carol.txt",
-        "gm.txt",
-        "public.txt",
+    stored = table.gamedir / "turns" / "0001" / "views"
+    assert sorted(p.name for p in stored.glob("*")) == [
+        "alice.json",
+        "bob.json",
+        "carol.json",
+        "gm.json",
+        "public.json",
     ]
 
 

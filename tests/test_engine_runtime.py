@@ -34,8 +34,8 @@ def test_a_locked_game_refuses_with_exit_4_and_changes_nothing(
 def demo_output(gamedir: Path, seed: int, last: int) -> str:
     """What a Sultan demo prints after its final table; ``last``: the last turn played."""
     return (
-        f"reports: {gamedir}/turns/NNNN/reports/ (0001 to {last:04d}: as each turn opened; "
-        f"{last + 1:04d}: the final reports)\n"
+        f"reports: adjudicator report {gamedir} --player NAME --turn N (turns 1 to {last}: as "
+        f"each turn opened; {last + 1}: the final reports)\n"
         f"record:  adjudicator log {gamedir} (--json for the JSON)\n"
         f"seed:    {seed:032x} (--seed {seed} as 32 hex digits; a demo's seed is public, a real "
         "game draws its own and keeps it secret until the end)\n"

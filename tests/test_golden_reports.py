@@ -22,6 +22,7 @@ from adjudicator.games.sultans_court import GAME as COURT
 from adjudicator.present.reports import form_text, render, render_final
 from adjudicator.registry import game_names
 from adjudicator.rng import Rng
+from adjudicator.views import reader_view
 
 GOLDEN = Path(__file__).parent / "golden"
 REGENERATE = os.environ.get("ADJUDICATOR_REGENERATE_GOLDEN") == "1"
@@ -121,7 +122,11 @@ def test_forms_and_final_table(game: str) -> None:
             text = form_text(module, meta, state, player)
             assert text is not None
             compare(module, f"{game}-turn{state['turn']}-{player}-form.yaml", text)
-    compare(module, f"{game}-final-table.txt", render_final(module, meta, states[-1]))
+    compare(
+        module,
+        f"{game}-final-table.txt",
+        render_final(module, meta, reader_view(module, meta, states[-1], "public")),
+    )
 
 
 def test_every_registered_game_has_golden_reports() -> None:

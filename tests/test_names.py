@@ -37,9 +37,9 @@ def test_the_reserved_readers() -> None:
 @pytest.mark.parametrize(
     ("name", "reader"),
     [
-        ("gm", "the game master (report --gm, reports/gm.txt, the game master's mail)"),
-        ("GM", "the game master (report --gm, reports/gm.txt, the game master's mail)"),
-        ("Public", "the spectators (report --public, reports/public.txt)"),
+        ("gm", "the game master (report --gm, views/gm.json, the game master's mail)"),
+        ("GM", "the game master (report --gm, views/gm.json, the game master's mail)"),
+        ("Public", "the spectators (report --public, views/public.json)"),
         ("all", "every player (press to: all)"),
         ("ALL", "every player (press to: all)"),
     ],
@@ -120,6 +120,6 @@ def test_every_path_from_names_stays_distinct_ignoring_case(tmp_path: Path) -> N
     assert result.exit_code == 0, result.output
     paths = [p.relative_to(table.gamedir).as_posix() for p in table.gamedir.rglob("*")]
     assert len({p.casefold() for p in paths}) == len(paths)
-    reports = {p.rpartition("/")[2] for p in paths if "/reports/" in p}
-    assert {f"{reader}.txt" for reader in [*names, "public", "gm"]} <= reports
+    stored = {p.rpartition("/")[2] for p in paths if "/views/" in p}
+    assert {f"{reader}.json" for reader in [*names, "public", "gm"]} <= stored
     assert any(p.startswith("outbox/") for p in paths)

@@ -45,14 +45,13 @@ def test_doctor_names_every_file_out_of_place(tmp_path: Path) -> None:
     game = table.gamedir
     (game / "turns" / "0005").mkdir()
     (game / "turns" / "0005" / "state.json").write_text("{}")
-    (game / "turns" / "0001" / "reports" / "alice.txt").write_text("rewritten\n")
-    (game / "turns" / "0001" / "reports" / "bob.txt").unlink()
+    (game / "turns" / "0001" / "views" / "alice.json").write_text("{}\n")
+    (game / "turns" / "0001" / "views" / "bob.json").unlink()
     code, lines = _doctor(game)
     assert code == 3
     assert lines == [
-        f"{game}/turns/0001/reports/alice.txt: changed since the journal named it "
-        "(SHA-256 differs)",
-        f"{game}/turns/0001/reports/bob.txt: named by the journal but missing",
+        f"{game}/turns/0001/views/alice.json: changed since the journal named it (SHA-256 differs)",
+        f"{game}/turns/0001/views/bob.json: named by the journal but missing",
         f"{game}/turns/0005/state.json: not named by the journal",
     ]
 

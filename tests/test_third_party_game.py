@@ -142,9 +142,16 @@ def test_the_installed_command_plays_a_third_party_game(site: Path, tmp_path: Pa
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("HIGHER, game demo-higher-3: FINAL TABLE after turn 3\n")
-    reports = sorted((folder / "game" / "turns").glob("*/reports/alice.txt"))
-    assert reports, "every turn's reports are written"
-    assert reports[0].read_text().startswith("HIGHER: game demo-higher-3, turn 1, report for alice")
+    stored = sorted((folder / "game" / "turns").glob("*/views/alice.json"))
+    assert len(stored) == 4, "every turn's views are written, the final one too"
+    first = subprocess.run(
+        [command, "report", str(folder / "game"), "--player", "alice", "--turn", "1"],
+        capture_output=True,
+        text=True,
+        env=environment,
+    )
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.startswith("HIGHER: game demo-higher-3, turn 1, report for alice")
 
 
 def test_the_contract_test_holds_for_the_third_party_game(higher: Path) -> None:

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from adjudicator import engine
+from adjudicator.present.reports import render
 from tests.helpers import Table, run
 
 
@@ -34,7 +36,8 @@ def test_view_text_is_the_players_report_of_the_current_turn(
     table.play_turn()
     result = run("view", table.gamedir, "--player", "bob")
     assert result.exit_code == 0, result.output
-    assert result.output == (table.gamedir / "turns/0002/reports/bob.txt").read_text()
+    handle = engine.OpenGame(table.gamedir)
+    assert result.output == render(handle.game, handle.meta, handle.state(), "bob")
     assert result.output == run("report", table.gamedir, "--player", "bob").output
 
 

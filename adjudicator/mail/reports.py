@@ -1,7 +1,8 @@
 """Reports by mail: every turn's reports queued once, one mail per player.
 
-The body is the player's text report for the turn; when the player owes an order, the order form
-is attached as ``<id>-turn<N>-<player>.yaml``. Queuing a turn's reports is one step whose
+The body is the player's text report for the turn, rendered from the player's stored view as it
+is queued; when the player owes an order, the order form (rendered from the same view) is
+attached as ``<id>-turn<N>-<player>.yaml``. Queuing a turn's reports is one step whose
 ``queued`` journal line names the turn, so a turn's reports are queued exactly once, whenever
 ``send`` runs (a queuing cut short is discarded whole and done again).
 """
@@ -10,9 +11,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from adjudicator import journal, schedule, steps
+from adjudicator import journal, schedule, steps, views
+from adjudicator.contract import msg
 from adjudicator.mail.outgoing import new_message_id, report_mail
 from adjudicator.mail.queue import Outbox
+from adjudicator.present.reports import form_of_view, render_view
+from adjudicator.present.words import say
+from adjudicator.registry import load_game
 
 
 def queue_due_reports(root: Path, sender: str) -> int:
@@ -31,16 +36,18 @@ def queue_due_reports(root: Path, sender: str) -> int:
         if times.deadline is not None:
             deadline = schedule.shown(times.deadline, schedule.game_zone(meta))
         outbox = Outbox(root)
+        game = load_game(meta["game"])
         for turn in due:
-            folder = root / store.turn_dir(turn) / "reports"
             for player in meta["players"]:
                 name = player["name"]
                 if player.get("resigned"):
                     continue
-                form = folder / f"{meta['id']}-turn{turn}-{name}.yaml"
-                body = (folder / f"{name}.txt").read_text(encoding="utf-8")
-                if form.exists() and deadline is not None and turn == current:
-                    body += f"\nYour orders for turn {turn} are due by {deadline}.\n"
+                doc = store.read_json(views.path(store.turn_dir(turn), name))
+                body = render_view(game, meta, doc)
+                form = form_of_view(game, meta, doc)
+                if form is not None and deadline is not None and turn == current:
+                    due_by = msg("orders-due", turn=turn, deadline=deadline)
+                    body += "\n" + say(due_by, game) + "\n"
                 message = report_mail(
                     sender=sender,
                     to=player["email"],
@@ -48,7 +55,7 @@ def queue_due_reports(root: Path, sender: str) -> int:
                     player=name,
                     turn=turn,
                     body=body,
-                    form=form.read_text(encoding="utf-8") if form.exists() else None,
+                    form=form,
                     message_id=new_message_id(sender, f"{meta['id']}.turn{turn}.{name}"),
                 )
                 outbox.put(message, f"report-{turn}-{name}")

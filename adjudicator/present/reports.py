@@ -16,28 +16,32 @@ from __future__ import annotations
 import json
 import textwrap
 from importlib.resources import files
+from pathlib import Path
 from typing import Any
 
 import jinja2
 
-from adjudicator.contract import Game, Msg, State
+from adjudicator.contract import Game, Msg, State, msg
+from adjudicator.errors import NotNow
 from adjudicator.forms import FORM_WIDTH, carried_lines
+from adjudicator.present.catalogs import DEFAULT, translations
 from adjudicator.present.words import say
+from adjudicator.views import reader_view
 
-CARRIED_NOTE = "# The lines below let 'adjudicator check' check your order: keep them."
-
-
-_ENVIRONMENTS: dict[str, jinja2.Environment] = {}
+_ENVIRONMENTS: dict[tuple[str, str], jinja2.Environment] = {}
 
 
-def _environment(game: Game) -> jinja2.Environment:
-    """One environment per game, so each template is compiled once per process."""
-    if game.name not in _ENVIRONMENTS:
-        _ENVIRONMENTS[game.name] = _new_environment(game)
-    return _ENVIRONMENTS[game.name]
+def _environment(game: Game, lang: str = DEFAULT) -> jinja2.Environment:
+    """One environment per game and language, so each template is compiled once per process."""
+    key = (game.name, lang)
+    if key not in _ENVIRONMENTS:
+        _ENVIRONMENTS[key] = _new_environment(game, lang)
+    return _ENVIRONMENTS[key]
 
 
-def _new_environment(game: Game) -> jinja2.Environment:
+def _new_environment(game: Game, lang: str) -> jinja2.Environment:
+    """The game's templates, then the shared ones, with Jinja's i18n extension speaking
+    ``lang`` through the game's catalog (falling back to the shared one)."""
     common = files("adjudicator.templates") / "common"
     env = jinja2.Environment(
         loader=jinja2.ChoiceLoader(
@@ -48,21 +52,25 @@ def _new_environment(game: Game) -> jinja2.Environment:
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
+        extensions=["jinja2.ext.i18n"],
     )
+    env.policies["ext.i18n.trimmed"] = True
+    env.install_gettext_translations(translations(game, lang), newstyle=True)  # type: ignore[attr-defined]
     env.filters["joined"] = lambda items: ", ".join(str(i) for i in items) if items else "none"
     env.filters["tojson_line"] = lambda value: json.dumps(value, sort_keys=True)
     env.filters["plural"] = counted
     env.filters["comment"] = comment
-    env.filters["say"] = lambda message: _said(message, game)
+    env.filters["say"] = lambda message: _said(message, game, lang)
+    env.globals["lang"] = lang
     return env
 
 
-def _said(message: Msg | dict[str, Any] | str, game: Game) -> str:
+def _said(message: Msg | dict[str, Any] | str, game: Game, lang: str) -> str:
     """A message in words: a ``Msg``, one stored as JSON, or text a game stored before it had
     codes (an old game's events)."""
     if isinstance(message, str):
         return message
-    return say(message if isinstance(message, Msg) else Msg.from_json(message), game)
+    return say(message if isinstance(message, Msg) else Msg.from_json(message), game, lang)
 
 
 def comment(text: str) -> str:
@@ -96,6 +104,61 @@ def _game_info(game: Game, meta: dict[str, Any], over: bool) -> dict[str, Any]:
     return info
 
 
+_TEMPLATES = {"gm": "gm.txt.j2", "public": "public.txt.j2"}
+
+
+def render_view(game: Game, meta: dict[str, Any], doc: dict[str, Any], lang: str = DEFAULT) -> str:
+    """The report of a stored view (:func:`adjudicator.views.reader_view`) in ``lang``."""
+    reader = doc["reader"]
+    return (
+        _environment(game, lang)
+        .get_template(_TEMPLATES.get(reader, "player.txt.j2"))
+        .render(
+            game=_game_info(game, meta, doc["over"]),
+            turn=doc["turn"],
+            owed=doc["owed"],
+            view=doc["view"],
+            form=form_of_view(game, meta, doc, lang),
+            orders=doc.get("orders"),
+        )
+    )
+
+
+def form_of_view(
+    game: Game, meta: dict[str, Any], doc: dict[str, Any], lang: str = DEFAULT
+) -> str | None:
+    """The order form of a player's stored view in ``lang``, or None when they owe nothing."""
+    if "to_do" not in doc:
+        return None
+    player, turn, context = doc["reader"], doc["turn"], doc["context"]
+    carried = {"game": game.name, "id": meta["id"], "player": player, "turn": turn}
+    carried["context"] = context
+    text = (
+        _environment(game, lang)
+        .get_template("form.yaml.j2")
+        .render(
+            game=_game_info(game, meta, False),
+            turn=turn,
+            player=player,
+            to_do=doc["to_do"],
+            view=doc["view"],
+            context=context,
+        )
+    )
+    note = comment(say(msg("carried-note"), game, lang))
+    carried_text = "\n".join([note, *carried_lines(carried)])
+    return text.rstrip("\n") + "\n" + carried_text + "\n"
+
+
+def render_final(game: Game, meta: dict[str, Any], doc: dict[str, Any], lang: str = DEFAULT) -> str:
+    """The final table of a finished game (``final.txt.j2``), from its last public view."""
+    return (
+        _environment(game, lang)
+        .get_template("final.txt.j2")
+        .render(game=_game_info(game, meta, True), turn=doc["turn"], view=doc["view"])
+    )
+
+
 def render(
     game: Game,
     meta: dict[str, Any],
@@ -103,67 +166,30 @@ def render(
     reader: str,
     orders: dict[str, Any] | None = None,
 ) -> str:
-    """The report for ``reader``: a player's name, ``"public"`` or ``"gm"``."""
-    over = game.is_over(state)
-    if reader == "gm":
-        view = game.gm_view(state)
-        template = "gm.txt.j2"
-    elif reader == "public":
-        view = game.view(state, None)
-        template = "public.txt.j2"
-    else:
-        view = game.view(state, reader)
-        template = "player.txt.j2"
-    owed = game.owed(state)
-    form = form_text(game, meta, state, reader) if reader in owed else None
-    return (
-        _environment(game)
-        .get_template(template)
-        .render(
-            game=_game_info(game, meta, over),
-            turn=state["turn"],
-            owed=sorted(owed, key=[p["name"] for p in meta["players"]].index),
-            view=view,
-            form=form,
-            orders=orders if over else None,
-        )
-    )
-
-
-def render_final(game: Game, meta: dict[str, Any], state: State) -> str:
-    """The final table of a finished game (``final.txt.j2``, from the spectators' view)."""
-    return (
-        _environment(game)
-        .get_template("final.txt.j2")
-        .render(game=_game_info(game, meta, True), turn=state["turn"], view=game.view(state, None))
-    )
+    """The report for ``reader`` (a player's name, ``"public"`` or ``"gm"``) of ``state``."""
+    return render_view(game, meta, reader_view(game, meta, state, reader, orders))
 
 
 def form_text(game: Game, meta: dict[str, Any], state: State, player: str) -> str | None:
-    """``player``'s order form for the current turn, or None when they owe nothing."""
-    owed = game.owed(state)
-    if player not in owed:
-        return None
-    view = game.view(state, player)
-    context = game.context(view)
-    carried = {
-        "game": game.name,
-        "id": meta["id"],
-        "player": player,
-        "turn": state["turn"],
-        "context": context,
-    }
-    text = (
-        _environment(game)
-        .get_template("form.yaml.j2")
-        .render(
-            game=_game_info(game, meta, False),
-            turn=state["turn"],
-            player=player,
-            to_do=owed[player],
-            view=view,
-            context=context,
-        )
-    )
-    carried_text = "\n".join([CARRIED_NOTE, *carried_lines(carried)])
-    return text.rstrip("\n") + "\n" + carried_text + "\n"
+    """``player``'s order form for the turn of ``state``, or None when they owe nothing."""
+    return form_of_view(game, meta, reader_view(game, meta, state, player))
+
+
+def report(root: Path, reader: str, turn: int | None = None) -> str:
+    """``reader``'s report as turn ``turn`` (default: the current one) opened, as text."""
+    from adjudicator.engine import OpenGame, stored_view
+
+    handle = OpenGame(root)
+    return render_view(handle.game, handle.meta, stored_view(handle, reader, turn))
+
+
+def form(root: Path, player: str) -> str:
+    """``player``'s order form for the current turn; NotNow when they owe nothing."""
+    from adjudicator.engine import OpenGame, stored_view
+
+    handle = OpenGame(root)
+    doc = stored_view(handle, player)
+    text = form_of_view(handle.game, handle.meta, doc)
+    if text is None:
+        raise NotNow(f"{player} owes no order in turn {doc['turn']}")
+    return text

@@ -1,0 +1,63 @@
+"""What each reader may see as a turn opens: the data every report, form and page renders.
+
+Each turn keeps one view per reader (each player, ``public``, ``gm``) as JSON in
+``turns/NNNN/views/<reader>.json``, written by the step that opens the turn. The presentation
+layer renders reports and forms from these, in any format and language, whenever they are shown
+or sent; nothing here is words. A stored view holds:
+
+- ``reader``, ``turn``, ``over``;
+- ``owed``: who owes an order now, in seating order;
+- ``view``: the game's view for this reader (``Game.view`` / ``Game.gm_view``), the only source
+  of game facts;
+- for a player who owes an order: ``to_do`` and ``context`` (what ``check --form`` needs);
+- once the game is over: ``orders``, every order used, by turn (the record's ``orders``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adjudicator.contract import Game, State
+
+FOLDER = "views"
+
+
+def readers(meta: dict[str, Any]) -> list[str]:
+    """Every reader of a game: the players in seating order, then ``public`` and ``gm``."""
+    return [*(p["name"] for p in meta["players"]), "public", "gm"]
+
+
+def reader_view(
+    game: Game,
+    meta: dict[str, Any],
+    state: State,
+    reader: str,
+    orders: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The stored view of ``reader`` (a player's name, ``"public"`` or ``"gm"``)."""
+    over = game.is_over(state)
+    if reader == "gm":
+        view = game.gm_view(state)
+    elif reader == "public":
+        view = game.view(state, None)
+    else:
+        view = game.view(state, reader)
+    owed = game.owed(state)
+    seats = [p["name"] for p in meta["players"]]
+    doc: dict[str, Any] = {
+        "reader": reader,
+        "turn": state["turn"],
+        "over": over,
+        "owed": sorted(owed, key=seats.index),
+        "view": view,
+    }
+    if reader in owed:
+        doc["to_do"] = owed[reader]
+        doc["context"] = game.context(view)
+    if over and orders is not None:
+        doc["orders"] = orders
+    return doc
+
+
+def path(turn_dir: str, reader: str) -> str:
+    return f"{turn_dir}/{FOLDER}/{reader}.json"
