@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 DEMO_DIR ?= demo-game
 SEED ?= 2026
 
-.PHONY: demo test lint typecheck pytest install install-test dev golden bench crash clean
+.PHONY: demo test lint typecheck pytest install install-test dev golden bench crash clean catalogs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,26 @@ pytest:
 # Rewrite the golden report files from the current templates (review the diff before committing).
 golden:
 	ADJUDICATOR_REGENERATE_GOLDEN=1 $(BIN)/pytest tests/test_golden_reports.py
+
+# The message catalogs (docs/presentation.md): extract every text and template string of each
+# folder of words, bring each language's .po up to date, compile the .mo files the program reads.
+WORD_FOLDERS := templates/common templates/sultan templates/sultans_court
+LANGUAGES := de nl fr
+catalogs:
+	for folder in $(WORD_FOLDERS); do mkdir -p $$folder/locale; \
+	  $(BIN)/pybabel --quiet extract -F babel.cfg --no-wrap --sort-by-file \
+	    -c TRANSLATORS: -o $$folder/locale/messages.pot $$folder || exit 1; \
+	  for lang in $(LANGUAGES); do \
+	    if [ -f $$folder/locale/$$lang/LC_MESSAGES/messages.po ]; then \
+	      $(BIN)/pybabel --quiet update --no-wrap -i $$folder/locale/messages.pot \
+	        -d $$folder/locale -l $$lang || exit 1; \
+	    else \
+	      $(BIN)/pybabel --quiet init --no-wrap -i $$folder/locale/messages.pot \
+	        -d $$folder/locale -l $$lang || exit 1; \
+	    fi; \
+	  done; \
+	  $(BIN)/pybabel --quiet compile -d $$folder/locale || exit 1; \
+	done
 
 bench: install-test
 	$(BIN)/python benchmarks/startup.py

@@ -9,7 +9,9 @@ A text is a :meth:`str.format` string over the message's parameters::
       one: "{count} type"
       other: "{count} types"
 
-Parameters are rendered before they are put in: a ``Msg`` as its own words, a list as its items
+Other languages come from gettext catalogs (:mod:`adjudicator.present.catalogs`): a code is
+looked up with the code as the context and the English text as the message id. Parameters are
+rendered before they are put in: a ``Msg`` as its own words, a list as its items
 joined by ``, `` (``{name:or}`` joins them with `` or ``, ``{name:and}`` with `` and ``).
 """
 
@@ -25,6 +27,7 @@ from typing import Any
 import yaml
 
 from adjudicator.contract import Game, Msg
+from adjudicator.present.catalogs import translations
 
 Text = str | dict[str, str]
 """A code's English text: one string, or ``{"one": ..., "other": ...}`` by ``count``."""
@@ -90,11 +93,17 @@ _FORMATTER = _Formatter()
 
 
 def say(message: Msg, game: Game | None = None, lang: str = "en") -> str:
-    """``message`` in words, in ``lang`` (only English so far)."""
-    text = text_of(message.code, game)
+    """``message`` in words, in ``lang``: the code's text translated by the catalogs
+    (:mod:`adjudicator.present.catalogs`), its parameters put in."""
+    code = message.code
+    english = text_of(code, game)
     params = {name: _rendered(value, game, lang) for name, value in message.params.items()}
-    if isinstance(text, dict):
-        text = text["one"] if params.get("count") == 1 else text["other"]
+    words = translations(game, lang)
+    if isinstance(english, dict):
+        count = params.get("count")
+        text = words.npgettext(code, english["one"], english["other"], count or 0)
+    else:
+        text = words.pgettext(code, english)
     return _FORMATTER.format(text, **params)
 
 

@@ -1,0 +1,57 @@
+"""The message catalogs: gettext translations of every text, per language.
+
+Each folder of words (``templates/common`` and each game's templates folder) keeps its
+catalogs in ``locale/<lang>/LC_MESSAGES/messages.po``, made and kept up to date with Babel
+(``make catalogs``: ``pybabel extract``, ``update``, ``compile``), beside the compiled
+``messages.mo`` that is read here with the standard library's :mod:`gettext`. English needs no
+catalog: the texts and templates are written in English.
+
+A game's catalog falls back to the adjudicator's own, so a game's templates may use the shared
+words of ``templates/common``.
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+from importlib.resources import files
+from importlib.resources.abc import Traversable
+
+from adjudicator.contract import Game
+
+LANGUAGES = ("en", "de", "nl", "fr")
+"""The languages a game or a player may have (``lang`` in the setup)."""
+DEFAULT = "en"
+
+
+def folder_translations(folder: Traversable, lang: str) -> gettext.NullTranslations:
+    """The catalog of one folder of words in ``lang`` (empty for English or when there is
+    none)."""
+    if lang == DEFAULT:
+        return gettext.NullTranslations()
+    compiled = folder / "locale" / lang / "LC_MESSAGES" / "messages.mo"
+    if not compiled.is_file():
+        return gettext.NullTranslations()
+    return gettext.GNUTranslations(io.BytesIO(compiled.read_bytes()))
+
+
+def common_folder() -> Traversable:
+    return files("adjudicator.templates") / "common"
+
+
+_CACHE: dict[tuple[str | None, str], gettext.NullTranslations] = {}
+
+
+def translations(game: Game | None, lang: str) -> gettext.NullTranslations:
+    """The words of ``game`` (None: only the adjudicator's own) in ``lang``, with the
+    adjudicator's own as the fallback; read once per process."""
+    key = (None if game is None else game.name, lang)
+    if key not in _CACHE:
+        common = folder_translations(common_folder(), lang)
+        if game is None:
+            _CACHE[key] = common
+        else:
+            own = folder_translations(game.templates(), lang)
+            own.add_fallback(common)
+            _CACHE[key] = own
+    return _CACHE[key]
