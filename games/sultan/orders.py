@@ -13,20 +13,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from adjudicator.contract import Path, Problem
+from adjudicator.contract import Msg, Path, Problem, msg
 
 ORDER_COLOURS = ("white", "red", "yellow", "green", "blue")
 ORDER_KEYS = ("return", "bid", "bids")
 ENVELOPE = ("id", "player", "turn")
-OWED_WORDS = {
-    "return": "'return' (the jewel that goes back into the pouch)",
-    "bid": "'bid' (one card on one cushion)",
-    "bids": "'bids' (two cards on two different cushions)",
-}
-
-_TIMES = {2: "twice", 3: "three times"}
-_COUNT = {1: "one", 2: "two"}
-
 Colour = Literal["white", "red", "yellow", "green", "blue"]
 
 
@@ -78,36 +69,57 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _listing(values: list[Any]) -> str:
-    return ", ".join(str(v) for v in values) if values else "none"
+def _owed(to_do: str) -> Msg:
+    """The key owed this turn, with what it holds."""
+    if to_do == "return":
+        return msg("owed-return")
+    if to_do == "bid":
+        return msg("owed-bid")
+    return msg("owed-bids")
+
+
+def _times(count: int) -> Msg:
+    """How often a card is played: twice, three times, 4 times."""
+    if count == 2:
+        return msg("twice")
+    if count == 3:
+        return msg("three-times")
+    return msg("times", count=count)
+
+
+def _how_many(count: int) -> Msg | int:
+    """How many a hand holds: one, two, 3."""
+    if count == 1:
+        return msg("number-one")
+    if count == 2:
+        return msg("number-two")
+    return count
+
+
+def _listed(values: list[Any]) -> list[Any] | Msg:
+    """The values, or the word for none when there are none."""
+    return values if values else msg("none-listed")
 
 
 def validate(context: Mapping[str, Any], order: Any) -> list[Problem]:
     """Every problem of one order body (the file without id, player and turn)."""
     if not isinstance(order, Mapping):
-        return [Problem("wrong-type", "the order must be a mapping of keys, such as 'bid: ...'")]
+        return [Problem("order-not-a-mapping")]
     problems = [
-        Problem("unknown-key", f"unknown key {key!r}", (str(key),))
+        Problem("unknown-key", (str(key),), key=key)
         for key in order
         if key not in ORDER_KEYS and key not in ENVELOPE
     ]
     to_do = context.get("to_do")
     if to_do not in ORDER_KEYS:
-        problems.append(Problem("not-owed", "you owe no order this turn"))
+        problems.append(Problem("not-owed"))
         return problems
     wrong = [key for key in ORDER_KEYS if key in order and key != to_do]
     for key in wrong:
-        problems.append(
-            Problem("wrong-key", f"this turn you owe {OWED_WORDS[to_do]}, not {key!r}", (key,))
-        )
+        problems.append(Problem("wrong-key", (key,), owed=_owed(to_do), key=key))
     if to_do not in order:
         if not wrong:
-            problems.append(
-                Problem(
-                    "missing-key",
-                    f"this turn you owe {OWED_WORDS[to_do]}: the key {to_do!r} is missing",
-                )
-            )
+            problems.append(Problem("owed-key-missing", owed=_owed(to_do), key=to_do))
     elif to_do == "return":
         problems += _check_return(context, order["return"])
     elif to_do == "bid":
@@ -120,26 +132,11 @@ def validate(context: Mapping[str, Any], order: Any) -> list[Problem]:
 def _check_return(context: Mapping[str, Any], value: Any) -> list[Problem]:
     drawn = list(context.get("drawn") or [])
     if not isinstance(value, str):
-        return [
-            Problem("wrong-type", "'return' must be a jewel colour, such as white", ("return",))
-        ]
+        return [Problem("return-not-a-name", ("return",))]
     if value not in ORDER_COLOURS:
-        colours = ", ".join(ORDER_COLOURS)
-        return [
-            Problem(
-                "not-a-colour",
-                f"{value!r} is not a jewel colour; the colours are {colours}",
-                ("return",),
-            )
-        ]
+        return [Problem("not-a-colour", ("return",), value=value, colours=list(ORDER_COLOURS))]
     if value not in drawn:
-        return [
-            Problem(
-                "not-drawn",
-                f"{value} was not drawn this round; drawn: {_listing(drawn)}",
-                ("return",),
-            )
-        ]
+        return [Problem("not-drawn", ("return",), value=value, drawn=_listed(drawn))]
     return []
 
 
@@ -148,23 +145,17 @@ def _check_bid(
 ) -> list[Problem]:
     """One placement; ``used`` counts the cards already laid by earlier placements of the order."""
     if not isinstance(bid, Mapping):
-        return [
-            Problem(
-                "wrong-type",
-                "a placement needs a cushion and a card, such as {cushion: 1, card: 9}",
-                path,
-            )
-        ]
+        return [Problem("placement-not-a-mapping", path)]
     problems = [
-        Problem("unknown-key", f"unknown key {key!r} in a placement", (*path, str(key)))
+        Problem("unknown-placement-key", (*path, str(key)), key=key)
         for key in bid
         if key not in ("cushion", "card")
     ]
     for key in ("cushion", "card"):
         if key not in bid:
-            problems.append(Problem("missing-key", f"the placement has no {key!r}", path))
+            problems.append(Problem("placement-key-missing", path, key=key))
         elif not _is_int(bid[key]):
-            problems.append(Problem("wrong-type", f"{key!r} must be a whole number", (*path, key)))
+            problems.append(Problem("not-a-whole-number", (*path, key), key=key))
     if "card" in bid and _is_int(bid["card"]):
         problems += _check_card(context, bid["card"], (*path, "card"), used)
     if "cushion" in bid and _is_int(bid["cushion"]):
@@ -179,21 +170,16 @@ def _check_card(
     held = hand.count(card)
     used[card] += 1
     if held == 0:
-        return [
-            Problem(
-                "not-in-hand",
-                f"you have no {card} in your hand; your hand: {_listing(hand)}",
-                path,
-            )
-        ]
+        return [Problem("not-in-hand", path, card=card, hand=_listed(hand))]
     if used[card] > held:
         return [
             Problem(
-                "not-in-hand",
-                f"you play the {card} {_TIMES.get(used[card], f'{used[card]} times')}, but your "
-                f"hand holds only {_COUNT.get(held, str(held))} {card}; your hand: "
-                f"{_listing(hand)}",
+                "card-played-too-often",
                 path,
+                card=card,
+                times=_times(used[card]),
+                held=_how_many(held),
+                hand=_listed(hand),
             )
         ]
     return []
@@ -203,46 +189,19 @@ def _check_cushion(context: Mapping[str, Any], cushion: int, path: Path) -> list
     given = context.get("cushions")
     count: int = given if isinstance(given, int) and not isinstance(given, bool) else 3
     if not 1 <= cushion <= count:
-        return [
-            Problem(
-                "no-such-cushion",
-                f"there are {count} cushions this round; cushion {cushion} does not exist",
-                path,
-            )
-        ]
+        return [Problem("no-such-cushion", path, cushions=count, cushion=cushion)]
     used = list(context.get("used_cushions") or [])
     if cushion in used:
-        return [
-            Problem(
-                "same-cushion",
-                f"your first card this round lies on cushion {cushion}; your second card must "
-                "go on another cushion",
-                path,
-            )
-        ]
+        return [Problem("cushion-already-used", path, cushion=cushion)]
     return []
 
 
 def _check_bids(context: Mapping[str, Any], bids: Any) -> list[Problem]:
     if not isinstance(bids, list):
-        return [
-            Problem(
-                "wrong-type",
-                "'bids' must be a list of two placements, such as "
-                "[{cushion: 1, card: 9}, {cushion: 3, card: 4}]",
-                ("bids",),
-            )
-        ]
+        return [Problem("bids-not-a-list", ("bids",))]
     problems: list[Problem] = []
     if len(bids) != 2:
-        problems.append(
-            Problem(
-                "wrong-count",
-                f"'bids' must hold exactly two placements (one card on each of two different "
-                f"cushions), not {len(bids)}",
-                ("bids",),
-            )
-        )
+        problems.append(Problem("wrong-count", ("bids",), given=len(bids)))
     used: Counter[int] = Counter()
     seen: set[int] = set()
     for index, bid in enumerate(bids):
@@ -251,12 +210,7 @@ def _check_bids(context: Mapping[str, Any], bids: Any) -> list[Problem]:
             cushion = bid["cushion"]
             if cushion in seen:
                 problems.append(
-                    Problem(
-                        "same-cushion",
-                        f"both your cards lie on cushion {cushion}; they must go on two "
-                        "different cushions",
-                        ("bids", index, "cushion"),
-                    )
+                    Problem("same-cushion", ("bids", index, "cushion"), cushion=cushion)
                 )
             seen.add(cushion)
     return problems

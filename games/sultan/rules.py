@@ -47,8 +47,9 @@ def check_options(
     start = effective["start_player"]
     if start is not None and start not in players:
         effective["start_player"] = None
-        message = f"option 'start_player' must name a player ({', '.join(players)}), not {start!r}"
-        problems.append(Problem("not-a-player", message, ("start_player",)))
+        problems.append(
+            Problem("not-a-player", ("start_player",), players=list(players), given=start)
+        )
     return effective, problems
 
 
@@ -247,7 +248,7 @@ def resolve(state: State, orders: Mapping[str, Order | None], rng: Rng) -> Resol
         else:
             problems = validate(context_for(state, player), order)
             if problems:
-                details = "; ".join(p.message for p in problems)
+                details = ", ".join(p.code for p in problems)
                 raise ValueError(f"{player}'s order for turn {turn} is not valid: {details}")
         chosen[player] = order
     if new["phase"] == "return":
