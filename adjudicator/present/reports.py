@@ -56,7 +56,9 @@ def _new_environment(game: Game, lang: str) -> jinja2.Environment:
     )
     env.policies["ext.i18n.trimmed"] = True
     env.install_gettext_translations(translations(game, lang), newstyle=True)  # type: ignore[attr-defined]
-    env.filters["joined"] = lambda items: ", ".join(str(i) for i in items) if items else "none"
+    env.filters["joined"] = lambda items: (
+        ", ".join(str(i) for i in items) if items else say(msg("list-none"), game, lang)
+    )
     env.filters["tojson_line"] = lambda value: json.dumps(value, sort_keys=True)
     env.filters["plural"] = counted
     env.filters["comment"] = comment
