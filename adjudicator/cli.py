@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 import click
 
 from adjudicator import __version__
+from adjudicator.lang import DEFAULT, LANGUAGES
 
 EXIT_REFUSED = 3
 EXIT_NOT_NOW = 4
@@ -437,16 +438,23 @@ def schema(game: str) -> None:
 @click.option(
     "--dir", "directory", type=GAMEDIR, default=None, help="Where to play (default: new temp dir)."
 )
-def demo(game: str, players: int | None, seed: int, directory: Path | None) -> None:
+@click.option(
+    "--lang",
+    type=click.Choice(LANGUAGES),
+    default=DEFAULT,
+    show_default=True,
+    help="The language of the game and of every player.",
+)
+def demo(game: str, players: int | None, seed: int, directory: Path | None, lang: str) -> None:
     """Play a whole game with bots through signed order files; print the final table.
 
     \b
     Example:
-      adjudicator demo sultan --players 3 --seed 7 --dir demo-game
+      adjudicator demo sultan --players 3 --seed 7 --dir demo-game --lang de
     """
     from adjudicator import demo as demo_module
 
-    demo_module.run(game, players, seed, directory, click.echo)
+    demo_module.run(game, players, seed, directory, click.echo, lang)
 
 
 from adjudicator.cli_gm import extend, pause, replace, resign, resume, rollback  # noqa: E402

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from adjudicator.lang import LANGUAGES
+
 GAMEDIR = click.Path(path_type=Path, file_okay=False)
 
 
@@ -82,10 +84,22 @@ def resume(gamedir: Path) -> None:
     default=None,
     help="A file holding the new public key line (a .pub file).",
 )
+@click.option(
+    "--lang",
+    type=click.Choice(LANGUAGES),
+    default=None,
+    help="The language of the seat's reports and mail from now on.",
+)
 def replace(
-    gamedir: Path, player: str, email: str | None, key_line: str | None, key_file: Path | None
+    gamedir: Path,
+    player: str,
+    email: str | None,
+    key_line: str | None,
+    key_file: Path | None,
+    lang: str | None,
 ) -> None:
-    """Give a seat a new player or a new key; orders already accepted stay in effect.
+    """Give a seat a new player, a new key or a new language; orders already accepted stay in
+    effect.
 
     A resigned seat taken over by a new player plays again.
 
@@ -109,8 +123,9 @@ def replace(
             raise InputRefused(
                 f"--key-file {key_file}: cannot read the key file ({reason})"
             ) from None
-    change = gm.replace(gamedir, player, email=email, key_line=key_line)
-    click.echo(f"{player}: email {change['email']}, key {keys.fingerprint(change['key'])}")
+    change = gm.replace(gamedir, player, email=email, key_line=key_line, lang=lang)
+    told = f"{player}: email {change['email']}, key {keys.fingerprint(change['key'])}"
+    click.echo(told + (f", language {change['lang']}" if "lang" in change else ""))
 
 
 @click.command()

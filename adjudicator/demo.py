@@ -19,6 +19,7 @@ import yaml
 
 from adjudicator import engine, keys, sshsig
 from adjudicator.errors import UsageProblem
+from adjudicator.lang import DEFAULT
 from adjudicator.present.reports import render_final
 from adjudicator.present.verdicts import reason_lines
 from adjudicator.registry import load_game
@@ -34,8 +35,9 @@ def run(
     seed: int,
     directory: Path | None,
     echo: Callable[[str], None],
+    lang: str = DEFAULT,
 ) -> Path:
-    """Play the demo game; returns the game directory."""
+    """Play the demo game, every reader speaking ``lang``; returns the game directory."""
     game = load_game(game_name)
     count = players if players is not None else max(game.min_players, min(4, game.max_players))
     if not game.min_players <= count <= game.max_players:
@@ -60,6 +62,7 @@ def run(
         "players": [
             {"name": n, "email": f"{n}@example.org", "key_file": f"keys/{n}.pub"} for n in names
         ],
+        "lang": lang,
     }
     (directory / "setup.yaml").write_text(yaml.dump(setup, Dumper=_Dumper, sort_keys=False))
     gamedir = directory / "game"
@@ -85,7 +88,7 @@ def run(
         engine.adjudicate(gamedir)
     handle = engine.OpenGame(gamedir)
     final = engine.stored_view(handle, "public")
-    echo(render_final(handle.game, handle.meta, final).rstrip("\n"))
+    echo(render_final(handle.game, handle.meta, final, lang).rstrip("\n"))
     # The last adjudication, of turn T, ended the game and wrote the final reports into the
     # next turn's folder, T+1, which no turn uses (the final table says "over after turn T").
     last = handle.turn() - 1

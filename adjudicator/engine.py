@@ -16,6 +16,7 @@ from typing import Any, Literal
 from adjudicator import clock, journal, schedule, sshsig, steps, views
 from adjudicator.contract import Game, Msg, Problem, Reason, State, msg
 from adjudicator.errors import NotNow, UsageProblem
+from adjudicator.lang import DEFAULT, game_lang
 from adjudicator.orders import (
     Parsed,
     Refusal,
@@ -47,6 +48,7 @@ class Verdict:
     sha256: str | None = None  # of the bytes as signed, once accepted
     notes: list[Reason] = field(default_factory=list)  # of an accepted order; they never refuse
     game: Game | None = None  # whose words the reasons and notes are in
+    lang: str = DEFAULT  # the language they are told in: the game's, or a form's for check
 
 
 class OpenGame:
@@ -231,6 +233,7 @@ def judge(handle: OpenGame, label: str, received: bytes, signature: bytes | None
     """The pipeline for one order: parse, verify, envelope, validate, store."""
     verdict = _judge(handle, label, received, signature)
     verdict.game = handle.game
+    verdict.lang = game_lang(handle.meta)
     return verdict
 
 
@@ -344,13 +347,20 @@ def check(order_path: Path, form_path: Path, game_name: str | None = None) -> Ve
 
     label = str(order_path)
     game, form = read_form_file(form_path)  # InputRefused when the form is damaged
+    lang = form.get("lang", DEFAULT)
     try:
         received, _ = order_and_signature(Submission(order_path, None))
     except Refusal as refusal:
-        return Verdict(label, False, reasons=[Reason(refusal.reason)], game=game)
+        return Verdict(
+            label,
+            False,
+            reasons=[Reason(refusal.reason)],
+            game=game,
+            lang=lang,
+        )
     parsed = parse(received, game)
     if parsed.data is None:
-        return Verdict(label, False, reasons=parsed.reasons, game=game)
+        return Verdict(label, False, reasons=parsed.reasons, game=game, lang=lang)
     if check_envelope(parsed, form["id"], form["player"], form["turn"]):
         game_problems(parsed, game, form["context"])
     return Verdict(
@@ -361,6 +371,7 @@ def check(order_path: Path, form_path: Path, game_name: str | None = None) -> Ve
         reasons=parsed.reasons,
         notes=parsed.notes,
         game=game,
+        lang=lang,
     )
 
 

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from adjudicator.contract import Game, Reason
 from adjudicator.errors import InputRefused, UsageProblem
+from adjudicator.lang import DEFAULT, Lang
 from adjudicator.problems import schema_problems
 from adjudicator.readfile import FileRefused, read_regular
 from adjudicator.registry import load_game
@@ -67,6 +68,7 @@ class Carried(BaseModel):
     player: str
     turn: int = Field(ge=1)
     context: dict[str, Any]
+    lang: Lang = DEFAULT  # the player's language: check speaks it
 
 
 def read_form_file(path: Path) -> tuple[Game, dict[str, Any]]:

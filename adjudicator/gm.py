@@ -14,6 +14,7 @@ from typing import Any
 from adjudicator import clock, keys, schedule, steps
 from adjudicator.engine import OpenGame
 from adjudicator.errors import InputRefused, NotNow, UsageProblem
+from adjudicator.lang import lang_of
 from adjudicator.setupfile import EMAIL
 
 
@@ -86,14 +87,18 @@ def resume(root: Path) -> datetime | None:
 
 
 def replace(
-    root: Path, player: str, email: str | None = None, key_line: str | None = None
+    root: Path,
+    player: str,
+    email: str | None = None,
+    key_line: str | None = None,
+    lang: str | None = None,
 ) -> dict[str, Any]:
-    """Give ``player``'s seat a new address or key (a new player, or a lost key).
+    """Give ``player``'s seat a new address, key or language (a new player, or a lost key).
 
     Orders already accepted stay in effect; a resigned seat is taken up again.
     """
-    if email is None and key_line is None:
-        raise UsageProblem("give --email, --key or --key-file (or several)")
+    if email is None and key_line is None and lang is None:
+        raise UsageProblem("give --email, --key, --key-file or --lang (or several)")
     handle = OpenGame(root)
     handle.require_player(player)
     if email is not None and not EMAIL.match(email):
@@ -123,6 +128,8 @@ def replace(
             "was_key": seat["key"],
             "resigned_before": bool(seat.get("resigned")),
         }
+        if lang is not None:
+            change["lang"], change["was_lang"] = lang, lang_of(meta, player)
         running.commit("replaced", turn=handle.turn(), **change)
     return change
 

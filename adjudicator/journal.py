@@ -168,7 +168,7 @@ def facts(log: list[dict[str, Any]]) -> Facts:
 
 def seats(created: dict[str, Any], log: list[dict[str, Any]]) -> dict[str, Any]:
     """The game as ``new`` made it (``game.json``) with the seats the journal changed since:
-    ``replaced`` (address, key; a resigned seat plays again) and ``resigned``."""
+    ``replaced`` (address, key, language; a resigned seat plays again) and ``resigned``."""
     meta = copy.deepcopy(created)
     by_name = {seat["name"]: seat for seat in meta["players"]}
     for entry in log:
@@ -177,6 +177,8 @@ def seats(created: dict[str, Any], log: list[dict[str, Any]]) -> dict[str, Any]:
             continue
         if entry["type"] == "replaced":
             seat["email"], seat["key"] = entry["email"], entry["key"]
+            if "lang" in entry:
+                seat["lang"] = entry["lang"]
             seat.pop("resigned", None)
         elif entry["type"] == "resigned":
             seat["resigned"] = entry["turn"]

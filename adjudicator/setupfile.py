@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from adjudicator import clock, keys
 from adjudicator.contract import Game, Msg, Problem, msg
 from adjudicator.errors import InputRefused
+from adjudicator.lang import DEFAULT, Lang
 from adjudicator.names import RESERVED_READERS
 from adjudicator.problems import describe_value, located_all, schema_problems
 from adjudicator.readfile import FileRefused, read_regular
@@ -53,6 +54,7 @@ class PlayerSpec(BaseModel):
     email: str
     key: str | None = None
     key_file: str | None = None
+    lang: Lang | None = None
 
 
 class SetupSpec(BaseModel):
@@ -65,6 +67,7 @@ class SetupSpec(BaseModel):
     deadline: str | None = None
     timezone: str | None = None
     reminders: list[str] = Field(default_factory=list)
+    lang: Lang = DEFAULT
 
 
 def read_setup(path: Path) -> tuple[Game, dict[str, Any], bytes]:
@@ -184,7 +187,8 @@ def _meta(spec: SetupSpec, game: Game, base: Path) -> tuple[dict[str, Any], list
                     )
                 seen_keys[blob] = name
         own = spec_player.model_dump(exclude=set(PlayerSpec.model_fields), exclude_none=True)
-        players.append({"name": name, "email": spec_player.email, "key": key_line, **own})
+        entry = {"name": name, "email": spec_player.email, "key": key_line, **own}
+        players.append({**entry, "lang": spec_player.lang or spec.lang})
     problems += [
         Problem(
             p.code,
@@ -213,6 +217,7 @@ def _meta(spec: SetupSpec, game: Game, base: Path) -> tuple[dict[str, Any], list
         "deadline": spec.deadline,
         "timezone": spec.timezone,
         "reminders": spec.reminders,
+        "lang": spec.lang,
     }
     return meta, problems
 

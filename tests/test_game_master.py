@@ -272,7 +272,7 @@ def test_replace_gives_a_seat_a_new_player_and_key(tmp_path: Path, at: Clock, co
     [
         (["--player", "bob", "--email", "not-an-address"], "is not an email address", 3),
         (["--player", "bob", "--key", "ssh-ed25519 AAAA"], "the new key", 3),
-        (["--player", "bob"], "give --email, --key or --key-file", 2),
+        (["--player", "bob"], "give --email, --key, --key-file or --lang", 2),
         (["--player", "zed", "--email", "z@example.org"], "no player 'zed'", 2),
     ],
 )

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from adjudicator import journal, schedule, steps, views
 from adjudicator.contract import msg
+from adjudicator.lang import lang_of
 from adjudicator.mail.outgoing import new_message_id, report_mail
 from adjudicator.mail.queue import Outbox
 from adjudicator.present.reports import form_of_view, render_view
@@ -43,11 +44,12 @@ def queue_due_reports(root: Path, sender: str) -> int:
                 if player.get("resigned"):
                     continue
                 doc = store.read_json(views.path(store.turn_dir(turn), name))
-                body = render_view(game, meta, doc)
-                form = form_of_view(game, meta, doc)
+                lang = lang_of(meta, name)
+                body = render_view(game, meta, doc, lang)
+                form = form_of_view(game, meta, doc, lang)
                 if form is not None and deadline is not None and turn == current:
                     due_by = msg("orders-due", turn=turn, deadline=deadline)
-                    body += "\n" + say(due_by, game) + "\n"
+                    body += "\n" + say(due_by, game, lang) + "\n"
                 message = report_mail(
                     sender=sender,
                     to=player["email"],

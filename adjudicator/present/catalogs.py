@@ -18,10 +18,9 @@ from importlib.resources import files
 from importlib.resources.abc import Traversable
 
 from adjudicator.contract import Game
+from adjudicator.lang import DEFAULT, LANGUAGES
 
-LANGUAGES = ("en", "de", "nl", "fr")
-"""The languages a game or a player may have (``lang`` in the setup)."""
-DEFAULT = "en"
+__all__ = ["DEFAULT", "LANGUAGES", "translations"]
 
 
 def folder_translations(folder: Traversable, lang: str) -> gettext.NullTranslations:

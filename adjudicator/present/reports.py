@@ -24,6 +24,7 @@ import jinja2
 from adjudicator.contract import Game, Msg, State, msg
 from adjudicator.errors import NotNow
 from adjudicator.forms import FORM_WIDTH, carried_lines
+from adjudicator.lang import lang_of
 from adjudicator.present.catalogs import DEFAULT, translations
 from adjudicator.present.words import say
 from adjudicator.views import reader_view
@@ -135,6 +136,8 @@ def form_of_view(
     player, turn, context = doc["reader"], doc["turn"], doc["context"]
     carried = {"game": game.name, "id": meta["id"], "player": player, "turn": turn}
     carried["context"] = context
+    if lang != DEFAULT:
+        carried["lang"] = lang
     text = (
         _environment(game, lang)
         .get_template("form.yaml.j2")
@@ -177,12 +180,14 @@ def form_text(game: Game, meta: dict[str, Any], state: State, player: str) -> st
     return form_of_view(game, meta, reader_view(game, meta, state, player))
 
 
-def report(root: Path, reader: str, turn: int | None = None) -> str:
-    """``reader``'s report as turn ``turn`` (default: the current one) opened, as text."""
+def report(root: Path, reader: str, turn: int | None = None, lang: str | None = None) -> str:
+    """``reader``'s report as turn ``turn`` (default: the current one) opened, as text, in
+    ``lang`` (default: the reader's)."""
     from adjudicator.engine import OpenGame, stored_view
 
     handle = OpenGame(root)
-    return render_view(handle.game, handle.meta, stored_view(handle, reader, turn))
+    doc = stored_view(handle, reader, turn)
+    return render_view(handle.game, handle.meta, doc, lang or lang_of(handle.meta, reader))
 
 
 def form(root: Path, player: str) -> str:
@@ -191,7 +196,7 @@ def form(root: Path, player: str) -> str:
 
     handle = OpenGame(root)
     doc = stored_view(handle, player)
-    text = form_of_view(handle.game, handle.meta, doc)
+    text = form_of_view(handle.game, handle.meta, doc, lang_of(handle.meta, player))
     if text is None:
         raise NotNow(f"{player} owes no order in turn {doc['turn']}")
     return text

@@ -22,18 +22,19 @@ def placed(reason: Reason, game: Game | None = None, lang: str = "en") -> str:
     return f"line {reason.line}, column {reason.column}: {text}"
 
 
-def reason_lines(verdict: Verdict, lang: str = "en") -> list[str]:
-    return [placed(r, verdict.game, lang) for r in verdict.reasons]
+def reason_lines(verdict: Verdict, lang: str | None = None) -> list[str]:
+    """Each reason placed, in ``lang`` (default: the verdict's)."""
+    return [placed(r, verdict.game, lang or verdict.lang) for r in verdict.reasons]
 
 
-def note_lines(verdict: Verdict, lang: str = "en") -> list[str]:
+def note_lines(verdict: Verdict, lang: str | None = None) -> list[str]:
     """``  note: ...`` for each note of an accepted order."""
     if not verdict.accepted:
         return []
-    return [f"  note: {placed(n, verdict.game, lang)}" for n in verdict.notes]
+    return [f"  note: {placed(n, verdict.game, lang or verdict.lang)}" for n in verdict.notes]
 
 
-def verdict_lines(verdict: Verdict, lang: str = "en") -> list[str]:
+def verdict_lines(verdict: Verdict, lang: str | None = None) -> list[str]:
     if verdict.accepted:
         extra = ", replaces the earlier order" if verdict.replaces else ""
         head = f"{verdict.label}: accepted ({verdict.player}, turn {verdict.turn}){extra}"
