@@ -13,6 +13,7 @@ import pytest
 
 from adjudicator.contract import State
 from adjudicator.games.sultans_court import GAME
+from adjudicator.lang import LANGUAGES
 from adjudicator.present.reports import form_text, render
 from adjudicator.rng import Rng, Stream
 
@@ -79,9 +80,15 @@ def other_world(state: State, viewer: str, seed: int) -> State:
 
 def readings(state: State, info: dict[str, Any], reader: str) -> dict[str, Any]:
     return {
-        "report": render(GAME, info, state, reader),
-        "public": render(GAME, info, state, "public"),
-        "form": form_text(GAME, info, state, reader),
+        **{
+            f"{kind} {lang}": text
+            for lang in LANGUAGES
+            for kind, text in (
+                ("report", render(GAME, info, state, reader, lang=lang)),
+                ("public", render(GAME, info, state, "public", lang=lang)),
+                ("form", form_text(GAME, info, state, reader, lang)),
+            )
+        },
         "view": json.dumps(GAME.view(state, reader), sort_keys=True),
         "record": json.dumps(GAME.record(state, False), sort_keys=True),
     }

@@ -170,14 +170,17 @@ def render(
     state: State,
     reader: str,
     orders: dict[str, Any] | None = None,
+    lang: str = DEFAULT,
 ) -> str:
     """The report for ``reader`` (a player's name, ``"public"`` or ``"gm"``) of ``state``."""
-    return render_view(game, meta, reader_view(game, meta, state, reader, orders))
+    return render_view(game, meta, reader_view(game, meta, state, reader, orders), lang)
 
 
-def form_text(game: Game, meta: dict[str, Any], state: State, player: str) -> str | None:
+def form_text(
+    game: Game, meta: dict[str, Any], state: State, player: str, lang: str = DEFAULT
+) -> str | None:
     """``player``'s order form for the turn of ``state``, or None when they owe nothing."""
-    return form_of_view(game, meta, reader_view(game, meta, state, player))
+    return form_of_view(game, meta, reader_view(game, meta, state, player), lang)
 
 
 def report(root: Path, reader: str, turn: int | None = None, lang: str | None = None) -> str:
