@@ -19,6 +19,7 @@ import pytest
 from adjudicator.contract import Game, State
 from adjudicator.games.sultan import GAME as SULTAN
 from adjudicator.games.sultans_court import GAME as COURT
+from adjudicator.lang import LANGUAGES
 from adjudicator.present.reports import form_text, render, render_final
 from adjudicator.registry import game_names
 from adjudicator.rng import Rng
@@ -127,6 +128,31 @@ def test_forms_and_final_table(game: str) -> None:
         f"{game}-final-table.txt",
         render_final(module, meta, reader_view(module, meta, states[-1], "public")),
     )
+
+
+SPOKEN = {"four": (1, 5, -1), "court": (1, 5, -1)}
+"""The games whose reports are kept in every language, and the turns kept."""
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+@pytest.mark.parametrize("game", list(SPOKEN))
+def test_reports_in_every_language(game: str, lang: str) -> None:
+    """Reports, a form and the final table in each language (read next to the rulebook of that
+    language when they change: docs/glossary.md)."""
+    module = GAMES[game][0]
+    meta, states, used = play(*GAMES[game])
+    for turn in SPOKEN[game]:
+        state = states[turn - 1] if turn > 0 else states[-1]
+        label = "final" if turn < 0 else f"turn{turn}"
+        for reader in READERS:
+            text = render(module, meta, state, reader, orders=used, lang=lang)
+            compare(module, f"{lang}/{game}-{label}-{reader}.txt", text)
+    player = next(iter(module.owed(states[0])))
+    form = form_text(module, meta, states[0], player, lang)
+    assert form is not None
+    compare(module, f"{lang}/{game}-turn1-{player}-form.yaml", form)
+    final = reader_view(module, meta, states[-1], "public")
+    compare(module, f"{lang}/{game}-final-table.txt", render_final(module, meta, final, lang))
 
 
 def test_every_registered_game_has_golden_reports() -> None:
