@@ -399,12 +399,13 @@ def doctor(gamedir: Path) -> None:
       adjudicator doctor games/cairo-2026
     """
     from adjudicator.doctor import examine
+    from adjudicator.present.words import say
 
     result = examine(gamedir)
     for name in result.in_doubt:
         click.echo(f"in doubt: mail/sending/{name} (check whether it arrived)")
     for problem in result.problems:
-        click.echo(f"{gamedir / problem.path}: {problem.problem}")
+        click.echo(f"{gamedir / problem.path}: {say(problem.problem, lang=result.lang)}")
     if result.problems:
         sys.exit(EXIT_REFUSED)
     click.echo(f"{gamedir}: agrees with its journal ({result.lines} lines, {result.files} files)")

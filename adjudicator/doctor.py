@@ -9,6 +9,7 @@ but is no disagreement: the game master checks whether it arrived.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -16,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator import journal
+from adjudicator.contract import msg
+from adjudicator.lang import DEFAULT, game_lang
 from adjudicator.steps import Difference, differences
 from adjudicator.store import GENESIS, GameDir
 
@@ -26,6 +29,8 @@ class Examination:
     in_doubt: list[str] = field(default_factory=list)
     lines: int = 0
     files: int = 0
+    lang: str = DEFAULT
+    """The game's language, when game.json can be read (doctor speaks to its game master)."""
 
 
 def examine(root: Path) -> Examination:
@@ -33,8 +38,10 @@ def examine(root: Path) -> Examination:
     store = GameDir(root)
     result = Examination()
     if not (root / "game.json").is_file() and not store.log_bytes():
-        result.problems.append(Difference(".", "not a game directory (no game.json, no journal)"))
+        result.problems.append(Difference(".", msg("doctor-no-game")))
         return result
+    with contextlib.suppress(OSError, ValueError, AttributeError):  # then a problem below
+        result.lang = game_lang(store.created())
     chain = _chain_problems(store.log_bytes())
     result.problems += chain
     if chain:
@@ -42,15 +49,9 @@ def examine(root: Path) -> Examination:
     log = store.log()
     result.lines = len(log)
     if not log or log[0].get("type") != "created":
-        result.problems.append(Difference("log.jsonl", "the journal does not begin with created"))
+        result.problems.append(Difference("log.jsonl", msg("doctor-no-created")))
     if log and not any("files" in entry for entry in log):
-        result.problems.append(
-            Difference(
-                "log.jsonl",
-                "made by an older version that named no files: run any "
-                "command that changes the game (e.g. `send`) to have them named",
-            )
-        )
+        result.problems.append(Difference("log.jsonl", msg("doctor-older-version")))
         return result
     unreadable = _first_unreadable_line(log)
     if unreadable is not None:
@@ -79,7 +80,7 @@ def _first_unreadable_line(log: list[dict[str, Any]]) -> Difference | None:
             journal.clock(log[:number], 1)
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             reason = f"{type(error).__name__}: {error}"
-            return Difference("log.jsonl", f"line {number} does not fit its type ({reason})")
+            return Difference("log.jsonl", msg("doctor-line-misfit", line=number, why=reason))
     return None
 
 
@@ -92,18 +93,12 @@ def _chain_problems(data: bytes) -> list[Difference]:
         try:
             entry = json.loads(line)
         except ValueError:
-            problems.append(Difference("log.jsonl", f"line {number} is not JSON"))
+            problems.append(Difference("log.jsonl", msg("doctor-line-not-json", line=number)))
             return problems
         if not isinstance(entry, dict) or "type" not in entry:
-            problems.append(Difference("log.jsonl", f"line {number} is not a journal line"))
+            problems.append(Difference("log.jsonl", msg("doctor-line-not-journal", line=number)))
             return problems
         if "prev" in entry and entry["prev"] != previous:
-            problems.append(
-                Difference(
-                    "log.jsonl",
-                    f"line {number} does not follow the line before it "
-                    "(its prev is not that line's SHA-256): the journal was changed",
-                )
-            )
+            problems.append(Difference("log.jsonl", msg("doctor-chain-broken", line=number)))
         previous = hashlib.sha256(line).hexdigest()
     return problems

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator import clock, failpoint, journal
+from adjudicator.contract import Msg, msg
 from adjudicator.store import LOG, MARKER, GameDir, atomic_write, dump_json, fsync_dir, sha256_file
 
 NOT_TRACKED = {".lock", MARKER, LOG}
@@ -301,7 +302,7 @@ class Difference:
     """One way the directory disagrees with its journal."""
 
     path: str
-    problem: str
+    problem: Msg
 
 
 def differences(store: GameDir) -> list[Difference]:
@@ -309,23 +310,19 @@ def differences(store: GameDir) -> list[Difference]:
     problems: list[Difference] = []
     data = store.log_bytes()
     if data and not data.endswith(b"\n"):
-        problems.append(Difference(LOG, "its last line was cut short"))
+        problems.append(Difference(LOG, msg("doctor-cut-short")))
     marker = store.marker()
     if marker is not None:
         problems.append(
-            Difference(
-                MARKER,
-                f"a {marker.get('kind')} step was cut short (the next command "
-                "that changes the game finishes or discards it)",
-            )
+            Difference(MARKER, msg("doctor-step-cut-short", kind=str(marker.get("kind"))))
         )
     known = journal.facts(store.log()).files
     present = tracked(store)
     for rel, digest in sorted(known.items()):
         if rel not in present:
-            problems.append(Difference(rel, "named by the journal but missing"))
+            problems.append(Difference(rel, msg("doctor-missing")))
         elif sha256_file(store.root / rel) != digest:
-            problems.append(Difference(rel, "changed since the journal named it (SHA-256 differs)"))
+            problems.append(Difference(rel, msg("doctor-changed")))
     for rel in sorted(present - set(known)):
-        problems.append(Difference(rel, "not named by the journal"))
+        problems.append(Difference(rel, msg("doctor-not-named")))
     return problems
