@@ -44,7 +44,8 @@ from adjudicator.mail.outgoing import new_message_id, notice_mail, receipt_mail
 from adjudicator.mail.queue import Outbox
 from adjudicator.mail.quoting import one_line, printable, shown_msg_id
 from adjudicator.mail.sources import Raw
-from adjudicator.present.verdicts import placed, reason_lines
+from adjudicator.present import mail as present_mail
+from adjudicator.present.verdicts import reason_lines
 from adjudicator.store import GameDir, atomic_write
 from adjudicator.strictyaml import DEFAULT_MAX_BYTES, StrictYamlError, load
 
@@ -334,16 +335,15 @@ def _answer(
     """Queue (or hold) the receipt to ``signer``; what the output line adds about it."""
     if message.quiet is not None:
         return f" (not answered: {message.quiet})"
-    turn = f" turn {verdict.turn}:" if verdict.turn is not None else ""
-    fate = "accepted" if verdict.accepted else "refused"
+    words = receipt_words(handle, game, signer, found, verdict)
     receipt = receipt_mail(
         sender=message.sender,
         to=game.email_of(signer),
         game_id=game.id,
-        subject=f"[{game.id}]{turn} order {fate}",
+        subject=words.subject,
         in_reply_to=message.incoming.message_id,
         references=message.incoming.references,
-        body=receipt_text(handle, game, signer, found, verdict),
+        body=words.body,
         message_id=new_message_id(message.sender, f"{game.id}.receipt"),
     )
     if answers.put_answer(game.root, receipt, f"receipt-{signer}"):
@@ -351,43 +351,31 @@ def _answer(
     return f" ({HELD_NOTE})"
 
 
-def receipt_text(
+def receipt_words(
     handle: engine.OpenGame, game: Game, signer: str, found: FoundOrder, verdict: engine.Verdict
-) -> str:
+) -> present_mail.Mail:
     """What the receipt says: only what ``signer`` may see (their own order and its fate).
 
     The attachment's name is a stranger's choice: it is quoted escaped, at most 80 characters.
     """
-    name = printable(found.name)
-    if verdict.accepted:
-        lines = [
-            f"Your order {name} for game {game.id}, turn {verdict.turn}, was accepted"
-            + (" and replaces your earlier order for that turn." if verdict.replaces else "."),
-            f"SHA-256: {verdict.sha256}",
-            *(f"note: {one_line(placed(note, verdict.game))}" for note in verdict.notes),
-            "",
-            "The order now in effect for you:",
-            "",
-            found.order.decode("utf-8", errors="replace").rstrip("\n"),
-        ]
-    else:
-        lines = [
-            f"Your order {name} for game {game.id} was refused:",
-            *(f"- {one_line(reason)}" for reason in reason_lines(verdict)),
-            "",
-            "Nothing in the game changed: "
-            + _in_effect(handle, signer, verdict.turn)
-            + " Correct the file, sign it again and send it.",
-        ]
-    return "\n".join(lines) + "\n"
-
-
-def _in_effect(handle: engine.OpenGame, player: str, turn: int | None) -> str:
-    turn = handle.turn() if turn is None else turn
-    entry = handle.in_effect(turn).get(player)
-    if entry is None:
-        return f"you have no order in effect for turn {turn}."
-    return f"your order in effect for turn {turn} is the one with SHA-256 {entry['sha256']}."
+    facts: dict[str, Any] = {}
+    if not verdict.accepted:
+        turn = handle.turn() if verdict.turn is None else verdict.turn
+        entry = handle.in_effect(turn).get(signer)
+        facts = {"in_effect_turn": turn, "in_effect": None if entry is None else entry["sha256"]}
+    return present_mail.receipt(
+        game_id=game.id,
+        name=printable(found.name),
+        turn=verdict.turn,
+        accepted=verdict.accepted,
+        replaces=verdict.replaces,
+        sha256=verdict.sha256,
+        notes=verdict.notes,
+        reasons=verdict.reasons,
+        order=found.order.decode("utf-8", errors="replace").rstrip("\n"),
+        game=verdict.game,
+        **facts,
+    )
 
 
 def setaside_folder(game: Game | None) -> Path:
