@@ -36,7 +36,7 @@ from typing import Any
 import platformdirs
 
 from adjudicator import engine, keys, sshsig, steps
-from adjudicator.contract import Reason, msg
+from adjudicator.contract import Msg, Reason, msg
 from adjudicator.mail import answers
 from adjudicator.mail.config import DEFAULT_SENDER, MailSettings
 from adjudicator.mail.incoming import MAX_MESSAGE, FoundOrder, Incoming, read_message
@@ -46,6 +46,7 @@ from adjudicator.mail.quoting import one_line, printable, shown_msg_id
 from adjudicator.mail.sources import Raw
 from adjudicator.present import mail as present_mail
 from adjudicator.present.verdicts import reason_lines
+from adjudicator.present.words import say
 from adjudicator.store import GameDir, atomic_write
 from adjudicator.strictyaml import DEFAULT_MAX_BYTES, StrictYamlError, load
 
@@ -53,11 +54,6 @@ EXCERPT_LINES = 20
 EXCERPT_BYTES = 1024
 """A notice to the game master quotes at most this much of the message (escaped)."""
 
-PASTED_HINT = (
-    "The order was pasted into the message body, and no reading of it verifies: mail "
-    "programs often change pasted text. The player may send the order file and its "
-    "signature (.sig) as attachments instead."
-)
 HELD_NOTE = f"answer held for a digest: {answers.HOURLY_LIMIT} answers to this address this hour"
 
 _FIELD = re.compile(
@@ -243,7 +239,7 @@ def _one_message(games: list[Game], raw: Raw, settings: MailSettings) -> Outcome
         lines[index] = f"{message.shown} set aside: {why}"
         aside.setdefault(named, []).append(why)
     for home, whys in aside.items():
-        _keep_in_step(message, home, whys, PASTED_HINT if home in hints else None)
+        _keep_in_step(message, home, whys, home in hints)
     return Outcome(lines, bool(aside))
 
 
@@ -303,15 +299,13 @@ def _take(
             signer,
             reasons=[Reason(msg("names-another-player", named=named, signer=signer))],
         )
+        names = {"game": game.id, "named": named, "signer": signer}
         _keep_and_tell(
             message,
             game,
-            [
-                f"an order naming player {named} was signed with {signer}'s registered key; "
-                f"it was refused, and {signer} is told so by receipt"
-            ],
-            None,
-            subject=f"[{game.id}] an order naming {named} signed with {signer}'s key",
+            [say(Msg("mail-names-another-player", names))],
+            False,
+            about=Msg("mail-names-another-player-subject", names),
         )
     else:
         verdict = engine.judge_received(handle, found.name, route.order, route.signature)
@@ -387,19 +381,19 @@ def setaside_folder(game: Game | None) -> Path:
 
 def _set_aside_whole(message: _Message, why: str) -> Outcome:
     """A message with no order that can be taken: kept, the game master told; the line."""
-    _keep_in_step(message, None, [why], None)
+    _keep_in_step(message, None, [why], False)
     return Outcome([f"{message.shown} set aside: {why}"], True)
 
 
-def _keep_in_step(message: _Message, game: Game | None, whys: list[str], hint: str | None) -> None:
+def _keep_in_step(message: _Message, game: Game | None, whys: list[str], pasted: bool) -> None:
     """:func:`_keep_and_tell` as a step of the game (or of the first game served, for a
     message that names none), which remembers the message."""
     home = game or (message.games[0] if message.games else None)
     if home is None:
-        _keep_and_tell(message, None, whys, hint)
+        _keep_and_tell(message, None, whys, pasted)
         return
     with steps.step(home.root, "mail") as running:
-        _keep_and_tell(message, game, whys, hint)
+        _keep_and_tell(message, game, whys, pasted)
         running.commit("mail", message_id=message.key, set_aside=whys)
 
 
@@ -407,8 +401,8 @@ def _keep_and_tell(
     message: _Message,
     game: Game | None,
     whys: list[str],
-    hint: str | None,
-    subject: str | None = None,
+    pasted: bool,
+    about: Msg | None = None,
 ) -> None:
     """Keep the message as an ``.eml`` file, tell the game master (a notice that names the
     message and carries none of it but an escaped excerpt). Answers nobody. Runs within a step
@@ -421,54 +415,38 @@ def _keep_and_tell(
     if home is None:
         return
     if message.settings.gm:
-        if game is not None:
-            where = kept.relative_to(game.root).as_posix()
-            title = subject or f"[{game.id}] a message was set aside"
-        else:
-            where, title = str(kept), "[adjudicator] a message that names no game was set aside"
+        where = kept.relative_to(game.root).as_posix() if game is not None else str(kept)
+        words = present_mail.set_aside(
+            game_id=None if game is None else game.id,
+            whys=whys,
+            pasted=pasted,
+            facts=notice_facts(message.incoming, data, where),
+            about=about,
+        )
         notice = notice_mail(
             sender=message.sender,
             to=message.settings.gm,
-            subject=title,
-            body=notice_text(message.incoming, data, where, whys, hint),
+            subject=words.subject,
+            body=words.body,
             message_id=new_message_id(message.sender, "setaside"),
         )
         Outbox(home.root).put(notice, "setaside-gm")
 
 
-def notice_text(
-    incoming: Incoming, data: bytes, where: str, whys: list[str], hint: str | None
-) -> str:
-    """What the game master is told of a message: why, and what names it (sender, subject,
-    date, Message-ID, size, SHA-256, where it is kept), with a short escaped excerpt."""
-    lines = [
-        "A message was set aside:" if len(whys) == 1 else "Orders in a message were set aside:",
-        *(f"- {why}" for why in whys[:20]),
-        *([f"- and {len(whys) - 20} more"] if len(whys) > 20 else []),
-    ]
-    if hint:
-        lines += ["", hint]
-    lines += [
-        "",
-        f"From:        {printable(incoming.sender)}",
-        f"Subject:     {printable(incoming.subject) if incoming.subject else '-'}",
-        f"Date:        {printable(incoming.date)}",
-        f"Message-ID:  {shown_msg_id(incoming.message_id)}",
-        f"Size:        {_size(data)}",
-        f"SHA-256:     {hashlib.sha256(data).hexdigest()}",
-        f"Kept as:     {where}",
-        "",
-        f"How it begins (at most {EXCERPT_LINES} lines or {EXCERPT_BYTES} bytes, escaped):",
-        "",
-    ]
+def notice_facts(incoming: Incoming, data: bytes, where: str) -> dict[str, Any]:
+    """What names a message for the game master (sender, subject, date, Message-ID, size,
+    SHA-256, where it is kept), with a short excerpt: everything from it escaped."""
     excerpt = re.split(rb"\r?\n", data[:EXCERPT_BYTES])[:EXCERPT_LINES]
-    lines += [f"  | {printable(line, 74)}" for line in excerpt]
-    return "\n".join(lines) + "\n"
-
-
-def _size(data: bytes) -> str:
-    """The message's size; of one over the cap only what was read is known (standard input
-    stops reading there) and kept."""
-    if len(data) > MAX_MESSAGE:
-        return f"over {MAX_MESSAGE} bytes ({len(data)} read and kept)"
-    return f"{len(data)} bytes"
+    return {
+        "sender": printable(incoming.sender),
+        "subject": printable(incoming.subject) if incoming.subject else None,
+        "date": printable(incoming.date),
+        "message_id": shown_msg_id(incoming.message_id),
+        "size": len(data),
+        "cap": MAX_MESSAGE,
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "where": where,
+        "excerpt": [printable(line, 74) for line in excerpt],
+        "excerpt_lines": EXCERPT_LINES,
+        "excerpt_bytes": EXCERPT_BYTES,
+    }

@@ -100,3 +100,51 @@ def receipt(
         in_effect=in_effect,
     )
     return Mail(subject(Msg(code, {"game": game_id, "turn": turn}), lang=lang), text)
+
+
+def set_aside(
+    *,
+    game_id: str | None,
+    whys: Sequence[str],
+    pasted: bool,
+    facts: dict[str, Any],
+    about: Msg | None = None,
+    lang: str = "en",
+) -> Mail:
+    """The notice to the game master of a message set aside (in the game ``game_id``, or in
+    none), and why: ``whys``; ``pasted`` when a pasted order did not verify. ``facts`` name the
+    message, every one escaped: ``sender``, ``subject`` (None when it has none), ``date``,
+    ``message_id``, ``size`` and ``cap`` (bytes), ``sha256``, ``where`` (the file it is kept
+    as), ``excerpt`` (its first lines), ``excerpt_lines`` and ``excerpt_bytes``. ``about``: the
+    subject's code when it is not the usual one."""
+    if about is None:
+        about = (
+            Msg("mail-set-aside-subject", {"game": game_id})
+            if game_id is not None
+            else Msg("mail-set-aside-no-game-subject", {})
+        )
+    text = body("set-aside.txt.j2", lang, whys=list(whys), pasted=pasted, **facts)
+    return Mail(subject(about, lang=lang), text)
+
+
+def reminder(*, game_id: str, turn: int, due: str, lang: str = "en") -> Mail:
+    """A reminder to a player who still owes orders; ``due``: the deadline and the time left."""
+    text = body("reminder.txt.j2", lang, game_id=game_id, turn=turn, due=due)
+    return Mail(
+        subject(Msg("mail-reminder-subject", {"game": game_id, "turn": turn}), lang=lang), text
+    )
+
+
+def waiting(*, game_id: str, turn: int, due: str, waiting: Sequence[str], lang: str = "en") -> Mail:
+    """The game master's notice that a turn under ``nmr: wait`` passed its deadline without
+    orders from the players ``waiting``."""
+    text = body("waiting.txt.j2", lang, game_id=game_id, turn=turn, due=due, waiting=waiting)
+    return Mail(
+        subject(Msg("mail-waiting-subject", {"game": game_id, "turn": turn}), lang=lang), text
+    )
+
+
+def announcement(*, game_id: str, action: Msg, lang: str = "en") -> Mail:
+    """The players' notice of a game master's action (a ``mail-announce-...`` code)."""
+    text = body("announcement.txt.j2", lang, game_id=game_id, text=say(action, lang=lang))
+    return Mail(subject(Msg("mail-announcement-subject", {"game": game_id}), lang=lang), text)
