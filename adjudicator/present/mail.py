@@ -148,3 +148,44 @@ def announcement(*, game_id: str, action: Msg, lang: str = "en") -> Mail:
     """The players' notice of a game master's action (a ``mail-announce-...`` code)."""
     text = body("announcement.txt.j2", lang, game_id=game_id, text=say(action, lang=lang))
     return Mail(subject(Msg("mail-announcement-subject", {"game": game_id}), lang=lang), text)
+
+
+def digest(
+    *,
+    game_id: str,
+    limit: int,
+    answers: Sequence[dict[str, str]],
+    in_full: int,
+    lang: str = "en",
+) -> Mail:
+    """The answers held back from one address, as one mail: the first ``in_full`` of
+    ``answers`` (each a ``subject``, a ``date`` and the ``text``) in full, the rest by subject;
+    ``limit``: the most answers an address gets in an hour."""
+    text = body(
+        "digest.txt.j2",
+        lang,
+        game_id=game_id,
+        limit=limit,
+        count=len(answers),
+        in_full=answers[:in_full],
+        rest=answers[in_full:],
+    )
+    about = Msg("mail-digest-subject", {"game": game_id, "count": len(answers), "limit": limit})
+    return Mail(subject(about, lang=lang), text.rstrip("\n") + "\n")
+
+
+def refused(
+    *, name: str, recipients: str, subject_line: str, answer: str, lang: str = "en"
+) -> Mail:
+    """The game master's notice that the server refused the queued message ``name`` for good;
+    every fact escaped (the message's ``recipients``, its ``subject_line``, the server's
+    ``answer``)."""
+    text = body(
+        "refused.txt.j2",
+        lang,
+        name=name,
+        recipients=recipients,
+        subject=subject_line,
+        answer=answer,
+    )
+    return Mail(subject(Msg("mail-refused-subject", {"name": name}), lang=lang), text)
