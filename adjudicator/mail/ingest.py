@@ -206,12 +206,16 @@ def _one_message(games: list[Game], raw: Raw, settings: MailSettings) -> Outcome
     if incoming.problem is not None:
         return _set_aside_whole(message, one_line(incoming.problem))
     if not incoming.orders:
-        why = "no signed order in the message"
+        unread = Msg("mail-why-no-order", {})
         if incoming.unsigned:
-            names = ", ".join(printable(name) for name in incoming.unsigned[:5])
-            more = f" and {len(incoming.unsigned) - 5} more" if len(incoming.unsigned) > 5 else ""
-            why = f"no signature for {names}{more}"
-        return _set_aside_whole(message, why)
+            names = [printable(name) for name in incoming.unsigned[:5]]
+            more = len(incoming.unsigned) - 5
+            unread = (
+                Msg("mail-why-unsigned-more", {"names": names, "more": more})
+                if more > 0
+                else Msg("mail-why-unsigned", {"names": names})
+            )
+        return _set_aside_whole(message, say(unread))
     routes = [(found, _route(games, found)) for found in incoming.orders]
     lines: list[str] = [""] * len(routes)
     taken = [r.game for _, r in routes if r.game is not None and r.signer is not None]
@@ -229,9 +233,9 @@ def _one_message(games: list[Game], raw: Raw, settings: MailSettings) -> Outcome
         name = printable(found.name)
         named = route.game
         if named is None:
-            why = f"{name}: names no game served here"
+            why = say(Msg("mail-why-no-game", {"name": name}))
         elif route.signer is None:
-            why = f"{name}: no signature that verifies against a registered key of game {named.id}"
+            why = say(Msg("mail-why-unverified", {"name": name, "game": named.id}))
             if found.pasted:
                 hints.add(named)
         else:
