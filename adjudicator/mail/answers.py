@@ -35,6 +35,7 @@ from adjudicator.mail.incoming import Incoming
 from adjudicator.mail.outgoing import POLICY, digest_mail, new_message_id
 from adjudicator.mail.queue import Outbox, eml_files, move_into
 from adjudicator.mail.quoting import addr_spec, printable
+from adjudicator.present import mail as present_mail
 from adjudicator.store import GameDir, atomic_write
 
 HOURLY_LIMIT = 5
@@ -150,35 +151,40 @@ def _queue_digest(root: Path, folder: Path, held: list[Path], sender: str) -> Pa
     messages = [_PARSER.parsebytes(path.read_bytes()) for path in held]
     to = str(messages[0]["To"])
     game_id = str(GameDir(root).meta()["id"])
+    words = digest_words(game_id, messages)
     message = digest_mail(
         sender=sender,
         to=to,
         game_id=game_id,
-        subject=f"[{game_id}] {len(messages)} answers held back (over {HOURLY_LIMIT} in an hour)",
-        body=digest_text(game_id, messages),
+        subject=words.subject,
+        body=words.body,
         message_id=new_message_id(sender, f"{game_id}.digest"),
     )
     return outbox.put(message, label)
 
 
+def digest_words(game_id: str, messages: list[EmailMessage]) -> present_mail.Mail:
+    """A digest's subject and body: why, then each held answer (subject, date, text)."""
+    return present_mail.digest(
+        game_id=game_id,
+        limit=HOURLY_LIMIT,
+        answers=[_held(message) for message in messages],
+        in_full=IN_FULL,
+    )
+
+
 def digest_text(game_id: str, messages: list[EmailMessage]) -> str:
-    """The body of a digest: why, then each held answer (subject, date, text)."""
-    count = len(messages)
-    lines = [
-        f"Your mail to game {game_id} brought more than {HOURLY_LIMIT} answers within an hour,",
-        f"so the rest were held back. Here they are, {count} in all, oldest first.",
-    ]
-    for number, message in enumerate(messages[:IN_FULL], 1):
-        lines += ["", f"--- {number} of {count}: {_title(message)} ---", "", _text(message)]
-    rest = messages[IN_FULL:]
-    if rest:
-        lines += ["", f"--- and {len(rest)} more, by subject ---", ""]
-        lines += [f"- {_title(message)}" for message in rest]
-    return "\n".join(lines).rstrip("\n") + "\n"
+    """The body of a digest (:func:`digest_words`)."""
+    return digest_words(game_id, messages).body
 
 
-def _title(message: EmailMessage) -> str:
-    return f"{message['Subject']} ({message['Date']})"
+def _held(message: EmailMessage) -> dict[str, str]:
+    """A held answer as a digest shows it (the adjudicator's own words, not a stranger's)."""
+    return {
+        "subject": str(message["Subject"]),
+        "date": str(message["Date"]),
+        "text": _text(message),
+    }
 
 
 def _text(message: EmailMessage) -> str:

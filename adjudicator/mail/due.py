@@ -15,9 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator import clock, journal, schedule, steps
+from adjudicator.contract import Msg
 from adjudicator.engine import Why
 from adjudicator.mail.outgoing import new_message_id, notice_mail
 from adjudicator.mail.queue import Outbox
+from adjudicator.present import mail as present_mail
 
 
 @dataclass(frozen=True)
@@ -59,12 +61,12 @@ def _email(meta: dict[str, Any], player: str) -> str:
     return str(next(p["email"] for p in meta["players"] if p["name"] == player))
 
 
-def _notice(root: Path, sender: str, to: str, subject: str, body: str, label: str) -> None:
+def _notice(root: Path, sender: str, to: str, words: present_mail.Mail, label: str) -> None:
     message = notice_mail(
         sender=sender,
         to=to,
-        subject=subject,
-        body=body,
+        subject=words.subject,
+        body=words.body,
         message_id=new_message_id(sender, label),
     )
     Outbox(root).put(message, label)
@@ -99,11 +101,9 @@ def remind(root: Path, sender: str) -> tuple[str, list[str]] | None:
                 root,
                 sender,
                 _email(meta, player),
-                f"[{meta['id']}] reminder: orders for turn {turn} due",
-                f"Your orders for game {meta['id']}, turn {turn}, have not come yet.\n"
-                f"The deadline: {due_line(meta, times.deadline, now)}.\n\n"
-                "The order form came with your last report: fill it in, sign it and send the "
-                "file with its signature.\n",
+                present_mail.reminder(
+                    game_id=meta["id"], turn=turn, due=due_line(meta, times.deadline, now)
+                ),
                 f"{meta['id']}.reminder.{player}",
             )
         running.commit(
@@ -130,12 +130,12 @@ def tell_waiting(root: Path, sender: str, gm: str | None) -> list[str] | None:
                 root,
                 sender,
                 gm,
-                f"[{meta['id']}] turn {turn} is past its deadline and waits",
-                f"Turn {turn} of game {meta['id']} passed its deadline "
-                f"({due_line(meta, times.deadline, clock.now())}) without orders from "
-                f"{', '.join(waiting)}.\nThe game waits for every order (nmr: wait). You can "
-                "extend the deadline (adjudicator extend), replace a player (adjudicator "
-                "replace) or record a resignation (adjudicator resign).\n",
+                present_mail.waiting(
+                    game_id=meta["id"],
+                    turn=turn,
+                    due=due_line(meta, times.deadline, clock.now()),
+                    waiting=waiting,
+                ),
                 f"{meta['id']}.waiting",
             )
         running.commit(
@@ -147,38 +147,33 @@ def tell_waiting(root: Path, sender: str, gm: str | None) -> list[str] | None:
     return list(waiting)
 
 
-def _announcement(entry: dict[str, Any], meta: dict[str, Any]) -> tuple[str, list[str]]:
-    """What players are told of one game master's action, and who is told."""
+def _announcement(entry: dict[str, Any], meta: dict[str, Any]) -> tuple[Msg | None, list[str]]:
+    """What players are told of one game master's action (a code), and who is told."""
     kind = entry["type"]
     playing = [p["email"] for p in meta["players"] if not p.get("resigned")]
     where = schedule.game_zone(meta)
     turn = entry.get("turn")
     if kind in ("extended", "resumed") and entry.get("deadline"):
         when = schedule.shown(datetime.fromisoformat(entry["deadline"]), where)
-        start = "The game goes on. " if kind == "resumed" else ""
-        return f"{start}The deadline for turn {turn} is now {when}.", playing
+        code = "mail-announce-resumed-deadline" if kind == "resumed" else "mail-announce-extended"
+        return Msg(code, {"turn": turn, "deadline": when}), playing
     if kind == "resumed":
-        return "The game goes on.", playing
+        return Msg("mail-announce-resumed", {}), playing
     if kind == "paused":
-        return "The game master has paused the game: the clock stands still.", playing
+        return Msg("mail-announce-paused", {}), playing
     if kind == "resigned":
         player = entry["player"]
         told = [*playing, _email(meta, player)]
-        return f"{player} has resigned; from turn {turn} on, the seat plays default orders.", told
+        return Msg("mail-announce-resigned", {"player": player, "turn": turn}), told
     if kind == "replaced":
         player = entry["player"]
-        text = f"The game master changed the address or key of {player}'s seat."
-        if entry["key"] != entry["was_key"]:
-            text += " Orders must now be signed with the new key."
-        return text, list(dict.fromkeys([entry["email"], entry["was_email"]]))
+        new_key = entry["key"] != entry["was_key"]
+        code = "mail-announce-replaced-key" if new_key else "mail-announce-replaced"
+        told = list(dict.fromkeys([entry["email"], entry["was_email"]]))
+        return Msg(code, {"player": player}), told
     if kind == "rolled-back":
-        return (
-            f"The game master rolled back the adjudication of turn {turn}. The turn will be "
-            "adjudicated again with the same orders; the report for the next turn that you may "
-            "have had no longer holds, and a new one will follow.",
-            playing,
-        )
-    return "", []
+        return Msg("mail-announce-rolled-back", {"turn": turn}), playing
+    return None, []
 
 
 def announce(root: Path, sender: str) -> int:
@@ -192,14 +187,15 @@ def announce(root: Path, sender: str) -> int:
         for index, entry in enumerate(log[start:], start):
             if entry["type"] not in journal.GM_ACTIONS:
                 continue
-            text, told = _announcement(entry, meta)
+            action, told = _announcement(entry, meta)
+            if action is None:
+                continue
             for address in told:
                 _notice(
                     root,
                     sender,
                     address,
-                    f"[{meta['id']}] from the game master",
-                    f"Game {meta['id']}: {text}\n",
+                    present_mail.announcement(game_id=meta["id"], action=action),
                     f"{meta['id']}.announce.{index}",
                 )
                 count += 1

@@ -36,7 +36,7 @@ from typing import Any
 import platformdirs
 
 from adjudicator import engine, keys, sshsig, steps
-from adjudicator.contract import Reason, msg
+from adjudicator.contract import Msg, Reason, msg
 from adjudicator.mail import answers
 from adjudicator.mail.config import DEFAULT_SENDER, MailSettings
 from adjudicator.mail.incoming import MAX_MESSAGE, FoundOrder, Incoming, read_message
@@ -44,7 +44,9 @@ from adjudicator.mail.outgoing import new_message_id, notice_mail, receipt_mail
 from adjudicator.mail.queue import Outbox
 from adjudicator.mail.quoting import one_line, printable, shown_msg_id
 from adjudicator.mail.sources import Raw
-from adjudicator.present.verdicts import placed, reason_lines
+from adjudicator.present import mail as present_mail
+from adjudicator.present.verdicts import reason_lines
+from adjudicator.present.words import say
 from adjudicator.store import GameDir, atomic_write
 from adjudicator.strictyaml import DEFAULT_MAX_BYTES, StrictYamlError, load
 
@@ -52,11 +54,6 @@ EXCERPT_LINES = 20
 EXCERPT_BYTES = 1024
 """A notice to the game master quotes at most this much of the message (escaped)."""
 
-PASTED_HINT = (
-    "The order was pasted into the message body, and no reading of it verifies: mail "
-    "programs often change pasted text. The player may send the order file and its "
-    "signature (.sig) as attachments instead."
-)
 HELD_NOTE = f"answer held for a digest: {answers.HOURLY_LIMIT} answers to this address this hour"
 
 _FIELD = re.compile(
@@ -209,12 +206,16 @@ def _one_message(games: list[Game], raw: Raw, settings: MailSettings) -> Outcome
     if incoming.problem is not None:
         return _set_aside_whole(message, one_line(incoming.problem))
     if not incoming.orders:
-        why = "no signed order in the message"
+        unread = Msg("mail-why-no-order", {})
         if incoming.unsigned:
-            names = ", ".join(printable(name) for name in incoming.unsigned[:5])
-            more = f" and {len(incoming.unsigned) - 5} more" if len(incoming.unsigned) > 5 else ""
-            why = f"no signature for {names}{more}"
-        return _set_aside_whole(message, why)
+            names = [printable(name) for name in incoming.unsigned[:5]]
+            more = len(incoming.unsigned) - 5
+            unread = (
+                Msg("mail-why-unsigned-more", {"names": names, "more": more})
+                if more > 0
+                else Msg("mail-why-unsigned", {"names": names})
+            )
+        return _set_aside_whole(message, say(unread))
     routes = [(found, _route(games, found)) for found in incoming.orders]
     lines: list[str] = [""] * len(routes)
     taken = [r.game for _, r in routes if r.game is not None and r.signer is not None]
@@ -232,9 +233,9 @@ def _one_message(games: list[Game], raw: Raw, settings: MailSettings) -> Outcome
         name = printable(found.name)
         named = route.game
         if named is None:
-            why = f"{name}: names no game served here"
+            why = say(Msg("mail-why-no-game", {"name": name}))
         elif route.signer is None:
-            why = f"{name}: no signature that verifies against a registered key of game {named.id}"
+            why = say(Msg("mail-why-unverified", {"name": name, "game": named.id}))
             if found.pasted:
                 hints.add(named)
         else:
@@ -242,7 +243,7 @@ def _one_message(games: list[Game], raw: Raw, settings: MailSettings) -> Outcome
         lines[index] = f"{message.shown} set aside: {why}"
         aside.setdefault(named, []).append(why)
     for home, whys in aside.items():
-        _keep_in_step(message, home, whys, PASTED_HINT if home in hints else None)
+        _keep_in_step(message, home, whys, home in hints)
     return Outcome(lines, bool(aside))
 
 
@@ -302,15 +303,13 @@ def _take(
             signer,
             reasons=[Reason(msg("names-another-player", named=named, signer=signer))],
         )
+        names = {"game": game.id, "named": named, "signer": signer}
         _keep_and_tell(
             message,
             game,
-            [
-                f"an order naming player {named} was signed with {signer}'s registered key; "
-                f"it was refused, and {signer} is told so by receipt"
-            ],
-            None,
-            subject=f"[{game.id}] an order naming {named} signed with {signer}'s key",
+            [say(Msg("mail-names-another-player", names))],
+            False,
+            about=Msg("mail-names-another-player-subject", names),
         )
     else:
         verdict = engine.judge_received(handle, found.name, route.order, route.signature)
@@ -334,16 +333,15 @@ def _answer(
     """Queue (or hold) the receipt to ``signer``; what the output line adds about it."""
     if message.quiet is not None:
         return f" (not answered: {message.quiet})"
-    turn = f" turn {verdict.turn}:" if verdict.turn is not None else ""
-    fate = "accepted" if verdict.accepted else "refused"
+    words = receipt_words(handle, game, signer, found, verdict)
     receipt = receipt_mail(
         sender=message.sender,
         to=game.email_of(signer),
         game_id=game.id,
-        subject=f"[{game.id}]{turn} order {fate}",
+        subject=words.subject,
         in_reply_to=message.incoming.message_id,
         references=message.incoming.references,
-        body=receipt_text(handle, game, signer, found, verdict),
+        body=words.body,
         message_id=new_message_id(message.sender, f"{game.id}.receipt"),
     )
     if answers.put_answer(game.root, receipt, f"receipt-{signer}"):
@@ -351,43 +349,31 @@ def _answer(
     return f" ({HELD_NOTE})"
 
 
-def receipt_text(
+def receipt_words(
     handle: engine.OpenGame, game: Game, signer: str, found: FoundOrder, verdict: engine.Verdict
-) -> str:
+) -> present_mail.Mail:
     """What the receipt says: only what ``signer`` may see (their own order and its fate).
 
     The attachment's name is a stranger's choice: it is quoted escaped, at most 80 characters.
     """
-    name = printable(found.name)
-    if verdict.accepted:
-        lines = [
-            f"Your order {name} for game {game.id}, turn {verdict.turn}, was accepted"
-            + (" and replaces your earlier order for that turn." if verdict.replaces else "."),
-            f"SHA-256: {verdict.sha256}",
-            *(f"note: {one_line(placed(note, verdict.game))}" for note in verdict.notes),
-            "",
-            "The order now in effect for you:",
-            "",
-            found.order.decode("utf-8", errors="replace").rstrip("\n"),
-        ]
-    else:
-        lines = [
-            f"Your order {name} for game {game.id} was refused:",
-            *(f"- {one_line(reason)}" for reason in reason_lines(verdict)),
-            "",
-            "Nothing in the game changed: "
-            + _in_effect(handle, signer, verdict.turn)
-            + " Correct the file, sign it again and send it.",
-        ]
-    return "\n".join(lines) + "\n"
-
-
-def _in_effect(handle: engine.OpenGame, player: str, turn: int | None) -> str:
-    turn = handle.turn() if turn is None else turn
-    entry = handle.in_effect(turn).get(player)
-    if entry is None:
-        return f"you have no order in effect for turn {turn}."
-    return f"your order in effect for turn {turn} is the one with SHA-256 {entry['sha256']}."
+    facts: dict[str, Any] = {}
+    if not verdict.accepted:
+        turn = handle.turn() if verdict.turn is None else verdict.turn
+        entry = handle.in_effect(turn).get(signer)
+        facts = {"in_effect_turn": turn, "in_effect": None if entry is None else entry["sha256"]}
+    return present_mail.receipt(
+        game_id=game.id,
+        name=printable(found.name),
+        turn=verdict.turn,
+        accepted=verdict.accepted,
+        replaces=verdict.replaces,
+        sha256=verdict.sha256,
+        notes=verdict.notes,
+        reasons=verdict.reasons,
+        order=found.order.decode("utf-8", errors="replace").rstrip("\n"),
+        game=verdict.game,
+        **facts,
+    )
 
 
 def setaside_folder(game: Game | None) -> Path:
@@ -399,19 +385,19 @@ def setaside_folder(game: Game | None) -> Path:
 
 def _set_aside_whole(message: _Message, why: str) -> Outcome:
     """A message with no order that can be taken: kept, the game master told; the line."""
-    _keep_in_step(message, None, [why], None)
+    _keep_in_step(message, None, [why], False)
     return Outcome([f"{message.shown} set aside: {why}"], True)
 
 
-def _keep_in_step(message: _Message, game: Game | None, whys: list[str], hint: str | None) -> None:
+def _keep_in_step(message: _Message, game: Game | None, whys: list[str], pasted: bool) -> None:
     """:func:`_keep_and_tell` as a step of the game (or of the first game served, for a
     message that names none), which remembers the message."""
     home = game or (message.games[0] if message.games else None)
     if home is None:
-        _keep_and_tell(message, None, whys, hint)
+        _keep_and_tell(message, None, whys, pasted)
         return
     with steps.step(home.root, "mail") as running:
-        _keep_and_tell(message, game, whys, hint)
+        _keep_and_tell(message, game, whys, pasted)
         running.commit("mail", message_id=message.key, set_aside=whys)
 
 
@@ -419,8 +405,8 @@ def _keep_and_tell(
     message: _Message,
     game: Game | None,
     whys: list[str],
-    hint: str | None,
-    subject: str | None = None,
+    pasted: bool,
+    about: Msg | None = None,
 ) -> None:
     """Keep the message as an ``.eml`` file, tell the game master (a notice that names the
     message and carries none of it but an escaped excerpt). Answers nobody. Runs within a step
@@ -433,54 +419,38 @@ def _keep_and_tell(
     if home is None:
         return
     if message.settings.gm:
-        if game is not None:
-            where = kept.relative_to(game.root).as_posix()
-            title = subject or f"[{game.id}] a message was set aside"
-        else:
-            where, title = str(kept), "[adjudicator] a message that names no game was set aside"
+        where = kept.relative_to(game.root).as_posix() if game is not None else str(kept)
+        words = present_mail.set_aside(
+            game_id=None if game is None else game.id,
+            whys=whys,
+            pasted=pasted,
+            facts=notice_facts(message.incoming, data, where),
+            about=about,
+        )
         notice = notice_mail(
             sender=message.sender,
             to=message.settings.gm,
-            subject=title,
-            body=notice_text(message.incoming, data, where, whys, hint),
+            subject=words.subject,
+            body=words.body,
             message_id=new_message_id(message.sender, "setaside"),
         )
         Outbox(home.root).put(notice, "setaside-gm")
 
 
-def notice_text(
-    incoming: Incoming, data: bytes, where: str, whys: list[str], hint: str | None
-) -> str:
-    """What the game master is told of a message: why, and what names it (sender, subject,
-    date, Message-ID, size, SHA-256, where it is kept), with a short escaped excerpt."""
-    lines = [
-        "A message was set aside:" if len(whys) == 1 else "Orders in a message were set aside:",
-        *(f"- {why}" for why in whys[:20]),
-        *([f"- and {len(whys) - 20} more"] if len(whys) > 20 else []),
-    ]
-    if hint:
-        lines += ["", hint]
-    lines += [
-        "",
-        f"From:        {printable(incoming.sender)}",
-        f"Subject:     {printable(incoming.subject) if incoming.subject else '-'}",
-        f"Date:        {printable(incoming.date)}",
-        f"Message-ID:  {shown_msg_id(incoming.message_id)}",
-        f"Size:        {_size(data)}",
-        f"SHA-256:     {hashlib.sha256(data).hexdigest()}",
-        f"Kept as:     {where}",
-        "",
-        f"How it begins (at most {EXCERPT_LINES} lines or {EXCERPT_BYTES} bytes, escaped):",
-        "",
-    ]
+def notice_facts(incoming: Incoming, data: bytes, where: str) -> dict[str, Any]:
+    """What names a message for the game master (sender, subject, date, Message-ID, size,
+    SHA-256, where it is kept), with a short excerpt: everything from it escaped."""
     excerpt = re.split(rb"\r?\n", data[:EXCERPT_BYTES])[:EXCERPT_LINES]
-    lines += [f"  | {printable(line, 74)}" for line in excerpt]
-    return "\n".join(lines) + "\n"
-
-
-def _size(data: bytes) -> str:
-    """The message's size; of one over the cap only what was read is known (standard input
-    stops reading there) and kept."""
-    if len(data) > MAX_MESSAGE:
-        return f"over {MAX_MESSAGE} bytes ({len(data)} read and kept)"
-    return f"{len(data)} bytes"
+    return {
+        "sender": printable(incoming.sender),
+        "subject": printable(incoming.subject) if incoming.subject else None,
+        "date": printable(incoming.date),
+        "message_id": shown_msg_id(incoming.message_id),
+        "size": len(data),
+        "cap": MAX_MESSAGE,
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "where": where,
+        "excerpt": [printable(line, 74) for line in excerpt],
+        "excerpt_lines": EXCERPT_LINES,
+        "excerpt_bytes": EXCERPT_BYTES,
+    }

@@ -40,6 +40,7 @@ from adjudicator import clock, failpoint
 from adjudicator.mail.config import MailSettings, ServerSettings, password
 from adjudicator.mail.outgoing import POLICY
 from adjudicator.mail.tls import certificate_problem, connection_problem, not_local, tls_context
+from adjudicator.present import mail as present_mail
 from adjudicator.store import atomic_write, fsync_dir
 
 SMTP_TIMEOUT = 60.0
@@ -541,21 +542,13 @@ def failure_notice(name: str, data: bytes, answer: str) -> tuple[str, str]:
         for header in headers.get_all(key, [])
         for address in header.addresses
     ]
-    subject = printable(str(headers.get("Subject", "")), 80)
-    body = (
-        "The mail server refused a message for good; it is not sent again by itself.\n"
-        "\n"
-        f"File:     mail/failed/{printable(name, 120)}\n"
-        f"To:       {printable(', '.join(recipients), 200) or '(none)'}\n"
-        f"Subject:  {subject}\n"
-        f"Answer:   {printable(answer)}\n"
-        "\n"
-        "It stays in mail/failed/. To try it again as it is (once the server's problem is\n"
-        "solved), move it back to mail/queue/: the next send or tick sends it. A player's\n"
-        "wrong address is changed with `adjudicator replace GAMEDIR --player NAME --email\n"
-        "ADDRESS`; mail queued from then on goes to the new address.\n"
+    words = present_mail.refused(
+        name=printable(name, 120),
+        recipients=printable(", ".join(recipients), 200),
+        subject_line=printable(str(headers.get("Subject", "")), 80),
+        answer=printable(answer),
     )
-    return f"Mail refused for good: {printable(name, 120)}", body
+    return words.subject, words.body
 
 
 def eml_files(folder: Path) -> list[Path]:

@@ -1,0 +1,191 @@
+"""The words of the mail the adjudicator writes itself: receipts, notices, reminders, digests.
+
+(The report mails are reports: :mod:`adjudicator.present.reports`.) The mail modules hand over
+plain facts; this module turns them into a subject and a body. A body is a Jinja template of
+``templates/common/mail/`` (``receipt.txt.j2``, ``set-aside.txt.j2``, ...), a subject the text
+of a code of ``templates/common/texts/mail.yaml`` (``mail-...-subject``).
+
+Text from an incoming message (a file name, a sender, a subject) is a stranger's choice: the
+mail modules escape it (:mod:`adjudicator.mail.quoting`) before it becomes a fact here, and the
+templates put it in as it comes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+from typing import Any
+
+import jinja2
+
+from adjudicator.contract import Game, Msg, Reason
+from adjudicator.mail.quoting import one_line
+from adjudicator.present.verdicts import placed
+from adjudicator.present.words import say
+
+
+@dataclass(frozen=True)
+class Mail:
+    """The words of one mail."""
+
+    subject: str
+    body: str
+
+
+@cache
+def _environment() -> jinja2.Environment:
+    """The environment of ``templates/common/mail`` (set as the reports' one is)."""
+    folder = files("adjudicator.templates") / "common" / "mail"
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(folder)),
+        autoescape=False,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def body(template: str, lang: str = "en", **facts: Any) -> str:
+    """The body made by ``templates/common/mail/<template>`` from ``facts``."""
+    return _environment().get_template(template).render(lang=lang, **facts)
+
+
+def subject(message: Msg, game: Game | None = None, lang: str = "en") -> str:
+    """A mail's subject: the words of a ``mail-...-subject`` code."""
+    return say(message, game, lang)
+
+
+def reason_lines(reasons: Sequence[Reason], game: Game | None, lang: str = "en") -> list[str]:
+    """Each reason or note in words, as one line of printable characters."""
+    return [one_line(placed(reason, game, lang)) for reason in reasons]
+
+
+def receipt(
+    *,
+    game_id: str,
+    name: str,
+    turn: int | None,
+    accepted: bool,
+    replaces: bool = False,
+    sha256: str | None = None,
+    notes: Sequence[Reason] = (),
+    reasons: Sequence[Reason] = (),
+    order: str = "",
+    in_effect_turn: int | None = None,
+    in_effect: str | None = None,
+    game: Game | None = None,
+    lang: str = "en",
+) -> Mail:
+    """A receipt: the order's fate, to its signer only. ``name`` is the attachment's name,
+    escaped; ``order`` the order in effect (accepted); ``in_effect`` the SHA-256 of the order in
+    effect for ``in_effect_turn`` (refused), None when there is none."""
+    fate = "accepted" if accepted else "refused"
+    code = f"mail-receipt-{fate}{'' if turn is not None else '-no-turn'}-subject"
+    text = body(
+        "receipt.txt.j2",
+        lang,
+        game_id=game_id,
+        name=name,
+        turn=turn,
+        accepted=accepted,
+        replaces=replaces,
+        sha256=sha256,
+        notes=reason_lines(notes, game, lang),
+        reasons=reason_lines(reasons, game, lang),
+        order=order,
+        in_effect_turn=in_effect_turn,
+        in_effect=in_effect,
+    )
+    return Mail(subject(Msg(code, {"game": game_id, "turn": turn}), lang=lang), text)
+
+
+def set_aside(
+    *,
+    game_id: str | None,
+    whys: Sequence[str],
+    pasted: bool,
+    facts: dict[str, Any],
+    about: Msg | None = None,
+    lang: str = "en",
+) -> Mail:
+    """The notice to the game master of a message set aside (in the game ``game_id``, or in
+    none), and why: ``whys``; ``pasted`` when a pasted order did not verify. ``facts`` name the
+    message, every one escaped: ``sender``, ``subject`` (None when it has none), ``date``,
+    ``message_id``, ``size`` and ``cap`` (bytes), ``sha256``, ``where`` (the file it is kept
+    as), ``excerpt`` (its first lines), ``excerpt_lines`` and ``excerpt_bytes``. ``about``: the
+    subject's code when it is not the usual one."""
+    if about is None:
+        about = (
+            Msg("mail-set-aside-subject", {"game": game_id})
+            if game_id is not None
+            else Msg("mail-set-aside-no-game-subject", {})
+        )
+    text = body("set-aside.txt.j2", lang, whys=list(whys), pasted=pasted, **facts)
+    return Mail(subject(about, lang=lang), text)
+
+
+def reminder(*, game_id: str, turn: int, due: str, lang: str = "en") -> Mail:
+    """A reminder to a player who still owes orders; ``due``: the deadline and the time left."""
+    text = body("reminder.txt.j2", lang, game_id=game_id, turn=turn, due=due)
+    return Mail(
+        subject(Msg("mail-reminder-subject", {"game": game_id, "turn": turn}), lang=lang), text
+    )
+
+
+def waiting(*, game_id: str, turn: int, due: str, waiting: Sequence[str], lang: str = "en") -> Mail:
+    """The game master's notice that a turn under ``nmr: wait`` passed its deadline without
+    orders from the players ``waiting``."""
+    text = body("waiting.txt.j2", lang, game_id=game_id, turn=turn, due=due, waiting=waiting)
+    return Mail(
+        subject(Msg("mail-waiting-subject", {"game": game_id, "turn": turn}), lang=lang), text
+    )
+
+
+def announcement(*, game_id: str, action: Msg, lang: str = "en") -> Mail:
+    """The players' notice of a game master's action (a ``mail-announce-...`` code)."""
+    text = body("announcement.txt.j2", lang, game_id=game_id, text=say(action, lang=lang))
+    return Mail(subject(Msg("mail-announcement-subject", {"game": game_id}), lang=lang), text)
+
+
+def digest(
+    *,
+    game_id: str,
+    limit: int,
+    answers: Sequence[dict[str, str]],
+    in_full: int,
+    lang: str = "en",
+) -> Mail:
+    """The answers held back from one address, as one mail: the first ``in_full`` of
+    ``answers`` (each a ``subject``, a ``date`` and the ``text``) in full, the rest by subject;
+    ``limit``: the most answers an address gets in an hour."""
+    text = body(
+        "digest.txt.j2",
+        lang,
+        game_id=game_id,
+        limit=limit,
+        count=len(answers),
+        in_full=answers[:in_full],
+        rest=answers[in_full:],
+    )
+    about = Msg("mail-digest-subject", {"game": game_id, "count": len(answers), "limit": limit})
+    return Mail(subject(about, lang=lang), text.rstrip("\n") + "\n")
+
+
+def refused(
+    *, name: str, recipients: str, subject_line: str, answer: str, lang: str = "en"
+) -> Mail:
+    """The game master's notice that the server refused the queued message ``name`` for good;
+    every fact escaped (the message's ``recipients``, its ``subject_line``, the server's
+    ``answer``)."""
+    text = body(
+        "refused.txt.j2",
+        lang,
+        name=name,
+        recipients=recipients,
+        subject=subject_line,
+        answer=answer,
+    )
+    return Mail(subject(Msg("mail-refused-subject", {"name": name}), lang=lang), text)
