@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adjudicator import sshsig
+from adjudicator.contract import Msg
 from adjudicator.mail import incoming
 from adjudicator.mail.incoming import MAX_MESSAGE, FoundOrder, Incoming, read_message
 from adjudicator.mail.sources import (
@@ -33,6 +34,7 @@ from adjudicator.mail.sources import (
     from_stdin,
     mark_seen_maildir,
 )
+from adjudicator.present.words import say
 from tests.ssh import make_key, pub_line, ssh_sign
 
 SAMPLES = Path(__file__).parent / "mail"
@@ -43,6 +45,12 @@ LONG_COMMENT = (
     b"format=flowed, which the reader must undo\n"
 )
 INDENTED = b"id: court-7\nplayer: alice\nturn: 3\ntravel:\n  fat: Kaffa\n  big: 7\n"
+
+
+def said(problem: Msg | None) -> str:
+    """A message's problem in words (None: it has none)."""
+    assert problem is not None
+    return say(problem)
 
 
 def signers() -> dict[str, str]:
@@ -516,7 +524,7 @@ def test_parts_of_attached_messages_count(alice: Signer) -> None:
         attach(inner, b"x", f"file{index}.txt", "text/plain", "8bit")
     attach(inner, alice.appended(ORDER), "alice.yaml")
     found = read_message(forwarded(inner).as_bytes())
-    assert found.problem == f"the message has more than {incoming.MAX_PARTS} MIME parts"
+    assert said(found.problem) == f"the message has more than {incoming.MAX_PARTS} MIME parts"
     assert found.orders == ()
 
 
@@ -1044,7 +1052,7 @@ def test_header_over_the_cap_is_refused_before_parsing(monkeypatch: pytest.Monke
     raw = head + b"X-Filler: " + b"x" * 100 + (b"\n " + b"y" * 70) * 4000 + b"\n\nbody\n"
     assert len(raw) > incoming.MAX_HEADER
     found = read_message(raw)
-    assert found.problem == (
+    assert said(found.problem) == (
         f"the message's header is larger than {incoming.MAX_HEADER} bytes (256 KiB) "
         "and was set aside unread"
     )
@@ -1074,7 +1082,7 @@ def test_too_many_header_fields(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = no_parser(monkeypatch)
     raw = b"From: a@example.org\nMessage-ID: <m@x>\n" + b"X-A: b\n" * 1000 + b"\nhi\n"
     found = read_message(raw)
-    assert found.problem == (
+    assert said(found.problem) == (
         f"the message has more than {incoming.MAX_FIELDS} header fields and was set aside unread"
     )
     assert (calls, found.message_id) == ([], "<m@x>")
@@ -1085,7 +1093,7 @@ def test_a_megabyte_subject_of_encoded_words() -> None:
     raw = b"From: a@example.org\nMessage-ID: <m@x>\nSubject: " + words + b"\n\nhi\n"
     assert len(raw) > 1_000_000
     found = read_message(raw)
-    assert found.problem is not None and "header is larger" in found.problem
+    assert "header is larger" in said(found.problem)
     assert found.subject == ("Befehle f\u00fcr" * 100)[: incoming.MAX_SUBJECT]
     assert found.message_id == "<m@x>"
 
@@ -1104,7 +1112,7 @@ def test_a_long_mime_field_makes_the_message_unreadable(alice: Signer) -> None:
     part = list(message.iter_parts())[-1]
     part.set_param("x-padding", "p" * incoming.MAX_MIME_FIELD)
     found = read_message(message.as_bytes())
-    assert found.problem == (
+    assert said(found.problem) == (
         f"a part's Content-Type header field is longer than {incoming.MAX_MIME_FIELD} characters"
     )
     assert found.orders == ()
@@ -1134,7 +1142,7 @@ def test_long_fields_never_reach_the_stdlib_header_parser(
         raw += b"Content-Type: text/plain" + params + b"\r\n\r\nhi\r\n--b--\r\n"
     assert len(raw) > 100_000
     found = read_message(raw)
-    assert found.problem == (
+    assert said(found.problem) == (
         f"a part's Content-Type header field is longer than {incoming.MAX_MIME_FIELD} characters"
     )
     assert found.message_id == "<m@x>"
@@ -1154,7 +1162,7 @@ def test_parsing_stops_after_the_last_part_allowed(monkeypatch: pytest.MonkeyPat
     raw = b"From: a@example.org\nContent-Type: multipart/mixed; boundary=b\n\n"
     raw += b"--b\n\nx\n" * 100_000 + b"--b--\n"
     found = read_message(raw)
-    assert found.problem == f"the message has more than {incoming.MAX_PARTS} MIME parts"
+    assert said(found.problem) == f"the message has more than {incoming.MAX_PARTS} MIME parts"
     assert len(made) == incoming.MAX_PARTS
 
 
@@ -1165,7 +1173,7 @@ def test_a_part_with_too_many_fields(alice: Signer) -> None:
     for index in range(incoming.MAX_FIELDS):
         part[f"X-Field-{index}"] = "x"
     found = read_message(message.as_bytes())
-    assert found.problem == (
+    assert said(found.problem) == (
         f"a part of the message has more than {incoming.MAX_FIELDS} header fields"
     )
 
@@ -1235,8 +1243,8 @@ def test_problems_quote_the_message_only_as_printable_ascii() -> None:
         + quote(name).encode()
         + b"\n\naWQ6IHgK!\n--b--\n"
     )
-    problem = read_message(raw).problem
-    assert problem is not None and problem.endswith(" is not valid base64")
+    problem = said(read_message(raw).problem)
+    assert problem.endswith(" is not valid base64")
     assert all(" " <= char <= "~" for char in problem)
     assert len(problem) < 120
     assert problem.startswith("the attachment 'zo\\xeb\\u202e\\x1b[31mxxx")
@@ -1244,7 +1252,7 @@ def test_problems_quote_the_message_only_as_printable_ascii() -> None:
 
 def test_cut_off_message(alice: Signer) -> None:
     found = read_message(truncated(alice))
-    assert found.problem is not None and "cut off" in found.problem
+    assert "cut off" in said(found.problem)
     assert found.orders == ()
     assert found.message_id == "<built@example.org>"
 
@@ -1258,7 +1266,7 @@ def test_deeply_nested_message() -> None:
         raw += b"--b%d\n\nhello\n" % (depth - 1)
         raw += b"".join(b"--b%d--\n" % level for level in reversed(range(depth)))
         found = read_message(raw)
-        assert found.problem == (
+        assert said(found.problem) == (
             "the message's MIME parts are nested more than 40 deep"
             if depth < incoming.MAX_PARTS
             else f"the message has more than {incoming.MAX_PARTS} MIME parts"
@@ -1271,7 +1279,7 @@ def test_oversized_message() -> None:
     raw = head + b"x" * (MAX_MESSAGE + 1 - len(head))
     assert len(raw) == MAX_MESSAGE + 1
     found = read_message(raw)
-    assert found.problem is not None and "10 MiB" in found.problem
+    assert "10 MiB" in said(found.problem)
     assert (found.message_id, found.sender, found.subject) == (
         "<big@example.org>",
         "alice@example.org",

@@ -30,6 +30,7 @@ from email.utils import parsedate_to_datetime
 from pathlib import Path
 
 from adjudicator import clock, steps
+from adjudicator.lang import DEFAULT, game_lang, lang_of
 from adjudicator.mail.config import MailSettings
 from adjudicator.mail.incoming import Incoming
 from adjudicator.mail.outgoing import POLICY, digest_mail, new_message_id
@@ -150,8 +151,12 @@ def _queue_digest(root: Path, folder: Path, held: list[Path], sender: str) -> Pa
                 return None
     messages = [_PARSER.parsebytes(path.read_bytes()) for path in held]
     to = str(messages[0]["To"])
-    game_id = str(GameDir(root).meta()["id"])
-    words = digest_words(game_id, messages)
+    meta = GameDir(root).meta()
+    game_id = str(meta["id"])
+    lang = next(
+        (lang_of(meta, p["name"]) for p in meta["players"] if p["email"] == to), game_lang(meta)
+    )
+    words = digest_words(game_id, messages, lang)
     message = digest_mail(
         sender=sender,
         to=to,
@@ -163,10 +168,14 @@ def _queue_digest(root: Path, folder: Path, held: list[Path], sender: str) -> Pa
     return outbox.put(message, label)
 
 
-def digest_words(game_id: str, messages: list[EmailMessage]) -> present_mail.Mail:
-    """A digest's subject and body: why, then each held answer (subject, date, text)."""
+def digest_words(
+    game_id: str, messages: list[EmailMessage], lang: str = DEFAULT
+) -> present_mail.Mail:
+    """A digest's subject and body in ``lang``: why, then each held answer (subject, date,
+    text)."""
     return present_mail.digest(
         game_id=game_id,
+        lang=lang,
         limit=HOURLY_LIMIT,
         answers=[_held(message) for message in messages],
         in_full=IN_FULL,

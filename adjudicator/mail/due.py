@@ -17,6 +17,7 @@ from typing import Any
 from adjudicator import clock, journal, schedule, steps
 from adjudicator.contract import Msg
 from adjudicator.engine import Why
+from adjudicator.lang import game_lang, lang_of
 from adjudicator.mail.outgoing import new_message_id, notice_mail
 from adjudicator.mail.queue import Outbox
 from adjudicator.present import mail as present_mail
@@ -102,7 +103,10 @@ def remind(root: Path, sender: str) -> tuple[str, list[str]] | None:
                 sender,
                 _email(meta, player),
                 present_mail.reminder(
-                    game_id=meta["id"], turn=turn, due=due_line(meta, times.deadline, now)
+                    game_id=meta["id"],
+                    turn=turn,
+                    due=due_line(meta, times.deadline, now),
+                    lang=lang_of(meta, player),
                 ),
                 f"{meta['id']}.reminder.{player}",
             )
@@ -135,6 +139,7 @@ def tell_waiting(root: Path, sender: str, gm: str | None) -> list[str] | None:
                     turn=turn,
                     due=due_line(meta, times.deadline, clock.now()),
                     waiting=waiting,
+                    lang=game_lang(meta),
                 ),
                 f"{meta['id']}.waiting",
             )
@@ -145,6 +150,14 @@ def tell_waiting(root: Path, sender: str, gm: str | None) -> list[str] | None:
             players=waiting,
         )
     return list(waiting)
+
+
+def _lang_at(meta: dict[str, Any], address: str) -> str:
+    """The language of whoever reads ``address``: its player's, else the game's."""
+    for player in meta["players"]:
+        if player["email"] == address:
+            return lang_of(meta, player["name"])
+    return game_lang(meta)
 
 
 def _announcement(entry: dict[str, Any], meta: dict[str, Any]) -> tuple[Msg | None, list[str]]:
@@ -195,7 +208,9 @@ def announce(root: Path, sender: str) -> int:
                     root,
                     sender,
                     address,
-                    present_mail.announcement(game_id=meta["id"], action=action),
+                    present_mail.announcement(
+                        game_id=meta["id"], action=action, lang=_lang_at(meta, address)
+                    ),
                     f"{meta['id']}.announce.{index}",
                 )
                 count += 1

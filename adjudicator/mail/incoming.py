@@ -39,6 +39,7 @@ from email.policy import default as default_policy
 from email.utils import collapse_rfc2231_value
 from typing import TypeVar, cast
 
+from adjudicator.contract import Msg, msg
 from adjudicator.sshsig import ARMOR_BEGIN, ARMOR_END, looks_armored, split_appended
 
 _T = TypeVar("_T")
@@ -104,16 +105,14 @@ _TOKEN = re.compile(r"[A-Za-z0-9._-]{1,40}")
 
 #: Parser defects that make a message unreadable, with what to tell the game master.
 _FATAL_DEFECTS: tuple[tuple[type[errors.MessageDefect], str], ...] = (
-    (errors.NoBoundaryInMultipartDefect, "a multipart part names no boundary"),
-    (errors.StartBoundaryNotFoundDefect, "a multipart boundary never appears"),
-    (errors.CloseBoundaryNotFoundDefect, "a multipart part is not closed (cut off?)"),
-    (errors.MultipartInvariantViolationDefect, "a multipart part holds no parts"),
-    (errors.FirstHeaderLineIsContinuationDefect, "a header starts with a continuation line"),
-    (
-        errors.MissingHeaderBodySeparatorDefect,
-        "a line that is not a header field comes before the blank line ending a header",
-    ),
+    (errors.NoBoundaryInMultipartDefect, "mail-defect-no-boundary"),
+    (errors.StartBoundaryNotFoundDefect, "mail-defect-boundary-missing"),
+    (errors.CloseBoundaryNotFoundDefect, "mail-defect-not-closed"),
+    (errors.MultipartInvariantViolationDefect, "mail-defect-no-parts"),
+    (errors.FirstHeaderLineIsContinuationDefect, "mail-defect-continuation"),
+    (errors.MissingHeaderBodySeparatorDefect, "mail-defect-no-separator"),
 )
+"""Each defect that makes a message unreadable, and the code of its words."""
 _BASE64_DEFECTS = (errors.InvalidBase64LengthDefect, errors.InvalidBase64CharactersDefect)
 
 
@@ -149,7 +148,7 @@ class Incoming:
     """The valid msg-ids of References (or a lone valid In-Reply-To), at most MAX_REFERENCES."""
     orders: tuple[FoundOrder, ...]
     unsigned: tuple[str, ...]
-    problem: str | None
+    problem: Msg | None
     automatic: str | None = None
     """Why the message is automatic mail that is never answered, as a short text (see
     :func:`automatic`: Auto-Submitted other than ``no``, Precedence bulk/junk/list, List-Id or
@@ -162,7 +161,11 @@ class Incoming:
 
 
 class _Unreadable(Exception):
-    """The message cannot be read; the text is the ``problem``."""
+    """The message cannot be read; ``problem`` says why."""
+
+    def __init__(self, problem: Msg) -> None:
+        super().__init__(problem.code)
+        self.problem = problem
 
 
 class _Policy(EmailPolicy):
@@ -173,8 +176,7 @@ class _Policy(EmailPolicy):
     def header_fetch_parse(self, name: str, value: str) -> str:
         if len(value) > MAX_MIME_FIELD:
             raise _Unreadable(
-                f"a part's {_quoted_text(name)} header field is longer than {MAX_MIME_FIELD} "
-                "characters"
+                msg("mail-field-too-long", field=_quoted_text(name), cap=MAX_MIME_FIELD)
             )
         fetched: str = super().header_fetch_parse(name, value)
         return fetched
@@ -193,7 +195,7 @@ def _policy() -> _Policy:
         nonlocal count
         count += 1
         if count > MAX_PARTS:
-            raise _Unreadable(f"the message has more than {MAX_PARTS} MIME parts")
+            raise _Unreadable(msg("mail-too-many-parts", cap=MAX_PARTS))
         return EmailMessage(policy=policy)
 
     policy: _Policy = _POLICY.clone(message_factory=factory)
@@ -230,40 +232,35 @@ def read_message(raw: bytes) -> Incoming:
         fields = _fields(head)
     except Exception as exc:  # pragma: no cover - plain byte and string operations
         return Incoming(None, None, "", (), (), (), _crashed(exc))
-    problem: str | None = None
+    problem: Msg | None = None
     if len(raw) > MAX_MESSAGE:
-        problem = (
-            f"the message is larger than {MAX_MESSAGE} bytes (10 MiB) and was set aside unread"
-        )
+        problem = msg("mail-too-large", cap=MAX_MESSAGE)
     elif not whole:
-        problem = (
-            f"the message's header is larger than {MAX_HEADER} bytes (256 KiB) "
-            "and was set aside unread"
-        )
+        problem = msg("mail-header-too-large", cap=MAX_HEADER)
     elif len(fields) > MAX_FIELDS:
-        problem = f"the message has more than {MAX_FIELDS} header fields and was set aside unread"
+        problem = msg("mail-too-many-fields", cap=MAX_FIELDS)
     if problem is not None:
         return _incoming(fields, (), (), problem)
     try:
         # The policy's message factory is EmailMessage, as with the default policy.
         message = cast(EmailMessage, BytesParser(policy=_policy()).parsebytes(raw))
     except _Unreadable as exc:
-        return _incoming(fields, (), (), str(exc))
+        return _incoming(fields, (), (), exc.problem)
     except Exception as exc:
         return _incoming(fields, (), (), _crashed(exc))
     try:
         orders, unsigned = _find_orders(message)
     except _Unreadable as exc:
-        return _incoming(fields, (), (), str(exc))
+        return _incoming(fields, (), (), exc.problem)
     except Exception as exc:
         return _incoming(fields, (), (), _crashed(exc))
     return _incoming(fields, orders, unsigned, None)
 
 
-def _crashed(exc: Exception) -> str:
+def _crashed(exc: Exception) -> Msg:
     if isinstance(exc, RecursionError):
-        return "the message's MIME parts are nested too deeply to read"
-    return f"the message could not be read ({type(exc).__name__} in its MIME structure)"
+        return msg("mail-nested-too-deeply")
+    return msg("mail-unreadable", error=type(exc).__name__)
 
 
 def _head(raw: bytes) -> tuple[bytes, bool]:
@@ -316,7 +313,7 @@ def _incoming(
     fields: list[tuple[str, str]],
     orders: tuple[FoundOrder, ...],
     unsigned: tuple[str, ...],
-    problem: str | None,
+    problem: Msg | None,
 ) -> Incoming:
     return Incoming(
         message_id=_safe(_message_id, fields),
@@ -504,7 +501,7 @@ def automatic(fields: list[tuple[str, str]]) -> str | None:
 def _find_orders(message: EmailMessage) -> tuple[tuple[FoundOrder, ...], tuple[str, ...]]:
     """(orders, names of unsigned order files) of a parsed message; raises _Unreadable."""
     if not message.keys():
-        raise _Unreadable("not a mail message: it has no header fields")
+        raise _Unreadable(msg("mail-no-header"))
     walk = _Walk()
     walk.visit(message, True, 0, 0, 0)
     attachments: list[_Attachment] = []
@@ -549,9 +546,9 @@ class _Walk:
     def visit(self, part: Message, in_body: bool, depth: int, scope: int, attached: int) -> None:
         self.parts += 1
         if self.parts > MAX_PARTS:
-            raise _Unreadable(f"the message has more than {MAX_PARTS} MIME parts")
+            raise _Unreadable(msg("mail-too-many-parts", cap=MAX_PARTS))
         if depth > _MAX_DEPTH:
-            raise _Unreadable(f"the message's MIME parts are nested more than {_MAX_DEPTH} deep")
+            raise _Unreadable(msg("mail-nested-too-deep", cap=_MAX_DEPTH))
         if not isinstance(part, MIMEPart):  # pragma: no cover - the default policy makes these
             return
         _check_part(part)
@@ -593,11 +590,11 @@ def _check_part(part: MIMEPart) -> None:
     """
     for count, _ in enumerate(part.raw_items(), 1):
         if count > MAX_FIELDS:
-            raise _Unreadable(f"a part of the message has more than {MAX_FIELDS} header fields")
+            raise _Unreadable(msg("mail-part-too-many-fields", cap=MAX_FIELDS))
     for defect in part.defects:
-        for kind, what in _FATAL_DEFECTS:
+        for kind, code in _FATAL_DEFECTS:
             if isinstance(defect, kind):
-                raise _Unreadable(f"the message's MIME structure is broken: {what}")
+                raise _Unreadable(msg("mail-mime-broken", what=Msg(code, {})))
 
 
 def _sort_leaf(
@@ -627,8 +624,9 @@ def _decoded(part: MIMEPart, name: str | None) -> bytes | None:
     """The part's bytes with the transfer encoding undone; raises _Unreadable on bad base64."""
     data = part.get_payload(decode=True)
     if any(isinstance(defect, _BASE64_DEFECTS) for defect in part.defects):
-        what = f"the attachment {_quoted_text(name)}" if name else "a part of the message"
-        raise _Unreadable(f"{what} is not valid base64")
+        if name:
+            raise _Unreadable(msg("mail-attachment-not-base64", name=_quoted_text(name)))
+        raise _Unreadable(msg("mail-part-not-base64"))
     return data if isinstance(data, bytes) else None
 
 

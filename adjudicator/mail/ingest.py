@@ -37,6 +37,7 @@ import platformdirs
 
 from adjudicator import engine, keys, sshsig, steps
 from adjudicator.contract import Msg, Reason, msg
+from adjudicator.lang import DEFAULT, game_lang, lang_of
 from adjudicator.mail import answers
 from adjudicator.mail.config import DEFAULT_SENDER, MailSettings
 from adjudicator.mail.incoming import MAX_MESSAGE, FoundOrder, Incoming, read_message
@@ -179,6 +180,11 @@ class _Message:
     def sender(self) -> str:
         return self.settings.sender or DEFAULT_SENDER
 
+    @property
+    def home(self) -> Game | None:
+        """The game whose step keeps a message that names none: the first served."""
+        return self.games[0] if self.games else None
+
 
 @dataclass(frozen=True)
 class _Route:
@@ -204,7 +210,7 @@ def _one_message(games: list[Game], raw: Raw, settings: MailSettings) -> Outcome
             [f"{message.shown} set aside: a duplicate of a message processed before"], True
         )
     if incoming.problem is not None:
-        return _set_aside_whole(message, one_line(incoming.problem))
+        return _set_aside_whole(message, incoming.problem)
     if not incoming.orders:
         unread = Msg("mail-why-no-order", {})
         if incoming.unsigned:
@@ -215,7 +221,7 @@ def _one_message(games: list[Game], raw: Raw, settings: MailSettings) -> Outcome
                 if more > 0
                 else Msg("mail-why-unsigned", {"names": names})
             )
-        return _set_aside_whole(message, say(unread))
+        return _set_aside_whole(message, unread)
     routes = [(found, _route(games, found)) for found in incoming.orders]
     lines: list[str] = [""] * len(routes)
     taken = [r.game for _, r in routes if r.game is not None and r.signer is not None]
@@ -227,20 +233,20 @@ def _one_message(games: list[Game], raw: Raw, settings: MailSettings) -> Outcome
                 if route.game is game and route.signer is not None:
                     lines[index] = _take(message, handle, game, route.signer, found, route)
             running.commit("mail", message_id=key, orders=handle.pending)
-    aside: dict[Game | None, list[str]] = {}
+    aside: dict[Game | None, list[Msg]] = {}
     hints: set[Game | None] = set()
     for index, (found, route) in enumerate(routes):
         name = printable(found.name)
         named = route.game
         if named is None:
-            why = say(Msg("mail-why-no-game", {"name": name}))
+            why = Msg("mail-why-no-game", {"name": name})
         elif route.signer is None:
-            why = say(Msg("mail-why-unverified", {"name": name, "game": named.id}))
+            why = Msg("mail-why-unverified", {"name": name, "game": named.id})
             if found.pasted:
                 hints.add(named)
         else:
             continue
-        lines[index] = f"{message.shown} set aside: {why}"
+        lines[index] = f"{message.shown} set aside: {_said(why, named or message.home)}"
         aside.setdefault(named, []).append(why)
     for home, whys in aside.items():
         _keep_in_step(message, home, whys, home in hints)
@@ -307,7 +313,7 @@ def _take(
         _keep_and_tell(
             message,
             game,
-            [say(Msg("mail-names-another-player", names))],
+            [Msg("mail-names-another-player", names)],
             False,
             about=Msg("mail-names-another-player-subject", names),
         )
@@ -372,6 +378,7 @@ def receipt_words(
         reasons=verdict.reasons,
         order=found.order.decode("utf-8", errors="replace").rstrip("\n"),
         game=verdict.game,
+        lang=lang_of(handle.meta, signer),
         **facts,
     )
 
@@ -383,13 +390,18 @@ def setaside_folder(game: Game | None) -> Path:
     return Path(platformdirs.user_data_dir("adjudicator")) / "setaside"
 
 
-def _set_aside_whole(message: _Message, why: str) -> Outcome:
+def _said(why: Msg, game: Game | None) -> str:
+    """Why a message was set aside, on one line, in the language of ``game``'s game master."""
+    return one_line(say(why, lang=DEFAULT if game is None else game_lang(game.meta)))
+
+
+def _set_aside_whole(message: _Message, why: Msg) -> Outcome:
     """A message with no order that can be taken: kept, the game master told; the line."""
     _keep_in_step(message, None, [why], False)
-    return Outcome([f"{message.shown} set aside: {why}"], True)
+    return Outcome([f"{message.shown} set aside: {_said(why, message.home)}"], True)
 
 
-def _keep_in_step(message: _Message, game: Game | None, whys: list[str], pasted: bool) -> None:
+def _keep_in_step(message: _Message, game: Game | None, whys: list[Msg], pasted: bool) -> None:
     """:func:`_keep_and_tell` as a step of the game (or of the first game served, for a
     message that names none), which remembers the message."""
     home = game or (message.games[0] if message.games else None)
@@ -398,13 +410,13 @@ def _keep_in_step(message: _Message, game: Game | None, whys: list[str], pasted:
         return
     with steps.step(home.root, "mail") as running:
         _keep_and_tell(message, game, whys, pasted)
-        running.commit("mail", message_id=message.key, set_aside=whys)
+        running.commit("mail", message_id=message.key, set_aside=[w.to_json() for w in whys])
 
 
 def _keep_and_tell(
     message: _Message,
     game: Game | None,
-    whys: list[str],
+    whys: list[Msg],
     pasted: bool,
     about: Msg | None = None,
 ) -> None:
@@ -422,10 +434,11 @@ def _keep_and_tell(
         where = kept.relative_to(game.root).as_posix() if game is not None else str(kept)
         words = present_mail.set_aside(
             game_id=None if game is None else game.id,
-            whys=whys,
+            whys=[_said(why, home) for why in whys],
             pasted=pasted,
             facts=notice_facts(message.incoming, data, where),
             about=about,
+            lang=game_lang(home.meta),
         )
         notice = notice_mail(
             sender=message.sender,

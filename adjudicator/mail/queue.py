@@ -526,7 +526,7 @@ def printable(text: str, limit: int = ANSWER_LENGTH) -> str:
     return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
-def failure_notice(name: str, data: bytes, answer: str) -> tuple[str, str]:
+def failure_notice(name: str, data: bytes, answer: str, lang: str = "en") -> tuple[str, str]:
     """The subject and body of a notice to the game master that the server refused the queued
     message ``name`` (bytes ``data``, now in ``mail/failed/``) for good, saying ``answer``
     (an entry of ``SendReport.refused_for_good``); the caller queues it (``notice_mail``,
@@ -547,6 +547,7 @@ def failure_notice(name: str, data: bytes, answer: str) -> tuple[str, str]:
         recipients=printable(", ".join(recipients), 200),
         subject_line=printable(str(headers.get("Subject", "")), 80),
         answer=printable(answer),
+        lang=lang,
     )
     return words.subject, words.body
 

@@ -11,12 +11,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from adjudicator import steps
+from adjudicator.lang import game_lang
 from adjudicator.mail.answers import queue_digests
 from adjudicator.mail.config import DEFAULT_SENDER, MailSettings
 from adjudicator.mail.due import announce
 from adjudicator.mail.outgoing import new_message_id, notice_mail
 from adjudicator.mail.queue import Outbox, SendReport, deliver, failure_notice
 from adjudicator.mail.reports import queue_due_reports
+from adjudicator.store import GameDir
 
 
 def queue_due(root: Path, settings: MailSettings) -> None:
@@ -56,11 +58,12 @@ def _tell_refused(root: Path, settings: MailSettings, report: SendReport) -> Non
     if not settings.gm:
         return
     sender = settings.sender or DEFAULT_SENDER
+    lang = game_lang(GameDir(root).meta())
     for name, answer in report.refused_for_good:
         data = (root / "mail" / "failed" / name).read_bytes()
         if settings.gm.lower().encode() in data.split(b"\r\n\r\n", 1)[0].lower():
             continue
-        subject, body = failure_notice(name, data, answer)
+        subject, body = failure_notice(name, data, answer, lang)
         notice = notice_mail(
             sender=sender,
             to=settings.gm,

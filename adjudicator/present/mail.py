@@ -22,6 +22,7 @@ import jinja2
 
 from adjudicator.contract import Game, Msg, Reason
 from adjudicator.mail.quoting import one_line
+from adjudicator.present.catalogs import translations
 from adjudicator.present.verdicts import placed
 from adjudicator.present.words import say
 
@@ -35,22 +36,26 @@ class Mail:
 
 
 @cache
-def _environment() -> jinja2.Environment:
-    """The environment of ``templates/common/mail`` (set as the reports' one is)."""
+def _environment(lang: str) -> jinja2.Environment:
+    """The environment of ``templates/common/mail`` in ``lang`` (set as the reports' one is)."""
     folder = files("adjudicator.templates") / "common" / "mail"
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(folder)),
         autoescape=False,
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
+        extensions=["jinja2.ext.i18n"],
     )
+    env.policies["ext.i18n.trimmed"] = True
+    env.install_gettext_translations(translations(None, lang), newstyle=True)  # type: ignore[attr-defined]
+    return env
 
 
 def body(template: str, lang: str = "en", **facts: Any) -> str:
-    """The body made by ``templates/common/mail/<template>`` from ``facts``."""
-    return _environment().get_template(template).render(lang=lang, **facts)
+    """The body made by ``templates/common/mail/<template>`` from ``facts``, in ``lang``."""
+    return _environment(lang).get_template(template).render(lang=lang, **facts)
 
 
 def subject(message: Msg, game: Game | None = None, lang: str = "en") -> str:
