@@ -28,7 +28,7 @@ from adjudicator.schedule import (
     earlier,
     zone,
 )
-from adjudicator.strictyaml import StrictYamlError, format_problem, load
+from adjudicator.strictyaml import StrictYamlError, load
 
 MAX_SETUP_BYTES = 256 * 1024
 MAX_KEY_FILE_BYTES = 16 * 1024
@@ -76,9 +76,7 @@ def read_setup(path: Path) -> tuple[Game, dict[str, Any], bytes]:
     try:
         loaded = load(raw, max_bytes=MAX_SETUP_BYTES, max_depth=8)
     except StrictYamlError as error:
-        raise InputRefused(
-            f"{path}: refused", [format_problem(p) for p in error.problems]
-        ) from None
+        raise InputRefused(f"{path}: refused", [p.reason for p in error.problems]) from None
     # A player entry's keys depend on the game: an unknown game is named once the rest is read.
     named = loaded.data.get("game") if isinstance(loaded.data, dict) else None
     known = load_game(named) if isinstance(named, str) and named in game_names() else None
