@@ -2,7 +2,8 @@
 
 The loader refuses anything surprising (anchors, aliases, tags, merge keys, duplicate keys,
 several documents, deep nesting, odd encodings and control characters) and reports every problem
-it can find at once, each with a 1-based line (and column where known) and a plain-language reason.
+it can find at once, each with a 1-based line (and column where known) and a message (a code
+and its parameters, worded in texts/yaml.yaml).
 
 It never composes PyYAML's node tree and never runs PyYAML's constructors: it walks the event
 stream of the pure-Python parser (a non-recursive state machine) and builds the Python values
