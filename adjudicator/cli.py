@@ -120,11 +120,12 @@ def keygen(keyfile: Path, comment: str | None) -> None:
       adjudicator keygen ~/.ssh/cairo-2026
     """
     from adjudicator import keys
+    from adjudicator.present.words import say
 
     try:
         line = keys.generate(keyfile, comment or keyfile.name)
     except keys.KeyProblem as error:
-        fail(f"{keyfile}: {error.reason}", 2)
+        fail(f"{keyfile}: {say(error.reason)}", 2)
     click.echo(line)
 
 
@@ -143,13 +144,14 @@ def sign(orders: Path, keyfile: Path) -> None:
     """
     from adjudicator import keys, sshsig
     from adjudicator.orders import MAX_ORDER_BYTES
+    from adjudicator.present.words import say
     from adjudicator.readfile import FileRefused, read_regular
     from adjudicator.store import atomic_write
 
     try:
         data = read_regular(orders, MAX_ORDER_BYTES)
     except FileRefused as error:
-        fail(f"{orders}: cannot read the order file ({error.reason})", 2)
+        fail(f"{orders}: cannot read the order file ({say(error.why)})", 2)
     try:
         try:
             private = keys.load_private(keyfile)
@@ -157,7 +159,7 @@ def sign(orders: Path, keyfile: Path) -> None:
             passphrase = click.prompt(f"Passphrase for {keyfile}", hide_input=True)
             private = keys.load_private(keyfile, passphrase.encode())
     except keys.KeyProblem as error:
-        fail(f"{keyfile}: {error.reason}", 2)
+        fail(f"{keyfile}: {say(error.reason)}", 2)
     target = orders.with_name(orders.name + ".sig")
     atomic_write(target, sshsig.sign(data, private))
     click.echo(f"{target}: signed")

@@ -110,6 +110,7 @@ def replace(
     """
     from adjudicator import gm, keys
     from adjudicator.errors import InputRefused, UsageProblem
+    from adjudicator.present.words import say
     from adjudicator.readfile import FileRefused, read_regular
     from adjudicator.setupfile import MAX_KEY_FILE_BYTES
 
@@ -119,7 +120,7 @@ def replace(
         try:
             key_line = read_regular(key_file, MAX_KEY_FILE_BYTES).decode("utf-8")
         except (FileRefused, UnicodeDecodeError) as error:
-            reason = error.reason if isinstance(error, FileRefused) else "not UTF-8 text"
+            reason = say(error.why) if isinstance(error, FileRefused) else "not UTF-8 text"
             raise InputRefused(
                 f"--key-file {key_file}: cannot read the key file ({reason})"
             ) from None

@@ -4,21 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from adjudicator.contract import Game, Reason
+from adjudicator.contract import Game, Msg, Reason
 
 
 class AdjudicatorError(Exception):
     """Base of every error a user can cause (never a bug).
 
-    ``details`` are lines below the message: placed problems (``Reason``, worded by the
-    presentation layer in ``game``'s words when one is given) or text.
+    ``message`` is the first line: text, or a ``Msg`` the presentation layer words; ``details``
+    are lines below it: placed problems (``Reason``, worded by the presentation layer in
+    ``game``'s words when one is given) or text.
     """
 
     exit_code = 1
 
     def __init__(
         self,
-        message: str,
+        message: str | Msg,
         details: Sequence[str | Reason] | None = None,
         game: Game | None = None,
     ) -> None:
@@ -28,10 +29,11 @@ class AdjudicatorError(Exception):
         self.game = game
 
     def __str__(self) -> str:
-        """The message and its text details (a ``Reason`` by its code: the command line words
-        it through :func:`adjudicator.present.verdicts.error_text`)."""
+        """The message and its text details (a ``Msg`` or ``Reason`` by its code: the command
+        line words it through :func:`adjudicator.present.verdicts.error_text`)."""
+        head = self.message if isinstance(self.message, str) else self.message.code
         lines = [d if isinstance(d, str) else d.msg.code for d in self.details]
-        return "\n".join([self.message, *(f"  {line}" for line in lines)])
+        return "\n".join([head, *(f"  {line}" for line in lines)])
 
 
 class UsageProblem(AdjudicatorError):

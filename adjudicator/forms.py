@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from adjudicator.contract import Game, Reason
+from adjudicator.contract import Game, Reason, msg
 from adjudicator.errors import InputRefused, UsageProblem
 from adjudicator.lang import DEFAULT, Lang
 from adjudicator.problems import schema_problems
@@ -78,8 +78,8 @@ def read_form_file(path: Path) -> tuple[Game, dict[str, Any]]:
         raw = read_regular(path, MAX_FORM_BYTES)
     except FileRefused as error:
         if error.missing:
-            raise UsageProblem(f"{path}: cannot read the form ({error.reason})") from None
-        raise InputRefused(f"{path}: cannot read the form ({error.reason})") from None
+            raise UsageProblem(msg("form-unreadable", path=str(path), why=error.why)) from None
+        raise InputRefused(msg("form-unreadable", path=str(path), why=error.why)) from None
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -100,16 +100,19 @@ def _carried(path: Path, line: int, payload: str) -> tuple[Game, dict[str, Any]]
 
     try:
         data = json.loads(payload)
-    except (json.JSONDecodeError, RecursionError) as error:
-        reason = error.msg if isinstance(error, json.JSONDecodeError) else "nested too deep"
-        raise damaged([f"not JSON: {reason}"]) from None
+    except json.JSONDecodeError as error:
+        raise damaged([Reason(msg("form-not-json", error=error.msg))]) from None
+    except RecursionError:
+        raise damaged([Reason(msg("form-nested-too-deep"))]) from None
     problems = schema_problems(Carried, data)
     if problems:
         raise damaged([Reason(p.msg) for p in problems])
     try:
         game = load_game(data["game"])
     except UsageProblem as error:
-        raise damaged([error.message]) from None
+        raise damaged(
+            [error.message if isinstance(error.message, str) else Reason(error.message)]
+        ) from None
     typed = create_model("CarriedContext", __base__=Carried, context=(game.context_model(), ...))
     problems = schema_problems(typed, data)
     if problems:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator import clock, keys, schedule, steps
+from adjudicator.contract import msg
 from adjudicator.engine import OpenGame
 from adjudicator.errors import InputRefused, NotNow, UsageProblem
 from adjudicator.lang import lang_of
@@ -108,7 +109,7 @@ def replace(
         try:
             blob = keys.parse_public_line(key_line)
         except keys.KeyProblem as error:
-            raise InputRefused(f"the new key: {error.reason}") from None
+            raise InputRefused(msg("new-key-refused", why=error.reason)) from None
     with steps.step(root, "replace") as running:
         handle = OpenGame(root)
         _running(handle)

@@ -28,6 +28,7 @@ from cryptography.hazmat.primitives.serialization import (
     load_ssh_public_key,
 )
 
+from adjudicator.contract import Msg, msg
 from adjudicator.readfile import FileRefused, read_regular
 
 PrivateKey: TypeAlias = ed25519.Ed25519PrivateKey | rsa.RSAPrivateKey | ec.EllipticCurvePrivateKey
@@ -55,14 +56,13 @@ MAX_PRIVATE_KEY_BYTES = 64 * 1024
 RSA_MINIMUM_BITS = 1024
 
 _OPENSSH_BEGIN = b"-----BEGIN OPENSSH PRIVATE KEY-----"
-_EXAMPLE_LINE = "'ssh-ed25519 AAAA...'"
 
 
 class KeyProblem(Exception):
-    """A key that cannot be used; ``reason`` is a sentence for a player."""
+    """A key that cannot be used; ``reason`` tells a player why (words in texts/keys.yaml)."""
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
+    def __init__(self, reason: Msg) -> None:
+        super().__init__(reason.code)
         self.reason = reason
 
 
@@ -80,8 +80,8 @@ def key_type_name(key: PrivateKey | PublicKey) -> str:
         for name, curve in ECDSA_CURVES.items():
             if isinstance(key.curve, curve):
                 return name
-        raise KeyProblem(f"unsupported ECDSA curve {key.curve.name} (use nistp256, 384 or 521)")
-    raise KeyProblem(f"unsupported key type {type(key).__name__}")
+        raise KeyProblem(msg("key-unsupported-curve", curve=key.curve.name))
+    raise KeyProblem(msg("key-unsupported-class", type=type(key).__name__))
 
 
 def public_blob(key: PrivateKey | PublicKey) -> bytes:
@@ -105,7 +105,7 @@ def public_line(private_key: PrivateKey, comment: str) -> str:
 
 def _check_comment(comment: str) -> None:
     if "\n" in comment or "\r" in comment:
-        raise KeyProblem("a key comment must be a single line")
+        raise KeyProblem(msg("key-comment-lines"))
 
 
 def fingerprint(line_or_blob: str | bytes) -> str:
@@ -132,47 +132,42 @@ def parse_public_line(line: str) -> bytes:
     """The key's wire blob from an OpenSSH public key line ("ssh-ed25519 AAAA... comment")."""
     fields = line.strip().split(None, 2)
     if len(fields) < 2:
-        raise KeyProblem(f"not an OpenSSH public key line (expected {_EXAMPLE_LINE})")
+        raise KeyProblem(msg("key-not-a-line"))
     key_type, encoded = fields[0], fields[1]
     if key_type not in KEY_TYPES:
         raise KeyProblem(_unsupported_type_reason(key_type))
     try:
         blob = base64.b64decode(encoded, validate=True)
     except (binascii.Error, ValueError):
-        raise KeyProblem(
-            f"the key data of this {key_type} public key line is not valid base64"
-        ) from None
+        raise KeyProblem(msg("key-not-base64", key_type=key_type)) from None
     inner = _blob_type(blob)
     if inner != key_type:
         raise KeyProblem(
-            f"the key data says it is a {inner!r} key but the line says {key_type!r}"
+            msg("key-type-mismatch", inner=inner, key_type=key_type)
             if inner
-            else f"the key data of this {key_type} public key line is corrupt"
+            else msg("key-data-corrupt", key_type=key_type)
         )
     try:
         key = load_ssh_public_key(key_type.encode("ascii") + b" " + encoded.encode("ascii"))
     except (ValueError, UnsupportedAlgorithm):
-        raise KeyProblem(f"the key data of this {key_type} public key line is corrupt") from None
+        raise KeyProblem(msg("key-data-corrupt", key_type=key_type)) from None
     if isinstance(key, rsa.RSAPublicKey) and key.key_size < RSA_MINIMUM_BITS:
-        raise KeyProblem(
-            f"this RSA key is too small ({key.key_size} bits; OpenSSH requires at least "
-            f"{RSA_MINIMUM_BITS}, 3072 is recommended)"
-        )
+        raise KeyProblem(msg("key-rsa-too-small", bits=key.key_size, minimum=RSA_MINIMUM_BITS))
     if not _is_public(key) or public_blob(key) != blob:
-        raise KeyProblem(f"the key data of this {key_type} public key line is not canonical")
+        raise KeyProblem(msg("key-not-canonical", key_type=key_type))
     return blob
 
 
-def _unsupported_type_reason(key_type: str) -> str:
+def _unsupported_type_reason(key_type: str) -> Msg:
     if key_type.startswith(("sk-", "sk-ssh-")) or "@openssh.com" in key_type:
         if "-cert-" in key_type:
-            return f"SSH certificates ({key_type}) are not supported; give the plain public key"
-        return f"security-key (FIDO) keys ({key_type}) are not supported"
+            return msg("key-certificate", key_type=key_type)
+        return msg("key-security-key", key_type=key_type)
     if key_type == "ssh-dss":
-        return "DSA keys (ssh-dss) are not supported; use an ed25519 key"
+        return msg("key-dsa")
     if key_type.startswith(("ssh-", "ecdsa-")):
-        return f"unsupported key type {key_type!r} (use ssh-ed25519, ssh-rsa or ecdsa-sha2-nistp*)"
-    return f"not an OpenSSH public key line (expected {_EXAMPLE_LINE})"
+        return msg("key-unsupported-type", key_type=key_type)
+    return msg("key-not-a-line")
 
 
 def public_key_from_blob(blob: bytes) -> PublicKey:
@@ -184,9 +179,9 @@ def public_key_from_blob(blob: bytes) -> PublicKey:
     try:
         key = load_ssh_public_key(line)
     except (ValueError, UnsupportedAlgorithm):
-        raise KeyProblem(f"corrupt {key_type} public key") from None
+        raise KeyProblem(msg("key-blob-corrupt", key_type=key_type)) from None
     if not _is_public(key):  # pragma: no cover - excluded by KEY_TYPES
-        raise KeyProblem(f"unsupported key type {key_type!r}")
+        raise KeyProblem(msg("key-unsupported-blob", key_type=key_type))
     return key
 
 
@@ -200,7 +195,7 @@ def generate(path: StrPath, comment: str) -> str:
     public_path = private_path + ".pub"
     for existing in (private_path, public_path):
         if os.path.lexists(existing):
-            raise KeyProblem(f"{existing} already exists; not overwriting it")
+            raise KeyProblem(msg("key-exists", path=existing))
     key = ed25519.Ed25519PrivateKey.generate()
     pem = key.private_bytes(Encoding.PEM, PrivateFormat.OpenSSH, NoEncryption())
     line = public_line(key, comment)
@@ -219,15 +214,15 @@ def _write_new(path: str, data: bytes, mode: int) -> None:
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     except FileExistsError:
-        raise KeyProblem(f"{path} already exists; not overwriting it") from None
+        raise KeyProblem(msg("key-exists", path=path)) from None
     except OSError as exc:
-        raise KeyProblem(f"cannot create {path}: {exc.strerror}") from None
+        raise KeyProblem(msg("key-cannot-create", path=path, error=exc.strerror)) from None
     try:
         os.fchmod(fd, mode)  # the umask may have removed bits; never adds any to 0o600
         with os.fdopen(fd, "wb") as out:
             out.write(data)
     except OSError as exc:
-        raise KeyProblem(f"cannot write {path}: {exc.strerror}") from None
+        raise KeyProblem(msg("key-cannot-write", path=path, error=exc.strerror)) from None
 
 
 def load_private(path: StrPath, passphrase: bytes | None = None) -> PrivateKey:
@@ -237,10 +232,10 @@ def load_private(path: StrPath, passphrase: bytes | None = None) -> PrivateKey:
         data = read_regular(name, MAX_PRIVATE_KEY_BYTES)
     except FileRefused as error:
         if error.missing:
-            raise KeyProblem(f"no key file {name}") from None
+            raise KeyProblem(msg("key-file-missing", path=name)) from None
         if os.path.isdir(name):
-            raise KeyProblem(f"{name} is a directory, not a key file") from None
-        raise KeyProblem(f"cannot read the key file ({error.reason})") from None
+            raise KeyProblem(msg("key-file-folder", path=name)) from None
+        raise KeyProblem(msg("key-file-unreadable", why=error.why)) from None
 
     stripped = data.lstrip()
     loader: Callable[[bytes, bytes | None], object]
@@ -249,36 +244,35 @@ def load_private(path: StrPath, passphrase: bytes | None = None) -> PrivateKey:
     elif stripped.startswith(b"-----BEGIN ") and b"PRIVATE KEY-----" in stripped:
         loader = load_pem_private_key
     elif stripped.startswith((b"ssh-", b"ecdsa-", b"sk-")):
-        raise KeyProblem(f"{name} is a public key; give the private key file")
+        raise KeyProblem(msg("key-file-public", path=name))
     else:
-        raise KeyProblem(f"{name} is not an OpenSSH or PEM private key")
+        raise KeyProblem(msg("key-file-not-private", path=name))
 
-    not_a_key = f"{name} is not a valid private key (corrupt or unsupported format)"
     try:
         # Without a password, an encrypted key raises TypeError before any decryption.
         key = loader(data, None)
     except TypeError:
         if passphrase is None:
-            raise PassphraseNeeded(f"{name} is protected by a passphrase") from None
+            raise PassphraseNeeded(msg("key-passphrase-needed", path=name)) from None
         try:
             key = loader(data, passphrase)
         except (ValueError, TypeError):
-            raise KeyProblem(f"wrong passphrase for {name}") from None
+            raise KeyProblem(msg("key-wrong-passphrase", path=name)) from None
         except UnsupportedAlgorithm as exc:
-            raise KeyProblem(f"{name} uses an unsupported algorithm: {exc}") from None
+            raise KeyProblem(msg("key-file-algorithm", path=name, error=str(exc))) from None
     except ValueError:
-        raise KeyProblem(not_a_key) from None
+        raise KeyProblem(msg("key-file-invalid", path=name)) from None
     except UnsupportedAlgorithm as exc:
-        raise KeyProblem(f"{name} uses an unsupported algorithm: {exc}") from None
+        raise KeyProblem(msg("key-file-algorithm", path=name, error=str(exc))) from None
 
     if isinstance(key, dsa.DSAPrivateKey):
-        raise KeyProblem(f"{name} is a DSA key, which is not supported; use an ed25519 key")
+        raise KeyProblem(msg("key-file-dsa", path=name))
     if not isinstance(key, _PRIVATE_CLASSES):
-        raise KeyProblem(f"{name} holds an unsupported key type ({type(key).__name__})")
+        raise KeyProblem(msg("key-file-type", path=name, type=type(key).__name__))
     try:
         key_type_name(key)
     except KeyProblem as exc:
-        raise KeyProblem(f"{name}: {exc.reason}") from None
+        raise KeyProblem(msg("key-file-problem", path=name, problem=exc.reason)) from None
     if isinstance(key, rsa.RSAPrivateKey) and key.key_size < RSA_MINIMUM_BITS:
-        raise KeyProblem(f"{name} is a {key.key_size}-bit RSA key, too small for OpenSSH")
+        raise KeyProblem(msg("key-file-rsa-too-small", path=name, bits=key.key_size))
     return key

@@ -11,34 +11,56 @@ import os
 import stat
 from pathlib import Path
 
+from adjudicator.contract import Msg, msg
+
 
 class FileRefused(Exception):
-    """The file cannot be read as asked; ``reason`` says why in words (``it is a pipe, not a
-    file``), ``missing`` is true when nothing is there at all, ``size`` is set when the file
-    is over the cap."""
+    """The file cannot be read as asked; ``why`` says why (``file-not-regular``: it is a pipe,
+    not a file), ``missing`` is true when nothing is there at all, ``size`` is set when the
+    file is over the cap."""
 
-    def __init__(self, reason: str, missing: bool = False, size: int | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, why: Msg, missing: bool = False, size: int | None = None) -> None:
+        super().__init__(why.code)
+        self.why = why
         self.missing = missing
         self.size = size
 
+    @property
+    def reason(self) -> str:
+        """TRANSITIONAL: ``why`` in English, for adjudicator/mail/config.py, which words its
+        own error messages still (the same words as templates/common/texts/files.yaml)."""
+        params = dict(self.why.params)
+        if "kind" in params:
+            params["kind"] = _TRANSITIONAL_KINDS[params["kind"].code]
+        return _TRANSITIONAL_WORDS[self.why.code].format(**params)
 
-def _kind(mode: int) -> str:
+
+_TRANSITIONAL_WORDS = {
+    "file-missing": "there is no such file",
+    "file-os-error": "{error}",
+    "file-not-regular": "it is {kind}, not a file",
+    "file-over-cap": "it is {size} bytes; at most {kib} KiB are accepted",
+    "file-grew": "it is over {kib} KiB",
+}
+_TRANSITIONAL_KINDS = {
+    "kind-folder": "a folder",
+    "kind-pipe": "a pipe",
+    "kind-socket": "a socket",
+    "kind-device": "a device",
+    "kind-other": "not a regular file",
+}
+
+
+def _kind(mode: int) -> Msg:
     if stat.S_ISDIR(mode):
-        return "a folder"
+        return msg("kind-folder")
     if stat.S_ISFIFO(mode):
-        return "a pipe"
+        return msg("kind-pipe")
     if stat.S_ISSOCK(mode):
-        return "a socket"
+        return msg("kind-socket")
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "not a regular file"  # pragma: no cover - no other kinds on POSIX
-
-
-def size_reason(size: int, cap: int) -> str:
-    """``it is 20000 bytes; at most 16 KiB are accepted``."""
-    return f"it is {size} bytes; at most {cap // 1024} KiB are accepted"
+        return msg("kind-device")
+    return msg("kind-other")  # pragma: no cover - no other kinds on POSIX
 
 
 def read_regular(path: Path | str, cap: int) -> bytes:
@@ -49,7 +71,7 @@ def read_regular(path: Path | str, cap: int) -> bytes:
     """
     data = _read(path, cap, whole=True)
     if len(data) > cap:  # it grew while we read
-        raise FileRefused(f"it is over {cap // 1024} KiB", size=len(data))
+        raise FileRefused(msg("file-grew", kib=cap // 1024), size=len(data))
     return data
 
 
@@ -63,19 +85,21 @@ def _read(path: Path | str, cap: int, whole: bool) -> bytes:
     try:
         fd = os.open(path, flags)
     except FileNotFoundError:
-        raise FileRefused("there is no such file", missing=True) from None
+        raise FileRefused(msg("file-missing"), missing=True) from None
     except OSError as error:
-        raise FileRefused(error.strerror or str(error)) from None
+        raise FileRefused(msg("file-os-error", error=error.strerror or str(error))) from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise FileRefused(f"it is {_kind(info.st_mode)}, not a file")
+            raise FileRefused(msg("file-not-regular", kind=_kind(info.st_mode)))
         if whole and info.st_size > cap:
-            raise FileRefused(size_reason(info.st_size, cap), size=info.st_size)
+            raise FileRefused(
+                msg("file-over-cap", size=info.st_size, kib=cap // 1024), size=info.st_size
+            )
         os.set_blocking(fd, True)
         with os.fdopen(os.dup(fd), "rb") as handle:
             return handle.read(cap + 1)
     except OSError as error:
-        raise FileRefused(error.strerror or str(error)) from None
+        raise FileRefused(msg("file-os-error", error=error.strerror or str(error))) from None
     finally:
         os.close(fd)

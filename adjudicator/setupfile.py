@@ -7,7 +7,7 @@ import secrets
 import string
 from pathlib import Path
 from types import GenericAlias
-from typing import Any
+from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
@@ -29,7 +29,7 @@ from adjudicator.schedule import (
     earlier,
     zone,
 )
-from adjudicator.strictyaml import StrictYamlError, format_problem, load
+from adjudicator.strictyaml import StrictYamlError, load
 
 MAX_SETUP_BYTES = 256 * 1024
 MAX_KEY_FILE_BYTES = 16 * 1024
@@ -75,13 +75,11 @@ def read_setup(path: Path) -> tuple[Game, dict[str, Any], bytes]:
     try:
         raw = read_regular(path, MAX_SETUP_BYTES)
     except FileRefused as error:
-        raise InputRefused(f"{path}: cannot read the setup file ({error.reason})") from None
+        raise InputRefused(msg("setup-unreadable", path=str(path), why=error.why)) from None
     try:
         loaded = load(raw, max_bytes=MAX_SETUP_BYTES, max_depth=8)
     except StrictYamlError as error:
-        raise InputRefused(
-            f"{path}: refused", [format_problem(p) for p in error.problems]
-        ) from None
+        raise InputRefused(f"{path}: refused", [p.reason for p in error.problems]) from None
     # A player entry's keys depend on the game: an unknown game is named once the rest is read.
     named = loaded.data.get("game") if isinstance(loaded.data, dict) else None
     known = load_game(named) if isinstance(named, str) and named in game_names() else None
@@ -124,18 +122,14 @@ def _player_key_problem(problem: Problem, game: Game) -> Problem:
 def _meta(spec: SetupSpec, game: Game, base: Path) -> tuple[dict[str, Any], list[Problem]]:
     problems: list[Problem] = []
     if not GAME_ID.match(spec.id):
-        problems.append(
-            Problem(
-                "bad-id", "the id must be letters, digits, '.', '_' or '-' (at most 64)", ("id",)
-            )
-        )
+        problems.append(Problem("bad-id", ("id",)))
     count = len(spec.players)
     if not game.min_players <= count <= game.max_players:
         span = f"{game.min_players}–{game.max_players}"
         if game.min_players == game.max_players:
             span = str(game.min_players)
         problems.append(
-            Problem("player-count", f"{game.title} takes {span} players, not {count}", ("players",))
+            Problem("player-count", ("players",), title=game.title, span=span, count=count)
         )
     players: list[dict[str, Any]] = []
     seen_names: dict[str, str] = {}  # casefolded: as first written
@@ -144,46 +138,27 @@ def _meta(spec: SetupSpec, game: Game, base: Path) -> tuple[dict[str, Any], list
         where = ("players", index)
         name = spec_player.name
         if not NAME.match(name):
-            problems.append(
-                Problem(
-                    "bad-name",
-                    f"player name {name!r}: use a letter, then letters, digits, '_' or '-'",
-                    (*where, "name"),
-                )
-            )
+            problems.append(Problem("bad-name", (*where, "name"), name=name))
         problems += _name_problems(name, (*where, "name"))
         first = seen_names.get(name.casefold())
         if first == name:
-            problems.append(Problem("duplicate-player", f"{name!r} is named twice", where))
+            problems.append(Problem("duplicate-player", where, name=name))
         elif first is not None:
-            problems.append(
-                Problem(
-                    "duplicate-player",
-                    f"{name!r} is the same name as {first!r} (names are compared ignoring case)",
-                    where,
-                )
-            )
+            problems.append(Problem("duplicate-player-case", where, name=name, first=first))
         else:
             seen_names[name.casefold()] = name
         if not EMAIL.match(spec_player.email):
-            problems.append(
-                Problem("bad-email", f"{spec_player.email!r} is not an email address", where)
-            )
+            problems.append(Problem("bad-email", where, email=spec_player.email))
         key_line = _key_line(spec_player, base, where, problems)
         if key_line is not None:
             try:
                 blob = keys.parse_public_line(key_line)
             except keys.KeyProblem as error:
-                problems.append(Problem("bad-key", f"{name}'s key: {error.reason}", where))
+                problems.append(Problem("bad-key", where, player=name, why=error.reason))
             else:
                 if blob in seen_keys:
                     problems.append(
-                        Problem(
-                            "shared-key",
-                            f"{name} has the same key as {seen_keys[blob]}: "
-                            "each player needs their own",
-                            where,
-                        )
+                        Problem("shared-key", where, player=name, other=seen_keys[blob])
                     )
                 seen_keys[blob] = name
         own = spec_player.model_dump(exclude=set(PlayerSpec.model_fields), exclude_none=True)
@@ -200,9 +175,7 @@ def _meta(spec: SetupSpec, game: Game, base: Path) -> tuple[dict[str, Any], list
     game_options = {k: v for k, v in spec.options.items() if k not in ENGINE_OPTIONS}
     engine_options = {"nmr": spec.options.get("nmr", "default")}
     if engine_options["nmr"] not in ENGINE_OPTIONS["nmr"]:
-        problems.append(
-            Problem("bad-option", "option 'nmr' must be 'default' or 'wait'", ("options", "nmr"))
-        )
+        problems.append(Problem("bad-nmr", ("options", "nmr")))
     effective, option_problems = game.options([p["name"] for p in players], game_options)
     problems += [p.at("options") for p in option_problems]
     problems += _schedule_problems(spec)
@@ -222,29 +195,19 @@ def _meta(spec: SetupSpec, game: Game, base: Path) -> tuple[dict[str, Any], list
     return meta, problems
 
 
+# The words of the reader each reserved name stands for (adjudicator.names.RESERVED_READERS).
+_READER_WORDS: Final = {"gm": "reader-gm", "public": "reader-public", "all": "reader-all"}
+
+
 def _name_problems(name: str, where: tuple[str | int, ...]) -> list[Problem]:
     """A name the game directory or the mail uses for another reader, or that an order file
     could not write as a plain value (docs/setup-file.md, docs/rulings.md E12)."""
-    reader = RESERVED_READERS.get(name.casefold())
-    if reader is not None:
-        every = ", ".join(repr(n) for n in sorted(RESERVED_READERS))
-        return [
-            Problem(
-                "reserved-name",
-                f"player name {name!r} stands for {reader}; no player may take {every}, "
-                "in any case",
-                where,
-            )
-        ]
+    if name.casefold() in RESERVED_READERS:
+        reader = msg(_READER_WORDS[name.casefold()])
+        every = [repr(n) for n in sorted(RESERVED_READERS)]
+        return [Problem("reserved-name", where, name=name, reader=reader, every=every)]
     if not _reads_as_text(name):
-        return [
-            Problem(
-                "reserved-name",
-                f"player name {name!r} reads as true, false or nothing in YAML, not as a name; "
-                "choose another",
-                where,
-            )
-        ]
+        return [Problem("name-not-text", where, name=name)]
     return []
 
 
@@ -286,9 +249,7 @@ def _key_line(
     spec: PlayerSpec, base: Path, where: tuple[str | int, ...], problems: list[Problem]
 ) -> str | None:
     if (spec.key is None) == (spec.key_file is None):
-        problems.append(
-            Problem("key", f"{spec.name}: give exactly one of 'key' and 'key_file'", where)
-        )
+        problems.append(Problem("key-or-key-file", where, player=spec.name))
         return None
     if spec.key is not None:
         return spec.key.strip()
@@ -296,14 +257,8 @@ def _key_line(
     try:
         return read_regular(base / spec.key_file, MAX_KEY_FILE_BYTES).decode("utf-8").strip()
     except (FileRefused, UnicodeDecodeError) as error:
-        reason = error.reason if isinstance(error, FileRefused) else "not UTF-8 text"
-        problems.append(
-            Problem(
-                "key-file",
-                f"cannot read key_file {spec.key_file!r} ({reason})",
-                (*where, "key_file"),
-            )
-        )
+        why = error.why if isinstance(error, FileRefused) else msg("not-utf8")
+        problems.append(Problem("key-file", (*where, "key_file"), file=spec.key_file, why=why))
         return None
 
 
@@ -320,29 +275,14 @@ def _schedule_problems(spec: SetupSpec) -> list[Problem]:
     if spec.deadline is not None:
         daily = DAILY.match(spec.deadline)
         if not DURATION.match(spec.deadline) and not daily:
-            problems.append(
-                Problem(
-                    "bad-deadline",
-                    "the deadline must be a duration such as '48h' or a daily time such as "
-                    "'20:00 Europe/Berlin'",
-                    ("deadline",),
-                )
-            )
+            problems.append(Problem("bad-deadline", ("deadline",)))
         elif daily and daily.group(3) and not _zone_ok(daily.group(3)):
-            problems.append(
-                Problem("bad-timezone", f"unknown time zone {daily.group(3)!r}", ("deadline",))
-            )
+            problems.append(Problem("bad-timezone", ("deadline",), zone=daily.group(3)))
     if spec.timezone is not None and not _zone_ok(spec.timezone):
-        problems.append(
-            Problem("bad-timezone", f"unknown time zone {spec.timezone!r}", ("timezone",))
-        )
+        problems.append(Problem("bad-timezone", ("timezone",), zone=spec.timezone))
     for index, reminder in enumerate(spec.reminders):
         if not DURATION.match(reminder):
-            problems.append(
-                Problem(
-                    "bad-reminder", "a reminder is a duration such as '24h'", ("reminders", index)
-                )
-            )
+            problems.append(Problem("bad-reminder", ("reminders", index)))
     if not problems:
         problems += _calendar_problems(spec)
     return problems
@@ -355,20 +295,13 @@ def _calendar_problems(spec: SetupSpec) -> list[Problem]:
     Every later deadline is later than the first (or, without one, than now, where `extend`
     puts the first), so a reminder that fits before it fits before them all."""
     now = clock.now()
-    first, which = now, "any deadline"
+    first, which = now, msg("any-deadline")
     if spec.deadline is not None:
         meta = {"deadline": spec.deadline, "timezone": spec.timezone}
         try:
-            first, which = deadline_after(spec.deadline, now, meta), "the first deadline"
+            first, which = deadline_after(spec.deadline, now, meta), msg("the-first-deadline")
         except PastTheCalendar:
-            return [
-                Problem(
-                    "bad-deadline",
-                    f"the first deadline, {spec.deadline} after the game starts, would be past "
-                    "the year 9999",
-                    ("deadline",),
-                )
-            ]
+            return [Problem("deadline-past-calendar", ("deadline",), deadline=spec.deadline)]
     problems = []
     for index, reminder in enumerate(spec.reminders):
         try:
@@ -376,9 +309,7 @@ def _calendar_problems(spec: SetupSpec) -> list[Problem]:
         except PastTheCalendar:
             problems.append(
                 Problem(
-                    "bad-reminder",
-                    f"the reminder {reminder} before {which} would be before the year 1",
-                    ("reminders", index),
+                    "reminder-before-calendar", ("reminders", index), reminder=reminder, which=which
                 )
             )
     return problems

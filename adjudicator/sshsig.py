@@ -35,6 +35,7 @@ from cryptography.hazmat.primitives.asymmetric.utils import (
 )
 
 from adjudicator import keys
+from adjudicator.contract import Msg, msg
 
 NAMESPACE = "adjudicator-orders"
 ARMOR_BEGIN = b"-----BEGIN SSH SIGNATURE-----"
@@ -60,14 +61,15 @@ _ECDSA_HASHES: dict[str, hashes.HashAlgorithm] = {
     "ecdsa-sha2-nistp384": hashes.SHA384(),
     "ecdsa-sha2-nistp521": hashes.SHA512(),
 }
-MISMATCH = "the signature does not match the file's bytes (was the file changed after signing?)"
+MISMATCH = msg("sig-mismatch")
 
 
 class SignatureError(Exception):
-    """A signature that cannot be accepted; ``reason`` is a sentence for a player."""
+    """A signature that cannot be accepted; ``reason`` tells a player why (its words are in
+    texts/keys.yaml; a verdict gives it as ``bad-signature``'s ``why``)."""
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
+    def __init__(self, reason: Msg) -> None:
+        super().__init__(reason.code)
         self.reason = reason
 
 
@@ -88,14 +90,14 @@ def _mpint(value: int) -> bytes:
 class _Reader:
     """Reads SSH wire fields; every problem is a SignatureError naming ``what`` is being read."""
 
-    def __init__(self, data: bytes, what: str) -> None:
+    def __init__(self, data: bytes, what: Msg) -> None:
         self.data = data
         self.pos = 0
         self.what = what
 
     def take(self, count: int) -> bytes:
         if self.pos + count > len(self.data):
-            raise SignatureError(f"the {self.what} is truncated")
+            raise SignatureError(msg("sig-truncated", what=self.what))
         chunk = self.data[self.pos : self.pos + count]
         self.pos += count
         return chunk
@@ -107,23 +109,23 @@ class _Reader:
     def string(self) -> bytes:
         return self.take(self.u32())
 
-    def text(self, field: str) -> str:
+    def text(self, field: Msg) -> str:
         raw = self.string()
         try:
             return raw.decode("utf-8")
         except UnicodeDecodeError:
-            raise SignatureError(f"the {field} in the {self.what} is not valid text") from None
+            raise SignatureError(msg("sig-field-not-text", field=field, what=self.what)) from None
 
     def mpint(self) -> int:
         raw = self.string()
         if raw and raw[0] & 0x80:
-            raise SignatureError(f"the {self.what} holds a negative number")
+            raise SignatureError(msg("sig-negative", what=self.what))
         return int.from_bytes(raw, "big")
 
     def end(self) -> None:
         extra = len(self.data) - self.pos
         if extra:
-            raise SignatureError(f"the {self.what} has {extra} unexpected bytes at its end")
+            raise SignatureError(msg("sig-trailing", what=self.what, extra=extra))
 
 
 # --- the signature ------------------------------------------------------------------------------
@@ -147,8 +149,8 @@ class Signature:
     @property
     def key_type(self) -> str:
         """The signing key's type name ("ssh-ed25519", "ssh-rsa", ...)."""
-        reader = _Reader(self.public_key_blob, "public key in the signature")
-        return reader.text("key type")
+        reader = _Reader(self.public_key_blob, msg("sig-part-key"))
+        return reader.text(msg("sig-field-key-type"))
 
     @property
     def signature_algorithm(self) -> str:
@@ -181,34 +183,34 @@ def armor(blob: bytes) -> bytes:
 
 def _split_signature_blob(blob: bytes) -> tuple[str, bytes]:
     """(algorithm, raw signature bytes) of an SSH signature blob."""
-    reader = _Reader(blob, "signature data")
+    reader = _Reader(blob, msg("sig-part-data"))
     algorithm = reader.string()
     raw = reader.string()
     reader.end()
     try:
         return algorithm.decode("ascii"), raw
     except UnicodeDecodeError:
-        raise SignatureError("the signature algorithm name is not valid text") from None
+        raise SignatureError(msg("sig-algorithm-not-text")) from None
 
 
 def parse_blob(blob: bytes) -> Signature:
     """Decode a binary SSHSIG signature."""
     if not blob.startswith(MAGIC):
-        raise SignatureError("not an SSH signature (the decoded data does not start with SSHSIG)")
-    reader = _Reader(blob, "signature")
+        raise SignatureError(msg("sig-no-magic"))
+    reader = _Reader(blob, msg("sig-part-signature"))
     reader.take(len(MAGIC))
     version = reader.u32()
     if version != VERSION:
-        raise SignatureError(f"unsupported SSH signature version {version} (only 1 is known)")
+        raise SignatureError(msg("sig-version", version=version))
     public_key_blob = reader.string()
-    namespace = reader.text("namespace")
+    namespace = reader.text(msg("sig-field-namespace"))
     reserved = reader.string()
-    hash_algorithm = reader.text("hash algorithm")
+    hash_algorithm = reader.text(msg("sig-field-hash"))
     signature_blob = reader.string()
     reader.end()
     if not public_key_blob:
-        raise SignatureError("the signature holds no public key")
-    _Reader(public_key_blob, "public key in the signature").text("key type")
+        raise SignatureError(msg("sig-no-key"))
+    _Reader(public_key_blob, msg("sig-part-key")).text(msg("sig-field-key-type"))
     _split_signature_blob(signature_blob)
     return Signature(public_key_blob, namespace, hash_algorithm, signature_blob, reserved)
 
@@ -220,31 +222,24 @@ def parse_armored(data: bytes) -> Signature:
         text = text[len(_BOM) :].strip()
     if not text.startswith(ARMOR_BEGIN):
         if ARMOR_BEGIN in text:
-            raise SignatureError(
-                "unexpected text before the -----BEGIN SSH SIGNATURE----- line "
-                "(give the signature on its own, or sign the file with the signature appended)"
-            )
-        raise SignatureError("not an SSH signature (no -----BEGIN SSH SIGNATURE----- block)")
+            raise SignatureError(msg("sig-text-before"))
+        raise SignatureError(msg("sig-no-block"))
     lines = [line.strip() for line in text.splitlines()]
     if lines[0] != ARMOR_BEGIN:
-        raise SignatureError("unexpected text after -----BEGIN SSH SIGNATURE----- on its line")
+        raise SignatureError(msg("sig-text-after-begin"))
     try:
         end = lines.index(ARMOR_END)
     except ValueError:
-        raise SignatureError(
-            "the signature is cut off (no -----END SSH SIGNATURE----- line)"
-        ) from None
+        raise SignatureError(msg("sig-cut-off")) from None
     if any(lines[end + 1 :]):
-        raise SignatureError("unexpected text after the -----END SSH SIGNATURE----- line")
+        raise SignatureError(msg("sig-text-after-end"))
     body = b"".join(lines[1:end])
     if not body:
-        raise SignatureError("the signature block is empty")
+        raise SignatureError(msg("sig-empty"))
     try:
         blob = base64.b64decode(body, validate=True)
     except (binascii.Error, ValueError):
-        raise SignatureError(
-            "the signature block is not valid base64 (was it altered or cut?)"
-        ) from None
+        raise SignatureError(msg("sig-not-base64")) from None
     return parse_blob(blob)
 
 
@@ -274,9 +269,9 @@ def sign(
     ecdsa-sha2-nistp* algorithm of their curve.
     """
     if hash_algorithm not in HASH_ALGORITHMS:
-        raise SignatureError(f"unsupported hash algorithm {hash_algorithm!r} (use sha512)")
+        raise SignatureError(msg("sig-sign-hash", hash=hash_algorithm))
     if not namespace:
-        raise SignatureError("a signature needs a namespace")
+        raise SignatureError(msg("sig-no-namespace"))
     try:
         key_type = keys.key_type_name(private_key)
         public_key_blob = keys.public_blob(private_key)
@@ -294,7 +289,7 @@ def sign(
         r, s = decode_dss_signature(der)
         raw = _mpint(r) + _mpint(s)
     else:  # pragma: no cover - key_type_name refused it already
-        raise SignatureError(f"unsupported key type {type(private_key).__name__}")
+        raise SignatureError(msg("key-unsupported-class", type=type(private_key).__name__))
     signature_blob = _string(algorithm.encode("ascii")) + _string(raw)
     return Signature(public_key_blob, namespace, hash_algorithm, signature_blob).armored()
 
@@ -307,7 +302,7 @@ def _registered_key(public_key_line: str) -> tuple[bytes, keys.PublicKey]:
         blob = keys.parse_public_line(public_key_line)
         return blob, keys.public_key_from_blob(blob)
     except keys.KeyProblem as exc:
-        raise SignatureError(f"the registered public key is not usable: {exc.reason}") from None
+        raise SignatureError(msg("sig-registered-key", problem=exc.reason)) from None
 
 
 def _check(
@@ -315,40 +310,31 @@ def _check(
 ) -> tuple[str, bytes]:
     """Everything but the cryptography: key, namespace, algorithms; returns (algorithm, raw)."""
     if signature.public_key_blob != registered_blob:
-        whose = f"{signer}'s registered key" if signer else "the registered key"
+        made_with, registered = signature.fingerprint, keys.fingerprint(registered_blob)
         raise SignatureError(
-            f"the signature was made with key {signature.fingerprint}, which is not {whose} "
-            f"({keys.fingerprint(registered_blob)})"
+            msg("sig-other-key-of", made_with=made_with, signer=signer, registered=registered)
+            if signer
+            else msg("sig-other-key", made_with=made_with, registered=registered)
         )
     if signature.namespace != namespace:
-        raise SignatureError(
-            f"the signature was made for namespace {signature.namespace!r}, not {namespace!r} "
-            f"(sign with: ssh-keygen -Y sign -n {namespace} -f KEY FILE)"
-        )
+        raise SignatureError(msg("sig-namespace", given=signature.namespace, namespace=namespace))
     if signature.reserved:
-        raise SignatureError(
-            "the signature's reserved field is not empty (OpenSSH refuses such signatures)"
-        )
+        raise SignatureError(msg("sig-reserved"))
     if signature.hash_algorithm not in HASH_ALGORITHMS:
-        raise SignatureError(
-            f"unsupported hash algorithm {signature.hash_algorithm!r} in the signature "
-            "(sha512 or sha256 expected)"
-        )
+        raise SignatureError(msg("sig-hash", hash=signature.hash_algorithm))
     algorithm, raw = _split_signature_blob(signature.signature_blob)
     key_type = signature.key_type
     if algorithm == "ssh-rsa":
-        raise SignatureError("unsupported signature algorithm 'ssh-rsa' (SHA-1)")
+        raise SignatureError(msg("sig-ssh-rsa"))
     allowed = tuple(_RSA_SIGNATURE_HASHES) if key_type == "ssh-rsa" else (key_type,)
     if algorithm not in allowed:
-        raise SignatureError(
-            f"the signature algorithm {algorithm!r} does not fit the {key_type} key that made it"
-        )
+        raise SignatureError(msg("sig-algorithm-mismatch", algorithm=algorithm, key_type=key_type))
     return algorithm, raw
 
 
 def _ecdsa_der(raw: bytes) -> bytes | None:
     try:
-        reader = _Reader(raw, "ECDSA signature")
+        reader = _Reader(raw, msg("sig-part-ecdsa"))
         r, s = reader.mpint(), reader.mpint()
         reader.end()
     except SignatureError:

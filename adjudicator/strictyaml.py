@@ -2,7 +2,8 @@
 
 The loader refuses anything surprising (anchors, aliases, tags, merge keys, duplicate keys,
 several documents, deep nesting, odd encodings and control characters) and reports every problem
-it can find at once, each with a 1-based line (and column where known) and a plain-language reason.
+it can find at once, each with a 1-based line (and column where known) and a message (a code
+and its parameters, worded in texts/yaml.yaml).
 
 It never composes PyYAML's node tree and never runs PyYAML's constructors: it walks the event
 stream of the pure-Python parser (a non-recursive state machine) and builds the Python values
@@ -16,6 +17,7 @@ import bisect
 import datetime as dt
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
@@ -33,14 +35,13 @@ from yaml.events import (
     SequenceStartEvent,
 )
 
-from adjudicator.contract import Reason, msg
+from adjudicator.contract import Msg, Reason, msg
 
 __all__ = [
     "Loaded",
     "Path",
     "StrictYamlError",
     "YamlProblem",
-    "format_problem",
     "load",
 ]
 
@@ -52,26 +53,26 @@ DEFAULT_MAX_DEPTH: Final = 10
 
 @dataclass(frozen=True)
 class YamlProblem:
-    """One reason a file was refused; ``line`` and ``column`` are 1-based."""
+    """One reason a file was refused; ``line`` and ``column`` are 1-based.
+
+    ``kind`` is the sort of problem (``syntax``, ``encoding``, ``duplicate-key``...), ``code``
+    and ``params`` the message that tells it (its words in ``texts/yaml.yaml``).
+    """
 
     line: int | None
     column: int | None
+    kind: str
     code: str
-    message: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def msg(self) -> Msg:
+        return Msg(self.code, self.params)
 
     @property
     def reason(self) -> Reason:
-        """TRANSITIONAL: the problem as a placed message."""
-        return Reason(msg("as-written", text=self.message), self.line or 0, self.column)
-
-
-def format_problem(p: YamlProblem) -> str:
-    """``"line 3, column 7: reason"``, ``"line 3: reason"`` or ``"reason"``."""
-    if p.line is None:
-        return p.message
-    if p.column is None:
-        return f"line {p.line}: {p.message}"
-    return f"line {p.line}, column {p.column}: {p.message}"
+        """The problem as a placed message."""
+        return Reason(self.msg, self.line or 0, self.column)
 
 
 class StrictYamlError(Exception):
@@ -79,7 +80,7 @@ class StrictYamlError(Exception):
 
     def __init__(self, problems: list[YamlProblem]) -> None:
         self.problems: list[YamlProblem] = list(problems)
-        super().__init__("\n".join(format_problem(p) for p in self.problems))
+        super().__init__("\n".join(f"{p.line or 0}:{p.code}" for p in self.problems))
 
 
 @dataclass(frozen=True)
@@ -158,14 +159,14 @@ _NONCHARACTER = re.compile("[\ufffe\uffff]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 _CONTROL_NAMES: Final = {
-    0x00: "a NUL byte",
-    0x07: "a bell",
-    0x08: "a backspace",
-    0x0B: "a vertical tab",
-    0x0C: "a form feed",
-    0x1B: "an escape",
-    0x7F: "a delete",
-    0x85: "a next-line",
+    0x00: "control-nul",
+    0x07: "control-bell",
+    0x08: "control-backspace",
+    0x0B: "control-vertical-tab",
+    0x0C: "control-form-feed",
+    0x1B: "control-escape",
+    0x7F: "control-delete",
+    0x85: "control-next-line",
 }
 
 
@@ -173,13 +174,7 @@ def _decode(raw: bytes) -> str | YamlProblem:
     """The text of `raw`, or the encoding problem that stops it being read at all."""
     for bom, name in _OTHER_BOMS:
         if raw.startswith(bom):
-            return YamlProblem(
-                1,
-                None,
-                "encoding",
-                f"the file is saved as {name} text (it starts with a {name} byte order mark);"
-                " save it as UTF-8",
-            )
+            return YamlProblem(1, None, "encoding", "yaml-other-bom", {"encoding": name})
     if raw.startswith(_UTF8_BOM):
         raw = raw[len(_UTF8_BOM) :]
     try:
@@ -188,11 +183,7 @@ def _decode(raw: bytes) -> str | YamlProblem:
         before = raw[: err.start].decode("utf-8")
         line, column = _Lines(before + "x").position(len(before))
         return YamlProblem(
-            line,
-            None,
-            "encoding",
-            f"the file is not valid UTF-8 text (byte 0x{raw[err.start]:02x} at column {column});"
-            " save it as UTF-8",
+            line, None, "encoding", "yaml-not-utf8", {"byte": raw[err.start], "column": column}
         )
 
 
@@ -204,15 +195,15 @@ def _character_problems(text: str) -> tuple[str, list[YamlProblem]]:
     lines = _Lines(_CONTROL.sub(" ", text))
     for match in _CONTROL.finditer(text):
         code = ord(match.group())
-        name = _CONTROL_NAMES.get(code, "a control character")
+        name = msg(_CONTROL_NAMES.get(code, "control-other"))
         line, column = lines.position(match.start())
         problems.append(
             YamlProblem(
                 line,
                 column,
                 "control-character",
-                f"the file contains an invisible control character (U+{code:04X}, {name});"
-                " remove it",
+                "yaml-control-character",
+                {"codepoint": code, "name": name},
             )
         )
     for match in _NONCHARACTER.finditer(text):
@@ -222,8 +213,8 @@ def _character_problems(text: str) -> tuple[str, list[YamlProblem]]:
                 line,
                 column,
                 "bad-character",
-                f"the file contains U+{ord(match.group()):04X}, which is not a text character;"
-                " remove it",
+                "yaml-noncharacter",
+                {"codepoint": ord(match.group())},
             )
         )
     blanked = _NONCHARACTER.sub(" ", _CONTROL.sub(" ", text))
@@ -258,10 +249,11 @@ _DATETIME = re.compile(
 class _ScalarError(ValueError):
     """A plain scalar looks like a number or date but cannot be one."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, kind: str, code: str, **params: Any) -> None:
+        super().__init__(code)
+        self.kind = kind
         self.code = code
-        self.message = message
+        self.params = params
 
 
 def _resolve_plain(text: str) -> Any:
@@ -276,9 +268,7 @@ def _resolve_plain(text: str) -> Any:
         try:
             return int(text)
         except ValueError:  # more digits than Python converts
-            raise _ScalarError(
-                "invalid-number", f"the number {_show(text)} has too many digits"
-            ) from None
+            raise _ScalarError("invalid-number", "yaml-long-number", text=_short(text)) from None
     if _FLOAT.fullmatch(text):
         return float(text)
     inf = _INF.fullmatch(text)
@@ -292,7 +282,7 @@ def _resolve_plain(text: str) -> Any:
             return dt.date(*(int(g) for g in date.groups()))
         except ValueError as err:
             raise _ScalarError(
-                "invalid-date", f"{_show(text)} looks like a date but is not one ({err})"
+                "invalid-date", "yaml-bad-date", text=_short(text), error=str(err)
             ) from None
     stamp = _DATETIME.fullmatch(text)
     if stamp:
@@ -313,21 +303,21 @@ def _datetime(text: str, m: re.Match[str]) -> dt.datetime:
             tz = dt.timezone(-offset if m.group(9) == "-" else offset)
         except ValueError as err:
             raise _ScalarError(
-                "invalid-date", f"{_show(text)} has an impossible time zone offset ({err})"
+                "invalid-date", "yaml-bad-offset", text=_short(text), error=str(err)
             ) from None
     try:
         return dt.datetime(year, month, day, hour, minute, second, micro, tzinfo=tz)
     except ValueError as err:
         raise _ScalarError(
-            "invalid-date", f"{_show(text)} looks like a date and time but is not one ({err})"
+            "invalid-date", "yaml-bad-datetime", text=_short(text), error=str(err)
         ) from None
 
 
-def _show(text: str, limit: int = 40) -> str:
-    """`text` quoted for a message, shortened when long."""
+def _short(text: str, limit: int = 40) -> str:
+    """`text` for a message (its words quote it), shortened when long."""
     if len(text) > limit:
         text = text[: limit - 1] + "…"
-    return "'" + text + "'"
+    return text
 
 
 def _show_tag(tag: str) -> str:
@@ -339,24 +329,28 @@ def _show_tag(tag: str) -> str:
     return f"!<{tag}>"
 
 
-# How PyYAML names the tokens it did not expect, in words.
+# How PyYAML names the tokens it did not expect: the codes of their words.
 _TOKEN_WORDS: Final = {
-    "'<scalar>'": "a value",
-    "'<block mapping start>'": "a 'key: value' entry",
-    "'<block sequence start>'": "a list",
-    "'<block end>'": "the end of a block",
-    "'?'": "a key",
-    "'-'": "a list item",
-    "'<anchor>'": "an anchor",
-    "'<alias>'": "an alias",
-    "'<tag>'": "a tag",
+    "'<scalar>'": "token-scalar",
+    "'<block mapping start>'": "token-mapping",
+    "'<block sequence start>'": "token-list",
+    "'<block end>'": "token-block-end",
+    "'?'": "token-key",
+    "'-'": "token-list-item",
+    "'<anchor>'": "token-anchor",
+    "'<alias>'": "token-alias",
+    "'<tag>'": "token-tag",
 }
 
 
-def _found(problem: str) -> str:
-    """What PyYAML's "expected ..., but found X" problem found, in words."""
+def _found(problem: str) -> Msg:
+    """What PyYAML's "expected ..., but found X" problem found, as a message."""
     found = problem.rpartition("but found ")[2]
-    return _TOKEN_WORDS.get(found, found or "this")
+    if found in _TOKEN_WORDS:
+        return msg(_TOKEN_WORDS[found])
+    if found:
+        return msg("token-other", token=found)
+    return msg("token-this")
 
 
 # --------------------------------------------------------------------------------------------
@@ -407,20 +401,15 @@ class _Builder:
         self.root_empty = False
         self.explicit_end = False
 
-    def problem(self, mark: _Position | None, code: str, message: str) -> None:
+    def problem(self, mark: _Position | None, kind: str, code: str, **params: Any) -> None:
         line, column = _mark_position(mark)
-        self.problems.append(YamlProblem(line, column, code, message))
+        self.problems.append(YamlProblem(line, column, kind, code, params))
 
     def feed(self, event: Event) -> None:
         if isinstance(event, DocumentStartEvent):
             self.documents += 1
             if self.documents > 1:
-                self.problem(
-                    event.start_mark,
-                    "multiple-documents",
-                    "a second document starts here; an order file holds exactly one"
-                    " (remove the extra '---')",
-                )
+                self.problem(event.start_mark, "multiple-documents", "yaml-second-document")
                 raise _Stop
         elif isinstance(event, DocumentEndEvent):
             self.explicit_end = bool(event.explicit)
@@ -494,11 +483,7 @@ class _Builder:
         parent.has_key = True
         parent.key_ok = False
         if isinstance(event, MappingStartEvent | SequenceStartEvent):
-            self.problem(
-                mark,
-                "complex-key",
-                "a list or mapping cannot be used as a key; keys must be plain names",
-            )
+            self.problem(mark, "complex-key", "yaml-collection-key")
             self.check_depth(mark)
             empty: dict[Any, Any] | list[Any] = {} if isinstance(event, MappingStartEvent) else []
             flow = bool(getattr(event, "flow_style", False))
@@ -507,11 +492,7 @@ class _Builder:
         if not isinstance(event, ScalarEvent):
             return  # an alias, already refused
         if event.style is None and event.tag is None and event.value == "<<":
-            self.problem(
-                mark,
-                "merge-key",
-                "merge keys ('<<') are not allowed; write out each key and value in full",
-            )
+            self.problem(mark, "merge-key", "yaml-merge-key")
         key = self.scalar(event)
         if isinstance(key, _Invalid):
             return
@@ -519,15 +500,13 @@ class _Builder:
         first = parent.seen.get(key)
         if first is not None:
             first_line, first_text = first
-            where = f"line {first_line}" if first_line is not None else "earlier"
+            where = msg("on-line", line=first_line) if first_line is not None else msg("earlier")
             if first_text == event.value:
-                message = f"the key {_show(event.value)} is given twice (first on {where})"
+                code, params = "yaml-key-twice", {"key": _short(event.value), "where": where}
             else:
-                message = (
-                    f"the key {_show(event.value)} is the same as the key {_show(first_text)}"
-                    f" on {where}; each key may be given only once"
-                )
-            self.problems.append(YamlProblem(line, column, "duplicate-key", message))
+                code = "yaml-key-same-as"
+                params = {"key": _short(event.value), "first": _short(first_text), "where": where}
+            self.problems.append(YamlProblem(line, column, "duplicate-key", code, params))
             return
         parent.seen[key] = (line, event.value)
         parent.key = key
@@ -538,36 +517,19 @@ class _Builder:
     def check_depth(self, mark: _Position | None) -> None:
         """Stop before a collection opened at `mark` would pass the depth limit."""
         if len(self.stack) >= self.max_depth:
-            self.problem(
-                mark,
-                "too-deep",
-                f"the values are nested more than {self.max_depth} levels deep here",
-            )
+            self.problem(mark, "too-deep", "yaml-too-deep", depth=self.max_depth)
             raise _Stop
 
     def check_node(self, event: NodeEvent) -> None:
         """Refuse anchors, aliases and tags on any node."""
         if isinstance(event, AliasEvent):
-            self.problem(
-                event.start_mark,
-                "alias",
-                f"aliases ('*{event.anchor}') are not allowed; write the value out in full",
-            )
+            self.problem(event.start_mark, "alias", "yaml-alias", anchor=event.anchor)
             return
         if event.anchor is not None:
-            self.problem(
-                event.start_mark,
-                "anchor",
-                f"anchors ('&{event.anchor}') are not allowed; remove it",
-            )
+            self.problem(event.start_mark, "anchor", "yaml-anchor", anchor=event.anchor)
         tag = getattr(event, "tag", None)
         if tag is not None:
-            self.problem(
-                event.start_mark,
-                "tag",
-                f"tags ('{_show_tag(tag)}') are not allowed; remove it"
-                " (put a value in quotes to make it text)",
-            )
+            self.problem(event.start_mark, "tag", "yaml-tag", tag=_show_tag(tag))
 
     def scalar(self, event: ScalarEvent) -> Any:
         """The value of a scalar event; an `_Invalid` after reporting why it has none."""
@@ -577,16 +539,15 @@ class _Builder:
                 self.problem(
                     event.start_mark,
                     "bad-character",
-                    "the double-quoted value holds an escape for"
-                    f" U+{ord(surrogate.group()):04X}, a lone surrogate, which is not a text"
-                    " character; remove it",
+                    "yaml-surrogate",
+                    codepoint=ord(surrogate.group()),
                 )
                 return _Invalid()
             return event.value
         try:
             return _resolve_plain(event.value)
         except _ScalarError as err:
-            self.problem(event.start_mark, err.code, err.message)
+            self.problem(event.start_mark, err.kind, err.code, **err.params)
             return _Invalid()
 
 
@@ -602,10 +563,11 @@ _CANNOT_START = re.compile(r"found character (.+) that cannot start any token")
 
 def _syntax_problem(err: MarkedYAMLError, text: str, builder: _Builder) -> YamlProblem:
     """PyYAML's error, with its position and a friendlier reason where one is easy."""
-    problem = err.problem or "the file is not valid YAML"
+    problem = err.problem or ""
     context = err.context or ""
     mark: _Position | None = err.problem_mark or err.context_mark
-    code = "syntax"
+    kind = "syntax"
+    params: dict[str, Any] = {}
     start = _CANNOT_START.search(problem)
     # Open collections written with a bracket (not the brace-less `[a: b]` single-pair mappings).
     open_flow = [
@@ -616,23 +578,17 @@ def _syntax_problem(err: MarkedYAMLError, text: str, builder: _Builder) -> YamlP
         and text[frame.start.index : frame.start.index + 1] in ("[", "{")
     ]
     if "mapping values are not allowed here" in problem:
-        message = (
-            "mapping values are not allowed here"
-            " (is a ':' missing a space after it, or a value missing quotes?)"
-        )
+        code = "yaml-mapping-value"
     elif start and start.group(1) == "'\\t'":
-        message = (
-            "a tab is not allowed here; indent with spaces, and put a value that contains"
-            " a tab in quotes"
-        )
+        code = "yaml-tab"
     elif start:
-        message = f"a value cannot start with {start.group(1)}; put the value in quotes"
+        code, params = "yaml-cannot-start", {"char": start.group(1)}
     elif "unexpected end of stream" in problem and "quoted scalar" in context:
         mark = err.context_mark or mark
-        message = "this quoted value is never closed (is the closing quote missing?)"
+        code = "yaml-unclosed-quote"
     elif "could not find expected ':'" in problem:
         mark = err.context_mark or mark
-        message = "this line is not a 'key: value' pair (is the ':' missing?)"
+        code = "yaml-no-colon"
     elif "<stream end>" in problem and (open_flow or "flow" in context):
         if open_flow:
             mark = open_flow[-1].start
@@ -641,7 +597,7 @@ def _syntax_problem(err: MarkedYAMLError, text: str, builder: _Builder) -> YamlP
             mark = err.context_mark or mark
             opener = "{" if "mapping" in context else "["
         closer = "}" if opener == "{" else "]"
-        message = f"this '{opener}' is never closed (is a '{closer}' missing?)"
+        code, params = "yaml-unclosed", {"opener": opener, "closer": closer}
     elif problem.startswith(("expected ',' or ']'", "expected ',' or '}'")):
         closer = "]" if "']'" in problem else "}"
         opener = "[" if closer == "]" else "{"
@@ -649,48 +605,35 @@ def _syntax_problem(err: MarkedYAMLError, text: str, builder: _Builder) -> YamlP
         opened, _ = _mark_position(err.context_mark)
         here, _ = _mark_position(err.problem_mark)
         if opened is not None and here is not None and opened < here:
-            hint = f"is the '{opener}' on line {opened} missing its '{closer}', or a ',' missing?"
+            hint = msg("yaml-hint-unclosed", opener=opener, line=opened, closer=closer)
         else:
-            hint = f"is a ',' or '{closer}' missing, or a value missing quotes?"
-        message = f"expected ',' or '{closer}' here, but found {found} ({hint})"
+            hint = msg("yaml-hint-comma", closer=closer)
+        code, params = "yaml-expected-comma", {"closer": closer, "found": found, "hint": hint}
     elif problem.startswith(
         ("expected <block end>", "did not find expected key", "did not find expected '-'")
     ):
         if _starts_line(text, err.problem_mark):
-            message = (
-                "this line is not indented like the lines above it"
-                " (check that entries at the same level line up, using spaces)"
-            )
+            code = "yaml-indent"
         else:
-            message = (
-                f"{_found(problem)} was not expected here (is a value missing quotes, or a ',' or"
-                " line break missing?)"
-            )
+            code, params = "yaml-unexpected", {"found": _found(problem)}
     elif "found unknown escape character" in problem:
-        message = (
-            f"{problem} in a double-quoted value"
-            " (write '\\\\' for a backslash, or use single quotes)"
-        )
+        code, params = "yaml-unknown-escape", {"problem": problem}
     elif "undefined tag handle" in problem:
-        code = "tag"
-        message = "tags (starting with '!') are not allowed; remove it"
+        kind, code = "tag", "yaml-tag-handle"
     elif problem.startswith("expected '<document start>'") and builder.explicit_end:
-        code = "multiple-documents"
-        message = (
-            "there is more after the end of the document ('...'); an order file holds exactly"
-            " one document"
-        )
+        kind, code = "multiple-documents", "yaml-after-end"
     elif problem.startswith("expected '<document start>'"):
-        message = (
-            f"{_found(problem)} was not expected here, after the end of the file's content"
-            " (is a bracket or indentation wrong?)"
-        )
+        code, params = "yaml-after-content", {"found": _found(problem)}
+    elif problem and context:
+        code, params = "yaml-parser-context", {"problem": problem, "context": context}
+    elif problem:
+        code, params = "yaml-parser", {"problem": problem}
     elif context:
-        message = f"{problem} ({context})"
+        code, params = "yaml-invalid-context", {"context": context}
     else:
-        message = problem
+        code = "yaml-invalid"
     line, column = _mark_position(mark)
-    return YamlProblem(line, column, code, message)
+    return YamlProblem(line, column, kind, code, params)
 
 
 def _starts_line(text: str, mark: Mark | None) -> bool:
@@ -736,15 +679,13 @@ def _escape_problem(text: str, mark: Mark) -> YamlProblem:
     letter = text[mark.index - 1 : mark.index]
     digits = text[mark.index : mark.index + _ESCAPE_DIGITS.get(letter, 0)]
     if start < 0 or text[start] != "\\" or not digits:  # pragma: no cover - PyYAML changed
-        return YamlProblem(
-            mark.line + 1, mark.column + 1, "bad-escape", "an escape here is no character"
-        )
+        return YamlProblem(mark.line + 1, mark.column + 1, "bad-escape", "yaml-escape-no-char")
     return YamlProblem(
         mark.line + 1,
         mark.column - 1,
         "bad-escape",
-        f"the escape '\\{letter}{digits}' in a double-quoted value stands for"
-        f" U+{int(digits, 16):04X}, past the last Unicode character (U+10FFFF)",
+        "yaml-escape-too-high",
+        {"escape": f"\\{letter}{digits}", "codepoint": int(digits, 16)},
     )
 
 
@@ -763,19 +704,14 @@ def _scan(text: str, max_depth: int) -> tuple[_Builder, list[YamlProblem]]:
     except MarkedYAMLError as err:
         extra.append(_syntax_problem(err, text, builder))
     except yaml.YAMLError as err:  # a ReaderError: cannot happen after blanking, but be safe
-        extra.append(YamlProblem(None, None, "syntax", f"the file is not valid YAML ({err})"))
+        extra.append(
+            YamlProblem(None, None, "syntax", "yaml-invalid-context", {"context": str(err)})
+        )
     finally:
         loader.dispose()
     for mark in loader.explicit_keys:
         line, column = _mark_position(mark)
-        extra.append(
-            YamlProblem(
-                line,
-                column,
-                "complex-key",
-                "explicit keys ('? ') are not allowed; write 'key: value' on one line",
-            )
-        )
+        extra.append(YamlProblem(line, column, "complex-key", "yaml-explicit-key"))
     return builder, extra
 
 
@@ -790,7 +726,8 @@ def load(
                     None,
                     None,
                     "too-large",
-                    f"the file is too large ({len(raw)} bytes; the limit is {max_bytes})",
+                    "yaml-too-large",
+                    {"size": len(raw), "limit": max_bytes},
                 )
             ]
         )
@@ -801,13 +738,13 @@ def load(
 
     builder, extra = _scan(text, max_depth)
     problems.extend(builder.problems)
-    bad_lines = {p.line for p in problems if p.code in {"control-character", "bad-character"}}
+    bad_lines = {p.line for p in problems if p.kind in {"control-character", "bad-character"}}
     for p in extra:
         # A syntax error on a line with a refused character is most likely caused by it.
-        if not (p.code == "syntax" and p.line in bad_lines):
+        if not (p.kind == "syntax" and p.line in bad_lines):
             problems.append(p)
     if not problems and (builder.documents == 0 or builder.root_empty):
-        problems.append(YamlProblem(None, None, "empty", "the file is empty"))
+        problems.append(YamlProblem(None, None, "empty", "yaml-empty"))
     if problems:
         problems.sort(key=lambda p: (p.line or 0, p.column or 0))
         raise StrictYamlError(problems)

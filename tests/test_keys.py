@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import base64
 import os
+import re
 import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -20,6 +23,7 @@ from hypothesis import strategies as st
 
 from adjudicator import keys, sshsig
 from adjudicator.keys import KeyProblem, PassphraseNeeded
+from adjudicator.present.words import say
 from tests.ssh import WHY, make_key, pub_line, ssh_keygen
 from tests.tools import require_tool
 
@@ -30,6 +34,15 @@ KEY_TYPES = {
     "ecdsa384": (["-t", "ecdsa", "-b", "384"], ec.EllipticCurvePrivateKey),
     "ecdsa521": (["-t", "ecdsa", "-b", "521"], ec.EllipticCurvePrivateKey),
 }
+
+
+@contextmanager
+def refused(kind: type[Exception], match: str) -> Iterator[None]:
+    """Like ``pytest.raises(kind, match=...)``, matching the words of the error's reason."""
+    with pytest.raises(kind) as caught:
+        yield
+    words = say(caught.value.reason)  # type: ignore[attr-defined]
+    assert re.search(match, words), words
 
 
 def keygen_fingerprint(public_file: Path) -> str:
@@ -71,12 +84,12 @@ def test_passphrase_protected_key(key_dir: Path) -> None:
     with pytest.raises(PassphraseNeeded) as needed:
         keys.load_private(path)
     assert isinstance(needed.value, KeyProblem)
-    assert "passphrase" in needed.value.reason and str(path) in needed.value.reason
+    assert "passphrase" in say(needed.value.reason) and str(path) in say(needed.value.reason)
 
     with pytest.raises(KeyProblem) as wrong:
         keys.load_private(path, b"Secret")
     assert not isinstance(wrong.value, PassphraseNeeded)
-    assert wrong.value.reason == f"wrong passphrase for {path}"
+    assert say(wrong.value.reason) == f"wrong passphrase for {path}"
 
 
 def test_passphrase_protected_key_signs_for_ssh_keygen(key_dir: Path, tmp_path: Path) -> None:
@@ -112,30 +125,30 @@ def test_pem_keys_load(tmp_path: Path) -> None:
     assert keys.public_line(keys.load_private(locked, b"pw"), "") == expected
     with pytest.raises(PassphraseNeeded):
         keys.load_private(locked)
-    with pytest.raises(KeyProblem, match="wrong passphrase"):
+    with refused(KeyProblem, "wrong passphrase"):
         keys.load_private(locked, b"nope")
 
 
 def test_load_problems(tmp_path: Path, key_dir: Path) -> None:
     require_tool("ssh-keygen", WHY)
-    with pytest.raises(KeyProblem, match="no key file"):
+    with refused(KeyProblem, "no key file"):
         keys.load_private(tmp_path / "missing")
-    with pytest.raises(KeyProblem, match="is a directory"):
+    with refused(KeyProblem, "is a directory"):
         keys.load_private(tmp_path)
     text = tmp_path / "orders.yaml"
     text.write_text("orders: []\n")
-    with pytest.raises(KeyProblem, match="not an OpenSSH or PEM private key"):
+    with refused(KeyProblem, "not an OpenSSH or PEM private key"):
         keys.load_private(text)
-    with pytest.raises(KeyProblem, match="is a public key"):
+    with refused(KeyProblem, "is a public key"):
         keys.load_private(Path(f"{key_dir / 'ed25519'}.pub"))
     broken = tmp_path / "broken"
     lines = (key_dir / "ed25519").read_bytes().splitlines(keepends=True)
     broken.write_bytes(b"".join([lines[0], lines[1][:20] + b"\n", lines[-1]]))
-    with pytest.raises(KeyProblem, match="not a valid private key"):
+    with refused(KeyProblem, "not a valid private key"):
         keys.load_private(broken)
     empty_pem = tmp_path / "empty.pem"
     empty_pem.write_bytes(b"-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n")
-    with pytest.raises(KeyProblem, match="not a valid private key"):
+    with refused(KeyProblem, "not a valid private key"):
         keys.load_private(empty_pem)
 
 
@@ -144,7 +157,7 @@ def test_unreadable_key_file(tmp_path: Path) -> None:
     path = tmp_path / "key"
     keys.generate(path, "me")
     path.chmod(0)
-    with pytest.raises(KeyProblem, match="cannot read the key file"):
+    with refused(KeyProblem, "cannot read the key file"):
         keys.load_private(path)
 
 
@@ -179,33 +192,33 @@ def test_generate_makes_a_private_key_ssh_keygen_reads(tmp_path: Path) -> None:
 def test_generate_refuses_existing_files(tmp_path: Path) -> None:
     path = tmp_path / "key"
     path.write_text("precious")
-    with pytest.raises(KeyProblem, match="already exists"):
+    with refused(KeyProblem, "already exists"):
         keys.generate(path, "me")
     assert path.read_text() == "precious"
     assert not Path(f"{path}.pub").exists()
 
     other = tmp_path / "other"
     Path(f"{other}.pub").write_text("precious")
-    with pytest.raises(KeyProblem, match=r"other\.pub already exists"):
+    with refused(KeyProblem, r"other\.pub already exists"):
         keys.generate(other, "me")
     assert not other.exists()
     assert Path(f"{other}.pub").read_text() == "precious"
 
     fresh = tmp_path / "fresh"
     first = keys.generate(fresh, "me")
-    with pytest.raises(KeyProblem, match="already exists"):
+    with refused(KeyProblem, "already exists"):
         keys.generate(fresh, "me")
     assert Path(f"{fresh}.pub").read_text() == first + "\n"
 
 
 def test_generate_refuses_a_multiline_comment(tmp_path: Path) -> None:
-    with pytest.raises(KeyProblem, match="single line"):
+    with refused(KeyProblem, "single line"):
         keys.generate(tmp_path / "key", "a\nb")
     assert not (tmp_path / "key").exists()
 
 
 def test_generate_in_a_missing_directory(tmp_path: Path) -> None:
-    with pytest.raises(KeyProblem, match="cannot create"):
+    with refused(KeyProblem, "cannot create"):
         keys.generate(tmp_path / "nowhere" / "key", "me")
 
 
@@ -256,7 +269,7 @@ ED_DATA = ED_LINE.split()[1]
     ],
 )
 def test_bad_public_lines(line: str, reason: str) -> None:
-    with pytest.raises(KeyProblem, match=reason):
+    with refused(KeyProblem, reason):
         keys.parse_public_line(line)
 
 
@@ -272,7 +285,7 @@ def test_small_rsa_key_is_refused() -> None:
         + b"\0"
         + n.to_bytes(64, "big")
     )
-    with pytest.raises(KeyProblem, match="too small"):
+    with refused(KeyProblem, "too small"):
         keys.parse_public_line("ssh-rsa " + base64.b64encode(blob).decode())
 
 

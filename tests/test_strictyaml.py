@@ -12,11 +12,12 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from adjudicator.present.verdicts import placed
+from adjudicator.present.words import say
 from adjudicator.strictyaml import (
     Loaded,
     StrictYamlError,
     YamlProblem,
-    format_problem,
     load,
 )
 
@@ -41,8 +42,12 @@ def only(raw: bytes, **kwargs: Any) -> YamlProblem:
     return found[0]
 
 
+def words(problem: YamlProblem) -> str:
+    return say(problem.msg)
+
+
 def codes_and_lines(raw: bytes) -> list[tuple[str, int | None]]:
-    return [(p.code, p.line) for p in problems(raw)]
+    return [(p.kind, p.line) for p in problems(raw)]
 
 
 # --------------------------------------------------------------------------------------------
@@ -208,8 +213,8 @@ def test_non_ascii_text_and_tabs_inside_quoted_values() -> None:
     assert load("name: 'Zoë\tthe great'  # note\n".encode()).data == {"name": "Zoë\tthe great"}
     # PyYAML does not allow a tab inside a plain (unquoted) value
     p = only(b"name: Zoe\tthe great\n")
-    assert (p.code, p.line, p.column) == ("syntax", 1, 10)
-    assert "tab" in p.message
+    assert (p.kind, p.line, p.column) == ("syntax", 1, 10)
+    assert "tab" in words(p)
 
 
 # --------------------------------------------------------------------------------------------
@@ -218,12 +223,12 @@ def test_non_ascii_text_and_tabs_inside_quoted_values() -> None:
 
 def test_invalid_utf8_reports_line_and_byte() -> None:
     p = only(b"id: x\nplayer: alice\nnote: caf\xe9 x\n")
-    assert (p.code, p.line, p.column) == ("encoding", 3, None)
-    assert format_problem(p) == (
+    assert (p.kind, p.line, p.column) == ("encoding", 3, None)
+    assert placed(p.reason) == (
         "line 3: the file is not valid UTF-8 text (byte 0xe9 at column 10); save it as UTF-8"
     )
     p = only(b"id: x\nplayer: alice\na: caf\xe9\n")
-    assert p.message == (
+    assert words(p) == (
         "the file is not valid UTF-8 text (byte 0xe9 at column 7); save it as UTF-8"
     )
 
@@ -239,20 +244,20 @@ def test_invalid_utf8_reports_line_and_byte() -> None:
 )
 def test_other_encodings_refused(bom: bytes, name: str) -> None:
     p = only(bom + "a: 1\n".encode("utf-16-le" if name == "UTF-16" else "utf-32-le"))
-    assert p.code == "encoding"
-    assert name in p.message
+    assert p.kind == "encoding"
+    assert name in words(p)
 
 
 @pytest.mark.parametrize("char", ["\x00", "\x07", "\x1b", "\x7f", "\x85", "\x9f"])
 def test_control_characters_refused(char: str) -> None:
     p = only(f"id: x\nnote: ab{char}cd\n".encode())
-    assert (p.code, p.line, p.column) == ("control-character", 2, 9)
-    assert f"U+{ord(char):04X}" in p.message
+    assert (p.kind, p.line, p.column) == ("control-character", 2, 9)
+    assert f"U+{ord(char):04X}" in words(p)
 
 
 def test_every_control_character_reported() -> None:
     found = problems(b"a: \x01\nb: ok\nc: x\x02y\x03\n")
-    assert [(p.code, p.line, p.column) for p in found] == [
+    assert [(p.kind, p.line, p.column) for p in found] == [
         ("control-character", 1, 4),
         ("control-character", 3, 5),
         ("control-character", 3, 7),
@@ -266,19 +271,19 @@ def test_every_control_character_reported() -> None:
 def test_empty_file_refused() -> None:
     for raw in (b"", b"\n\n", b"# just a comment\n  # another\n", b"---\n", b"---\n...\n"):
         p = only(raw)
-        assert (p.code, p.line, p.message) == ("empty", None, "the file is empty")
+        assert (p.kind, p.line, words(p)) == ("empty", None, "the file is empty")
 
 
 def test_second_document_refused() -> None:
     p = only(b"id: x\n---\nid: y\n")
-    assert (p.code, p.line) == ("multiple-documents", 2)
+    assert (p.kind, p.line) == ("multiple-documents", 2)
     p = only(b"---\nid: x\n...\n---\nid: y\n")
-    assert (p.code, p.line) == ("multiple-documents", 4)
+    assert (p.kind, p.line) == ("multiple-documents", 4)
 
 
 def test_content_after_document_end_refused() -> None:
     p = only(b"id: x\n...\nid: y\n")
-    assert (p.code, p.line) == ("multiple-documents", 3)
+    assert (p.kind, p.line) == ("multiple-documents", 3)
 
 
 # --------------------------------------------------------------------------------------------
@@ -287,8 +292,8 @@ def test_content_after_document_end_refused() -> None:
 
 def test_anchor_refused_even_unused() -> None:
     p = only(b"id: x\nturn: &t 4\n")
-    assert (p.code, p.line, p.column) == ("anchor", 2, 7)
-    assert p.message == "anchors ('&t') are not allowed; remove it"
+    assert (p.kind, p.line, p.column) == ("anchor", 2, 7)
+    assert words(p) == "anchors ('&t') are not allowed; remove it"
 
 
 def test_anchor_on_collection_refused() -> None:
@@ -315,8 +320,8 @@ def test_self_referencing_alias_does_not_hang() -> None:
 )
 def test_tag_refused(raw: bytes, shown: str) -> None:
     p = only(raw)
-    assert (p.code, p.line) == ("tag", 2)
-    assert f"'{shown}'" in p.message
+    assert (p.kind, p.line) == ("tag", 2)
+    assert f"'{shown}'" in words(p)
 
 
 def test_merge_key_refused() -> None:
@@ -338,8 +343,8 @@ def test_complex_keys_refused() -> None:
 
 def test_duplicate_key_refused_with_both_lines() -> None:
     p = only(b"id: x\nplayer: alice\nturn: 1\nplayer: bob\n")
-    assert (p.code, p.line, p.column) == ("duplicate-key", 4, 1)
-    assert p.message == "the key 'player' is given twice (first on line 2)"
+    assert (p.kind, p.line, p.column) == ("duplicate-key", 4, 1)
+    assert words(p) == "the key 'player' is given twice (first on line 2)"
 
 
 def test_duplicate_key_in_nested_and_flow_mappings() -> None:
@@ -351,8 +356,8 @@ def test_duplicate_key_in_nested_and_flow_mappings() -> None:
 
 def test_keys_with_equal_values_are_duplicates() -> None:
     p = only(b"1: a\n+1: b\n")
-    assert (p.code, p.line) == ("duplicate-key", 2)
-    assert "'1' on line 1" in p.message
+    assert (p.kind, p.line) == ("duplicate-key", 2)
+    assert "'1' on line 1" in words(p)
 
 
 # --------------------------------------------------------------------------------------------
@@ -363,23 +368,23 @@ def test_too_large_refused_without_parsing() -> None:
     raw = b"a: " + b"x" * 65534
     assert len(raw) == 65537
     p = only(raw)
-    assert (p.code, p.line) == ("too-large", None)
-    assert "65536" in p.message
+    assert (p.kind, p.line) == ("too-large", None)
+    assert "65536" in words(p)
     # not even the encoding is looked at
-    assert only(b"\xff" * 65537).code == "too-large"
+    assert only(b"\xff" * 65537).kind == "too-large"
     # the exact limit is fine
     assert load(b"a: " + b"x" * 65533).data == {"a": "x" * 65533}
-    assert only(b"a: 1\n", max_bytes=4).code == "too-large"
+    assert only(b"a: 1\n", max_bytes=4).kind == "too-large"
 
 
 def test_depth_limit() -> None:
     ten = b"[" * 10 + b"]" * 10
     assert load(ten).data == [[[[[[[[[[]]]]]]]]]]
     p = only(b"[" * 11 + b"]" * 11)
-    assert (p.code, p.line, p.column) == ("too-deep", 1, 11)
+    assert (p.kind, p.line, p.column) == ("too-deep", 1, 11)
     block = b"".join(b"  " * i + b"k%d:\n" % i for i in range(12)) + b"  " * 12 + b"x\n"
     p = only(block)
-    assert (p.code, p.line) == ("too-deep", 11)
+    assert (p.kind, p.line) == ("too-deep", 11)
     assert load(b"a:\n  b:\n    - 1\n", max_depth=3).data == {"a": {"b": [1]}}
     assert only(b"a:\n  b:\n    - 1\n", max_depth=2).line == 3
 
@@ -393,9 +398,9 @@ def test_very_deep_nesting_refused_quickly() -> None:
     for raw in (b"[" * 100_000, b"{a: " * 50_000, b"- " * 50_000, b"[" * 100_000 + b"]" * 100_000):
         start = time.monotonic()
         p = only(raw, max_bytes=len(raw))
-        assert (p.code, p.line) == ("too-deep", 1)
+        assert (p.kind, p.line) == ("too-deep", 1)
         assert time.monotonic() - start < 5
-    assert only(b"[" * 100_000).code == "too-large"
+    assert only(b"[" * 100_000).kind == "too-large"
 
 
 # --------------------------------------------------------------------------------------------
@@ -404,16 +409,16 @@ def test_very_deep_nesting_refused_quickly() -> None:
 
 def test_syntax_error_position_and_friendly_message() -> None:
     p = only(b"id: x\nplayer: alice\nturn: 4\nbid: card:3: 1\n")
-    assert (p.code, p.line, p.column) == ("syntax", 4, 12)
-    assert p.message == (
+    assert (p.kind, p.line, p.column) == ("syntax", 4, 12)
+    assert words(p) == (
         "mapping values are not allowed here"
         " (is a ':' missing a space after it, or a value missing quotes?)"
     )
-    assert format_problem(p).startswith("line 4, column 12: mapping values")
+    assert placed(p.reason).startswith("line 4, column 12: mapping values")
 
 
 @pytest.mark.parametrize(
-    ("raw", "line", "column", "words"),
+    ("raw", "line", "column", "part"),
     [
         (b"id: x\n\tturn: 1\n", 2, 1, "tab"),
         (b"id: x\nnote: 'open\n", 2, 7, "never closed"),
@@ -431,10 +436,10 @@ def test_syntax_error_position_and_friendly_message() -> None:
         (b'note: "\\q"\n', 1, 9, "escape"),
     ],
 )
-def test_syntax_errors(raw: bytes, line: int, column: int, words: str) -> None:
+def test_syntax_errors(raw: bytes, line: int, column: int, part: str) -> None:
     p = only(raw)
-    assert (p.code, p.line, p.column) == ("syntax", line, column)
-    assert words in p.message
+    assert (p.kind, p.line, p.column) == ("syntax", line, column)
+    assert part in words(p)
 
 
 def test_syntax_error_after_other_problems_reports_all() -> None:
@@ -444,7 +449,7 @@ def test_syntax_error_after_other_problems_reports_all() -> None:
 
 def test_syntax_error_caused_by_control_character_not_repeated() -> None:
     found = problems(b"id: x\n\x00\x01: - y\n")
-    assert {p.code for p in found} == {"control-character"}
+    assert {p.kind for p in found} == {"control-character"}
 
 
 # --------------------------------------------------------------------------------------------
@@ -465,7 +470,7 @@ when: 2026-02-30
 note: a\x07b
 """
     found = problems(raw)
-    assert [(p.code, p.line) for p in found] == [
+    assert [(p.kind, p.line) for p in found] == [
         ("anchor", 1),
         ("duplicate-key", 4),
         ("tag", 5),
@@ -474,15 +479,17 @@ note: a\x07b
         ("invalid-date", 9),
         ("control-character", 10),
     ]
-    assert "first on line 2" in found[1].message
+    assert "first on line 2" in words(found[1])
     error = StrictYamlError(found)
-    assert str(error).splitlines()[0] == format_problem(found[0])
+    assert str(error).splitlines()[0] == "1:yaml-anchor"
 
 
-def test_format_problem() -> None:
-    assert format_problem(YamlProblem(3, 7, "x", "why")) == "line 3, column 7: why"
-    assert format_problem(YamlProblem(3, None, "x", "why")) == "line 3: why"
-    assert format_problem(YamlProblem(None, None, "x", "why")) == "why"
+def test_placed_problem() -> None:
+    assert (
+        placed(YamlProblem(3, 7, "x", "yaml-empty").reason) == "line 3, column 7: the file is empty"
+    )
+    assert placed(YamlProblem(3, None, "x", "yaml-empty").reason) == "line 3: the file is empty"
+    assert placed(YamlProblem(None, None, "x", "yaml-empty").reason) == "the file is empty"
 
 
 def test_invalid_numbers_and_dates() -> None:
@@ -504,7 +511,7 @@ def _load_or_refuse(raw: bytes) -> None:
         for p in err.problems:
             assert p.line is None or p.line >= 1
             assert p.column is None or p.column >= 1
-            assert p.message
+            assert words(p)
         return
     # any other exception (RecursionError, ValueError from PyYAML...) fails the test
     assert isinstance(result, Loaded)
@@ -622,12 +629,11 @@ def test_double_quoted_text_round_trips(data: Any) -> None:
 )
 def test_escape_past_unicode_is_a_located_problem(escape: str, code: str) -> None:
     raw = f'id: cairo-2026\nplayer: "ab{escape}"\n'.encode()
-    assert only(raw) == YamlProblem(
-        2,
-        12,
-        "bad-escape",
+    p = only(raw)
+    assert (p.line, p.column, p.kind) == (2, 12, "bad-escape")
+    assert words(p) == (
         f"the escape '{escape}' in a double-quoted value stands for {code}, past the last"
-        " Unicode character (U+10FFFF)",
+        " Unicode character (U+10FFFF)"
     )
 
 
@@ -635,8 +641,8 @@ def test_escape_past_unicode_is_a_located_problem(escape: str, code: str) -> Non
 def test_escaped_surrogate_is_refused(escape: str) -> None:
     """A lone surrogate is no character: UTF-8 cannot hold it, so no reply could quote it."""
     raw = f'id: cairo-2026\n"{escape}": 1\nplayer: "x{escape}"\n'.encode()
-    assert problems(raw) == [
-        YamlProblem(
+    assert [(p.line, p.column, p.kind, words(p)) for p in problems(raw)] == [
+        (
             line,
             1 if line == 2 else 9,
             "bad-character",

@@ -45,5 +45,6 @@ def verdict_lines(verdict: Verdict, lang: str | None = None) -> list[str]:
 
 def error_text(error: AdjudicatorError, lang: str = "en") -> str:
     """A domain error as the command line prints it: the message, then each detail indented."""
+    head = error.message if isinstance(error.message, str) else say(error.message, error.game, lang)
     details = [d if isinstance(d, str) else placed(d, error.game, lang) for d in error.details]
-    return "\n".join([error.message, *(f"  {line}" for line in details)])
+    return "\n".join([head, *(f"  {line}" for line in details)])
