@@ -102,7 +102,7 @@ def read_capped(path: Path, cap: int, what: str) -> bytes:
         if error.size is not None:
             too_large = msg("file-too-large", what=msg(what), size=error.size, cap=cap // 1024)
             raise Refusal(too_large) from None
-        raise Refusal(msg("file-unreadable", what=msg(what), why=error.reason)) from None
+        raise Refusal(msg("file-unreadable", what=msg(what), why=error.why)) from None
 
 
 def within_caps(order: bytes, signature: bytes | None) -> None:

@@ -25,31 +25,6 @@ class FileRefused(Exception):
         self.missing = missing
         self.size = size
 
-    @property
-    def reason(self) -> str:
-        """TRANSITIONAL: ``why`` in English, for adjudicator/mail/config.py, which words its
-        own error messages still (the same words as templates/common/texts/files.yaml)."""
-        params = dict(self.why.params)
-        if "kind" in params:
-            params["kind"] = _TRANSITIONAL_KINDS[params["kind"].code]
-        return _TRANSITIONAL_WORDS[self.why.code].format(**params)
-
-
-_TRANSITIONAL_WORDS = {
-    "file-missing": "there is no such file",
-    "file-os-error": "{error}",
-    "file-not-regular": "it is {kind}, not a file",
-    "file-over-cap": "it is {size} bytes; at most {kib} KiB are accepted",
-    "file-grew": "it is over {kib} KiB",
-}
-_TRANSITIONAL_KINDS = {
-    "kind-folder": "a folder",
-    "kind-pipe": "a pipe",
-    "kind-socket": "a socket",
-    "kind-device": "a device",
-    "kind-other": "not a regular file",
-}
-
 
 def _kind(mode: int) -> Msg:
     if stat.S_ISDIR(mode):

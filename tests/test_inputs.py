@@ -597,21 +597,3 @@ def test_the_demo_seed_is_public_and_says_so(tmp_path: Path) -> None:
     )
     result = run("demo", "sultan", "--seed", "-1", "--dir", tmp_path / "e")
     assert result.exit_code == 2
-
-
-def test_file_refused_transitional_words_are_the_texts() -> None:
-    """FileRefused.reason (English for adjudicator/mail/config.py) says what files.yaml says."""
-    from adjudicator.contract import msg
-    from adjudicator.present.words import say
-    from adjudicator.readfile import FileRefused
-
-    for why in (
-        msg("file-missing"),
-        msg("file-os-error", error="Permission denied"),
-        *(msg("file-not-regular", kind=msg(k)) for k in ("kind-folder", "kind-pipe")),
-        *(msg("file-not-regular", kind=msg(k)) for k in ("kind-socket", "kind-device")),
-        msg("file-not-regular", kind=msg("kind-other")),
-        msg("file-over-cap", size=70000, kib=64),
-        msg("file-grew", kib=64),
-    ):
-        assert FileRefused(why).reason == say(why)

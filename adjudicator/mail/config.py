@@ -161,7 +161,9 @@ def load_config(given: Path | None) -> MailSettings:
             return MailSettings(sender=None, gm=None, smtp=None, imap=None, source=None)
         if os.path.isdir(path):
             raise ConfigError(f"{path}: is a folder, not a settings file") from None
-        raise ConfigError(f"{path}: cannot be read: {error.reason}") from None
+        from adjudicator.present.words import say
+
+        raise ConfigError(f"{path}: cannot be read: {say(error.why)}") from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
