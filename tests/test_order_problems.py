@@ -155,7 +155,9 @@ def test_notes_never_refuse_and_stand_beside_the_problems_of_other_files(tmp_pat
 
 
 def test_a_pardon_with_a_card_for_a_vizir_in_dungeon_2_has_no_note() -> None:
+    from adjudicator.games.sultans_court import GAME
     from adjudicator.games.sultans_court.orders import notes, validate
+    from adjudicator.present.words import say
 
     context = {
         "player": "alice",
@@ -175,15 +177,15 @@ def test_a_pardon_with_a_card_for_a_vizir_in_dungeon_2_has_no_note() -> None:
         "pardon": [{"vizir": "small", "city": "T"}, {"vizir": "big", "city": "Kaffa"}],
     }
     assert validate(context, order) == []
-    assert [(p.code, p.message, p.path) for p in notes(context, order)] == [
+    assert [(p.code, say(p.msg, GAME), p.path) for p in notes(context, order)] == [
         (
-            "no-pardon-card",
+            "too-few-pardon-cards",
             "you hold only 1 Pardon card now: this pardon of big applies only if you collect "
             "another this round (one Pardon card each, RULINGS C11)",
             ("pardon", 1),
         ),
         (
-            "not-in-dungeon",
+            "in-dungeon-1",
             "big is in Dungeon 1 now: this pardon applies only if this round's banishment "
             "pushes it on to Dungeon 2",
             ("pardon", 1, "vizir"),
@@ -191,7 +193,7 @@ def test_a_pardon_with_a_card_for_a_vizir_in_dungeon_2_has_no_note() -> None:
     ]
     # a form made before the context carried the Pardon cards: no word on them
     del context["pardons"]
-    assert [p.code for p in notes(context, order)] == ["not-in-dungeon"]
+    assert [p.code for p in notes(context, order)] == ["in-dungeon-1"]
 
 
 def test_the_receipt_lists_the_notes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

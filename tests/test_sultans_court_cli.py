@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from adjudicator.registry import game_names
+from adjudicator.present.words import said
+from adjudicator.registry import game_names, load_game
 from tests.helpers import SEED, Table, run
 from tests.ssh import make_key, pub_line, ssh_sign
 
@@ -179,12 +180,17 @@ def test_a_whole_game_by_signed_orders(court: Table) -> None:
         }
     )
     assert turns, "some standing instruction did not apply"
+    game = load_game("sultans_court")
     for turn in turns[:4]:
         events = next(item["events"] for item in record["rounds"] if item["turn"] == turn)
         for player in court.names:
             text = run("report", court.gamedir, "--player", player, "--turn", turn + 1).output
             shown = [line for line in text.splitlines() if "did not apply" in line]
-            mine = [e["reason"] for e in events if e["type"] == "skipped" and e["player"] == player]
+            mine = [
+                said(e["reason"], game)
+                for e in events
+                if e["type"] == "skipped" and e["player"] == player
+            ]
             assert [line.rsplit("did not apply: ", 1)[1] for line in shown] == [
                 f"{reason}." for reason in mine
             ], (player, turn)

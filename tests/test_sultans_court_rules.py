@@ -262,3 +262,18 @@ def test_views_hide_and_reveal() -> None:
             assert "kaffa_searched" not in json.dumps(record)
     assert "stacks" in GAME.gm_view(state)
     assert kaffa_seen, "some bot searched Kaffa"
+
+
+def test_reasons_are_messages_worded_by_the_texts() -> None:
+    """An event's reason is stored as a message (``{"code", "params"}``); a count of one power
+    type is said in the singular."""
+    from adjudicator.present.words import said
+
+    def reason(count: int) -> dict[str, Any]:
+        return {"code": "too-few-types", "params": {"player": "bob", "count": count}}
+
+    assert said(reason(1), GAME) == "bob holds 1 different power type, fewer than 4"
+    assert said(reason(3), GAME) == "bob holds 3 different power types, fewer than 4"
+    place = {"code": "place-dungeon", "params": {"dungeon": 2}}
+    accused = {"code": "accused-not-at-court", "params": {"vizir": "bob.big", "place": place}}
+    assert said(accused, GAME) == "bob.big is in dungeon 2, not at court or in a city"

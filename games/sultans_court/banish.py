@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from adjudicator.contract import Event, Order, State
+from adjudicator.contract import Event, Msg, Order, State, msg
 
 from .board import (
     CITIES,
@@ -47,11 +47,11 @@ def banish(
         votes = votes_of(state, player)
         accused_by = owner(target)
         if not (at_court(place) or place in CITIES):
-            reason: str | None = (
-                f"{target} is {describe_place(state, place)}, not at court or in a city"
+            reason: Msg | None = msg(
+                "accused-not-at-court", vizir=target, place=describe_place(state, place)
             )
         elif kinds[accused_by] < 4:
-            reason = f"{accused_by} holds {kinds[accused_by]} different power types, fewer than 4"
+            reason = msg("too-few-types", player=accused_by, count=kinds[accused_by])
         else:
             reason = None
             total, first = tally.get(target, (0, index))
@@ -64,7 +64,7 @@ def banish(
                 "vizir": target,
                 "votes": votes,
                 "counts": reason is None,
-                "reason": reason,
+                "reason": None if reason is None else reason.to_json(),
             }
         )
     if not tally:
@@ -128,13 +128,14 @@ def pardon(
                         player,
                         "pardon",
                         i,
-                        f"{vizir} is {describe_place(state, place)}; only vizirs in dungeon 2 or "
-                        "3 may be pardoned",
+                        msg(
+                            "pardon-not-in-dungeon", vizir=vizir, place=describe_place(state, place)
+                        ),
                     )
                 )
                 continue
             if PARDON not in hand:
-                events.append(skipped(player, "pardon", i, "you held no Pardon card"))
+                events.append(skipped(player, "pardon", i, msg("pardon-no-card")))
                 continue
             hand.remove(PARDON)
             state["hands"][player] = sort_hand(hand)

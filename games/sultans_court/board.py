@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from adjudicator.contract import State
+from adjudicator.contract import Msg, State, msg
 
 POWER = ("Horses", "Cannons", "Gold", "Troops", "Supplies", "Ships")
 PARDON = "Pardon"
@@ -80,19 +80,21 @@ def occupant(state: Mapping[str, Any], position: int) -> str | None:
     return None
 
 
-def describe_place(state: Mapping[str, Any], place: Any) -> str:
-    """Where a vizir is, in words: 'at court on seat 7', 'in Kaffa', 'in dungeon 2', ..."""
+def describe_place(state: Mapping[str, Any], place: Any) -> Msg:
+    """Where a vizir is, as a message ('at court on seat 7', 'in Kaffa', 'in dungeon 2', ...;
+    the words are in templates/sultans_court/texts/events.yaml)."""
     if at_court(place):
         seat = seat_of(state, place)
-        favoured = " (the favoured seat)" if place == FAVOURED else ""
-        return f"at court on seat {seat}{favoured}"
+        if place == FAVOURED:
+            return msg("place-favoured-seat", seat=seat)
+        return msg("place-court", seat=seat)
     if place in CITIES:
-        return f"in {place}"
+        return msg("place-city", city=place)
     if place in DUNGEONS:
-        return f"in dungeon {place[-1]}"
+        return msg("place-dungeon", dungeon=int(place[-1]))
     if place == ISLAND:
-        return "on the Island of Banishing"
-    return "in reserve (pardoned, back with its player)"
+        return msg("place-island")
+    return msg("place-reserve")
 
 
 def check_victory(state: State) -> None:

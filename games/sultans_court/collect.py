@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from adjudicator.contract import Event, Order, State
+from adjudicator.contract import Event, Order, State, msg
 
 from .board import (
     CITIES,
@@ -63,7 +63,7 @@ def _take(
         "top": None,
     }
     if not stack:
-        event["reason"] = f"{city} has no cards left"
+        event["reason"] = msg("city-empty", city=city).to_json()
         events.append(event)
         return
     if city == KAFFA:
@@ -98,12 +98,7 @@ def _kaffa_choice(
             return stack.index(wish)
     if wishes:
         events.append(
-            skipped(
-                player,
-                "kaffa",
-                None,
-                f"none of your Kaffa choices ({', '.join(wishes)}) was in Kaffa",
-            )
+            skipped(player, "kaffa", None, msg("kaffa-choices-absent", choices=list(wishes)))
         )
     held = types_held(state["hands"][player])
     for card in POWER:
@@ -125,17 +120,17 @@ def demand(
         if not wanted:
             continue
         if player != on_seat:
-            events.append(
-                skipped(player, "demand", None, "no vizir of yours sat on seat 1 after collecting")
-            )
+            events.append(skipped(player, "demand", None, msg("demand-not-on-seat-1")))
             continue
         hands = state["hands"]
         for i, entry in enumerate(wanted):
             card, giver = entry["card"], entry["from"]
             if card in hands[player]:
-                reason = f"you already held {card}"
+                reason = msg("demand-already-held", card=card)
             elif hands[giver].count(card) < 2:
-                reason = f"{giver} held {hands[giver].count(card)} {card}, fewer than two"
+                reason = msg(
+                    "demand-too-few", giver=giver, held=hands[giver].count(card), card=card
+                )
             else:
                 hands[giver].remove(card)
                 hands[player] = sort_hand([*hands[player], card])

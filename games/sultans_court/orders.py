@@ -22,7 +22,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from adjudicator.contract import Order, Path, Problem
+from adjudicator.contract import Msg, Order, Path, Problem, msg
 
 from .board import CARDS, CITIES, DUNGEONS, ISLAND, KINDS, PARDON, POSITIONS, POWER, RESERVE
 
@@ -176,14 +176,14 @@ def own_kind(value: Any, player: str | None) -> str | None:
 def validate(context: Mapping[str, Any], order: Any) -> list[Problem]:
     """Every problem of one order body (envelope keys are ignored)."""
     if not isinstance(order, Mapping):
-        return [Problem("wrong-type", "the order must be a mapping of keys, such as 'travel: ...'")]
+        return [Problem("order-not-mapping")]
     problems = [
-        Problem("unknown-key", f"unknown key {key!r}", (str(key),))
+        Problem("unknown-key", (str(key),), key=key)
         for key in order
         if key not in BODY_KEYS and key not in ENVELOPE
     ]
     if context.get("to_do") != "orders":
-        problems.append(Problem("not-owed", "you owe no order this round"))
+        problems.append(Problem("not-owed"))
         return problems
     problems += _check_travel(context, order.get("travel"))
     problems += _check_accuse(context, order.get("accuse"))
@@ -194,17 +194,18 @@ def validate(context: Mapping[str, Any], order: Any) -> list[Problem]:
     return problems
 
 
-def _where(info: Mapping[str, Any]) -> str:
+def _where(info: Mapping[str, Any]) -> Msg:
+    """Where one's own vizir is, as the words of a problem: 'sits at court on seat 7', ..."""
     place = info.get("place")
     if _is_int(place):
-        return f"sits at court on seat {info.get('seat')}"
+        return msg("vizir-at-court", seat=info.get("seat"))
     if place in CITIES:
-        return f"is in {place}"
+        return msg("vizir-in-city", city=place)
     if place in DUNGEONS:
-        return f"is in dungeon {str(place)[-1]}"
+        return msg("vizir-in-dungeon", dungeon=int(str(place)[-1]))
     if place == ISLAND:
-        return "is on the Island of Banishing"
-    return "is in reserve (pardoned)"
+        return msg("vizir-on-island")
+    return msg("vizir-in-reserve")
 
 
 def _check_travel(context: Mapping[str, Any], travel: Any) -> list[Problem]:
@@ -212,21 +213,10 @@ def _check_travel(context: Mapping[str, Any], travel: Any) -> list[Problem]:
     movable = [k for k in KINDS if k in mine and _can_move(mine[k].get("place"))]
     if travel is None:
         if movable:
-            return [
-                Problem(
-                    "missing-key",
-                    f"'travel' is missing: give a destination for {', '.join(movable)}",
-                )
-            ]
+            return [Problem("travel-missing", vizirs=movable)]
         return []
     if not isinstance(travel, Mapping):
-        return [
-            Problem(
-                "wrong-type",
-                "'travel' must map your vizirs to destinations, such as {fat: Kaffa, small: stay}",
-                ("travel",),
-            )
-        ]
+        return [Problem("travel-not-mapping", ("travel",))]
     problems: list[Problem] = []
     all_travel = bool(context.get("first_round_all_travel")) and context.get("round") == 1
     seats: dict[int, str] = {}
@@ -234,40 +224,21 @@ def _check_travel(context: Mapping[str, Any], travel: Any) -> list[Problem]:
         kind = str(key)
         path: Path = ("travel", kind)
         if kind not in KINDS:
-            problems.append(
-                Problem("no-such-vizir", f"{kind!r} is not a vizir: use fat, small or big", path)
-            )
+            problems.append(Problem("no-such-vizir", path, vizir=kind))
             continue
         info = mine.get(kind, {})
         if kind not in movable:
-            problems.append(
-                Problem(
-                    "cannot-move",
-                    f"{kind} {_where(info)} and cannot move; leave it out of 'travel'",
-                    path,
-                )
-            )
+            problems.append(Problem("cannot-move", path, kind=kind, where=_where(info)))
             continue
         target = destination(value)
         if target is None:
-            problems.append(
-                Problem(
-                    "bad-destination",
-                    f"{value!r} is not a destination: give a city (Bukhara, Tabriz, Shiraz, "
-                    "Kaffa, Gidda, Uskub, Isfahan or its initial), a seat number 1-12, or stay",
-                    path,
-                )
-            )
+            problems.append(Problem("bad-destination", path, value=value))
             continue
         problems += _check_move(info, kind, target, all_travel, seats, path)
     for kind in movable:
         if kind not in travel:
             problems.append(
-                Problem(
-                    "missing-vizir",
-                    f"'travel' has no destination for {kind}, which {_where(mine[kind])}",
-                    ("travel",),
-                )
+                Problem("missing-vizir", ("travel",), kind=kind, where=_where(mine[kind]))
             )
     return problems
 
@@ -286,39 +257,18 @@ def _check_move(
 ) -> list[Problem]:
     place = info.get("place")
     if all_travel and not (isinstance(target, str) and target != "stay"):
-        return [
-            Problem(
-                "must-travel",
-                f"in round 1 every vizir must travel to a city (RULINGS C3); {kind} may not "
-                f"{'stay' if target == 'stay' else f'go to seat {target}'}",
-                path,
-            )
-        ]
+        if target == "stay":
+            return [Problem("must-travel", path, kind=kind)]
+        return [Problem("must-travel-not-to-seat", path, kind=kind, seat=target)]
     if not _is_int(target):
         return []
     seat = int(target)
     if not 1 <= seat <= 12:
-        return [
-            Problem("no-such-seat", f"there is no seat {seat}: seats are numbered 1 to 12", path)
-        ]
+        return [Problem("no-such-seat", path, seat=seat)]
     if _is_int(place) and seat != info.get("seat"):
-        return [
-            Problem(
-                "seat-to-seat",
-                f"{kind} sits at court on seat {info.get('seat')}; a vizir at court may go to "
-                "a city or stay, not to another seat",
-                path,
-            )
-        ]
+        return [Problem("seat-to-seat", path, kind=kind, seat=info.get("seat"))]
     if seat in seats and not _is_int(place):
-        return [
-            Problem(
-                "same-seat",
-                f"{seats[seat]} and {kind} are both sent to seat {seat}; send them to different "
-                "seats",
-                path,
-            )
-        ]
+        return [Problem("same-seat", path, first=seats[seat], kind=kind, seat=seat)]
     if not _is_int(place):
         seats[seat] = kind
     return []
@@ -328,25 +278,14 @@ def _check_accuse(context: Mapping[str, Any], value: Any) -> list[Problem]:
     if value is None:
         return []
     if not isinstance(value, str):
-        return [
-            Problem(
-                "wrong-type", "'accuse' must name a vizir, such as bob.big, or none", ("accuse",)
-            )
-        ]
+        return [Problem("accuse-not-text", ("accuse",))]
     target = accused(value)
     if target is None:
         return []
     players = list(context.get("players") or [])
     who, _, kind = target.rpartition(".")
     if who not in players or kind not in KINDS:
-        return [
-            Problem(
-                "no-such-vizir",
-                f"{value!r} is not a vizir: write player.kind (kind fat, small or big; players "
-                f"{', '.join(players)}), or none",
-                ("accuse",),
-            )
-        ]
+        return [Problem("no-such-accused", ("accuse",), value=value, players=players)]
     return []
 
 
@@ -354,8 +293,9 @@ def _card_problem(value: Any, path: Path, power_only: bool) -> list[Problem]:
     card = card_name(value)
     kinds = POWER if power_only else CARDS
     if card is None or card not in kinds:
-        what = "a power type" if power_only else "a card type"
-        return [Problem("bad-card", f"{value!r} is not {what}: {', '.join(kinds)}", path)]
+        if power_only:
+            return [Problem("bad-power-card", path, value=value, cards=list(kinds))]
+        return [Problem("bad-card", path, value=value, cards=list(kinds))]
     return []
 
 
@@ -363,19 +303,15 @@ def _list_of(value: Any, key: str) -> list[Any] | Problem:
     if value is None:
         return []
     if not isinstance(value, list):
-        return Problem("wrong-type", f"{key!r} must be a list", (key,))
+        return Problem("not-a-list", (key,), key=key)
     return value
 
 
 def _entry(item: Any, keys: tuple[str, ...], path: Path) -> list[Problem]:
     if not isinstance(item, Mapping):
-        return [Problem("wrong-type", f"each entry needs {', '.join(keys)}", path)]
-    problems = [
-        Problem("unknown-key", f"unknown key {k!r}", (*path, str(k))) for k in item if k not in keys
-    ]
-    problems += [
-        Problem("missing-key", f"the entry has no {k!r}", path) for k in keys if k not in item
-    ]
+        return [Problem("entry-not-mapping", path, keys=list(keys))]
+    problems = [Problem("unknown-key", (*path, str(k)), key=k) for k in item if k not in keys]
+    problems += [Problem("entry-missing-key", path, key=k) for k in keys if k not in item]
     return problems
 
 
@@ -389,12 +325,14 @@ def _check_kaffa(value: Any) -> list[Problem]:
     return problems
 
 
-def _check_player(context: Mapping[str, Any], name: Any, path: Path, what: str) -> list[Problem]:
+def _check_player(
+    context: Mapping[str, Any], name: Any, path: Path, yourself: Problem
+) -> list[Problem]:
     players = list(context.get("players") or [])
     if name == context.get("player"):
-        return [Problem("yourself", f"you cannot {what} yourself", path)]
+        return [yourself]
     if name not in players:
-        return [Problem("no-such-player", f"{name!r} is not a player: {', '.join(players)}", path)]
+        return [Problem("no-such-player", path, name=name, players=players)]
     return []
 
 
@@ -409,7 +347,8 @@ def _check_demand(context: Mapping[str, Any], value: Any) -> list[Problem]:
         if form:
             problems += form
             continue
-        problems += _check_player(context, item["from"], (*path, "from"), "demand a card from")
+        where: Path = (*path, "from")
+        problems += _check_player(context, item["from"], where, Problem("yourself", where))
         problems += _card_problem(item["card"], (*path, "card"), power_only=True)
     return problems
 
@@ -429,21 +368,13 @@ def _check_pardon(context: Mapping[str, Any], value: Any) -> list[Problem]:
             continue
         kind = own_kind(item["vizir"], me if isinstance(me, str) else None)
         if kind is None:
-            problems.append(
-                Problem(
-                    "not-your-vizir",
-                    f"{item['vizir']!r} is not one of your vizirs: fat, small or big",
-                    (*path, "vizir"),
-                )
-            )
+            problems.append(Problem("not-your-vizir", (*path, "vizir"), vizir=item["vizir"]))
         elif kind in seen:
-            problems.append(Problem("same-vizir", f"{kind} is pardoned twice", (*path, "vizir")))
+            problems.append(Problem("same-vizir", (*path, "vizir"), kind=kind))
         else:
             seen.add(kind)
         if city_name(item["city"]) is None:
-            problems.append(
-                Problem("no-such-city", f"{item['city']!r} is not a city", (*path, "city"))
-            )
+            problems.append(Problem("no-such-city", (*path, "city"), city=item["city"]))
     return problems
 
 
@@ -474,36 +405,16 @@ def _pardon_notes(context: Mapping[str, Any], kind: str, count: int, path: Path)
     given = context.get("pardons")
     held: int | None = given if _is_int(given) else None
     if held is not None and count > held:
-        have = "no Pardon card" if held == 0 else f"only {held} Pardon card{'s' * (held > 1)}"
-        more = "one" if held == 0 else "another"
-        notes.append(
-            Problem(
-                "no-pardon-card",
-                f"you hold {have} now: this pardon of {kind} applies only if you collect "
-                f"{more} this round (one Pardon card each, RULINGS C11)",
-                path,
-            )
-        )
+        if held == 0:
+            notes.append(Problem("no-pardon-card", path, kind=kind))
+        else:
+            notes.append(Problem("too-few-pardon-cards", path, kind=kind, count=held))
     info = (context.get("vizirs") or {}).get(kind) or {}
     place = info.get("place")
     if place == DUNGEONS[0]:
-        notes.append(
-            Problem(
-                "not-in-dungeon",
-                f"{kind} is in Dungeon 1 now: this pardon applies only if this round's "
-                "banishment pushes it on to Dungeon 2",
-                (*path, "vizir"),
-            )
-        )
+        notes.append(Problem("in-dungeon-1", (*path, "vizir"), kind=kind))
     elif place is not None and place not in DUNGEONS[1:]:
-        notes.append(
-            Problem(
-                "not-in-dungeon",
-                f"{kind} {_where(info)}, not in Dungeon 2 or 3: this pardon cannot apply this "
-                "round",
-                (*path, "vizir"),
-            )
-        )
+        notes.append(Problem("not-in-dungeon", (*path, "vizir"), kind=kind, where=_where(info)))
     return notes
 
 
@@ -518,23 +429,18 @@ def _check_trades(context: Mapping[str, Any], value: Any) -> list[Problem]:
         if form:
             problems += form
             continue
-        problems += _check_player(context, item["with"], (*path, "with"), "trade with")
+        where: Path = (*path, "with")
+        problems += _check_player(
+            context, item["with"], where, Problem("trade-with-yourself", where)
+        )
         for key in ("give", "get"):
             if card_name(item[key]) == PARDON:
-                problems.append(
-                    Problem(
-                        "pardon-trade",
-                        "only power cards are traded (RULINGS C14), not Pardon cards",
-                        (*path, key),
-                    )
-                )
+                problems.append(Problem("pardon-trade", (*path, key)))
             else:
                 problems += _card_problem(item[key], (*path, key), power_only=True)
         give, get = card_name(item["give"]), card_name(item["get"])
         if give is not None and give == get:
-            problems.append(
-                Problem("same-card", f"you give and get {give}: a trade swaps two types", path)
-            )
+            problems.append(Problem("same-card", path, card=give))
     return problems
 
 

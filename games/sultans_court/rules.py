@@ -89,7 +89,7 @@ def resolve(state: State, orders: Mapping[str, Order | None], rng: Rng) -> Resol
             continue
         problems = validate(context_for(state, player), order)
         if problems:
-            details = "; ".join(p.message for p in problems)
+            details = "; ".join(f"{p.code} at {list(p.path)} {dict(p.params)}" for p in problems)
             raise ValueError(f"{player}'s order for round {rnd} is not valid: {details}")
         used[player] = normalise(order)
         given[player] = copy.deepcopy(used[player])

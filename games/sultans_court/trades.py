@@ -4,20 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from adjudicator.contract import Event, Order, State
+from adjudicator.contract import Event, Msg, Order, State, msg
 
 from .board import check_victory, sort_hand
 
 
-def skipped(player: str, instruction: str, index: int | None, reason: str) -> Event:
-    """A standing instruction that did not apply (C6): private to its player (``seen_by``)."""
+def skipped(player: str, instruction: str, index: int | None, reason: Msg) -> Event:
+    """A standing instruction that did not apply (C6): private to its player (``seen_by``);
+    ``reason`` is stored as JSON (``{"code", "params"}``)."""
     return {
         "type": "skipped",
         "player": player,
         "seen_by": player,
         "instruction": instruction,
         "index": index,
-        "reason": reason,
+        "reason": reason.to_json(),
     }
 
 
@@ -54,8 +55,12 @@ def trades(
                         player,
                         "trades",
                         i,
-                        f"{offer['with']}'s order held no matching offer ({offer['get']} for "
-                        f"{offer['give']})",
+                        msg(
+                            "no-matching-offer",
+                            partner=offer["with"],
+                            give=offer["give"],
+                            get=offer["get"],
+                        ),
                     )
                 )
 
@@ -67,10 +72,17 @@ def _carry_out(
     lacking = [(p, i, card) for p, i, card in (first, second) if card not in hands[p]]
     if lacking:
         for p, i, _ in (first, second):
-            why = "; ".join(
-                f"{'you' if q == p else q} no longer held {card}" for q, _, card in lacking
-            )
-            events.append(skipped(p, "trades", i, f"the trade was matched but not made: {why}"))
+            why = [
+                msg("you-no-longer-held", card=card)
+                if q == p
+                else msg("no-longer-held", player=q, card=card)
+                for q, _, card in lacking
+            ]
+            if len(why) == 1:
+                reason = msg("trade-not-made", why=why[0])
+            else:
+                reason = msg("trade-not-made-by-both", first=why[0], second=why[1])
+            events.append(skipped(p, "trades", i, reason))
         return
     (a, _, a_card), (b, _, b_card) = first, second
     hands[a].remove(a_card)

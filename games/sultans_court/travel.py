@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from adjudicator.contract import Event, Order, State
+from adjudicator.contract import Event, Msg, Order, State, msg
 
 from .board import (
     CITIES,
@@ -67,7 +67,7 @@ def travel(
             if moves.get(kind) == "stay":
                 vizir = vizir_name(player, kind)
                 place = state["vizirs"][vizir]
-                reason = "waits in reserve" if place == RESERVE else "ordered to stay"
+                reason = msg("waits-in-reserve" if place == RESERVE else "ordered-to-stay")
                 events.append(_moved(state, player, vizir, place, "stay", place, reason))
 
 
@@ -78,8 +78,9 @@ def _moved(
     start: object,
     target: object,
     end: object,
-    reason: str | None,
+    reason: Msg | None,
 ) -> Event:
+    """A travel event; ``reason`` (why the vizir did not move) is stored as JSON."""
     return {
         "type": "travel",
         "round": state["round"],
@@ -89,7 +90,7 @@ def _moved(
         "order": target,
         "to": end,
         "moved": start != end,
-        "reason": reason,
+        "reason": None if reason is None else reason.to_json(),
     }
 
 
@@ -98,7 +99,9 @@ def _to_city(state: State, player: str, kind: str, city: str, events: list[Event
     start = state["vizirs"][vizir]
     assert city in CITIES
     if start == city:
-        events.append(_moved(state, player, vizir, start, city, start, f"already in {city}"))
+        events.append(
+            _moved(state, player, vizir, start, city, start, msg("already-in-city", city=city))
+        )
         return
     state["vizirs"][vizir] = city
     events.append(_moved(state, player, vizir, start, city, city, None))
@@ -116,22 +119,20 @@ def _to_seat(
     vizir = vizir_name(player, kind)
     start = state["vizirs"][vizir]
     if seat_of(state, start) == seat:
-        events.append(_moved(state, player, vizir, start, seat, start, f"already on seat {seat}"))
+        reason = msg("already-on-seat", seat=seat)
+        events.append(_moved(state, player, vizir, start, seat, start, reason))
         return
     others = sorted(claims.get(seat, set()) - {player})
     position = position_of_seat(state, seat)
     sitter = occupant(state, position)
+    place = describe_place(state, start)
+    blocked: Msg | None = None
     if others:
-        reason = f"{', '.join(others)} also ordered a vizir to seat {seat}, so none moves there"
+        blocked = msg("seat-contested", others=others, seat=seat, vizir=vizir, place=place)
     elif sitter is not None:
-        reason = f"seat {seat} is taken by {sitter}"
-    else:
-        reason = None
-    if reason is not None:
-        stays = "stays " + describe_place(state, start)
-        events.append(
-            _moved(state, player, vizir, start, seat, start, f"{reason}; {vizir} {stays}")
-        )
+        blocked = msg("seat-taken", seat=seat, sitter=sitter, vizir=vizir, place=place)
+    if blocked is not None:
+        events.append(_moved(state, player, vizir, start, seat, start, blocked))
         return
     state["vizirs"][vizir] = position
     events.append(_moved(state, player, vizir, start, seat, position, None))
