@@ -108,16 +108,8 @@ class Problem:
     words: Msg | None
 
     def __init__(
-        self,
-        code: str,
-        path: Path | str = (),
-        legacy_path: Path = (),
-        /,
-        words: Msg | None = None,
-        **params: Any,
+        self, code: str, path: Path = (), /, words: Msg | None = None, **params: Any
     ) -> None:
-        if isinstance(path, str):  # TRANSITIONAL: Problem(code, message, path)
-            params, path = {"_text": path}, legacy_path
         object.__setattr__(self, "code", code)
         object.__setattr__(self, "path", tuple(path))
         object.__setattr__(self, "params", params)
@@ -129,14 +121,7 @@ class Problem:
         its code's, such as one of a player entry named with the player), else the code's."""
         if self.words is not None:
             return self.words
-        if "_text" in self.params:  # TRANSITIONAL
-            return Msg("as-written", {"text": self.params["_text"]})
         return Msg(self.code, self.params)
-
-    @property
-    def message(self) -> str:
-        """TRANSITIONAL: the words of a problem made with words."""
-        return str(self.params["_text"])
 
     def at(self, *prefix: str | int) -> Problem:
         """The same problem, its path below ``prefix`` (a problem of a part of a larger file)."""

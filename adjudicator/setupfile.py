@@ -88,12 +88,12 @@ def read_setup(path: Path) -> tuple[Game, dict[str, Any], bytes]:
     if problems:
         if known is not None:
             problems = [_player_key_problem(p, known) for p in problems]
-        raise InputRefused(f"{path}: refused", located_all(problems, loaded))
+        raise InputRefused(f"{path}: refused", located_all(problems, loaded), known)
     spec = model.model_validate(loaded.data, strict=True)
     game = known or load_game(spec.game)
     meta, problems = _meta(spec, game, path.parent)
     if problems:
-        raise InputRefused(f"{path}: refused", located_all(problems, loaded))
+        raise InputRefused(f"{path}: refused", located_all(problems, loaded), game)
     return game, meta, raw
 
 

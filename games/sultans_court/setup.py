@@ -52,11 +52,11 @@ def colour_problems(players: Sequence[Mapping[str, Any]]) -> list[tuple[int, Pro
         if colour is None:
             continue
         if colour not in COLOURS:
-            message = f"colour {colour!r} is not one of {', '.join(COLOURS)}"
-            problems.append((index, Problem("bad-colour", message, ("colour",))))
+            bad = Problem("bad-colour", ("colour",), colour=colour, colours=list(COLOURS))
+            problems.append((index, bad))
         elif colour in given:
-            message = f"colour {colour!r} is {given[colour]}'s already"
-            problems.append((index, Problem("shared-colour", message, ("colour",))))
+            shared = Problem("shared-colour", ("colour",), colour=colour, owner=given[colour])
+            problems.append((index, shared))
         else:
             given[colour] = str(player["name"])
     return problems
@@ -66,7 +66,7 @@ def colours_of(players: Sequence[Mapping[str, Any]]) -> dict[str, str]:
     """C1: the colours given in the setup; missing ones assigned in seating order from the rest."""
     problems = colour_problems(players)
     if problems:
-        raise ValueError("; ".join(problem.message for _, problem in problems))
+        raise ValueError("; ".join(f"{p.code} {dict(p.params)}" for _, p in problems))
     given = {str(p["name"]): str(p["colour"]) for p in players if p.get("colour") is not None}
     free = [c for c in COLOURS if c not in given.values()]
     return {str(p["name"]): given.get(str(p["name"])) or free.pop(0) for p in players}

@@ -1,0 +1,175 @@
+"""Every code a program makes has its words, and every folder of words is translated whole.
+
+Data inside, words at the edge (docs/presentation.md): the programs make codes with parameters,
+the texts files give each code its English words, and the catalogs give those words and every
+template string in each language.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import string
+from collections.abc import Iterator
+from configparser import RawConfigParser
+from importlib.resources.abc import Traversable
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
+
+from adjudicator.present.catalogs import LANGUAGES, common_folder
+from adjudicator.present.words import common_texts, read_texts
+from adjudicator.registry import game_names, load_game
+
+ROOT = Path(__file__).resolve().parent.parent
+MAKERS = {"msg", "Msg", "Problem"}
+"""The calls that make a code; codes are literal strings there, never f-strings."""
+
+
+def word_folders() -> list[tuple[str, Traversable]]:
+    """The adjudicator's own words and each registered game's."""
+    return [("common", common_folder())] + [
+        (name, load_game(name).templates()) for name in game_names()
+    ]
+
+
+def folder_of(name: str) -> Path:
+    return ROOT / "templates" / name
+
+
+def codes_made(folder: Path) -> Iterator[tuple[Path, str]]:
+    """Each code made in the Python files below ``folder``: the first argument of a call to
+    ``msg``, ``Msg`` or ``Problem`` (docstrings and comments do not count)."""
+    for path in sorted(folder.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and node.args):
+                continue
+            name = getattr(node.func, "id", getattr(node.func, "attr", None))
+            first = node.args[0]
+            if name in MAKERS and isinstance(first, ast.Constant):
+                yield path, str(first.value)
+
+
+def test_codes_are_found_where_they_are_made() -> None:
+    """The scan below sees the codes it must check (a scan that finds none checks nothing)."""
+    found = {code for _, code in codes_made(ROOT / "adjudicator")}
+    assert {"wrong-game", "bad-signature", "doctor-missing", "mail-too-large"} <= found
+
+
+def test_every_code_the_adjudicator_makes_has_its_words() -> None:
+    known = set(common_texts())
+    missing = [
+        f"{path.relative_to(ROOT)}: {code}"
+        for path, code in codes_made(ROOT / "adjudicator")
+        if code not in known
+    ]
+    assert missing == []
+
+
+@pytest.mark.parametrize("game", sorted(game_names()))
+def test_every_code_a_game_makes_has_its_words(game: str) -> None:
+    module = load_game(game)
+    known = set(common_texts()) | set(read_texts(module.templates() / "texts"))
+    package = ROOT / "games" / game
+    if not package.is_dir():
+        pytest.skip(f"{game} is not one of this repository's games")
+    missing = [
+        f"{path.relative_to(ROOT)}: {code}"
+        for path, code in codes_made(package)
+        if code not in known
+    ]
+    assert missing == []
+
+
+@pytest.mark.parametrize("game", sorted(game_names()))
+def test_a_games_codes_do_not_shadow_the_adjudicators(game: str) -> None:
+    own = read_texts(load_game(game).templates() / "texts")
+    assert sorted(set(own) & set(common_texts())) == []
+
+
+def test_no_words_are_left_from_before_the_presentation_layer() -> None:
+    assert "as-written" not in common_texts()
+
+
+def _mapping() -> tuple[list[tuple[str, str]], dict[str, dict[str, str]]]:
+    """babel.cfg as ``make catalogs`` reads it: the method map and its options."""
+    parser = RawConfigParser()
+    parser.read(ROOT / "babel.cfg")
+    extractors = dict(parser.items("extractors")) if parser.has_section("extractors") else {}
+    methods, options = [], {}
+    for section in parser.sections():
+        if section == "extractors":
+            continue
+        method, pattern = (part.strip() for part in section.split(":", 1))
+        methods.append((pattern, extractors.get(method, method)))
+        options[pattern] = dict(parser.items(section))
+    return methods, options
+
+
+def extracted(folder: Path) -> dict[tuple[str | None, str], str | tuple[str, str]]:
+    """Every message of a folder of words: ``(context, msgid)`` -> msgid (or singular and
+    plural)."""
+    methods, options = _mapping()
+    found: dict[tuple[str | None, str], str | tuple[str, str]] = {}
+    for _, _, message, _, context in extract_from_dir(str(folder), methods, options):
+        key = message[0] if isinstance(message, tuple) else message
+        found[(context, key)] = message
+    return found
+
+
+def _fields(text: str) -> set[str]:
+    """The parameters a text uses: ``{name}`` (texts files) or ``%(name)s`` (templates)."""
+    names = {f for _, f, _, _ in string.Formatter().parse(text) if f}
+    names |= set(re.findall(r"%\((\w+)\)s", text))
+    return names
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+@pytest.mark.parametrize("name", ["common", "sultan", "sultans_court"])
+def test_every_message_has_a_translation(name: str, lang: str) -> None:
+    folder = folder_of(name)
+    po_path = folder / "locale" / lang / "LC_MESSAGES" / "messages.po"
+    with po_path.open("rb") as handle:
+        catalog = read_po(handle)
+    untranslated, fuzzy, wrong_fields = [], [], []
+    for (context, key), message in extracted(folder).items():
+        entry = catalog.get(key, context=context)
+        where = f"{context or ''} {key!r}"
+        if entry is None or not all(
+            entry.string if isinstance(entry.string, tuple) else [entry.string]
+        ):
+            untranslated.append(where)
+            continue
+        if entry.fuzzy:
+            fuzzy.append(where)
+        english = message if isinstance(message, tuple) else (message,)
+        strings = entry.string if isinstance(entry.string, tuple) else (entry.string,)
+        allowed = set().union(*(_fields(e) for e in english))
+        if any(not _fields(s) <= allowed for s in strings):
+            wrong_fields.append(where)
+    assert untranslated == [], f"{po_path}: untranslated"
+    assert fuzzy == [], f"{po_path}: fuzzy (unreviewed)"
+    assert wrong_fields == [], f"{po_path}: uses a parameter the English does not have"
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+@pytest.mark.parametrize("name", ["common", "sultan", "sultans_court"])
+def test_the_compiled_catalog_is_the_catalog(name: str, lang: str) -> None:
+    """The .mo the program reads holds what the .po says (run `make catalogs` after an edit)."""
+    folder = folder_of(name) / "locale" / lang / "LC_MESSAGES"
+    with (folder / "messages.po").open("rb") as handle:
+        po = {
+            (m.context, m.id if isinstance(m.id, str) else m.id[0]): m.string
+            for m in read_po(handle)
+            if m.id
+        }
+    with (folder / "messages.mo").open("rb") as handle:
+        mo = {
+            (m.context, m.id if isinstance(m.id, str) else m.id[0]): m.string
+            for m in read_mo(handle)
+            if m.id
+        }
+    assert mo == {key: value for key, value in po.items() if value and value != ("",) * len(value)}
