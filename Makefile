@@ -62,6 +62,7 @@ catalogs:
 	    fi; \
 	  done; \
 	  $(BIN)/pybabel --quiet compile -d $$folder/locale || exit 1; \
+	  rm -f $$folder/locale/messages.pot; \
 	done
 
 bench: install-test

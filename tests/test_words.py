@@ -16,6 +16,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 
 import pytest
+from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
@@ -127,8 +128,12 @@ def _fields(text: str) -> set[str]:
     return names
 
 
-@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
-@pytest.mark.parametrize("name", ["common", "sultan", "sultans_court"])
+FOLDERS = ["common", "sultan", "sultans_court"]
+SPOKEN = [lang for lang in LANGUAGES if lang != "en"]
+
+
+@pytest.mark.parametrize("lang", SPOKEN)
+@pytest.mark.parametrize("name", FOLDERS)
 def test_every_message_has_a_translation(name: str, lang: str) -> None:
     folder = folder_of(name)
     po_path = folder / "locale" / lang / "LC_MESSAGES" / "messages.po"
@@ -138,15 +143,13 @@ def test_every_message_has_a_translation(name: str, lang: str) -> None:
     for (context, key), message in extracted(folder).items():
         entry = catalog.get(key, context=context)
         where = f"{context or ''} {key!r}"
-        if entry is None or not all(
-            entry.string if isinstance(entry.string, tuple) else [entry.string]
-        ):
+        strings = () if entry is None else _strings(entry.string)
+        if not strings or not all(strings):
             untranslated.append(where)
             continue
-        if entry.fuzzy:
+        if entry is not None and entry.fuzzy:
             fuzzy.append(where)
         english = message if isinstance(message, tuple) else (message,)
-        strings = entry.string if isinstance(entry.string, tuple) else (entry.string,)
         allowed = set().union(*(_fields(e) for e in english))
         if any(not _fields(s) <= allowed for s in strings):
             wrong_fields.append(where)
@@ -155,21 +158,32 @@ def test_every_message_has_a_translation(name: str, lang: str) -> None:
     assert wrong_fields == [], f"{po_path}: uses a parameter the English does not have"
 
 
-@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
-@pytest.mark.parametrize("name", ["common", "sultan", "sultans_court"])
+@pytest.mark.parametrize("lang", SPOKEN)
+@pytest.mark.parametrize("name", FOLDERS)
 def test_the_compiled_catalog_is_the_catalog(name: str, lang: str) -> None:
     """The .mo the program reads holds what the .po says (run `make catalogs` after an edit)."""
     folder = folder_of(name) / "locale" / lang / "LC_MESSAGES"
     with (folder / "messages.po").open("rb") as handle:
-        po = {
-            (m.context, m.id if isinstance(m.id, str) else m.id[0]): m.string
-            for m in read_po(handle)
-            if m.id
-        }
+        po = _translated(read_po(handle))
     with (folder / "messages.mo").open("rb") as handle:
-        mo = {
-            (m.context, m.id if isinstance(m.id, str) else m.id[0]): m.string
-            for m in read_mo(handle)
-            if m.id
-        }
-    assert mo == {key: value for key, value in po.items() if value and value != ("",) * len(value)}
+        mo = _translated(read_mo(handle))
+    assert mo == po
+
+
+def _strings(string: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    return tuple(string) if isinstance(string, tuple | list) else (string,)
+
+
+def _translated(catalog: Catalog) -> dict[tuple[str | None, str], tuple[str, ...]]:
+    """Each translated entry: ``(context, msgid)`` -> its translations (Babel's ``read_mo``
+    gives a context as bytes and plural forms as a list: both are made alike here)."""
+    found = {}
+    for message in catalog:
+        key = message.id if isinstance(message.id, str) else message.id[0]
+        context = message.context
+        if isinstance(context, bytes):
+            context = context.decode("utf-8")
+        strings = _strings(message.string)
+        if key and any(strings) and not message.fuzzy:
+            found[(context, key)] = strings
+    return found
