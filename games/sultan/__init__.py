@@ -24,7 +24,7 @@ from adjudicator.rng import Rng, Stream
 
 from . import rules
 from .bots import bot_order
-from .orders import Context, SultanOrder, validate
+from .orders import Context, SultanOrder, english_colour, validate
 from .view import build_view, record
 
 
@@ -97,7 +97,11 @@ class SultanGame:
         return validate(context, order)
 
     def normalise(self, order: Order) -> Order:
-        return copy.deepcopy(order)
+        """The order with a jewel colour written in another language in English."""
+        normal = copy.deepcopy(order)
+        if "return" in normal:
+            normal["return"] = english_colour(normal["return"])
+        return normal
 
     def resolve(self, state: State, orders: Mapping[str, Order | None], rng: Rng) -> Resolution:
         return rules.resolve(state, orders, rng)

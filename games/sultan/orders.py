@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
 from adjudicator.contract import Msg, Path, Problem, msg
 
@@ -19,6 +19,28 @@ ORDER_COLOURS = ("white", "red", "yellow", "green", "blue")
 ORDER_KEYS = ("return", "bid", "bids")
 ENVELOPE = ("id", "player", "turn")
 Colour = Literal["white", "red", "yellow", "green", "blue"]
+
+COLOUR_NAMES: dict[str, str] = {
+    **{colour: colour for colour in ORDER_COLOURS},
+    # German (002 lines 34-50), Dutch (001 lines 125-129), French (001 lines 335-339): the
+    # rulebooks' words, as docs/glossary.md lists them; a test checks them against it.
+    **{"weiß": "white", "weiss": "white", "rot": "red", "gelb": "yellow"},
+    **{"grün": "green", "gruen": "green", "blau": "blue"},
+    **{"wit": "white", "rood": "red", "geel": "yellow", "groen": "green", "blauw": "blue"},
+    **{"blanc": "white", "rouge": "red", "jaune": "yellow", "vert": "green", "bleu": "blue"},
+}
+"""Every name a jewel colour may be written with in an order file, in any of the game's
+languages (lower case), and the colour it stands for; orders are stored in English."""
+
+
+def english_colour(value: Any) -> Any:
+    """The English colour ``value`` names in any language (any case); else ``value`` as it is."""
+    if isinstance(value, str):
+        return COLOUR_NAMES.get(value.strip().lower(), value)
+    return value
+
+
+_ANY_COLOUR_NAME = WithJsonSchema({"type": "string", "enum": sorted(COLOUR_NAMES)})
 
 
 class Placement(BaseModel):
@@ -38,7 +60,7 @@ class SultanOrder(BaseModel):
     id: str = Field(description="The game id, as on your order form.")
     player: str = Field(description="Your player name.")
     turn: int = Field(ge=1, description="The turn number printed on your order form.")
-    return_: Colour | None = Field(
+    return_: Annotated[Colour, BeforeValidator(english_colour), _ANY_COLOUR_NAME] | None = Field(
         default=None,
         alias="return",
         description="Start player only: the drawn jewel that goes back into the pouch.",
@@ -133,6 +155,7 @@ def _check_return(context: Mapping[str, Any], value: Any) -> list[Problem]:
     drawn = list(context.get("drawn") or [])
     if not isinstance(value, str):
         return [Problem("return-not-a-name", ("return",))]
+    value = english_colour(value)
     if value not in ORDER_COLOURS:
         return [Problem("not-a-colour", ("return",), value=value, colours=list(ORDER_COLOURS))]
     if value not in drawn:
