@@ -66,7 +66,7 @@ class HigherGame:
 
     def check_players(self, players: Sequence[Mapping[str, Any]]) -> list[tuple[int, Problem]]:
         return [
-            (i, Problem("long-motto", "a motto has at most 40 characters", ("motto",)))
+            (i, Problem("long-motto", ("motto",), most=40))
             for i, player in enumerate(players)
             if len(player.get("motto", "")) > 40
         ]
@@ -124,8 +124,8 @@ class HigherGame:
     def validate(self, context: Mapping[str, Any], order: Order) -> list[Problem]:
         if order["pick"] in context["hand"]:
             return []
-        cards = ", ".join(str(c) for c in context["hand"])
-        return [Problem("not-in-hand", f"you hold no {order['pick']}: you hold {cards}", ("pick",))]
+        hand = list(context["hand"])
+        return [Problem("higher-not-in-hand", ("pick",), pick=order["pick"], hand=hand)]
 
     def normalise(self, order: Order) -> Order:
         return copy.deepcopy(order)
