@@ -275,7 +275,9 @@ def _deadline_text(data: dict[str, Any]) -> str:
     text = schedule.shown(deadline, schedule.zone(data["timezone"]))
     if data["paused"]:
         return f"{text} (paused: the clock stands still)"
-    return f"{text}; {schedule.left(deadline, clock.now())}"
+    from adjudicator.present.words import say
+
+    return f"{text}; {say(schedule.left(deadline, clock.now()))}"
 
 
 @cli.command()

@@ -12,6 +12,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from adjudicator.contract import Msg, msg
+
 DURATION = re.compile(r"^(\d+)([mhd])$")
 DAILY = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)(?: (\S+))?$")
 MIN_NOTICE = timedelta(hours=24)
@@ -163,8 +165,8 @@ def shown(when: datetime, where: ZoneInfo) -> str:
     return text
 
 
-def left(deadline: datetime, now: datetime) -> str:
-    """``1d 2h 5m left`` or ``passed 3h 0m ago``."""
+def left(deadline: datetime, now: datetime) -> Msg:
+    """``1d 2h 5m left`` or ``passed 3h 0m ago`` (codes ``time-left``, ``time-passed``)."""
     if deadline > now:
-        return f"{span(deadline - now)} left"
-    return f"passed {span(now - deadline)} ago"
+        return msg("time-left", span=span(deadline - now))
+    return msg("time-passed", span=span(now - deadline))

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from adjudicator import schedule
 from adjudicator.journal import clock
+from adjudicator.present.words import say
 
 OPENED = datetime(2026, 11, 23, 16, 30, tzinfo=UTC)
 
@@ -85,8 +86,8 @@ def test_how_a_deadline_is_shown() -> None:
         "2026-11-24 19:00 UTC (2026-11-24 20:00 CET, Europe/Berlin)"
     )
     assert schedule.shown(deadline, schedule.zone(None)) == "2026-11-24 19:00 UTC"
-    assert schedule.left(deadline, OPENED) == "1d 2h 30m left"
-    assert schedule.left(deadline, deadline + timedelta(minutes=5)) == "passed 5m ago"
+    assert say(schedule.left(deadline, OPENED)) == "1d 2h 30m left"
+    assert say(schedule.left(deadline, deadline + timedelta(minutes=5))) == "passed 5m ago"
 
 
 def test_durations() -> None:

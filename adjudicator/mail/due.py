@@ -21,6 +21,7 @@ from adjudicator.lang import game_lang, lang_of
 from adjudicator.mail.outgoing import new_message_id, notice_mail
 from adjudicator.mail.queue import Outbox
 from adjudicator.present import mail as present_mail
+from adjudicator.present.words import say
 
 
 @dataclass(frozen=True)
@@ -73,10 +74,10 @@ def _notice(root: Path, sender: str, to: str, words: present_mail.Mail, label: s
     Outbox(root).put(message, label)
 
 
-def due_line(meta: dict[str, Any], deadline: datetime, now: datetime) -> str:
-    """``2026-11-25 19:00 UTC (… CET, Europe/Berlin), 1d 2h 0m left``."""
+def due_line(meta: dict[str, Any], deadline: datetime, now: datetime, lang: str) -> str:
+    """``2026-11-25 19:00 UTC (… CET, Europe/Berlin), 1d 2h 0m left``, in ``lang``."""
     where = schedule.game_zone(meta)
-    return f"{schedule.shown(deadline, where)}, {schedule.left(deadline, now)}"
+    return f"{schedule.shown(deadline, where)}, {say(schedule.left(deadline, now), lang=lang)}"
 
 
 def due_now(root: Path) -> tuple[Due, dict[str, Any], journal.Clock, dict[str, Any]]:
@@ -105,7 +106,7 @@ def remind(root: Path, sender: str) -> tuple[str, list[str]] | None:
                 present_mail.reminder(
                     game_id=meta["id"],
                     turn=turn,
-                    due=due_line(meta, times.deadline, now),
+                    due=due_line(meta, times.deadline, now, lang_of(meta, player)),
                     lang=lang_of(meta, player),
                 ),
                 f"{meta['id']}.reminder.{player}",
@@ -137,7 +138,7 @@ def tell_waiting(root: Path, sender: str, gm: str | None) -> list[str] | None:
                 present_mail.waiting(
                     game_id=meta["id"],
                     turn=turn,
-                    due=due_line(meta, times.deadline, clock.now()),
+                    due=due_line(meta, times.deadline, clock.now(), game_lang(meta)),
                     waiting=waiting,
                     lang=game_lang(meta),
                 ),
