@@ -3,17 +3,22 @@ each player's (reports, forms, check, receipts); order files take the colours in
 
 from __future__ import annotations
 
+import email
+import email.policy
 import json
 import re
+from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
 import yaml
 
 from adjudicator import engine
+from adjudicator.contract import msg
 from adjudicator.games.sultan.orders import COLOUR_NAMES
 from adjudicator.lang import LANGUAGES
 from adjudicator.present.reports import render_final, render_view
+from adjudicator.present.words import say
 from tests.helpers import Table, run
 
 GLOSSARY = Path(__file__).resolve().parent.parent / "docs" / "glossary.md"
@@ -55,6 +60,22 @@ def test_replace_changes_a_players_language(tmp_path: Path) -> None:
     assert run("report", table.gamedir, "--player", alice).output == report_in(table, alice, "fr")
     log = [json.loads(line) for line in (table.gamedir / "log.jsonl").read_text().splitlines()]
     assert (log[-1]["type"], log[-1]["lang"], log[-1]["was_lang"]) == ("replaced", "fr", "nl")
+    assert run("send", table.gamedir).exit_code == 0
+    notice = say(msg("mail-announce-replaced-lang", player=alice), lang="fr")
+    told = [
+        message
+        for path in sorted((table.gamedir / "outbox").glob("*.eml"))
+        if notice in " ".join((message := _body(path)).split())
+    ]
+    assert len(told) == 1, "the seat is told, in its new language"
+
+
+def _body(path: Path) -> str:
+    parsed = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+    assert isinstance(parsed, EmailMessage)
+    part = parsed.get_body(("plain",))
+    assert part is not None
+    return str(part.get_content())
 
 
 def test_a_language_no_catalog_has_is_refused(tmp_path: Path) -> None:

@@ -183,6 +183,8 @@ def _announcement(entry: dict[str, Any], meta: dict[str, Any]) -> tuple[Msg | No
         player = entry["player"]
         new_key = entry["key"] != entry["was_key"]
         code = "mail-announce-replaced-key" if new_key else "mail-announce-replaced"
+        if not new_key and entry["email"] == entry["was_email"] and "lang" in entry:
+            code = "mail-announce-replaced-lang"
         told = list(dict.fromkeys([entry["email"], entry["was_email"]]))
         return Msg(code, {"player": player}), told
     if kind == "rolled-back":
