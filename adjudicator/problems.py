@@ -8,6 +8,7 @@ and finds the line through the strict YAML loader's line map.
 from __future__ import annotations
 
 import datetime
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -128,7 +129,7 @@ def _worded(err: Any, data: Any) -> Problem:
             return Problem("not-a-mapping")
         expected = [msg(_EXPECTED[kind])]
         return Problem("wrong-type", loc, key=name, expected=expected, found=describe_value(value))
-    allowed = err.get("ctx", {}).get("expected", "")
+    allowed = _alternatives(err.get("ctx", {}).get("expected", ""))
     if kind == "literal_error" and loc[-1:] == ("[key]",):
         return Problem("no-such-key", loc[:-1], where=key_name(loc[:-2]), key=loc[-2], keys=allowed)
     if kind == "literal_error":
@@ -140,6 +141,14 @@ def _worded(err: Any, data: Any) -> Problem:
         )
     return Problem("invalid", loc, key=name, detail=err["msg"])
 
+
+def _alternatives(expected: str) -> Msg:
+    """pydantic's ``'a', 'b' or 'c'`` as a list the reader's language joins (``alternatives``)."""
+    return msg("alternatives", items=_QUOTED.findall(expected))
+
+
+_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\d+")
+"""One value in pydantic's list of the values a literal allows: quoted, or a number."""
 
 _BOUNDS = {
     "greater_than_equal": "ge",

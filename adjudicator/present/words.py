@@ -12,7 +12,8 @@ A text is a :meth:`str.format` string over the message's parameters::
 Other languages come from gettext catalogs (:mod:`adjudicator.present.catalogs`): a code is
 looked up with the code as the context and the English text as the message id. Parameters are
 rendered before they are put in: a ``Msg`` as its own words, a list as its items
-joined by ``, `` (``{name:or}`` joins them with `` or ``, ``{name:and}`` with `` and ``).
+joined by ``, `` (``{name:or}`` puts the reader's `` or `` before the last, ``{name:and}`` their
+`` and ``).
 """
 
 from __future__ import annotations
@@ -79,17 +80,22 @@ def text_of(code: str, game: Game | None) -> Text:
 
 
 class _Formatter(string.Formatter):
-    """``str.format`` with the list specs ``or`` and ``and``."""
+    """``str.format`` with lists: ``a, b, c``, and the specs ``or`` (``a, b or c``) and ``and``
+    (``a, b and c``), whose last word is the reader's."""
+
+    def __init__(self, last: dict[str, str]) -> None:
+        self.last = last
 
     def format_field(self, value: Any, format_spec: str) -> Any:
         if isinstance(value, list):
-            joiner = {"or": " or ", "and": " and ", "": ", "}.get(format_spec)
-            if joiner is not None:
-                return joiner.join(str(item) for item in value)
+            items = [str(item) for item in value]
+            if format_spec == "":
+                return ", ".join(items)
+            if format_spec in self.last and len(items) > 1:
+                return ", ".join(items[:-1]) + self.last[format_spec] + items[-1]
+            if format_spec in self.last:
+                return "".join(items)
         return super().format_field(value, format_spec)
-
-
-_FORMATTER = _Formatter()
 
 
 def say(message: Msg, game: Game | None = None, lang: str = "en") -> str:
@@ -104,7 +110,8 @@ def say(message: Msg, game: Game | None = None, lang: str = "en") -> str:
         text = words.npgettext(code, english["one"], english["other"], count or 0)
     else:
         text = words.pgettext(code, english)
-    return _FORMATTER.format(text, **params)
+    last = {"or": words.pgettext("list-or", " or "), "and": words.pgettext("list-and", " and ")}
+    return _Formatter(last).format(text, **params)
 
 
 def _rendered(value: Any, game: Game | None, lang: str) -> Any:
