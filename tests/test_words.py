@@ -167,8 +167,13 @@ def test_the_compiled_catalog_is_the_catalog(name: str, lang: str) -> None:
             if m.id
         }
     with (folder / "messages.mo").open("rb") as handle:
+        # read_mo gives a context as bytes and a plural entry's strings as a list; read_po
+        # gives text and a tuple
         mo = {
-            (m.context, m.id if isinstance(m.id, str) else m.id[0]): m.string
+            (
+                m.context.decode("utf-8") if isinstance(m.context, bytes) else m.context,
+                m.id if isinstance(m.id, str) else m.id[0],
+            ): (m.string if isinstance(m.string, str) else tuple(m.string))
             for m in read_mo(handle)
             if m.id
         }
