@@ -76,12 +76,12 @@ def _said(message: Msg | dict[str, Any] | str, game: Game, lang: str) -> str:
     return say(message if isinstance(message, Msg) else Msg.from_json(message), game, lang)
 
 
-def comment(text: str) -> str:
-    """``text`` as YAML comment lines of at most FORM_WIDTH characters (a word longer than a
-    line, such as a long name, stays whole on a line of its own)."""
+def comment(text: str, width: int = FORM_WIDTH) -> str:
+    """``text`` as YAML comment lines of at most ``width`` (at most FORM_WIDTH) characters (a
+    word longer than a line, such as a long name, stays whole on a line of its own)."""
     return textwrap.fill(
         " ".join(text.split()),
-        FORM_WIDTH,
+        min(width, FORM_WIDTH),
         initial_indent="# ",
         subsequent_indent="# ",
         break_long_words=False,
