@@ -15,6 +15,16 @@ from adjudicator.contract import Msg, State, msg
 POWER = ("Horses", "Cannons", "Gold", "Troops", "Supplies", "Ships")
 PARDON = "Pardon"
 CARDS = (*POWER, PARDON)
+CARD_WORDS = {
+    "Horses": msg("card.Horses"),
+    "Cannons": msg("card.Cannons"),
+    "Gold": msg("card.Gold"),
+    "Troops": msg("card.Troops"),
+    "Supplies": msg("card.Supplies"),
+    "Ships": msg("card.Ships"),
+    "Pardon": msg("card.Pardon"),
+}
+"""Each card as a word of the reader's language, where a reason names it in prose."""
 KINDS = ("fat", "small", "big")
 COLOURS = ("red", "yellow", "green", "blue")
 CITIES = ("Bukhara", "Tabriz", "Shiraz", "Kaffa", "Gidda", "Uskub", "Isfahan")

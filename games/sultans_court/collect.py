@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from adjudicator.contract import Event, Order, State, msg
 
 from .board import (
+    CARD_WORDS,
     CITIES,
     KAFFA,
     KINDS,
@@ -126,10 +127,13 @@ def demand(
         for i, entry in enumerate(wanted):
             card, giver = entry["card"], entry["from"]
             if card in hands[player]:
-                reason = msg("demand-already-held", card=card)
+                reason = msg("demand-already-held", card=CARD_WORDS[card])
             elif hands[giver].count(card) < 2:
                 reason = msg(
-                    "demand-too-few", giver=giver, held=hands[giver].count(card), card=card
+                    "demand-too-few",
+                    giver=giver,
+                    held=hands[giver].count(card),
+                    card=CARD_WORDS[card],
                 )
             else:
                 hands[giver].remove(card)

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from adjudicator.contract import Event, Msg, Order, State, msg
 
-from .board import check_victory, sort_hand
+from .board import CARD_WORDS, check_victory, sort_hand
 
 
 def skipped(player: str, instruction: str, index: int | None, reason: Msg) -> Event:
@@ -58,8 +58,8 @@ def trades(
                         msg(
                             "no-matching-offer",
                             partner=offer["with"],
-                            give=offer["give"],
-                            get=offer["get"],
+                            give=CARD_WORDS[offer["give"]],
+                            get=CARD_WORDS[offer["get"]],
                         ),
                     )
                 )
@@ -73,9 +73,9 @@ def _carry_out(
     if lacking:
         for p, i, _ in (first, second):
             why = [
-                msg("you-no-longer-held", card=card)
+                msg("you-no-longer-held", card=CARD_WORDS[card])
                 if q == p
-                else msg("no-longer-held", player=q, card=card)
+                else msg("no-longer-held", player=q, card=CARD_WORDS[card])
                 for q, _, card in lacking
             ]
             if len(why) == 1:
