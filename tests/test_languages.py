@@ -191,3 +191,34 @@ def test_demo_plays_in_a_language(tmp_path: Path) -> None:
     assert {p["lang"] for p in handle.meta["players"]} == {"nl"}
     assert re.search(r"--lang \[en\|de\|nl\|fr\]", run("demo", "--help").output)
     assert set(LANGUAGES) == {"en", "de", "nl", "fr"}
+
+
+def test_a_court_order_may_name_a_card_in_any_language() -> None:
+    from adjudicator.games.sultans_court import GAME as COURT
+
+    body = {
+        "travel": {"fat": "stay", "small": "stay", "big": "stay"},
+        "accuse": "none",
+        "kaffa": ["Pferde", "navires", "Voorraden"],
+        "demand": [{"from": "bob", "card": "goud"}],
+        "trades": [{"with": "bob", "give": "Kanonen", "get": "Chevaux"}],
+    }
+    normal = COURT.normalise(body)
+    assert normal["kaffa"] == ["Horses", "Ships", "Supplies"]
+    assert normal["demand"] == [{"from": "bob", "card": "Gold"}]
+    assert normal["trades"] == [{"with": "bob", "give": "Cannons", "get": "Horses"}]
+
+
+def test_the_card_names_are_the_court_glossarys() -> None:
+    from adjudicator.games.sultans_court.orders import CARD_NAMES
+
+    glossary = GLOSSARY.with_name("glossary-court.md").read_text(encoding="utf-8")
+    cards = {"Horses", "Cannons", "Gold", "Troops", "Supplies", "Ships"}
+    seen = set()
+    for line in glossary.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if cells and cells[0] in cards:
+            seen.add(cells[0])
+            for word in cells[1:4]:
+                assert CARD_NAMES[word.lower()] == cells[0], word
+    assert seen == cards

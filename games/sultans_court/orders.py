@@ -29,7 +29,19 @@ from .board import CARDS, CITIES, DUNGEONS, ISLAND, KINDS, PARDON, POSITIONS, PO
 ENVELOPE = ("id", "player", "turn")
 BODY_KEYS = ("travel", "accuse", "kaffa", "demand", "pardon", "trades")
 INITIALS = {city[0]: city for city in CITIES}
-CARD_NAMES = {card.lower(): card for card in CARDS} | {"canons": "Cannons"}
+CARD_NAMES = {
+    **{card.lower(): card for card in CARDS},
+    "canons": "Cannons",
+    # The names docs/glossary-court.md gives each card in German, Dutch and French: an order
+    # may name a card in any of the game's languages; it is stored in English.
+    **{"pferde": "Horses", "kanonen": "Cannons", "truppen": "Troops", "vorräte": "Supplies"},
+    **{"vorraete": "Supplies", "schiffe": "Ships", "begnadigung": "Pardon"},
+    **{"paarden": "Horses", "kanonnen": "Cannons", "goud": "Gold", "troepen": "Troops"},
+    **{"voorraden": "Supplies", "schepen": "Ships", "gratie": "Pardon"},
+    **{"chevaux": "Horses", "or": "Gold", "troupes": "Troops", "vivres": "Supplies"},
+    **{"navires": "Ships", "grâce": "Pardon", "grace": "Pardon"},
+}
+"""Every name a card may be written with in an order file (lower case) and the card."""
 
 Kind = Literal["fat", "small", "big"]
 Destination = str | int
