@@ -309,12 +309,23 @@ def adjudicate(gamedir: Path, default_missing: bool) -> None:
 @click.option("--gm", is_flag=True, help="The game master's report.")
 @click.option("--public", is_flag=True, help="The spectators' report.")
 @click.option("--turn", type=int, default=None, help="The report that opened turn N.")
-def report(gamedir: Path, player: str | None, gm: bool, public: bool, turn: int | None) -> None:
-    """Print a player's, the game master's or the spectators' report.
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "html"]),
+    default="text",
+    show_default=True,
+    help="Text, or an HTML page with its pictures inside (data: URIs).",
+)
+def report(
+    gamedir: Path, player: str | None, gm: bool, public: bool, turn: int | None, fmt: str
+) -> None:
+    """Print a player's, the game master's or the spectators' report, in the reader's language.
 
     \b
     Example:
       adjudicator report games/cairo-2026 --player alice --turn 3
+      adjudicator report games/cairo-2026 --player alice --format html > alice.html
     """
     from adjudicator.present import reports
 
@@ -322,6 +333,11 @@ def report(gamedir: Path, player: str | None, gm: bool, public: bool, turn: int 
     if len(chosen) != 1:
         raise click.UsageError("give exactly one of --player NAME, --gm, --public")
     reader = player or ("gm" if gm else "public")
+    if fmt == "html":
+        from adjudicator.present.html import report_page
+
+        click.echo(report_page(gamedir, reader, turn).html, nl=False)
+        return
     click.echo(reports.report(gamedir, reader, turn), nl=False)
 
 

@@ -15,8 +15,10 @@ import pytest
 from adjudicator.contract import State
 from adjudicator.games.sultan import GAME
 from adjudicator.lang import LANGUAGES
+from adjudicator.present.html import render_page
 from adjudicator.present.reports import form_text, render
 from adjudicator.rng import Rng
+from adjudicator.views import reader_view
 
 NAMES = ["alice", "bob", "carol", "dave", "erin"]
 
@@ -68,6 +70,11 @@ def other_world(state: State, viewer: str, seed: int) -> State:
     return world
 
 
+def page(info: dict[str, Any], state: State, reader: str, lang: str) -> str:
+    """The HTML report with its pictures inside (data: URIs): both are compared."""
+    return render_page(GAME, info, reader_view(GAME, info, state, reader), lang).html
+
+
 def readings(state: State, info: dict[str, Any], reader: str) -> dict[str, Any]:
     return {
         **{
@@ -77,6 +84,11 @@ def readings(state: State, info: dict[str, Any], reader: str) -> dict[str, Any]:
                 ("report", render(GAME, info, state, reader, lang=lang)),
                 ("public", render(GAME, info, state, "public", lang=lang)),
                 ("form", form_text(GAME, info, state, reader, lang)),
+                ("html", render_page(GAME, info, reader_view(GAME, info, state, reader), lang)),
+                (
+                    "html public",
+                    render_page(GAME, info, reader_view(GAME, info, state, "public"), lang),
+                ),
             )
         },
         "view": json.dumps(GAME.view(state, reader), sort_keys=True),

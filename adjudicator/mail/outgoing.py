@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from email import policy
 from email.headerregistry import Address
 from email.message import EmailMessage
@@ -23,6 +23,8 @@ from email.utils import format_datetime, getaddresses, parseaddr
 from adjudicator import clock
 from adjudicator.mail.quoting import msg_id
 
+CID_DOMAIN = "adjudicator"
+"""A picture ``board`` is the part ``<board@adjudicator>`` of a report mail."""
 POLICY = policy.SMTP.clone(cte_type="7bit")
 """The SMTP policy (CRLF), with bodies in 7-bit encodings: never relies on 8BITMIME."""
 
@@ -42,16 +44,36 @@ def report_mail(
     body: str,
     form: str | None,
     message_id: str,
+    html: str | None = None,
+    pictures: Mapping[str, bytes] | None = None,
+    subject: str | None = None,
 ) -> EmailMessage:
     """A player's report for a turn; the order form attached when the player owes an order.
 
+    The report is the text part, and, when ``html`` is given, the same report as HTML beside it
+    (``multipart/alternative``), its ``pictures`` as PNG parts of a ``multipart/related`` that
+    the page names by ``cid:`` (Gmail and Outlook show neither inline SVG nor ``data:`` images).
     The form goes as ``<game_id>-turn<turn>-<player>.yaml``, text/plain in UTF-8 (so every mail
     client shows it) with Content-Disposition attachment (so it is saved as a file), in base64:
     saved, it is byte for byte the form written (a text encoding would make its line ends CRLF).
     """
-    message = _new(sender, to, f"[{game_id}] turn {turn}: report for {player}", message_id)
+    subject = subject or f"[{game_id}] turn {turn}: report for {player}"
+    message = _new(sender, to, subject, message_id)
     message["Auto-Submitted"] = "auto-generated"
     message.set_content(body, charset="utf-8")
+    if html is not None:
+        message.add_alternative(html, subtype="html", charset="utf-8")
+        page = list(message.iter_parts())[-1]
+        assert isinstance(page, EmailMessage)
+        for name, data in sorted((pictures or {}).items()):
+            page.add_related(
+                data,
+                maintype="image",
+                subtype="png",
+                cid=f"<{name}@{CID_DOMAIN}>",
+                disposition="inline",
+                filename=f"{name}.png",
+            )
     if form is not None:
         message.add_attachment(
             form.encode("utf-8"),

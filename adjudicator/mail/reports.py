@@ -16,6 +16,7 @@ from adjudicator.contract import msg
 from adjudicator.lang import lang_of
 from adjudicator.mail.outgoing import new_message_id, report_mail
 from adjudicator.mail.queue import Outbox
+from adjudicator.present.html import render_page
 from adjudicator.present.reports import form_of_view, render_view
 from adjudicator.present.words import say
 from adjudicator.registry import load_game
@@ -50,6 +51,7 @@ def queue_due_reports(root: Path, sender: str) -> int:
                 if form is not None and deadline is not None and turn == current:
                     due_by = msg("orders-due", turn=turn, deadline=deadline)
                     body += "\n" + say(due_by, game, lang) + "\n"
+                page = render_page(game, meta, doc, lang, embed="cid")
                 message = report_mail(
                     sender=sender,
                     to=player["email"],
@@ -59,6 +61,8 @@ def queue_due_reports(root: Path, sender: str) -> int:
                     body=body,
                     form=form,
                     message_id=new_message_id(sender, f"{meta['id']}.turn{turn}.{name}"),
+                    html=page.html,
+                    pictures=page.pictures,
                 )
                 outbox.put(message, f"report-{turn}-{name}")
                 count += 1

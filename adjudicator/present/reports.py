@@ -40,6 +40,11 @@ def _environment(game: Game, lang: str = DEFAULT) -> jinja2.Environment:
     return _ENVIRONMENTS[key]
 
 
+def _is_html(name: str | None) -> bool:
+    """HTML templates (``*.html.j2``) escape what they put in; text templates do not."""
+    return name is not None and name.endswith(".html.j2")
+
+
 def _new_environment(game: Game, lang: str) -> jinja2.Environment:
     """The game's templates, then the shared ones, with Jinja's i18n extension speaking
     ``lang`` through the game's catalog (falling back to the shared one)."""
@@ -48,7 +53,7 @@ def _new_environment(game: Game, lang: str) -> jinja2.Environment:
         loader=jinja2.ChoiceLoader(
             [jinja2.FileSystemLoader(str(game.templates())), jinja2.FileSystemLoader(str(common))]
         ),
-        autoescape=False,
+        autoescape=_is_html,
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         trim_blocks=True,

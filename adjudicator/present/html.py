@@ -1,0 +1,80 @@
+"""Reports as HTML pages with pictures, from the same stored views as the text reports.
+
+A game's HTML templates are ``player.html.j2``, ``public.html.j2`` and ``gm.html.j2`` beside
+its text ones; they say what the text says, from the same view, and show pictures of it
+(:mod:`adjudicator.present.pictures`). A game without HTML templates gets its text report in a
+page. Pages are made for mail clients: styles inline, tables, no scripts, nothing fetched from
+anywhere. A picture is referred to as a ``data:`` URI (``report --format html``) or as a
+``cid:`` part of the mail (``embed="cid"``), the same PNG bytes either way.
+"""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from adjudicator.contract import Game
+from adjudicator.lang import DEFAULT
+from adjudicator.mail.outgoing import CID_DOMAIN
+from adjudicator.present.pictures import drawer
+from adjudicator.present.reports import _environment, _game_info, form_of_view, render_view
+
+Embed = Literal["data", "cid"]
+
+_TEMPLATES = {"gm": "gm.html.j2", "public": "public.html.j2"}
+
+
+@dataclass(frozen=True)
+class Page:
+    """An HTML report and the pictures it shows, by name (PNG bytes)."""
+
+    html: str
+    pictures: dict[str, bytes] = field(default_factory=dict)
+
+
+def render_page(
+    game: Game,
+    meta: dict[str, Any],
+    doc: dict[str, Any],
+    lang: str = DEFAULT,
+    embed: Embed = "data",
+) -> Page:
+    """The HTML report of a stored view (:func:`adjudicator.views.reader_view`) in ``lang``."""
+    env = _environment(game, lang)
+    name = _TEMPLATES.get(doc["reader"], "player.html.j2")
+    template = env.select_template([name, "fallback.html.j2"])
+    draw = drawer(game.name)
+    drawn = draw(doc, lang) if draw is not None else {}
+    used: dict[str, bytes] = {}
+
+    def picture(key: str) -> str:
+        used[key] = drawn[key]
+        if embed == "cid":
+            return f"cid:{key}@{CID_DOMAIN}"
+        return "data:image/png;base64," + base64.b64encode(drawn[key]).decode("ascii")
+
+    html = template.render(
+        game=_game_info(game, meta, doc["over"]),
+        turn=doc["turn"],
+        owed=doc["owed"],
+        view=doc["view"],
+        reader=doc["reader"],
+        form=form_of_view(game, meta, doc, lang),
+        orders=doc.get("orders"),
+        text=render_view(game, meta, doc, lang),
+        picture=picture,
+        pictures=sorted(drawn),
+    )
+    return Page(html, used)
+
+
+def report_page(root: Path, reader: str, turn: int | None = None, lang: str | None = None) -> Page:
+    """``reader``'s HTML report as turn ``turn`` (default: the current one) opened."""
+    from adjudicator.engine import OpenGame, stored_view
+    from adjudicator.lang import lang_of
+
+    handle = OpenGame(root)
+    doc = stored_view(handle, reader, turn)
+    return render_page(handle.game, handle.meta, doc, lang or lang_of(handle.meta, reader))
