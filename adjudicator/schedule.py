@@ -143,16 +143,17 @@ def _in_utc(text: str, when: datetime) -> datetime:
         raise PastTheCalendar(f"{text!r} is past the year 9999 in UTC") from None
 
 
-def span(delta: timedelta) -> str:
-    """``2d 3h 5m`` (rounded down to the minute; ``0m`` under a minute)."""
+def span(delta: timedelta) -> Msg:
+    """``2d 3h 5m`` in the reader's units (rounded down to the minute; ``0m`` under a
+    minute): codes ``span-days``, ``span-hours``, ``span-minutes``."""
     minutes = int(abs(delta).total_seconds()) // 60
     days, rest = divmod(minutes, 24 * 60)
     hours, mins = divmod(rest, 60)
-    parts = [f"{days}d"] if days else []
-    if days or hours:
-        parts.append(f"{hours}h")
-    parts.append(f"{mins}m")
-    return " ".join(parts)
+    if days:
+        return msg("span-days", days=days, hours=hours, minutes=mins)
+    if hours:
+        return msg("span-hours", hours=hours, minutes=mins)
+    return msg("span-minutes", minutes=mins)
 
 
 def shown(when: datetime, where: ZoneInfo) -> str:
