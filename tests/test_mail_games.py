@@ -192,8 +192,9 @@ def test_a_whole_game_by_email(
     final = table.status()["turn"]
     for name, player in post.players.items():
         subjects = [str(m["Subject"]) for m in player.reports]
+        word = "round" if game == "sultans_court" else "turn"  # the Court's turn is a round
         assert subjects == [
-            f"[cairo-2026] turn {t}: report for {name}" for t in range(1, final + 1)
+            f"[cairo-2026] {word} {t}: report for {name}" for t in range(1, final + 1)
         ]
         body: Any = player.reports[-1].get_body(("plain",))
         assert (

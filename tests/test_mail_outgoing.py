@@ -380,6 +380,7 @@ def test_message_ids() -> None:
 def test_a_report_with_its_order_form() -> None:
     form = "# Your bids (choose 1-5):\nbids: [3, 5]   # ä\n"
     message = report_mail(
+        subject=f"[{'cairo-2026'}] turn {3}: report for {'zoë'}",
         sender=SENDER,
         to="Zoë <zoe@example.org>",
         game_id="cairo-2026",
@@ -412,6 +413,7 @@ def test_a_report_with_its_order_form() -> None:
 
 def test_a_report_without_a_form_is_one_text() -> None:
     message = report_mail(
+        subject=f"[{'cairo'}] turn {9}: report for {'zoe'}",
         sender=SENDER,
         to="zoe@example.org",
         game_id="cairo",
@@ -530,6 +532,7 @@ def every_composer() -> list[tuple[str, EmailMessage]]:
         (
             "report_mail",
             report_mail(
+                subject=f"[{'cairo'}] turn {1}: report for {'a'}",
                 sender=SENDER,
                 to="a@example.org",
                 game_id="cairo",
@@ -599,6 +602,7 @@ def test_every_message_sent_is_marked_auto_submitted(monkeypatch: pytest.MonkeyP
 
 def report(n: int, to: str = "") -> EmailMessage:
     return report_mail(
+        subject=f"[{'cairo'}] turn {1}: report for {f'player{n}'}",
         sender=SENDER,
         to=to or f"player{n}@example.org",
         game_id="cairo",

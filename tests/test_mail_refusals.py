@@ -149,6 +149,7 @@ def filled(gamedir: Path, count: int) -> Outbox:
     outbox = Outbox(gamedir)
     for n in range(1, count + 1):
         message = report_mail(
+            subject=f"[{'cairo'}] turn {1}: report for {f'player{n}'}",
             sender=SENDER,
             to=f"player{n}@example.org",
             game_id="cairo",
@@ -205,6 +206,7 @@ def test_a_recipient_refused_for_good_is_failed_and_never_tried_again(
 
 def report_mail_for(n: int) -> Any:
     return report_mail(
+        subject=f"[{'cairo'}] turn {2}: report for {f'player{n}'}",
         sender=SENDER,
         to=f"player{n}@example.org",
         game_id="cairo",

@@ -46,7 +46,7 @@ def report_mail(
     message_id: str,
     html: str | None = None,
     pictures: Mapping[str, bytes] | None = None,
-    subject: str | None = None,
+    subject: str,
 ) -> EmailMessage:
     """A player's report for a turn; the order form attached when the player owes an order.
 
@@ -57,7 +57,6 @@ def report_mail(
     client shows it) with Content-Disposition attachment (so it is saved as a file), in base64:
     saved, it is byte for byte the form written (a text encoding would make its line ends CRLF).
     """
-    subject = subject or f"[{game_id}] turn {turn}: report for {player}"
     message = _new(sender, to, subject, message_id)
     message["Auto-Submitted"] = "auto-generated"
     message.set_content(body, charset="utf-8")

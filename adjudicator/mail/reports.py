@@ -63,6 +63,9 @@ def queue_due_reports(root: Path, sender: str) -> int:
                     message_id=new_message_id(sender, f"{meta['id']}.turn{turn}.{name}"),
                     html=page.html,
                     pictures=page.pictures,
+                    subject=say(
+                        msg("report-subject", game=meta["id"], turn=turn, player=name), game, lang
+                    ),
                 )
                 outbox.put(message, f"report-{turn}-{name}")
                 count += 1
