@@ -21,7 +21,9 @@ from adjudicator.lang import game_lang, lang_of
 from adjudicator.mail.outgoing import new_message_id, notice_mail
 from adjudicator.mail.queue import Outbox
 from adjudicator.present import mail as present_mail
+from adjudicator.present.mail import turn_label
 from adjudicator.present.words import say
+from adjudicator.registry import load_game
 
 
 @dataclass(frozen=True)
@@ -108,6 +110,7 @@ def remind(root: Path, sender: str) -> tuple[str, list[str]] | None:
                     turn=turn,
                     due=due_line(meta, times.deadline, now, lang_of(meta, player)),
                     lang=lang_of(meta, player),
+                    game=load_game(meta["game"]),
                 ),
                 f"{meta['id']}.reminder.{player}",
             )
@@ -141,6 +144,7 @@ def tell_waiting(root: Path, sender: str, gm: str | None) -> list[str] | None:
                     due=due_line(meta, times.deadline, clock.now(), game_lang(meta)),
                     waiting=waiting,
                     lang=game_lang(meta),
+                    game=load_game(meta["game"]),
                 ),
                 f"{meta['id']}.waiting",
             )
@@ -166,11 +170,11 @@ def _announcement(entry: dict[str, Any], meta: dict[str, Any]) -> tuple[Msg | No
     kind = entry["type"]
     playing = [p["email"] for p in meta["players"] if not p.get("resigned")]
     where = schedule.game_zone(meta)
-    turn = entry.get("turn")
+    turn: int = entry.get("turn", 0)
     if kind in ("extended", "resumed") and entry.get("deadline"):
         when = schedule.shown(datetime.fromisoformat(entry["deadline"]), where)
         code = "mail-announce-resumed-deadline" if kind == "resumed" else "mail-announce-extended"
-        return Msg(code, {"turn": turn, "deadline": when}), playing
+        return Msg(code, {"turn": turn_label(turn), "deadline": when}), playing
     if kind == "resumed":
         return Msg("mail-announce-resumed", {}), playing
     if kind == "paused":
@@ -178,7 +182,7 @@ def _announcement(entry: dict[str, Any], meta: dict[str, Any]) -> tuple[Msg | No
     if kind == "resigned":
         player = entry["player"]
         told = [*playing, _email(meta, player)]
-        return Msg("mail-announce-resigned", {"player": player, "turn": turn}), told
+        return Msg("mail-announce-resigned", {"player": player, "turn": turn_label(turn)}), told
     if kind == "replaced":
         player = entry["player"]
         new_key = entry["key"] != entry["was_key"]
@@ -188,7 +192,7 @@ def _announcement(entry: dict[str, Any], meta: dict[str, Any]) -> tuple[Msg | No
         told = list(dict.fromkeys([entry["email"], entry["was_email"]]))
         return Msg(code, {"player": player}), told
     if kind == "rolled-back":
-        return Msg("mail-announce-rolled-back", {"turn": turn}), playing
+        return Msg("mail-announce-rolled-back", {"turn": turn_label(turn)}), playing
     return None, []
 
 
@@ -212,7 +216,10 @@ def announce(root: Path, sender: str) -> int:
                     sender,
                     address,
                     present_mail.announcement(
-                        game_id=meta["id"], action=action, lang=_lang_at(meta, address)
+                        game_id=meta["id"],
+                        action=action,
+                        lang=_lang_at(meta, address),
+                        game=load_game(meta["game"]),
                     ),
                     f"{meta['id']}.announce.{index}",
                 )

@@ -17,6 +17,7 @@ from adjudicator.lang import lang_of
 from adjudicator.mail.outgoing import new_message_id, report_mail
 from adjudicator.mail.queue import Outbox
 from adjudicator.present.html import render_page
+from adjudicator.present.mail import turn_label
 from adjudicator.present.reports import form_of_view, render_view
 from adjudicator.present.words import say
 from adjudicator.registry import load_game
@@ -49,7 +50,7 @@ def queue_due_reports(root: Path, sender: str) -> int:
                 body = render_view(game, meta, doc, lang)
                 form = form_of_view(game, meta, doc, lang)
                 if form is not None and deadline is not None and turn == current:
-                    due_by = msg("orders-due", turn=turn, deadline=deadline)
+                    due_by = msg("orders-due", turn=turn_label(turn), deadline=deadline)
                     body += "\n" + say(due_by, game, lang) + "\n"
                 page = render_page(game, meta, doc, lang, embed="cid")
                 message = report_mail(

@@ -20,7 +20,7 @@ from typing import Any
 
 import jinja2
 
-from adjudicator.contract import Game, Msg, Reason
+from adjudicator.contract import Game, Msg, Reason, msg
 from adjudicator.mail.quoting import one_line
 from adjudicator.present.catalogs import translations
 from adjudicator.present.verdicts import placed
@@ -63,6 +63,15 @@ def subject(message: Msg, game: Game | None = None, lang: str = "en") -> str:
     return say(message, game, lang)
 
 
+def turn_label(turn: int) -> Msg:
+    """A turn by its number as the game calls it ("turn 3", the Court's "round 3")."""
+    return msg("turn-label", turn=turn)
+
+
+def _label(turn: int | None, game: Game | None, lang: str) -> str | None:
+    return None if turn is None else say(turn_label(turn), game, lang)
+
+
 def reason_lines(reasons: Sequence[Reason], game: Game | None, lang: str = "en") -> list[str]:
     """Each reason or note in words, as one line of printable characters."""
     return [one_line(placed(reason, game, lang)) for reason in reasons]
@@ -94,17 +103,20 @@ def receipt(
         lang,
         game_id=game_id,
         name=name,
-        turn=turn,
+        turn=_label(turn, game, lang),
         accepted=accepted,
         replaces=replaces,
         sha256=sha256,
         notes=reason_lines(notes, game, lang),
         reasons=reason_lines(reasons, game, lang),
         order=order,
-        in_effect_turn=in_effect_turn,
+        in_effect_turn=None
+        if in_effect_turn is None
+        else say(turn_label(in_effect_turn), game, lang),
         in_effect=in_effect,
     )
-    return Mail(subject(Msg(code, {"game": game_id, "turn": turn}), lang=lang), text)
+    about = Msg(code, {"game": game_id, "turn": None if turn is None else turn_label(turn)})
+    return Mail(subject(about, game, lang), text)
 
 
 def set_aside(
@@ -132,26 +144,37 @@ def set_aside(
     return Mail(subject(about, lang=lang), text)
 
 
-def reminder(*, game_id: str, turn: int, due: str, lang: str = "en") -> Mail:
+def reminder(
+    *, game_id: str, turn: int, due: str, lang: str = "en", game: Game | None = None
+) -> Mail:
     """A reminder to a player who still owes orders; ``due``: the deadline and the time left."""
-    text = body("reminder.txt.j2", lang, game_id=game_id, turn=turn, due=due)
-    return Mail(
-        subject(Msg("mail-reminder-subject", {"game": game_id, "turn": turn}), lang=lang), text
-    )
+    label = turn_label(turn)
+    text = body("reminder.txt.j2", lang, game_id=game_id, turn=say(label, game, lang), due=due)
+    about = Msg("mail-reminder-subject", {"game": game_id, "turn": label})
+    return Mail(subject(about, game, lang), text)
 
 
-def waiting(*, game_id: str, turn: int, due: str, waiting: Sequence[str], lang: str = "en") -> Mail:
+def waiting(
+    *,
+    game_id: str,
+    turn: int,
+    due: str,
+    waiting: Sequence[str],
+    lang: str = "en",
+    game: Game | None = None,
+) -> Mail:
     """The game master's notice that a turn under ``nmr: wait`` passed its deadline without
     orders from the players ``waiting``."""
-    text = body("waiting.txt.j2", lang, game_id=game_id, turn=turn, due=due, waiting=waiting)
-    return Mail(
-        subject(Msg("mail-waiting-subject", {"game": game_id, "turn": turn}), lang=lang), text
-    )
+    label = turn_label(turn)
+    words = say(label, game, lang)
+    text = body("waiting.txt.j2", lang, game_id=game_id, turn=words, due=due, waiting=waiting)
+    about = Msg("mail-waiting-subject", {"game": game_id, "turn": label})
+    return Mail(subject(about, game, lang), text)
 
 
-def announcement(*, game_id: str, action: Msg, lang: str = "en") -> Mail:
+def announcement(*, game_id: str, action: Msg, lang: str = "en", game: Game | None = None) -> Mail:
     """The players' notice of a game master's action (a ``mail-announce-...`` code)."""
-    text = body("announcement.txt.j2", lang, game_id=game_id, text=say(action, lang=lang))
+    text = body("announcement.txt.j2", lang, game_id=game_id, text=say(action, game, lang))
     return Mail(subject(Msg("mail-announcement-subject", {"game": game_id}), lang=lang), text)
 
 
