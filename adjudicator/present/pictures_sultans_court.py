@@ -142,8 +142,8 @@ def _stack(draw: ImageDraw.ImageDraw, x: float, y: float, count: int, face_down:
     w, h = 34, 46
     if count == 0:
         draw.rectangle((x - w / 2, y, x + w / 2, y + h), outline=FAINT, width=1)
-    for i in range(min(count, 5)):
-        offset = (min(count, 5) - 1 - i) * 3
+    for i in range(min(count, 4)):
+        offset = (min(count, 4) - 1 - i) * 3
         box = (x - w / 2 + offset, y - offset, x + w / 2 + offset, y + h - offset)
         draw.rectangle(box, fill=CARD_BACK if face_down else CARD, outline=INK, width=1)
     _text(draw, x, y + h / 2, str(count), 16, BACKGROUND if face_down and count else INK)
@@ -162,7 +162,7 @@ def _tokens(
         row, col = divmod(i, per_row)
         in_row = min(per_row, len(vizirs) - row * per_row)
         tx = x + (col - (in_row - 1) / 2) * 28
-        _token(draw, tx, y + row * 26, _kind(vizir), _colour(view, vizir))
+        _token(draw, tx, y + row * 24, _kind(vizir), _colour(view, vizir))
 
 
 def _order(vizirs: list[str], players: list[str]) -> list[str]:
@@ -190,11 +190,11 @@ def places(view: Mapping[str, Any]) -> bytes:
     column = width / len(CITIES)
     for i, city in enumerate(CITIES):
         x = column * i + column / 2
-        draw.rectangle((column * i + 3, 4, column * (i + 1) - 3, 196), outline=SEAT, width=2)
+        draw.rectangle((column * i + 3, 4, column * (i + 1) - 3, 205), outline=SEAT, width=2)
         _text(draw, x, 18, city, 14, INK)
         info = view["cities"].get(city, {"size": 0})
-        _stack(draw, x, 36, int(info["size"]), city == "Kaffa")
-        _tokens(draw, view, _order(where.get(city, []), players), x, 112)
+        _stack(draw, x, 46, int(info["size"]), city == "Kaffa")
+        _tokens(draw, view, _order(where.get(city, []), players), x, 118)
     # The three dungeons, then the Island of Banishing.
     top = 214
     for i, dungeon in enumerate(DUNGEONS):
