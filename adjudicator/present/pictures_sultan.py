@@ -10,11 +10,12 @@ HTML around it says what it shows (``templates/sultan/*.html.j2``).
 - ``collection``: the reader's own jewels (a player who cannot see the others'), or a table of
   every player's jewels, a row each (when the view holds them all);
 - ``scores`` (once the game is over): each player's total as a bar, in the order of the final
-  table, made of the points of each colour and the bonus.
+  table, made of the points of each colour and the bonus, with a star beside a winner's.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
@@ -99,6 +100,16 @@ def _card(
     else:
         draw.rounded_rectangle((x, y, x + w, y + h), radius=4, fill=CARD, outline=INK)
         _centred(draw, x + w / 2, y + h / 2, str(card), 15, INK)
+
+
+def _star(draw: ImageDraw.ImageDraw, x: float, y: float, r: float) -> None:
+    """A five-pointed star centred on ``x``, ``y``: the winner's mark."""
+    points = []
+    for i in range(10):
+        angle = math.pi / 2 + i * math.pi / 5
+        length = r if i % 2 == 0 else r * 0.45
+        points.append((x + length * math.cos(angle), y - length * math.sin(angle)))
+    draw.polygon(points, fill=TASSEL, outline=INK)
 
 
 def _finish(image: Image.Image) -> bytes:
@@ -186,12 +197,13 @@ def collection(view: Mapping[str, Any]) -> bytes:
 
 def scores(view: Mapping[str, Any]) -> bytes:
     result = view["result"]["scores"]
+    winners = set(view["result"].get("winners") or [])
     order = [row["player"] for row in view.get("standings") or []] or list(view["players"])
     probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     names = min(160, max(_text_width(probe, p, 14) for p in order) + 16)
     best = max([int(result[p]["total"]) for p in order] + [1])
     width = min(MAX_WIDTH, names + 420)
-    span = width - names - 56
+    span = width - names - 72
     image = Image.new("RGB", (width, 12 + 34 * len(order)), PAPER)
     draw = ImageDraw.Draw(image)
     for row, player in enumerate(order):
@@ -211,9 +223,10 @@ def scores(view: Mapping[str, Any]) -> bytes:
             end = x + span * points / best
             draw.rectangle((round(x), y, round(end), y + 24), fill=fill, outline=INK)
             x = end
-        draw.text(
-            (round(x) + 8, y + 12), str(score["total"]), fill=INK, font=_font(15), anchor="lm"
-        )
+        total = str(score["total"])
+        draw.text((round(x) + 8, y + 12), total, fill=INK, font=_font(15), anchor="lm")
+        if player in winners:
+            _star(draw, round(x) + 20 + _text_width(draw, total, 15), y + 12, 9)
     return _finish(image)
 
 
