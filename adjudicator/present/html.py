@@ -66,6 +66,10 @@ def render_page(
         text=render_view(game, meta, doc, lang),
         picture=picture,
         pictures=sorted(drawn),
+        sizes={
+            k: (int.from_bytes(v[16:20], "big"), int.from_bytes(v[20:24], "big"))
+            for k, v in drawn.items()
+        },
     )
     return Page(html, used)
 
