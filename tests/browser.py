@@ -1,0 +1,75 @@
+"""A real headless Chromium (Debian's ``chromium`` and ``chromedriver``, driven by Selenium with
+explicit paths: never a downloaded browser or driver) to open the pages players and spectators
+see, with what the tests need to check them: the console's errors, whether every picture was
+drawn, and a screenshot kept as an artefact in ``test-artefacts/`` (ignored by git)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.tools import require_tool
+
+ARTEFACTS = Path(__file__).resolve().parent.parent / "test-artefacts"
+
+
+class Browser:
+    """One headless Chromium session."""
+
+    def __init__(self, driver: Any) -> None:
+        self.driver = driver
+
+    def open(self, path: Path) -> None:
+        self.driver.get(path.resolve().as_uri())
+
+    def errors(self) -> list[str]:
+        """The console's errors and warnings since the last call (failed loads among them)."""
+        return [
+            str(entry["message"])
+            for entry in self.driver.get_log("browser")
+            if entry["level"] in ("SEVERE", "WARNING")
+        ]
+
+    def pictures(self) -> list[dict[str, Any]]:
+        """Each ``<img>``: its source (shortened), whether it loaded, and its drawn size."""
+        found: list[dict[str, Any]] = self.driver.execute_script(
+            "return Array.from(document.images).map(function (img) {"
+            "  return {src: img.getAttribute('src').slice(0, 60), complete: img.complete,"
+            "          width: img.naturalWidth, height: img.naturalHeight, alt: img.alt}; });"
+        )
+        return found
+
+    def text(self) -> str:
+        return str(self.driver.execute_script("return document.body.innerText;"))
+
+    def screenshot(self, name: str) -> Path:
+        """A screenshot of the whole page, kept as an artefact of the run."""
+        ARTEFACTS.mkdir(exist_ok=True)
+        path = ARTEFACTS / f"{name}.png"
+        height = int(self.driver.execute_script("return document.body.scrollHeight;"))
+        self.driver.set_window_size(900, min(max(height + 40, 600), 8000))
+        self.driver.save_screenshot(str(path))
+        return path
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    chromium = require_tool("chromium", "the HTML pages are opened in a real browser")
+    driver_path = require_tool("chromedriver", "Selenium drives Chromium through it")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
+        options.add_argument(flag)
+    options.add_argument("--window-size=900,1200")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(executable_path=driver_path), options=options)
+    try:
+        yield Browser(driver)
+    finally:
+        driver.quit()

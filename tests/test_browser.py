@@ -1,0 +1,91 @@
+"""The HTML reports opened in a real headless Chromium: no console errors, every picture drawn,
+a screenshot of each kept in test-artefacts/."""
+
+from __future__ import annotations
+
+import base64
+import email
+import email.policy
+import re
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+
+from adjudicator.registry import game_names
+from tests.browser import Browser, browser
+from tests.helpers import Table, run
+
+__all__ = ["browser"]  # the fixture, shared by the tests below
+
+
+def look(browser: Browser, page: Path, name: str) -> str:
+    """Open ``page``; no errors, every picture loaded and drawn; a screenshot; its text."""
+    browser.errors()  # what an earlier page left
+    browser.open(page)
+    pictures = browser.pictures()
+    assert pictures, "a report shows its pictures"
+    for picture in pictures:
+        assert picture["complete"] and picture["width"] > 0 and picture["height"] > 0, picture
+        assert picture["alt"]
+    assert browser.errors() == []
+    assert browser.screenshot(name).stat().st_size > 0
+    return browser.text()
+
+
+@pytest.mark.parametrize("game", sorted(game_names()))
+def test_report_format_html_in_chromium(browser: Browser, tmp_path: Path, game: str) -> None:
+    table = Table(tmp_path, players=4, game=game)
+    table.play_turn()
+    page = tmp_path / "report.html"
+    result = run("report", table.gamedir, "--player", table.names[0], "--format", "html")
+    assert result.exit_code == 0, result.output
+    page.write_text(result.output, encoding="utf-8")
+    text = look(browser, page, f"report-{game}")
+    assert table.names[0] in text
+
+
+@pytest.mark.parametrize("game", sorted(game_names()))
+def test_the_report_mails_page_in_chromium(browser: Browser, tmp_path: Path, game: str) -> None:
+    """The mail's HTML part, its cid: pictures replaced by data: URIs of the mail's parts (a
+    browser opening a file cannot follow cid:, a mail client does)."""
+    table = Table(tmp_path, players=4, game=game)
+    table.play_turn()
+    assert run("send", table.gamedir).exit_code == 0
+    for path in sorted((table.gamedir / "outbox").glob("*.eml")):
+        message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        assert isinstance(message, EmailMessage)
+        if "report for" not in str(message["Subject"]):
+            continue
+        body = message.get_body(("html",))
+        assert body is not None
+        html = str(body.get_content())
+        parts = {
+            str(part["Content-ID"]).strip("<>"): part.get_content()
+            for part in message.walk()
+            if part.get_content_type() == "image/png"
+        }
+
+        def inline(match: re.Match[str], parts: dict[str, bytes] = parts) -> str:
+            data = base64.b64encode(parts[match.group(1)]).decode("ascii")
+            return f'src="data:image/png;base64,{data}"'
+
+        page = tmp_path / "mail.html"
+        page.write_text(re.sub(r'src="cid:([^"]+)"', inline, html), encoding="utf-8")
+        look(browser, page, f"mail-{game}")
+        return
+    pytest.fail("no report mail was sent")
+
+
+@pytest.mark.parametrize(("game", "lang"), [("sultan", "de"), ("sultans_court", "fr")])
+def test_the_final_report_in_another_language(
+    browser: Browser, tmp_path: Path, game: str, lang: str
+) -> None:
+    folder = tmp_path / "demo"
+    result = run("demo", game, "--seed", "3", "--dir", folder, "--lang", lang)
+    assert result.exit_code == 0, result.output
+    page = tmp_path / "final.html"
+    report = run("report", folder / "game", "--public", "--format", "html")
+    assert report.exit_code == 0, report.output
+    page.write_text(report.output, encoding="utf-8")
+    look(browser, page, f"final-{game}-{lang}")
