@@ -15,6 +15,7 @@ over, ``player-<name>.html`` and ``gm.html`` (lists of that reader's reports) wi
 
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
 import tempfile
@@ -68,7 +69,7 @@ def build(root: Path) -> dict[str, bytes]:
     data = record(root)
     over = bool(data["over"])
     turns = list(range(1, handle.turn() + 1))
-    readers = ["public", *(handle.players + ["gm"] if over else [])]
+    readers = ["public", *([*handle.players, "gm"] if over else [])]
     files: dict[str, bytes] = {}
     for reader in readers:
         for turn in turns:
@@ -144,8 +145,7 @@ def series(game: Game, data: Mapping[str, Any]) -> tuple[str, dict[str, list[int
     players: list[str] = list(data["players"])
     rounds: list[dict[str, Any]] = list(data.get("rounds") or [])
     if game.name == "sultan":
-        from adjudicator.games.sultan.rules import score
-
+        score = importlib.import_module("adjudicator.games.sultan.rules").score
         collections: dict[str, dict[str, int]] = {p: {} for p in players}
         values = {p: [0] for p in players}
         for item in rounds:
