@@ -5,7 +5,9 @@ While the game runs, the site shows what the public may see: the public report o
 also each player's and the game master's report of every turn. It reads the game and writes
 nothing into it. Pages are in the game's language, made from the templates in
 ``templates/common/site/`` and from the report pages of :mod:`adjudicator.present.html`, whose
-pictures are PNG files under ``pictures/``; the index has a chart of the game as inline SVG.
+pictures are PNG files under ``pictures/`` and above which the site puts a line of links (the
+index, the reader's list, the turns before and after); the index has a chart of the game as
+inline SVG.
 Links are relative, nothing is fetched from anywhere, no scripts.
 
 Files: ``index.html``; ``turn-NNNN.html`` (the public report of turn NNNN); once the game is
@@ -71,14 +73,22 @@ def build(root: Path) -> dict[str, bytes]:
     turns = list(range(1, handle.turn() + 1))
     readers = ["public", *([*handle.players, "gm"] if over else [])]
     files: dict[str, bytes] = {}
+    env = _environment(game, lang)
+    info = _game_info(game, meta, over)
+    nav = env.get_template("site/nav.html.j2")
     for reader in readers:
         for turn in turns:
             page = render_page(game, meta, stored_view(handle, reader, turn), lang, embed="file")
-            files[turn_page(turn, reader)] = page.html.encode("utf-8")
+            bar = nav.render(
+                game=info,
+                reader=reader,
+                up=None if reader == "public" else href(reader_page(reader)),
+                previous=(turn - 1, href(turn_page(turn - 1, reader))) if turn > 1 else None,
+                next=(turn + 1, href(turn_page(turn + 1, reader))) if turn < turns[-1] else None,
+            )
+            files[turn_page(turn, reader)] = with_nav(page.html, bar).encode("utf-8")
             for picture in page.pictures.values():
                 files[picture_file(picture)] = picture
-    env = _environment(game, lang)
-    info = _game_info(game, meta, over)
     links = {
         "turns": [(turn, href(turn_page(turn))) for turn in turns],
         "readers": [(r, href(reader_page(r))) for r in readers if r != "public"],
@@ -106,6 +116,16 @@ def build(root: Path) -> dict[str, bytes]:
             .encode("utf-8")
         )
     return files
+
+
+def with_nav(html: str, bar: str) -> str:
+    """A report page with the site's links at the top of its body (a report page is made for
+    mail, which has no site to link to)."""
+    start = html.find("<body")
+    end = html.find(">", start) + 1
+    if start < 0 or end <= 0:
+        return html
+    return html[:end] + "\n" + bar.strip() + html[end:]
 
 
 def href(name: str) -> str:
