@@ -343,6 +343,30 @@ def report(
 
 @cli.command()
 @click.argument("gamedir", type=GAMEDIR)
+@click.option(
+    "-o",
+    "--output",
+    "out",
+    type=GAMEDIR,
+    required=True,
+    help="The folder to write (must not exist or be empty).",
+)
+def site(gamedir: Path, out: Path) -> None:
+    """Write a static HTML viewer of the game: the spectators' reports while it runs, every
+    reader's once it is over. Open DIR/index.html in a browser; nothing is fetched.
+
+    \b
+    Example:
+      adjudicator site games/cairo-2026 -o cairo-site
+    """
+    from adjudicator.present.site import write
+
+    written = write(gamedir, out)
+    click.echo(f"{out}: {len(written)} files; open {out / 'index.html'}")
+
+
+@cli.command()
+@click.argument("gamedir", type=GAMEDIR)
 @click.option("--player", required=True, help="The player.")
 def form(gamedir: Path, player: str) -> None:
     """Print a player's order form for the current turn.

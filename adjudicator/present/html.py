@@ -5,12 +5,15 @@ its text ones; they say what the text says, from the same view, and show picture
 (:mod:`adjudicator.present.pictures`). A game without HTML templates gets its text report in a
 page. Pages are made for mail clients: styles inline, tables, no scripts, nothing fetched from
 anywhere. A picture is referred to as a ``data:`` URI (``report --format html``) or as a
-``cid:`` part of the mail (``embed="cid"``), the same PNG bytes either way.
+``cid:`` part of the mail (``embed="cid"``), or as a file beside the page (``embed="file"``:
+``pictures/<digest>.png``, :func:`picture_file`, for the static site), the same PNG bytes
+every way.
 """
 
 from __future__ import annotations
 
 import base64
+import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -21,9 +24,15 @@ from adjudicator.mail.outgoing import CID_DOMAIN
 from adjudicator.present.pictures import drawer
 from adjudicator.present.reports import _environment, _game_info, form_of_view, render_view
 
-Embed = Literal["data", "cid"]
+Embed = Literal["data", "cid", "file"]
 
 _TEMPLATES = {"gm": "gm.html.j2", "public": "public.html.j2"}
+
+
+def picture_file(data: bytes) -> str:
+    """The relative path of a picture written beside a page: named after its bytes, so the
+    same picture is one file however many pages show it."""
+    return f"pictures/{hashlib.sha256(data).hexdigest()[:24]}.png"
 
 
 @dataclass(frozen=True)
@@ -53,6 +62,8 @@ def render_page(
         used[key] = drawn[key]
         if embed == "cid":
             return f"cid:{key}@{CID_DOMAIN}"
+        if embed == "file":
+            return picture_file(drawn[key])
         return "data:image/png;base64," + base64.b64encode(drawn[key]).decode("ascii")
 
     html = template.render(

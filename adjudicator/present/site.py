@@ -1,0 +1,229 @@
+"""The static site of a game: HTML pages and their pictures in a folder, viewed without a server.
+
+While the game runs, the site shows what the public may see: the public report of every turn
+(from its stored public view) and the public record. Once the game is over it shows everything:
+also each player's and the game master's report of every turn. It reads the game and writes
+nothing into it. Pages are in the game's language, made from the templates in
+``templates/common/site/`` and from the report pages of :mod:`adjudicator.present.html`, whose
+pictures are PNG files under ``pictures/`` and above which the site puts a line of links (the
+index, the reader's list, the turns before and after); the index has a chart of the game as
+inline SVG.
+Links are relative, nothing is fetched from anywhere, no scripts.
+
+Files: ``index.html``; ``turn-NNNN.html`` (the public report of turn NNNN); once the game is
+over, ``player-<name>.html`` and ``gm.html`` (lists of that reader's reports) with
+``player-<name>-turn-NNNN.html`` and ``gm-turn-NNNN.html``; ``pictures/<digest>.png``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import shutil
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from adjudicator.contract import Game
+from adjudicator.errors import UsageProblem
+from adjudicator.lang import game_lang
+from adjudicator.present.html import picture_file, render_page
+from adjudicator.present.reports import _environment, _game_info
+
+COLOURS = ["#7a244a", "#1f5f8b", "#3d7a2a", "#b8741a", "#5b3f8c", "#8b2f1f"]
+"""Lines of the chart, by seat (a game that gives its players colours uses those)."""
+
+NAMED = {
+    "red": "#b22222",
+    "yellow": "#c9a000",
+    "green": "#2e7d32",
+    "blue": "#1f4fa8",
+    "white": "#777777",
+    "black": "#222222",
+    "purple": "#6a1b9a",
+}
+WIDTH, HEIGHT, MARGIN = 640, 280, 40
+
+
+def turn_page(turn: int, reader: str = "public") -> str:
+    """The file name of ``reader``'s report page of ``turn``."""
+    if reader == "public":
+        return f"turn-{turn:04d}.html"
+    if reader == "gm":
+        return f"gm-turn-{turn:04d}.html"
+    return f"player-{reader}-turn-{turn:04d}.html"
+
+
+def reader_page(reader: str) -> str:
+    """The file name of the page that lists ``reader``'s reports (a player or ``gm``)."""
+    return "gm.html" if reader == "gm" else f"player-{reader}.html"
+
+
+def build(root: Path) -> dict[str, bytes]:
+    """Every file of the site of the game in ``root``, by relative path."""
+    from adjudicator.engine import OpenGame, record, stored_view
+
+    handle = OpenGame(root)
+    game, meta = handle.game, handle.meta
+    lang = game_lang(meta)
+    data = record(root)
+    over = bool(data["over"])
+    turns = list(range(1, handle.turn() + 1))
+    readers = ["public", *([*handle.players, "gm"] if over else [])]
+    files: dict[str, bytes] = {}
+    env = _environment(game, lang)
+    info = _game_info(game, meta, over)
+    nav = env.get_template("site/nav.html.j2")
+    for reader in readers:
+        for turn in turns:
+            page = render_page(game, meta, stored_view(handle, reader, turn), lang, embed="file")
+            bar = nav.render(
+                game=info,
+                reader=reader,
+                up=None if reader == "public" else href(reader_page(reader)),
+                previous=(turn - 1, href(turn_page(turn - 1, reader))) if turn > 1 else None,
+                next=(turn + 1, href(turn_page(turn + 1, reader))) if turn < turns[-1] else None,
+            )
+            files[turn_page(turn, reader)] = with_nav(page.html, bar).encode("utf-8")
+            for picture in page.pictures.values():
+                files[picture_file(picture)] = picture
+    links = {
+        "turns": [(turn, href(turn_page(turn))) for turn in turns],
+        "readers": [(r, href(reader_page(r))) for r in readers if r != "public"],
+    }
+    files["index.html"] = (
+        env.get_template("site/index.html.j2")
+        .render(
+            game=info,
+            turn=turns[-1],
+            over=over,
+            links=links,
+            chart=chart(game, data),
+            final=href(turn_page(turns[-1])) if over else None,
+        )
+        .encode("utf-8")
+    )
+    for reader in readers[1:]:
+        files[reader_page(reader)] = (
+            env.get_template("site/reader.html.j2")
+            .render(
+                game=info,
+                reader=reader,
+                pages=[(turn, href(turn_page(turn, reader))) for turn in turns],
+            )
+            .encode("utf-8")
+        )
+    return files
+
+
+def with_nav(html: str, bar: str) -> str:
+    """A report page with the site's links at the top of its body (a report page is made for
+    mail, which has no site to link to)."""
+    start = html.find("<body")
+    end = html.find(">", start) + 1
+    if start < 0 or end <= 0:
+        return html
+    return html[:end] + "\n" + bar.strip() + html[end:]
+
+
+def href(name: str) -> str:
+    """A relative link to a file of the site."""
+    return quote(name)
+
+
+def write(root: Path, out: Path) -> list[str]:
+    """Writes the site of the game in ``root`` into ``out`` (which must not exist or be empty)
+    and returns the files written. The site is made in a fresh folder beside ``out`` and moved
+    into place, so ``out`` holds the whole site or nothing."""
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise UsageProblem(f"{out}: the site directory must not exist or must be empty")
+    files = build(root)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fresh = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    try:
+        for name, content in files.items():
+            path = fresh / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(content)
+        fresh.chmod(0o755)
+        if out.exists():
+            out.rmdir()
+        os.rename(fresh, out)
+    except BaseException:
+        shutil.rmtree(fresh, ignore_errors=True)
+        raise
+    return sorted(files)
+
+
+# -- the chart ---------------------------------------------------------------------------------
+def series(game: Game, data: Mapping[str, Any]) -> tuple[str, dict[str, list[int]]] | None:
+    """What the index charts, from the record: the kind (``score``: Sultan's running totals;
+    ``types``: the Court's number of power types held) and each player's value from the start
+    (round 0) to each round resolved; None for a game without a chart."""
+    players: list[str] = list(data["players"])
+    rounds: list[dict[str, Any]] = list(data.get("rounds") or [])
+    if game.name == "sultan":
+        score = importlib.import_module("adjudicator.games.sultan.rules").score
+        collections: dict[str, dict[str, int]] = {p: {} for p in players}
+        values = {p: [0] for p in players}
+        for item in rounds:
+            for award in item.get("awards", []):
+                if award.get("winner") not in collections:
+                    continue
+                jewels = collections[award["winner"]]
+                jewels[award["jewel"]] = jewels.get(award["jewel"], 0) + 1
+            for p in players:
+                values[p].append(int(score(collections[p], len(players))["total"]))
+        return "score", values
+    if game.name == "sultans_court":
+        start = (data.get("deal") or {}).get("hands") or {}
+        values = {p: [len(set(start.get(p, [])))] for p in players}
+        for item in rounds:
+            hands = item.get("after", {}).get("hands", {})
+            for p in players:
+                values[p].append(len(set(hands.get(p, []))))
+        return "types", values
+    return None
+
+
+def chart(game: Game, data: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The chart's drawing as numbers (the template adds its words): each player's line as SVG
+    points, the axes' ticks, and the players' colours."""
+    found = series(game, data)
+    if found is None:
+        return None
+    kind, values = found
+    count = max(len(v) for v in values.values()) if values else 1
+    top = max([1, *(max(v) for v in values.values() if v)])
+    step = max(1, -(-top // 5))
+    top = step * -(-top // step)
+    plot_w, plot_h = WIDTH - 2 * MARGIN, HEIGHT - 2 * MARGIN
+
+    def x(i: int) -> float:
+        return MARGIN + (plot_w * i / (count - 1) if count > 1 else 0)
+
+    def y(v: int) -> float:
+        return HEIGHT - MARGIN - plot_h * v / top
+
+    colours = data.get("colours") or {}
+    lines = []
+    for seat, (player, vals) in enumerate(values.items()):
+        colour = NAMED.get(str(colours.get(player)), COLOURS[seat % len(COLOURS)])
+        points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(vals))
+        last = vals[-1] if vals else 0
+        lines.append({"player": player, "colour": colour, "points": points, "last": last})
+    xs = sorted({0, count - 1, *range(0, count, max(1, count // 10))})
+    return {
+        "kind": kind,
+        "width": WIDTH,
+        "height": HEIGHT,
+        "left": MARGIN,
+        "right": WIDTH - MARGIN,
+        "top": MARGIN,
+        "bottom": HEIGHT - MARGIN,
+        "lines": lines,
+        "x_ticks": [(i, f"{x(i):.1f}") for i in xs if count > 0],
+        "y_ticks": [(v, f"{y(v):.1f}") for v in range(0, top + 1, step)],
+    }

@@ -1,0 +1,146 @@
+"""`adjudicator site`: a static HTML viewer of a game that shows the public while the game runs
+and everything once it is over, with every link resolving and every page a safe page."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+from urllib.parse import unquote
+
+import pytest
+
+from adjudicator.registry import game_names
+from tests.helpers import Table, run
+from tests.test_html_reports import PNG, check_page
+
+GAMES = sorted(game_names())
+
+
+def site_files(folder: Path) -> dict[str, bytes]:
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+def check_site(folder: Path) -> dict[str, bytes]:
+    """Every page is a safe page whose links and pictures are files of the site."""
+    files = site_files(folder)
+    assert "index.html" in files
+    for name, content in files.items():
+        if name.startswith("pictures/"):
+            assert name.endswith(".png") and content.startswith(PNG), name
+            continue
+        assert name.endswith(".html"), name
+        text = content.decode("utf-8")
+        page = check_page(text, "pictures/")
+        for tag, attrs in page.tags:
+            target = attrs.get("href") if tag == "a" else attrs.get("src") if tag == "img" else None
+            if target is None:
+                continue
+            assert not re.match(r"(?i)[a-z]+:|/", target), (name, target)
+            assert unquote(target) in files, (name, target)
+    return files
+
+
+def played(tmp_path: Path, game: str) -> Table:
+    table = Table(tmp_path, players=4, game=game)
+    table.play_turn()
+    return table
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_site_of_a_running_game_shows_only_the_public(tmp_path: Path, game: str) -> None:
+    table = played(tmp_path, game)
+    out = tmp_path / "site"
+    result = run("site", table.gamedir, "-o", out)
+    assert result.exit_code == 0, result.output
+    files = check_site(out)
+    pages = {name for name in files if not name.startswith("pictures/")}
+    assert pages == {"index.html", "turn-0001.html", "turn-0002.html"}
+    index = files["index.html"].decode("utf-8")
+    assert "gm.html" not in index and "player-" not in index
+
+    # The same game without any player's or the game master's views: the same site, byte for byte.
+    other = tmp_path / "other"
+    shutil.copytree(table.gamedir, other)
+    for view in other.glob("turns/*/views/*.json"):
+        if view.stem != "public":
+            view.unlink()
+    assert run("site", other, "-o", tmp_path / "site2").exit_code == 0
+    assert site_files(tmp_path / "site2") == files
+
+
+def test_no_hand_from_the_game_masters_view_appears_in_a_running_games_site(
+    tmp_path: Path,
+) -> None:
+    table = played(tmp_path, "sultan")
+    gm = json.loads((table.gamedir / "turns/0002/views/gm.json").read_text())
+    hands = [", ".join(str(card) for card in hand) for hand in gm["view"]["hands"].values()]
+    report = run("report", table.gamedir, "--gm", "--format", "html").output
+    assert all(hand in report for hand in hands)  # how a hand is shown on a page
+    assert run("site", table.gamedir, "-o", tmp_path / "site").exit_code == 0
+    for name, content in site_files(tmp_path / "site").items():
+        if name.endswith(".html"):
+            text = content.decode("utf-8")
+            assert not any(hand in text for hand in hands), name
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_site_of_a_finished_game_shows_everything(tmp_path: Path, game: str) -> None:
+    result = run("demo", game, "--dir", tmp_path / "demo")
+    assert result.exit_code == 0, result.output
+    gamedir = tmp_path / "demo" / "game"
+    record = json.loads(run("log", gamedir, "--json").output)
+    assert record["over"]
+    players = record["players"]
+    out = tmp_path / "site"
+    result = run("site", gamedir, "-o", out)
+    assert result.exit_code == 0, result.output
+    files = check_site(out)
+    turns = len([name for name in files if re.fullmatch(r"turn-\d{4}\.html", name)])
+    assert turns > 1
+    for reader in [*(f"player-{p}" for p in players), "gm"]:
+        assert f"{reader}.html" in files
+        assert all(f"{reader}-turn-{t:04d}.html" in files for t in range(1, turns + 1))
+    index = files["index.html"].decode("utf-8")
+    assert f'href="turn-{turns:04d}.html"' in index  # the final result
+    svg = re.search(r"<svg\b.*?</svg>", index, re.S)
+    assert svg is not None
+    lines = re.findall(r'<polyline class="series" data-player="([^"]+)"', svg.group(0))
+    assert sorted(lines) == sorted(players)
+    # Nothing was written into the game.
+    assert not any(path.suffix == ".html" for path in gamedir.rglob("*"))
+
+
+def test_the_site_in_the_games_language(tmp_path: Path) -> None:
+    result = run("demo", "sultan", "--players", "2", "--dir", tmp_path / "d", "--lang", "de")
+    assert result.exit_code == 0, result.output
+    assert run("site", tmp_path / "d" / "game", "-o", tmp_path / "site").exit_code == 0
+    index = (tmp_path / "site" / "index.html").read_text()
+    assert '<html lang="de">' in index and "Spieler:" in index and "Zug 1" in index
+
+
+def test_site_refuses_a_folder_that_is_not_empty(tmp_path: Path) -> None:
+    table = played(tmp_path, "sultan")
+    out = tmp_path / "site"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine\n")
+    result = run("site", table.gamedir, "-o", out)
+    assert result.exit_code == 2
+    assert "must not exist or must be empty" in result.output
+    assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".site")) == []
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert run("site", table.gamedir, "-o", empty).exit_code == 0
+    assert (empty / "index.html").is_file()
+
+
+def test_site_help_has_an_example() -> None:
+    result = run("site", "--help")
+    assert result.exit_code == 0
+    assert "Example:" in result.output and "adjudicator site " in result.output
