@@ -21,6 +21,7 @@ from adjudicator import engine, keys, sshsig
 from adjudicator.errors import UsageProblem
 from adjudicator.lang import DEFAULT
 from adjudicator.present.reports import render_final
+from adjudicator.present.site import write as site_write
 from adjudicator.present.verdicts import reason_lines
 from adjudicator.registry import load_game
 from adjudicator.rng import Rng
@@ -96,6 +97,9 @@ def run(
         f"reports: adjudicator report {gamedir} --player NAME --turn N (turns 1 to {last}: as "
         f"each turn opened; {last + 1}: the final reports)"
     )
+    echo(f"html:    adjudicator report {gamedir} --player NAME --format html (with pictures)")
+    site_write(gamedir, directory / "site")
+    echo(f"viewer:  {directory / 'site' / 'index.html'} (a static site of the whole game)")
     echo(f"record:  adjudicator log {gamedir} (--json for the JSON)")
     echo(
         f"seed:    {game_seed} (--seed {seed} as {MIN_SEED_DIGITS} hex digits; a demo's seed is "

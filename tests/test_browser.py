@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from adjudicator import engine
 from adjudicator.registry import game_names
 from tests.browser import Browser, browser
 from tests.helpers import Table, run
@@ -89,3 +90,21 @@ def test_the_final_report_in_another_language(
     assert report.exit_code == 0, report.output
     page.write_text(report.output, encoding="utf-8")
     look(browser, page, f"final-{game}-{lang}")
+
+
+@pytest.mark.parametrize("game", sorted(game_names()))
+def test_the_site_in_chromium(browser: Browser, tmp_path: Path, game: str) -> None:
+    folder = tmp_path / "demo"
+    assert run("demo", game, "--seed", "4", "--dir", folder).exit_code == 0
+    site = tmp_path / "site"
+    result = run("site", folder / "game", "-o", site)
+    assert result.exit_code == 0, result.output
+    browser.errors()
+    browser.open(site / "index.html")
+    assert browser.errors() == []
+    lines = browser.driver.execute_script(
+        "return document.querySelectorAll('svg polyline.series').length;"
+    )
+    assert lines == len(engine.OpenGame(folder / "game").players)
+    browser.screenshot(f"site-{game}-index")
+    look(browser, site / "turn-0003.html", f"site-{game}-turn-0003")

@@ -36,6 +36,8 @@ def demo_output(gamedir: Path, seed: int, last: int) -> str:
     return (
         f"reports: adjudicator report {gamedir} --player NAME --turn N (turns 1 to {last}: as "
         f"each turn opened; {last + 1}: the final reports)\n"
+        f"html:    adjudicator report {gamedir} --player NAME --format html (with pictures)\n"
+        f"viewer:  {gamedir.parent / 'site' / 'index.html'} (a static site of the whole game)\n"
         f"record:  adjudicator log {gamedir} (--json for the JSON)\n"
         f"seed:    {seed:032x} (--seed {seed} as 32 hex digits; a demo's seed is public, a real "
         "game draws its own and keeps it secret until the end)\n"

@@ -105,7 +105,7 @@ def test_the_site_of_a_finished_game_shows_everything(tmp_path: Path, game: str)
     assert turns > 1
     for reader in [*(f"player-{p}" for p in players), "gm"]:
         assert f"{reader}.html" in files
-        assert all(f"{reader}-turn-{t:04d}.html" in files for t in range(1, turns + 1))
+        assert all(f"{reader}.turn-{t:04d}.html" in files for t in range(1, turns + 1))
     index = files["index.html"].decode("utf-8")
     assert f'href="turn-{turns:04d}.html"' in index  # the final result
     svg = re.search(r"<svg\b.*?</svg>", index, re.S)
@@ -144,3 +144,25 @@ def test_site_help_has_an_example() -> None:
     result = run("site", "--help")
     assert result.exit_code == 0
     assert "Example:" in result.output and "adjudicator site " in result.output
+
+
+def test_no_player_name_makes_a_page_anothers() -> None:
+    """A name may hold '-' but no '.', so one reader's pages never take another's names."""
+    from adjudicator.present.site import reader_page, turn_page
+
+    names = ["x", "x-turn-0001", "x_turn", "gm-x"]
+    pages = [reader_page(n) for n in names] + [turn_page(1, n) for n in [*names, "gm", "public"]]
+    pages.append(reader_page("gm"))
+    assert len(set(pages)) == len(pages)
+
+
+def test_the_courts_chart_counts_power_types_only() -> None:
+    from adjudicator.present.site import series
+    from adjudicator.registry import load_game
+
+    record = {
+        "players": ["a", "b"],
+        "deal": {"hands": {"a": ["Gold", "Pardon"], "b": [None, "Ships"]}},
+        "rounds": [{"after": {"hands": {"a": ["Gold", "Gold", "Pardon", "Ships"], "b": []}}}],
+    }
+    assert series(load_game("sultans_court"), record) == ("types", {"a": [1, 2], "b": [1, 0]})

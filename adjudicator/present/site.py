@@ -12,7 +12,7 @@ Links are relative, nothing is fetched from anywhere, no scripts.
 
 Files: ``index.html``; ``turn-NNNN.html`` (the public report of turn NNNN); once the game is
 over, ``player-<name>.html`` and ``gm.html`` (lists of that reader's reports) with
-``player-<name>-turn-NNNN.html`` and ``gm-turn-NNNN.html``; ``pictures/<digest>.png``.
+``player-<name>.turn-NNNN.html`` and ``gm.turn-NNNN.html``; ``pictures/<digest>.png``.
 """
 
 from __future__ import annotations
@@ -48,12 +48,13 @@ WIDTH, HEIGHT, MARGIN = 640, 280, 40
 
 
 def turn_page(turn: int, reader: str = "public") -> str:
-    """The file name of ``reader``'s report page of ``turn``."""
+    """The file name of ``reader``'s report page of ``turn``: the dot before ``turn`` is in no
+    player's name, so no name can make one reader's page another's (``player-x.turn-0001``)."""
     if reader == "public":
         return f"turn-{turn:04d}.html"
     if reader == "gm":
-        return f"gm-turn-{turn:04d}.html"
-    return f"player-{reader}-turn-{turn:04d}.html"
+        return f"gm.turn-{turn:04d}.html"
+    return f"player-{reader}.turn-{turn:04d}.html"
 
 
 def reader_page(reader: str) -> str:
@@ -158,6 +159,12 @@ def write(root: Path, out: Path) -> list[str]:
 
 
 # -- the chart ---------------------------------------------------------------------------------
+def _power_types(hand: list[str | None] | None) -> int:
+    """The different power types in a Court hand (a Pardon card is none; a card hidden while
+    the game runs is ``None``)."""
+    return len({card for card in hand or [] if card is not None and card != "Pardon"})
+
+
 def series(game: Game, data: Mapping[str, Any]) -> tuple[str, dict[str, list[int]]] | None:
     """What the index charts, from the record: the kind (``score``: Sultan's running totals;
     ``types``: the Court's number of power types held) and each player's value from the start
@@ -179,11 +186,11 @@ def series(game: Game, data: Mapping[str, Any]) -> tuple[str, dict[str, list[int
         return "score", values
     if game.name == "sultans_court":
         start = (data.get("deal") or {}).get("hands") or {}
-        values = {p: [len(set(start.get(p, [])))] for p in players}
+        values = {p: [_power_types(start.get(p))] for p in players}
         for item in rounds:
             hands = item.get("after", {}).get("hands", {})
             for p in players:
-                values[p].append(len(set(hands.get(p, []))))
+                values[p].append(_power_types(hands.get(p)))
         return "types", values
     return None
 
