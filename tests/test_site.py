@@ -108,10 +108,11 @@ def test_the_site_of_a_finished_game_shows_everything(tmp_path: Path, game: str)
         assert all(f"{reader}.turn-{t:04d}.html" in files for t in range(1, turns + 1))
     index = files["index.html"].decode("utf-8")
     assert f'href="turn-{turns:04d}.html"' in index  # the final result
-    svg = re.search(r"<svg\b.*?</svg>", index, re.S)
-    assert svg is not None
-    lines = re.findall(r'<polyline class="series" data-player="([^"]+)"', svg.group(0))
-    assert sorted(lines) == sorted(players)
+    svgs = re.findall(r"<svg\b.*?</svg>", index, re.S)
+    assert len(svgs) == (2 if game == "sultans_court" else 1)  # the Court: types and votes
+    for svg in svgs:
+        lines = re.findall(r'<polyline class="series" data-player="([^"]+)"', svg)
+        assert sorted(lines) == sorted(players)
     # Nothing was written into the game.
     assert not any(path.suffix == ".html" for path in gamedir.rglob("*"))
 
@@ -154,6 +155,18 @@ def test_no_player_name_makes_a_page_anothers() -> None:
     pages = [reader_page(n) for n in names] + [turn_page(1, n) for n in [*names, "gm", "public"]]
     pages.append(reader_page("gm"))
     assert len(set(pages)) == len(pages)
+
+
+def test_the_courts_votes_at_court_are_its_seat_numbers() -> None:
+    from adjudicator.present.site import court_votes
+
+    record = {
+        "game": "sultans_court",
+        "players": ["a", "b"],
+        "deal": {"markers": [7, 12, 3], "vizirs": {"a.fat": 0, "a.big": 2, "b.fat": "Kaffa"}},
+        "rounds": [{"after": {"vizirs": {"a.fat": "dungeon1", "a.big": 2, "b.fat": 1}}}],
+    }
+    assert court_votes(record) == ("votes", {"a": [10, 3], "b": [0, 12]})
 
 
 def test_the_courts_chart_counts_power_types_only() -> None:

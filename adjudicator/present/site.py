@@ -101,7 +101,7 @@ def build(root: Path) -> dict[str, bytes]:
             turn=turns[-1],
             over=over,
             links=links,
-            chart=chart(game, data),
+            charts=charts(game, data),
             final=href(turn_page(turns[-1])) if over else None,
         )
         .encode("utf-8")
@@ -195,13 +195,36 @@ def series(game: Game, data: Mapping[str, Any]) -> tuple[str, dict[str, list[int
     return None
 
 
-def chart(game: Game, data: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The chart's drawing as numbers (the template adds its words): each player's line as SVG
-    points, the axes' ticks, and the players' colours."""
-    found = series(game, data)
-    if found is None:
+def court_votes(data: Mapping[str, Any]) -> tuple[str, dict[str, list[int]]] | None:
+    """The Court's second chart: each player's votes at court (the seat numbers of their vizirs
+    at court, added up) as the game opened and after each round; None for another game."""
+    if data.get("game") != "sultans_court":
         return None
-    kind, values = found
+    deal = data.get("deal") or {}
+    markers: list[int] = list(deal.get("markers") or [])
+    players: list[str] = list(data["players"])
+
+    def votes(places: Mapping[str, Any], player: str) -> int:
+        return sum(
+            markers[place]
+            for vizir, place in places.items()
+            if vizir.split(".", 1)[0] == player and isinstance(place, int) and place < len(markers)
+        )
+
+    moments = [deal.get("vizirs") or {}]
+    moments += [item.get("after", {}).get("vizirs", {}) for item in data.get("rounds") or []]
+    return "votes", {p: [votes(places, p) for places in moments] for p in players}
+
+
+def charts(game: Game, data: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every chart of the index: Sultan's scores; the Court's power types and votes at court."""
+    found = [series(game, data), court_votes(data)]
+    return [chart(data, *one) for one in found if one is not None]
+
+
+def chart(data: Mapping[str, Any], kind: str, values: dict[str, list[int]]) -> dict[str, Any]:
+    """A chart's drawing as numbers (the template adds its words): each player's line as SVG
+    points, the axes' ticks, and the players' colours."""
     count = max(len(v) for v in values.values()) if values else 1
     top = max([1, *(max(v) for v in values.values() if v)])
     step = max(1, -(-top // 5))
