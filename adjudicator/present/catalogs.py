@@ -14,13 +14,18 @@ from __future__ import annotations
 
 import gettext
 import io
+from collections.abc import Callable
 from importlib.resources import files
 from importlib.resources.abc import Traversable
+from typing import TYPE_CHECKING
 
 from adjudicator.contract import Game
 from adjudicator.lang import DEFAULT, LANGUAGES
 
-__all__ = ["DEFAULT", "LANGUAGES", "translations"]
+if TYPE_CHECKING:
+    import jinja2
+
+__all__ = ["DEFAULT", "LANGUAGES", "environment", "translations"]
 
 
 def folder_translations(folder: Traversable, lang: str) -> gettext.NullTranslations:
@@ -54,3 +59,28 @@ def translations(game: Game | None, lang: str) -> gettext.NullTranslations:
             own.add_fallback(common)
             _CACHE[key] = own
     return _CACHE[key]
+
+
+def environment(
+    loader: jinja2.BaseLoader,
+    words: gettext.NullTranslations,
+    autoescape: bool | Callable[[str | None], bool] = False,
+) -> jinja2.Environment:
+    """A Jinja environment as every template of the adjudicator is rendered: undefined names
+    refused, block tags taking their own line, and Jinja's i18n extension speaking ``words``
+    (newstyle gettext; ``{% trans %}`` blocks trimmed, as ``make catalogs`` extracts them).
+    Jinja is imported here, so that a command that only words a message does not load it."""
+    import jinja2
+
+    env = jinja2.Environment(
+        loader=loader,
+        autoescape=autoescape,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        extensions=["jinja2.ext.i18n"],
+    )
+    env.policies["ext.i18n.trimmed"] = True
+    env.install_gettext_translations(words, newstyle=True)  # type: ignore[attr-defined]
+    return env

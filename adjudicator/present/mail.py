@@ -22,7 +22,7 @@ import jinja2
 
 from adjudicator.contract import Game, Msg, Reason, msg
 from adjudicator.mail.quoting import one_line
-from adjudicator.present.catalogs import translations
+from adjudicator.present.catalogs import environment, translations
 from adjudicator.present.verdicts import placed
 from adjudicator.present.words import say
 
@@ -39,18 +39,7 @@ class Mail:
 def _environment(lang: str) -> jinja2.Environment:
     """The environment of ``templates/common/mail`` in ``lang`` (set as the reports' one is)."""
     folder = files("adjudicator.templates") / "common" / "mail"
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(folder)),
-        autoescape=False,
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        extensions=["jinja2.ext.i18n"],
-    )
-    env.policies["ext.i18n.trimmed"] = True
-    env.install_gettext_translations(translations(None, lang), newstyle=True)  # type: ignore[attr-defined]
-    return env
+    return environment(jinja2.FileSystemLoader(str(folder)), translations(None, lang))
 
 
 def body(template: str, lang: str = "en", **facts: Any) -> str:

@@ -25,7 +25,7 @@ from adjudicator.contract import Game, Msg, State, msg
 from adjudicator.errors import NotNow
 from adjudicator.forms import FORM_WIDTH, carried_lines
 from adjudicator.lang import lang_of
-from adjudicator.present.catalogs import DEFAULT, translations
+from adjudicator.present.catalogs import DEFAULT, environment, translations
 from adjudicator.present.words import say
 from adjudicator.views import reader_view
 
@@ -49,19 +49,10 @@ def _new_environment(game: Game, lang: str) -> jinja2.Environment:
     """The game's templates, then the shared ones, with Jinja's i18n extension speaking
     ``lang`` through the game's catalog (falling back to the shared one)."""
     common = files("adjudicator.templates") / "common"
-    env = jinja2.Environment(
-        loader=jinja2.ChoiceLoader(
-            [jinja2.FileSystemLoader(str(game.templates())), jinja2.FileSystemLoader(str(common))]
-        ),
-        autoescape=_is_html,
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        extensions=["jinja2.ext.i18n"],
+    loader = jinja2.ChoiceLoader(
+        [jinja2.FileSystemLoader(str(game.templates())), jinja2.FileSystemLoader(str(common))]
     )
-    env.policies["ext.i18n.trimmed"] = True
-    env.install_gettext_translations(translations(game, lang), newstyle=True)  # type: ignore[attr-defined]
+    env = environment(loader, translations(game, lang), _is_html)
     env.filters["joined"] = lambda items: (
         ", ".join(str(i) for i in items) if items else say(msg("list-none"), game, lang)
     )
