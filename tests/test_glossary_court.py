@@ -7,12 +7,13 @@ translation, with one of that language's forms.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from babel.messages.pofile import read_po
+
+from tests.glossary import forms, prose, table, without_the_words
+from tests.glossary import words_in as shared_words_in
 
 ROOT = Path(__file__).resolve().parent.parent
 GLOSSARY = ROOT / "docs" / "glossary-court.md"
@@ -26,28 +27,13 @@ class Entry:
     forms: dict[str, tuple[str, ...]]
 
 
-def _cells(line: str) -> list[str]:
-    return [cell.strip() for cell in line.strip().strip("|").split("|")]
-
-
-def _forms(cell: str) -> tuple[str, ...]:
-    return tuple(form.strip() for form in cell.split(" / ") if form.strip())
-
-
 def glossary() -> list[Entry]:
     """The one table of docs/glossary-court.md."""
-    lines = [
-        line for line in GLOSSARY.read_text(encoding="utf-8").splitlines() if line.startswith("|")
+    rows = table(GLOSSARY, ["en", "de", "nl", "fr", "why"])
+    return [
+        Entry(english=forms(row["en"]), forms={lang: forms(row[lang]) for lang in LANGS})
+        for row in rows
     ]
-    header = _cells(lines[0])
-    assert header == ["en", "de", "nl", "fr", "why"]
-    entries = []
-    for line in lines[2:]:
-        row = dict(zip(header, _cells(line), strict=True))
-        entries.append(
-            Entry(english=_forms(row["en"]), forms={lang: _forms(row[lang]) for lang in LANGS})
-        )
-    return entries
 
 
 def test_the_glossary_has_the_courts_words() -> None:
@@ -63,36 +49,8 @@ def test_the_glossary_has_the_courts_words() -> None:
             assert entry.forms[lang], f"{entry.english}: no {lang} word"
 
 
-# What is not English prose in a message: placeholders, YAML in braces, quoted order-file keys.
-_NOT_PROSE = [
-    re.compile(r"%\(\w+\)[sd]"),
-    re.compile(r"\{[^{}]*\}"),
-    re.compile(r"(?<![A-Za-z])'[^']*'(?![A-Za-z])"),
-]
-
-
-def prose(text: str) -> str:
-    for pattern in _NOT_PROSE:
-        while pattern.search(text):
-            text = pattern.sub(" ", text)
-    return text
-
-
 def words_in(english: str) -> list[Entry]:
-    """The glossary entries an English text uses, longest first; a longer one hides the words
-    it contains (``favoured seat`` is not also ``seat``)."""
-    text = prose(english)
-    used = []
-    entries = sorted(glossary(), key=lambda e: -max(len(w) for w in e.english))
-    for entry in entries:
-        pattern = re.compile(
-            r"\b(?:" + "|".join(re.escape(w) + "s?" for w in entry.english) + r")\b",
-            re.IGNORECASE,
-        )
-        if pattern.search(text):
-            used.append(entry)
-            text = pattern.sub(" ", text)
-    return used
+    return shared_words_in(english, glossary())
 
 
 def test_prose_and_words_in() -> None:
@@ -116,19 +74,6 @@ def test_prose_and_words_in() -> None:
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_courts_translations_use_the_glossary_words(lang: str) -> None:
     path = COURT / "locale" / lang / "LC_MESSAGES" / "messages.po"
-    with path.open("rb") as handle:
-        catalog = read_po(handle)
-    checked, wrong = 0, []
-    for message in catalog:
-        if not message.id:
-            continue
-        english = " ".join(message.id) if isinstance(message.id, tuple) else message.id
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
-        for entry in words_in(english):
-            checked += 1
-            forms = [form.casefold() for form in entry.forms[lang]]
-            for string in strings:
-                if not any(form in prose(string).casefold() for form in forms):
-                    wrong.append(f"{message.context or ''} {english!r}: {entry.english[0]!r}")
+    checked, wrong = without_the_words(path, glossary(), lang)
     assert checked > 100
     assert wrong == [], f"{path.relative_to(ROOT)}: without the glossary's word"

@@ -22,9 +22,8 @@ from email.utils import format_datetime, getaddresses, parseaddr
 
 from adjudicator import clock
 from adjudicator.mail.quoting import msg_id
+from adjudicator.present.pictures import CID_DOMAIN
 
-CID_DOMAIN = "adjudicator"
-"""A picture ``board`` is the part ``<board@adjudicator>`` of a report mail."""
 POLICY = policy.SMTP.clone(cte_type="7bit")
 """The SMTP policy (CRLF), with bodies in 7-bit encodings: never relies on 8BITMIME."""
 

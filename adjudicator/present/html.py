@@ -20,8 +20,7 @@ from typing import Any, Literal
 
 from adjudicator.contract import Game
 from adjudicator.lang import DEFAULT
-from adjudicator.mail.outgoing import CID_DOMAIN
-from adjudicator.present.pictures import drawer
+from adjudicator.present.pictures import CID_DOMAIN, drawer
 from adjudicator.present.reports import _environment, _game_info, form_of_view, render_view
 
 Embed = Literal["data", "cid", "file"]

@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from PIL import Image
 
 Drawer = Callable[[Mapping[str, Any], str], dict[str, bytes]]
+CID_DOMAIN = "adjudicator"
+"""A picture ``palace`` is the part ``<palace@adjudicator>`` of a report mail."""
 
 
 def drawer(game_name: str) -> Drawer | None:
