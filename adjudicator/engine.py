@@ -32,7 +32,7 @@ from adjudicator.orders import (
 from adjudicator.registry import load_game
 from adjudicator.rng import Rng
 from adjudicator.setupfile import read_setup
-from adjudicator.store import GameDir
+from adjudicator.store import GameDir, dump_json
 
 
 @dataclass
@@ -92,8 +92,8 @@ class OpenGame:
         return orders
 
     def accepted(self) -> dict[str, int]:
-        """The SHA-256 of every order accepted in this game, with its turn (for replays)."""
-        return {**self.facts.accepted, **{o["sha256"]: o["turn"] for o in self.pending}}
+        """The digest of every order accepted in this game, with its turn (for replays)."""
+        return {**self.facts.accepted, **{o["digest"]: o["turn"] for o in self.pending}}
 
     def resigned(self) -> list[str]:
         """The players who resigned: their seats play the default orders."""
@@ -147,10 +147,27 @@ def new(root: Path, setup_path: Path) -> OpenGame:
         store = running.store
         store.write_bytes("setup.yaml", raw)
         store.write_json("game.json", meta)
-        store.write_json(f"{store.turn_dir(1)}/state.json", state)
-        write_views(game, meta, store, 1, state, None)
-        running.commit("created", at=clock.stamp(opened), turn=1, deadline=deadline)
+        write_files(store, opening_files(game, meta, 1, state, None))
+        running.commit(
+            "created",
+            at=clock.stamp(opened),
+            turn=1,
+            deadline=deadline,
+            commitment=meta["commitment"],
+            public=public_header(meta),
+        )
     return OpenGame(root)
+
+
+def public_header(meta: dict[str, Any]) -> dict[str, Any]:
+    """What the ``created`` line says of the game for everyone (docs/archive.md): what a replay
+    needs but the seed, and no address."""
+    return {
+        "game": meta["game"],
+        "id": meta["id"],
+        "players": [{k: v for k, v in p.items() if k != "email"} for p in meta["players"]],
+        "options": meta["options"],
+    }
 
 
 def _make_room(root: Path) -> None:
@@ -176,19 +193,32 @@ def _make_room(root: Path) -> None:
         (root / ".step").unlink(missing_ok=True)
 
 
-def write_views(
-    game: Game,
-    meta: dict[str, Any],
-    store: GameDir,
-    turn: int,
-    state: State,
-    orders: dict[str, Any] | None,
-) -> None:
-    """Every reader's view as the turn opens (what their reports and forms are rendered from);
-    ``orders``: every order used, by turn, once the game is over."""
+def opening_files(
+    game: Game, meta: dict[str, Any], turn: int, state: State, orders: dict[str, Any] | None
+) -> dict[str, bytes]:
+    """The files of a turn as it opens: its state and every reader's view (what their reports
+    and forms are rendered from); ``orders``: every order used, by turn, once the game is over.
+    ``verify`` recomputes these to compare them with the journal."""
+    folder = GameDir.turn_dir(turn)
+    files = {f"{folder}/state.json": dump_json(state)}
     for reader in views.readers(meta):
         doc = views.reader_view(game, meta, state, reader, orders)
-        store.write_json(views.path(store.turn_dir(turn), reader), doc, sort_keys=False)
+        files[views.path(folder, reader)] = dump_json(doc, sort_keys=False)
+    return files
+
+
+def resolution_file(
+    turn: int, orders: dict[str, Any], defaulted: list[str], events: list[Any]
+) -> tuple[str, bytes]:
+    """The path and bytes of turn ``turn``'s resolution: the orders used, who was defaulted, and
+    what happened."""
+    doc = {"turn": turn, "orders": orders, "defaulted": defaulted, "events": events}
+    return f"{GameDir.turn_dir(turn)}/resolution.json", dump_json(doc)
+
+
+def write_files(store: GameDir, files: dict[str, bytes]) -> None:
+    for rel, data in files.items():
+        store.write_bytes(rel, data)
 
 
 # -- submit ------------------------------------------------------------------------------------
@@ -261,7 +291,7 @@ def _judge(handle: OpenGame, label: str, received: bytes, signature: bytes | Non
             player,
             reasons=[Reason(_signature_reason(handle, player, error, signature)), *parsed.reasons],
         )
-    digest = sha256(signed)
+    digest = handle.dir.digester().hidden(signed)
     replayed = handle.accepted().get(digest)
     if replayed is not None:
         return Verdict(
@@ -284,7 +314,7 @@ def _judge(handle: OpenGame, label: str, received: bytes, signature: bytes | Non
     if not parsed.ok:
         return Verdict(label, False, player, turn, reasons=parsed.reasons)
     replaces = _store_order(handle, turn, player, signed, signature, digest)
-    return Verdict(label, True, player, turn, replaces, sha256=digest, notes=parsed.notes)
+    return Verdict(label, True, player, turn, replaces, sha256=sha256(signed), notes=parsed.notes)
 
 
 def _closed_to(handle: OpenGame, player: str, turn: int) -> Msg | None:
@@ -332,7 +362,7 @@ def _store_order(
             "turn": turn,
             "player": player,
             "file": name,
-            "sha256": digest,
+            "digest": digest,
             "replaces": replaces,
             "at": now(),
         }
@@ -463,14 +493,10 @@ def adjudicate(
         over = game.is_over(resolution.state)
         opened = clock.now()
         deadline = None if over else deadline_of(handle.meta, opened)
-        store = handle.dir
-        store.write_json(
-            f"{store.turn_dir(turn)}/resolution.json",
-            {"turn": turn, "orders": orders, "defaulted": missing, "events": resolution.events},
-        )
-        store.write_json(f"{store.turn_dir(turn + 1)}/state.json", resolution.state)
         everything = {**all_orders(handle), str(turn): orders} if over else None
-        write_views(game, handle.meta, store, turn + 1, resolution.state, everything)
+        files = dict([resolution_file(turn, orders, missing, resolution.events)])
+        files.update(opening_files(game, handle.meta, turn + 1, resolution.state, everything))
+        write_files(handle.dir, files)
         running.commit(
             "adjudicated",
             at=clock.stamp(opened),

@@ -21,12 +21,15 @@ turn it opens, or null; the second with the players ``defaulted`` and ``why``: `
 
 Every line has ``at``, the UTC time it was written, and ``prev``, the SHA-256 of the line before
 it (64 zeros for the first): the journal is a hash chain. A line also names what its step did to
-the game directory: ``files`` (each new file's path and SHA-256) and ``moved`` (each file moved,
-old path to new). Steps of the engine and of mail add these lines:
+the game directory: ``files`` (each new file's path and digest, docs/archive.md) and ``moved``
+(each file moved, old path to new). The ``created`` line also holds the seed ``commitment`` and
+the game's ``public`` header (game, id, players without addresses, options). Steps of the engine
+and of mail add these lines:
 
 ==============  ===============================================================================
 ``submitted``   ``orders``: the orders ``submit`` accepted (each ``turn``, ``player``, ``file``,
-                ``sha256``, ``replaces``; older journals have one ``accepted`` line per order)
+                ``digest``, ``replaces``; older journals have ``sha256`` for ``digest`` and one
+                ``accepted`` line per order)
 ``mail``        ``message_id``, ``orders``: one message's orders for this game, its receipts
 ``queued``      ``turns`` whose reports were queued, ``announced``: the journal lines announced
 ``sent``        ``sent``, ``in_doubt``, ``failed``: what one delivery did
@@ -115,11 +118,11 @@ class Facts:
     """The current turn (0 before ``created``)."""
     lines: int = 0
     files: dict[str, str] = field(default_factory=dict)
-    """Every file the journal names, where it is now, with its SHA-256."""
+    """Every file the journal names, where it is now, with its digest (docs/archive.md)."""
     in_effect: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict)
     """Per turn, each player's order in effect (``file``, ``sha256``, ...)."""
     accepted: dict[str, int] = field(default_factory=dict)
-    """The SHA-256 of every order accepted in this game, with its turn (for replays)."""
+    """The digest of every order accepted in this game, with its turn (for replays)."""
     processed: set[str] = field(default_factory=set)
     """The Message-IDs of mail processed for this game."""
     queued: set[int] = field(default_factory=set)
@@ -134,6 +137,13 @@ def order_entries(entry: dict[str, Any]) -> list[dict[str, Any]]:
         return [entry]
     orders: list[dict[str, Any]] = entry.get("orders") or []
     return orders
+
+
+def order_digest(order: dict[str, Any]) -> str:
+    """The digest of an accepted order's bytes as signed (``digest``; journals made before seeds
+    were committed say ``sha256``)."""
+    digest: str = order.get("digest") or order["sha256"]
+    return digest
 
 
 def facts(log: list[dict[str, Any]]) -> Facts:
@@ -159,7 +169,7 @@ def facts(log: list[dict[str, Any]]) -> Facts:
             result.announced = max(result.announced, entry.get("announced") or 0)
         for order in order_entries(entry):
             result.in_effect.setdefault(order["turn"], {})[order["player"]] = order
-            result.accepted[order["sha256"]] = order["turn"]
+            result.accepted[order_digest(order)] = order["turn"]
         if entry.get("message_id"):
             result.processed.add(entry["message_id"])
         result.processed.update(entry.get("processed") or [])

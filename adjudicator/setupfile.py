@@ -11,7 +11,7 @@ from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from adjudicator import clock, keys
+from adjudicator import clock, digests, keys
 from adjudicator.contract import Game, Msg, Problem, msg
 from adjudicator.errors import InputRefused
 from adjudicator.lang import DEFAULT, Lang
@@ -181,12 +181,16 @@ def _meta(spec: SetupSpec, game: Game, base: Path) -> tuple[dict[str, Any], list
     problems += _schedule_problems(spec)
     if "seed" in spec.model_fields_set:
         problems += _seed_problems(spec.seed)
+    seed = spec.seed if "seed" in spec.model_fields_set else secrets.token_hex(SEED_BYTES)
+    salt = digests.new_salt()
     meta = {
         "id": spec.id,
         "game": spec.game,
         "players": players,
         "options": {**effective, **engine_options},
-        "seed": spec.seed if "seed" in spec.model_fields_set else secrets.token_hex(SEED_BYTES),
+        "seed": seed,
+        "salt": salt,
+        "commitment": digests.commitment(seed, salt) if not problems else None,
         "deadline": spec.deadline,
         "timezone": spec.timezone,
         "reminders": spec.reminders,

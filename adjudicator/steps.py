@@ -3,9 +3,9 @@
 A step holds the game's lock, first finishes or discards a step cut short before it
 (:func:`recover`), writes the marker ``.step`` (so any command can see, without reading states,
 that a step began and did not end), lets its body write new files and move files, then appends
-one journal line naming every file that appeared (``files``: path and SHA-256) and every file
-that moved (``moved``: old path to new), and removes the marker. Files are never rewritten in
-place and never deleted: what the journal does not name is not part of the game.
+one journal line naming every file that appeared (``files``: path and digest, docs/archive.md)
+and every file that moved (``moved``: old path to new), and removes the marker. Files are never
+rewritten in place and never deleted: what the journal does not name is not part of the game.
 
 A step cut short (a crash, SIGKILL, a power cut) leaves its marker. The next step, before its
 own work:
@@ -33,7 +33,7 @@ from typing import Any
 
 from adjudicator import clock, failpoint, journal
 from adjudicator.contract import Msg, msg
-from adjudicator.store import LOG, MARKER, GameDir, atomic_write, dump_json, fsync_dir, sha256_file
+from adjudicator.store import LOG, MARKER, GameDir, atomic_write, dump_json, fsync_dir
 
 NOT_TRACKED = {".lock", MARKER, LOG}
 """Files of the game directory that are not game files."""
@@ -186,7 +186,7 @@ def _discard(
         return
     by_hash: dict[str, list[str]] = {}
     for rel in strays:
-        by_hash.setdefault(sha256_file(store.root / rel), []).append(rel)
+        by_hash.setdefault(store.digest(rel), []).append(rel)
     kept = set()
     for rel in missing:
         on_its_way = _delivery_target(rel, strays)
@@ -279,10 +279,10 @@ def is_half_marker(rel: str) -> bool:
 def _changes(
     store: GameDir, known: dict[str, str], strays: AbstractSet[str] = frozenset()
 ) -> tuple[dict[str, str], dict[str, str], list[str]]:
-    """(new files with their SHA-256, moves old -> new, named files gone) since ``known``;
+    """(new files with their digests, moves old -> new, named files gone) since ``known``;
     ``strays`` are left out."""
     present = tracked(store) - strays
-    new = {rel: sha256_file(store.root / rel) for rel in sorted(present - set(known))}
+    new = {rel: store.digest(rel) for rel in sorted(present - set(known))}
     missing = [rel for rel in known if rel not in present]
     moved: dict[str, str] = {}
     for rel in missing:
@@ -321,7 +321,7 @@ def differences(store: GameDir) -> list[Difference]:
     for rel, digest in sorted(known.items()):
         if rel not in present:
             problems.append(Difference(rel, msg("doctor-missing")))
-        elif sha256_file(store.root / rel) != digest:
+        elif store.digest(rel) != digest:
             problems.append(Difference(rel, msg("doctor-changed")))
     for rel in sorted(present - set(known)):
         problems.append(Difference(rel, msg("doctor-not-named")))

@@ -33,6 +33,7 @@ from typing import Any
 from filelock import FileLock, Timeout
 
 from adjudicator import failpoint, journal
+from adjudicator.digests import Digester
 from adjudicator.errors import Locked, UsageProblem
 
 LOCK_TIMEOUT = 30.0
@@ -77,19 +78,27 @@ def dump_json(data: Any, sort_keys: bool = True) -> bytes:
     return (text + "\n").encode()
 
 
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 16), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 class GameDir:
     """One game's directory."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
+        self._digester: Digester | None = None
+
+    def digester(self) -> Digester:
+        """The digests of this game's files (docs/archive.md): keyed once ``game.json`` holds a
+        salt. ``game.json`` is written once, by ``new``, so what it said is kept."""
+        if self._digester is None:
+            try:
+                created = self.created()
+            except FileNotFoundError:
+                return Digester(None)  # not yet: ``new`` is writing the game
+            self._digester = Digester.of(created)
+        return self._digester
+
+    def digest(self, rel: str) -> str:
+        """The digest the journal names the file at ``rel`` by."""
+        return self.digester().file(self.root, rel)
 
     # -- locking -----------------------------------------------------------------------------
     @contextmanager

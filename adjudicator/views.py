@@ -10,7 +10,9 @@ or sent; nothing here is words. A stored view holds:
 - ``view``: the game's view for this reader (``Game.view`` / ``Game.gm_view``), the only source
   of game facts;
 - for a player who owes an order: ``to_do`` and ``context`` (what ``check --form`` needs);
-- once the game is over: ``orders``, every order used, by turn (the record's ``orders``).
+- once the game is over: ``orders``, every order used, by turn (the record's ``orders``);
+- ``commitment``: the seed commitment (docs/archive.md), and once the game is over the ``seed``
+  and ``salt`` that open it (games made before seeds were committed have neither).
 """
 
 from __future__ import annotations
@@ -56,6 +58,10 @@ def reader_view(
         doc["context"] = game.context(view)
     if over and orders is not None:
         doc["orders"] = orders
+    if meta.get("commitment"):
+        doc["commitment"] = meta["commitment"]
+        if over:
+            doc["seed"], doc["salt"] = meta["seed"], meta["salt"]
     return doc
 
 

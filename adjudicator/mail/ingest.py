@@ -366,7 +366,8 @@ def receipt_words(
     if not verdict.accepted:
         turn = handle.turn() if verdict.turn is None else verdict.turn
         entry = handle.in_effect(turn).get(signer)
-        facts = {"in_effect_turn": turn, "in_effect": None if entry is None else entry["sha256"]}
+        in_effect = None if entry is None else _sha256_of(handle, turn, entry)
+        facts = {"in_effect_turn": turn, "in_effect": in_effect}
     return present_mail.receipt(
         game_id=game.id,
         name=printable(found.name),
@@ -381,6 +382,13 @@ def receipt_words(
         lang=lang_of(handle.meta, signer),
         **facts,
     )
+
+
+def _sha256_of(handle: engine.OpenGame, turn: int, entry: dict[str, Any]) -> str:
+    """The SHA-256 of the order in effect, as the receipt that accepted it said (the journal
+    keeps only a keyed digest)."""
+    folder = handle.dir.root / handle.dir.turn_dir(turn) / "orders"
+    return hashlib.sha256((folder / entry["file"]).read_bytes()).hexdigest()
 
 
 def setaside_folder(game: Game | None) -> Path:
