@@ -502,10 +502,12 @@ def demo(game: str, players: int | None, seed: int, directory: Path | None, lang
     demo_module.run(game, players, seed, directory, click.echo, lang)
 
 
+from adjudicator.cli_audit import archive, verify  # noqa: E402
 from adjudicator.cli_gm import extend, pause, replace, resign, resume, rollback  # noqa: E402
 from adjudicator.cli_mail import ingest, send, tick  # noqa: E402  (they only import click here)
 
-for _command in (ingest, send, tick, extend, pause, resume, replace, resign, rollback):
+_COMMANDS = (ingest, send, tick, extend, pause, resume, replace, resign, rollback, archive, verify)
+for _command in _COMMANDS:
     cli.add_command(_command)
 
 

@@ -1,0 +1,517 @@
+"""``verify``: check an archive on its own, from the setup, the signed orders and the journal.
+
+In order: the journal is one hash chain (and passes through a head a player holds); every file
+the archive holds is the one the journal names, by its digest; the seed and salt, once revealed,
+open the commitment made at ``new``; every order's signature verifies against the key its player
+had when it was accepted (as ``ssh-keygen -Y verify`` would) and its envelope names the game, the
+player and the turn; and, with the seed, the whole game is played again from the journal: every
+state, resolution and view is made again and compared with the digest the journal holds for it.
+Mail as sent is checked by the digest ``send`` journaled. What disagrees is a :class:`Finding`
+(data: the presentation layer words it); docs/archive.md says the same for players.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from adjudicator import digests, journal, sshsig
+from adjudicator.audit.archive import FORMAT, VERSION
+from adjudicator.contract import Game, Msg, msg
+from adjudicator.errors import InputRefused
+from adjudicator.readfile import FileRefused, read_regular
+from adjudicator.store import GENESIS
+
+MAX_ARCHIVE_BYTES = 1 << 30
+"""An archive is read whole: 1 GiB is far above any game's (a long game with mail: some MiB)."""
+HEAD = re.compile(r"[0-9a-fA-F]{32,64}")
+TURN_PATH = re.compile(r"turns/([0-9]{4,})")
+
+
+@dataclass
+class Finding:
+    """One thing in the archive that does not agree: the turn it belongs to (None: the game as
+    a whole), the file (``log.jsonl`` for the journal, ``seed`` or ``salt``), and why."""
+
+    turn: int | None
+    path: str
+    problem: Msg
+
+
+@dataclass
+class Summary:
+    """What ``verify`` checked, and what disagreed (nothing: all agrees)."""
+
+    id: str
+    game: str
+    public: bool
+    over: bool
+    lines: int = 0
+    head: str = GENESIS
+    files: int = 0
+    signatures: int = 0
+    turns: int = 0
+    """Adjudications played again (0 when the seed is not revealed yet)."""
+    commitment: str = "none"
+    """``opened`` (the seed and salt open it), ``sealed`` (not revealed yet) or ``none`` (a game
+    made before seeds were committed)."""
+    replayed: bool = False
+    findings: list[Finding] = field(default_factory=list)
+
+    def first(self) -> Finding | None:
+        """The finding of the earliest turn (the game as a whole first)."""
+        if not self.findings:
+            return None
+        return min(self.findings, key=lambda f: -1 if f.turn is None else f.turn)
+
+
+# -- reading --------------------------------------------------------------------------------------
+def _refused(path: Path, why: Msg, line: int | None = None) -> InputRefused:
+    return InputRefused(msg("archive-refused", path=str(path), line=line or 0, why=why))
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise ValueError(f"duplicate key {key!r}")
+        result[key] = value
+    return result
+
+
+def read(path: Path) -> dict[str, Any]:
+    """The archive at ``path``, its shape checked; InputRefused (exit 3) naming the file, the
+    line and the reason when it is no archive this version reads."""
+    try:
+        data = read_regular(path, MAX_ARCHIVE_BYTES)
+    except FileRefused as error:
+        raise _refused(path, error.why) from None
+    try:
+        archive = json.loads(data.decode("utf-8"), object_pairs_hook=_unique)
+    except UnicodeDecodeError as error:
+        raise _refused(path, msg("archive-not-utf8", offset=error.start)) from None
+    except json.JSONDecodeError as error:
+        raise _refused(path, msg("archive-not-json", why=error.msg), error.lineno) from None
+    except (ValueError, RecursionError) as error:
+        raise _refused(path, msg("archive-not-json", why=str(error)[:80])) from None
+    problem = _shape_problem(archive)
+    if problem is not None:
+        raise _refused(path, problem)
+    return archive
+
+
+_STRINGS = ("format", "made_by", "game", "id")
+
+
+def _shape_problem(archive: Any) -> Msg | None:
+    if not isinstance(archive, dict):
+        return msg("archive-not-object")
+    if archive.get("format") != FORMAT:
+        return msg("archive-wrong-format", format=FORMAT)
+    if archive.get("version") != VERSION:
+        return msg("archive-wrong-version", version=str(archive.get("version")), known=VERSION)
+    known = {*_STRINGS, "version", "public", "over", "journal", "files", "seed", "salt"}
+    unknown = sorted(set(archive) - known)
+    if unknown:
+        return msg("archive-unknown-key", key=unknown[0])
+    for key in _STRINGS:
+        if not isinstance(archive.get(key), str):
+            return msg("archive-bad-key", key=key)
+    for key in ("public", "over"):
+        if not isinstance(archive.get(key), bool):
+            return msg("archive-bad-key", key=key)
+    lines = archive.get("journal")
+    if not isinstance(lines, list) or not lines:
+        return msg("archive-bad-key", key="journal")
+    for line in lines:
+        if not isinstance(line, str) or "\n" in line:
+            return msg("archive-bad-key", key="journal")
+    if "seed" in archive and not isinstance(archive["seed"], (str, int)):
+        return msg("archive-bad-key", key="seed")
+    if "salt" in archive and not isinstance(archive["salt"], str):
+        return msg("archive-bad-key", key="salt")
+    return _files_problem(archive.get("files"))
+
+
+def _files_problem(files: Any) -> Msg | None:
+    if not isinstance(files, list):
+        return msg("archive-bad-key", key="files")
+    seen: set[str] = set()
+    for item in files:
+        if not isinstance(item, dict) or not isinstance(item.get("path"), str):
+            return msg("archive-bad-file")
+        rel = item["path"]
+        body = set(item) - {"path"}
+        if body not in ({"text"}, {"base64"}) or not isinstance(item[body.pop()], str):
+            return msg("archive-bad-file-body", path=rel)
+        if rel in seen:
+            return msg("archive-file-twice", path=rel)
+        seen.add(rel)
+    return None
+
+
+def contents(archive: dict[str, Any]) -> dict[str, bytes]:
+    """Each file's bytes by path (an entry whose base64 is broken: None, found as differing)."""
+    result: dict[str, bytes] = {}
+    for item in archive["files"]:
+        if "text" in item:
+            result[item["path"]] = item["text"].encode("utf-8", errors="surrogatepass")
+        else:
+            try:
+                result[item["path"]] = base64.b64decode(item["base64"], validate=True)
+            except (binascii.Error, ValueError):
+                result[item["path"]] = b"\x00not base64"
+    return result
+
+
+# -- checking -------------------------------------------------------------------------------------
+class _Walk:
+    """The journal read line by line: the turn each line belongs to, where each file is now."""
+
+    def __init__(self, entries: list[dict[str, Any]]) -> None:
+        self.entries = entries
+        self.turn_at: list[int] = []
+        self.named_by: dict[str, int] = {}
+        """Each file by the path it has now: the number of the line that named it."""
+        self.now: dict[str, str] = {}
+        """Each file by the path it was named at: the path it has now."""
+        turn = 0
+        for number, entry in enumerate(entries, 1):
+            kind = entry.get("type")
+            if kind == "created":
+                turn = 1
+            elif kind == "adjudicated":
+                turn = int(entry["turn"]) + 1
+            elif kind == "rolled-back":
+                turn = int(entry["turn"])
+            self.turn_at.append(turn)
+            for rel in entry.get("files") or {}:
+                self.named_by[rel] = number
+                self.now[rel] = rel
+            for source, target in (entry.get("moved") or {}).items():
+                if source in self.named_by:
+                    self.named_by[target] = self.named_by.pop(source)
+                for origin, where in self.now.items():
+                    if where == source:
+                        self.now[origin] = target
+
+    def turn_of(self, rel: str) -> int | None:
+        found = TURN_PATH.match(rel)
+        if found:
+            return int(found.group(1))
+        line = self.named_by.get(rel)
+        return None if line is None else self.turn_at[line - 1]
+
+
+def verify(archive: dict[str, Any], head: str | None = None) -> Summary:
+    """Check ``archive`` (as :func:`read` returns it); ``head``: a chain head a player holds
+    (32 to 64 hex digits), which the journal must pass through."""
+    summary = Summary(archive["id"], archive["game"], archive["public"], archive["over"])
+    entries = _chain(archive["journal"], summary, head)
+    if entries is None:
+        return summary
+    walk = _Walk(entries)
+    files = contents(archive)
+    created = entries[0]
+    header = created.get("public")
+    meta = _game_json(files, summary)
+    if not isinstance(header, dict):  # a game made before the created line said it
+        header = None if meta is None else _header_of(meta)
+    if header is None:
+        summary.findings.append(Finding(None, "log.jsonl", msg("verify-no-header")))
+        return summary
+    key = _secrets(archive, created, header, meta, files, summary)
+    digester = digests.Digester(key) if key is not None or "seed" in archive else None
+    _files(files, walk, digester, summary)
+    from adjudicator.registry import load_game
+
+    try:
+        game = load_game(header["game"])
+    except Exception:  # an archive of a game this machine does not have installed
+        summary.findings.append(
+            Finding(None, "log.jsonl", msg("verify-unknown-game", game=str(header["game"])))
+        )
+        return summary
+    _signatures(walk, files, header, digester, summary, game)
+    if "seed" in archive and not summary.findings:
+        _replay(walk, files, header, archive, game, digests.Digester(key), summary)
+    return summary
+
+
+def _chain(lines: list[str], summary: Summary, head: str | None) -> list[dict[str, Any]] | None:
+    """The journal's entries, if it is one unbroken hash chain starting with ``created``."""
+    entries: list[dict[str, Any]] = []
+    previous = GENESIS
+    seen = []
+    for number, line in enumerate(lines, 1):
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            entry = None
+        if not isinstance(entry, dict) or not isinstance(entry.get("type"), str):
+            summary.findings.append(
+                Finding(None, "log.jsonl", msg("verify-line-not-journal", line=number))
+            )
+            return None
+        if entry.get("prev") != previous:
+            summary.findings.append(
+                Finding(None, "log.jsonl", msg("verify-chain-broken", line=number))
+            )
+            return None
+        previous = hashlib.sha256(line.encode("utf-8") + b"\n").hexdigest()
+        seen.append(previous)
+        entries.append(entry)
+    summary.lines, summary.head = len(entries), previous
+    if entries[0]["type"] != "created":
+        summary.findings.append(Finding(None, "log.jsonl", msg("verify-no-header")))
+        return None
+    if head is not None and not any(h.startswith(head.lower()) for h in seen):
+        summary.findings.append(Finding(None, "log.jsonl", msg("verify-head-not-found", head=head)))
+    return entries
+
+
+def _game_json(files: dict[str, bytes], summary: Summary) -> dict[str, Any] | None:
+    raw = files.get("game.json")
+    if raw is None:
+        return None
+    try:
+        meta = json.loads(raw)
+    except ValueError:
+        meta = None
+    if not isinstance(meta, dict):
+        summary.findings.append(Finding(None, "game.json", msg("verify-file-unreadable")))
+        return None
+    return meta
+
+
+def _header_of(meta: dict[str, Any]) -> dict[str, Any]:
+    from adjudicator.engine import public_header
+
+    return public_header(meta)
+
+
+def _secrets(
+    archive: dict[str, Any],
+    created: dict[str, Any],
+    header: dict[str, Any],
+    meta: dict[str, Any] | None,
+    files: dict[str, bytes],
+    summary: Summary,
+) -> bytes | None:
+    """The game's file key, once the seed and salt are revealed and open the commitment."""
+    commitment = created.get("commitment")
+    summary.commitment = "none" if commitment is None else "sealed"
+    if meta is not None:
+        for key in ("game", "id", "players", "options"):
+            if key in meta and _header_of(meta).get(key) != header.get(key):
+                summary.findings.append(Finding(None, "game.json", msg("verify-header-differs")))
+                break
+    if "seed" not in archive:
+        return None
+    seed, salt = archive["seed"], archive.get("salt")
+    for name, value in (("seed", seed), ("salt", salt)):
+        recorded = _recorded(name, meta, files)
+        if recorded is not None and recorded != value:
+            summary.findings.append(Finding(None, name, msg("verify-secret-differs", what=name)))
+    if commitment is None:
+        return None
+    if not isinstance(salt, str):
+        summary.findings.append(Finding(None, "salt", msg("verify-secret-missing")))
+        return None
+    try:
+        opened = digests.commitment(seed, salt)
+    except UnicodeEncodeError:
+        opened = ""
+    if opened != commitment:
+        summary.findings.append(Finding(None, "seed", msg("verify-commitment-differs")))
+        return None
+    summary.commitment = "opened"
+    return digests.file_key(seed, salt)
+
+
+def _recorded(name: str, meta: dict[str, Any] | None, files: dict[str, bytes]) -> Any:
+    """The seed or salt as the game itself recorded it: in game.json, else in the last public
+    view (a finished game's views reveal both)."""
+    if meta is not None:
+        return meta.get(name)
+    last = max((rel for rel in files if digests.is_public(rel) and "superseded" not in rel),
+               default=None)
+    if last is None:
+        return None
+    try:
+        view = json.loads(files[last])
+    except ValueError:
+        return None
+    return view.get(name) if isinstance(view, dict) else None
+
+
+def _files(
+    files: dict[str, bytes],
+    walk: _Walk,
+    digester: digests.Digester | None,
+    summary: Summary,
+) -> None:
+    named = journal.facts(walk.entries).files
+    for rel, data in sorted(files.items()):
+        expected = named.get(rel)
+        if expected is None:
+            summary.findings.append(Finding(walk.turn_of(rel), rel, msg("verify-not-named")))
+            continue
+        if digests.is_public(rel):
+            digest = hashlib.sha256(data).hexdigest()
+        elif digester is None:
+            summary.findings.append(Finding(walk.turn_of(rel), rel, msg("verify-cannot-check")))
+            continue
+        else:
+            digest = digester.data(rel, data)
+        if digest != expected:
+            line = walk.named_by[rel]
+            summary.findings.append(
+                Finding(walk.turn_of(rel), rel, msg("verify-file-differs", line=line))
+            )
+        summary.files += 1
+    if not summary.public:
+        for rel in sorted(set(named) - set(files)):
+            summary.findings.append(Finding(walk.turn_of(rel), rel, msg("verify-file-missing")))
+
+
+def _signatures(
+    walk: _Walk,
+    files: dict[str, bytes],
+    header: dict[str, Any],
+    digester: digests.Digester | None,
+    summary: Summary,
+    game: Game,
+) -> None:
+    """Every accepted order the archive holds: signed by its player's key of the time, for
+    this game, this player and this turn."""
+    from adjudicator.orders import parse
+
+    keys = {p["name"]: p.get("key") for p in header["players"]}
+    for entry in walk.entries:
+        if entry["type"] == "replaced":
+            keys[entry["player"]] = entry["key"]
+        for order in journal.order_entries(entry):
+            turn, player = int(order["turn"]), str(order["player"])
+            rel = walk.now.get(f"turns/{turn:04d}/orders/{order['file']}", "")
+            data, signature = files.get(rel), files.get(rel + ".sig")
+            if data is None or signature is None:
+                continue  # not in a public archive yet (a full one names it missing)
+            try:
+                sshsig.verify(data, signature, str(keys.get(player)), signer=player)
+            except sshsig.SignatureError as error:
+                summary.findings.append(
+                    Finding(turn, rel + ".sig", msg("verify-signature", player=player, why=error.reason))
+                )
+                continue
+            parsed = parse(data, game)
+            body = parsed.data or {}
+            if (body.get("id"), body.get("player"), body.get("turn")) != (
+                header["id"],
+                player,
+                turn,
+            ):
+                summary.findings.append(
+                    Finding(turn, rel, msg("verify-envelope", player=player, turn=turn))
+                )
+            elif digester is not None and digester.hidden(data) != journal.order_digest(order):
+                summary.findings.append(Finding(turn, rel, msg("verify-order-digest")))
+            summary.signatures += 1
+
+
+def _replay(
+    walk: _Walk,
+    files: dict[str, bytes],
+    header: dict[str, Any],
+    archive: dict[str, Any],
+    game: Game,
+    digester: digests.Digester,
+    summary: Summary,
+) -> None:
+    """Play the game again from the journal and compare what each step made."""
+    from adjudicator.engine import game_options, opening_files, resolution_file
+    from adjudicator.orders import game_problems, parse
+    from adjudicator.rng import Rng
+
+    created = walk.entries[0]
+    meta = {**header, "seed": archive["seed"]}
+    if created.get("commitment"):
+        meta.update(salt=archive.get("salt"), commitment=created["commitment"])
+    names = [p["name"] for p in header["players"]]
+    state = game.setup(header["players"], game_options(meta), Rng(meta["seed"]))
+    states = {1: _as_stored(state)}
+    used: dict[int, dict[str, Any]] = {}
+    _compare(opening_files(game, meta, 1, state, None), created, 1, digester, summary)
+    for number, entry in enumerate(walk.entries, 1):
+        if entry["type"] == "rolled-back":
+            turn = int(entry["turn"])
+            states.pop(turn + 1, None)
+            used.pop(turn, None)
+        if entry["type"] != "adjudicated":
+            continue
+        turn = int(entry["turn"])
+        state = states[turn]
+        received = journal.facts(walk.entries[: number - 1]).in_effect.get(turn, {})
+        owed = game.owed(state)
+        missing = [p for p in names if p in owed and p not in received]
+        if missing != entry.get("defaulted"):
+            summary.findings.append(
+                Finding(turn, "log.jsonl", msg("verify-defaulted-differs", line=number))
+            )
+            return
+        orders: dict[str, Any] = {}
+        for player in (p for p in names if p in owed):
+            if player not in received:
+                orders[player] = None
+                continue
+            rel = walk.now.get(f"turns/{turn:04d}/orders/{received[player]['file']}", "")
+            parsed = parse(files.get(rel, b""), game)
+            if parsed.data is not None:
+                game_problems(parsed, game, game.context(game.view(state, player)))
+            if not parsed.ok:
+                summary.findings.append(Finding(turn, rel, msg("verify-order-invalid")))
+                return
+            orders[player] = game.normalise(parsed.body())
+        resolution = game.resolve(state, orders, Rng(meta["seed"]))
+        over = game.is_over(resolution.state)
+        everything = None
+        if over:
+            everything = {**{str(t): used[t] for t in sorted(used)}, str(turn): orders}
+        made = dict([resolution_file(turn, orders, missing, resolution.events)])
+        made.update(opening_files(game, meta, turn + 1, resolution.state, everything))
+        if not _compare(made, entry, turn, digester, summary):
+            return
+        states[turn + 1] = _as_stored(resolution.state)
+        used[turn] = _as_stored(orders)
+        summary.turns += 1
+    summary.replayed = True
+
+
+def _as_stored(state: Any) -> Any:
+    """The state as the next step reads it from its file (keys sorted): its views keep the
+    order of the keys they were made from."""
+    from adjudicator.store import dump_json
+
+    return json.loads(dump_json(state))
+
+
+def _compare(
+    made: dict[str, bytes],
+    entry: dict[str, Any],
+    turn: int,
+    digester: digests.Digester,
+    summary: Summary,
+) -> bool:
+    """Whether every file the replay ``made`` is the one the journal line names."""
+    named = entry.get("files") or {}
+    for rel, data in made.items():
+        if named.get(rel) != digester.data(rel, data):
+            summary.findings.append(Finding(turn, rel, msg("verify-replay-differs")))
+            return False
+    return True

@@ -1,0 +1,79 @@
+"""Players check a game: ``archive`` writes one file with the game, ``verify`` checks one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from adjudicator.lang import DEFAULT, LANGUAGES
+
+GAMEDIR = click.Path(path_type=Path, file_okay=False)
+FILE = click.Path(path_type=Path, dir_okay=False)
+
+
+@click.command()
+@click.argument("gamedir", type=GAMEDIR)
+@click.option("-o", "--output", "out", type=FILE, required=True, help="The archive file to write.")
+@click.option(
+    "--public",
+    is_flag=True,
+    help="Only what every player may see now (safe to hand out while the game runs).",
+)
+def archive(gamedir: Path, out: Path, public: bool) -> None:
+    """Write the whole game to one file (docs/archive.md), for `adjudicator verify`.
+
+    \b
+    Examples:
+      adjudicator archive games/cairo-2026 -o cairo-2026.archive.json
+      adjudicator archive games/cairo-2026 --public -o cairo-2026.public.json
+    """
+    from adjudicator.audit import archive as archives
+
+    written = archives.write(gamedir, out, public)
+    kind = "public archive" if public else "archive"
+    click.echo(f"{out}: {kind} of {written['id']}, {len(written['files'])} files")
+
+
+def _head(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    from adjudicator.audit.verify import HEAD
+
+    if value is not None and not HEAD.fullmatch(value):
+        raise click.BadParameter("a chain head is 32 to 64 hex digits, as a report shows it")
+    return value
+
+
+@click.command()
+@click.argument("file", type=FILE)
+@click.option(
+    "--head",
+    default=None,
+    callback=_head,
+    help="A chain head from one of your reports: the journal must pass through it.",
+)
+@click.option(
+    "--lang", type=click.Choice(LANGUAGES), default=DEFAULT, help="The language of the output."
+)
+def verify(file: Path, head: str | None, lang: str) -> None:
+    """Check an archive on your own machine: the journal's chain, every file, the seed, every
+    signature, and the whole game played again (docs/how-to-check.md).
+
+    Exit 0 when everything the archive holds agrees; 3 when anything disagrees, the first line
+    naming the turn and the file.
+
+    \b
+    Examples:
+      adjudicator verify cairo-2026.archive.json
+      adjudicator verify cairo-2026.public.json --head 3f2a9c0b5d1e47a8b6c2d9e0f1a2b3c4
+    """
+    from adjudicator.audit.verify import read
+    from adjudicator.audit.verify import verify as check
+    from adjudicator.present.audit import finding_lines, summary_lines
+
+    summary = check(read(file), head)
+    if summary.findings:
+        from adjudicator.cli import RefusedFailure
+
+        raise RefusedFailure("\n".join(finding_lines(summary, lang)))
+    for line in summary_lines(summary, head, lang):
+        click.echo(line)

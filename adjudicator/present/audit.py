@@ -1,0 +1,52 @@
+"""What ``verify`` found, in words: its summary when everything agrees, else the disagreements,
+the earliest turn first (the first line names the turn and the file)."""
+
+from __future__ import annotations
+
+from adjudicator.audit.verify import Finding, Summary
+from adjudicator.contract import msg
+from adjudicator.present.words import say
+
+SHOWN_FINDINGS = 20
+
+
+def finding_line(finding: Finding, lang: str = "en") -> str:
+    if finding.turn is None:
+        return say(msg("verify-at-game", path=finding.path, why=finding.problem), lang=lang)
+    at = msg("verify-at-turn", turn=finding.turn, path=finding.path, why=finding.problem)
+    return say(at, lang=lang)
+
+
+def finding_lines(summary: Summary, lang: str = "en") -> list[str]:
+    """Every disagreement, the first by turn first; at most :data:`SHOWN_FINDINGS` of them."""
+    first = summary.first()
+    assert first is not None
+    rest = [f for f in summary.findings if f is not first]
+    rest.sort(key=lambda f: -1 if f.turn is None else f.turn)
+    shown = [first, *rest][:SHOWN_FINDINGS]
+    lines = [finding_line(f, lang) for f in shown]
+    more = len(summary.findings) - len(shown)
+    if more:
+        lines.append(say(msg("verify-more-findings", count=more), lang=lang))
+    return lines
+
+
+def summary_lines(summary: Summary, head: str | None = None, lang: str = "en") -> list[str]:
+    """What was checked, when everything agrees."""
+    agrees = "verify-agrees-public" if summary.public else "verify-agrees"
+    said = [
+        msg(agrees, id=summary.id, game=summary.game),
+        msg("verify-journal", lines=summary.lines, head=summary.head),
+    ]
+    if head is not None:
+        said.append(msg("verify-through-head", head=head.lower()))
+    said += [
+        msg("verify-files", count=summary.files),
+        msg("verify-signatures", count=summary.signatures),
+        msg(f"verify-commitment-{summary.commitment}"),
+        msg("verify-replayed", count=summary.turns)
+        if summary.replayed
+        else msg("verify-replay-waits"),
+    ]
+    lines = [say(m, lang=lang) for m in said]
+    return [lines[0], *(f"  {line}" for line in lines[1:])]
