@@ -340,8 +340,9 @@ def _recorded(name: str, meta: dict[str, Any] | None, files: dict[str, bytes]) -
     view (a finished game's views reveal both)."""
     if meta is not None:
         return meta.get(name)
-    last = max((rel for rel in files if digests.is_public(rel) and "superseded" not in rel),
-               default=None)
+    last = max(
+        (rel for rel in files if digests.is_public(rel) and "superseded" not in rel), default=None
+    )
     if last is None:
         return None
     try:
@@ -406,9 +407,8 @@ def _signatures(
             try:
                 sshsig.verify(data, signature, str(keys.get(player)), signer=player)
             except sshsig.SignatureError as error:
-                summary.findings.append(
-                    Finding(turn, rel + ".sig", msg("verify-signature", player=player, why=error.reason))
-                )
+                why = msg("verify-signature", player=player, why=error.reason)
+                summary.findings.append(Finding(turn, rel + ".sig", why))
                 continue
             parsed = parse(data, game)
             body = parsed.data or {}
