@@ -103,7 +103,8 @@ def read(path: Path) -> dict[str, Any]:
     problem = _shape_problem(archive)
     if problem is not None:
         raise _refused(path, problem)
-    return archive
+    checked: dict[str, Any] = archive
+    return checked
 
 
 _STRINGS = ("format", "made_by", "game", "id")
