@@ -37,8 +37,10 @@ def run(
     directory: Path | None,
     echo: Callable[[str], None],
     lang: str = DEFAULT,
+    options: dict[str, object] | None = None,
 ) -> Path:
-    """Play the demo game, every reader speaking ``lang``; returns the game directory."""
+    """Play the demo game, every reader speaking ``lang``, with the game's ``options`` (as a
+    setup file gives them); returns the game directory."""
     game = load_game(game_name)
     count = players if players is not None else max(game.min_players, min(4, game.max_players))
     if not game.min_players <= count <= game.max_players:
@@ -65,6 +67,8 @@ def run(
         ],
         "lang": lang,
     }
+    if options:
+        setup["options"] = options
     (directory / "setup.yaml").write_text(yaml.dump(setup, Dumper=_Dumper, sort_keys=False))
     gamedir = directory / "game"
     engine.new(gamedir, directory / "setup.yaml")

@@ -220,16 +220,18 @@ def verify(archive: dict[str, Any], head: str | None = None) -> Summary:
     walk = _Walk(entries)
     files = contents(archive)
     created = entries[0]
+    key = _secrets(archive, created, files, summary)
+    digester = digests.Digester(key) if key is not None or "seed" in archive else None
+    _files(files, walk, digester, summary)
+    meta = None if _differs(summary, "game.json") else _game_json(files, summary)
     header = created.get("public")
-    meta = _game_json(files, summary)
     if not isinstance(header, dict):  # a game made before the created line said it
         header = None if meta is None else _header_of(meta)
     if header is None:
         summary.findings.append(Finding(None, "log.jsonl", msg("verify-no-header")))
         return summary
-    key = _secrets(archive, created, header, meta, files, summary)
-    digester = digests.Digester(key) if key is not None or "seed" in archive else None
-    _files(files, walk, digester, summary)
+    if meta is not None:
+        _agrees(meta, header, archive, summary)
     from adjudicator.registry import load_game
 
     try:
@@ -243,6 +245,10 @@ def verify(archive: dict[str, Any], head: str | None = None) -> Summary:
     if "seed" in archive and not summary.findings:
         _replay(walk, files, header, archive, game, digests.Digester(key), summary)
     return summary
+
+
+def _differs(summary: Summary, path: str) -> bool:
+    return any(f.path == path for f in summary.findings)
 
 
 def _chain(lines: list[str], summary: Summary, head: str | None) -> list[dict[str, Any]] | None:
@@ -300,28 +306,16 @@ def _header_of(meta: dict[str, Any]) -> dict[str, Any]:
 def _secrets(
     archive: dict[str, Any],
     created: dict[str, Any],
-    header: dict[str, Any],
-    meta: dict[str, Any] | None,
     files: dict[str, bytes],
     summary: Summary,
 ) -> bytes | None:
-    """The game's file key, once the seed and salt are revealed and open the commitment."""
+    """The game's file key, once the seed and salt are revealed and open the commitment; when
+    they do not, which of them differs from what the game recorded."""
     commitment = created.get("commitment")
     summary.commitment = "none" if commitment is None else "sealed"
-    if meta is not None:
-        for key in ("game", "id", "players", "options"):
-            if key in meta and _header_of(meta).get(key) != header.get(key):
-                summary.findings.append(Finding(None, "game.json", msg("verify-header-differs")))
-                break
-    if "seed" not in archive:
+    if "seed" not in archive or commitment is None:
         return None
     seed, salt = archive["seed"], archive.get("salt")
-    for name, value in (("seed", seed), ("salt", salt)):
-        recorded = _recorded(name, meta, files)
-        if recorded is not None and recorded != value:
-            summary.findings.append(Finding(None, name, msg("verify-secret-differs", what=name)))
-    if commitment is None:
-        return None
     if not isinstance(salt, str):
         summary.findings.append(Finding(None, "salt", msg("verify-secret-missing")))
         return None
@@ -329,28 +323,47 @@ def _secrets(
         opened = digests.commitment(seed, salt)
     except UnicodeEncodeError:
         opened = ""
-    if opened != commitment:
+    if opened == commitment:
+        summary.commitment = "opened"
+        return digests.file_key(seed, salt)
+    changed = [
+        name for name in ("seed", "salt") if _recorded(name, files) not in (None, archive.get(name))
+    ]
+    for name in changed:
+        summary.findings.append(Finding(None, name, msg("verify-secret-differs", what=name)))
+    if not changed:
         summary.findings.append(Finding(None, "seed", msg("verify-commitment-differs")))
-        return None
-    summary.commitment = "opened"
-    return digests.file_key(seed, salt)
+    return None
 
 
-def _recorded(name: str, meta: dict[str, Any] | None, files: dict[str, bytes]) -> Any:
-    """The seed or salt as the game itself recorded it: in game.json, else in the last public
-    view (a finished game's views reveal both)."""
-    if meta is not None:
-        return meta.get(name)
-    last = max(
-        (rel for rel in files if digests.is_public(rel) and "superseded" not in rel), default=None
-    )
-    if last is None:
-        return None
-    try:
-        view = json.loads(files[last])
-    except ValueError:
-        return None
-    return view.get(name) if isinstance(view, dict) else None
+def _recorded(name: str, files: dict[str, bytes]) -> Any:
+    """The seed or salt as the game recorded it: in game.json, or in the last public view (a
+    finished game's views reveal both); None when neither says."""
+    for rel in ("game.json", _last_public(files)):
+        try:
+            data = json.loads(files[rel]) if rel else None
+        except (KeyError, ValueError):
+            data = None
+        if isinstance(data, dict) and name in data:
+            return data[name]
+    return None
+
+
+def _last_public(files: dict[str, bytes]) -> str | None:
+    current = [rel for rel in files if digests.is_public(rel) and "superseded" not in rel]
+    return max(current, default=None)
+
+
+def _agrees(
+    meta: dict[str, Any], header: dict[str, Any], archive: dict[str, Any], summary: Summary
+) -> None:
+    """game.json (its digest checked) says what the journal's first line and the archive say."""
+    ours = _header_of(meta)
+    if any(ours.get(key) != header.get(key) for key in ("game", "id", "players", "options")):
+        summary.findings.append(Finding(None, "game.json", msg("verify-header-differs")))
+    for name in ("seed", "salt"):
+        if name in archive and name in meta and meta[name] != archive[name]:
+            summary.findings.append(Finding(None, name, msg("verify-secret-differs", what=name)))
 
 
 def _files(

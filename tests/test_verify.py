@@ -1,0 +1,397 @@
+"""A player checks a whole game on their own machine: `archive` writes it to one file, `verify`
+replays it and names the first turn and file that disagree (issue 12, docs/archive.md)."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adjudicator import demo
+from adjudicator.digests import is_public
+from adjudicator.registry import game_names, load_game
+from tests.helpers import Table, run
+
+ARCHIVES: dict[tuple[str, int, int, str], Path] = {}
+
+
+def demo_game(tmp: Path, game: str, players: int, seed: int, **options: Any) -> Path:
+    """A finished bot game played through the signed-order path; its game directory."""
+    return demo.run(game, players, seed, tmp / "demo", lambda _line: None, options=options)
+
+
+def archive(gamedir: Path, out: Path, *flags: str) -> dict[str, Any]:
+    result = run("archive", gamedir, *flags, "-o", out)
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
+    return data
+
+
+def verify(path: Path, *flags: str) -> tuple[int, list[str]]:
+    result = run("verify", path, *flags)
+    return result.exit_code, result.output.splitlines()
+
+
+def save(data: dict[str, Any], path: Path) -> Path:
+    path.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+def line_hashes(data: dict[str, Any]) -> list[str]:
+    return [hashlib.sha256(line.encode() + b"\n").hexdigest() for line in data["journal"]]
+
+
+# -- every game agrees with itself ----------------------------------------------------------------
+PLAYS = [
+    ("sultan", 2, 1, {}),
+    ("sultan", 3, 2, {"placement": "sequential"}),
+    ("sultan", 4, 3, {"jewel_choice": "random", "screens": False}),
+    ("sultan", 5, 4, {"placement": "sequential", "jewel_choice": "random"}),
+    ("sultan", 3, 5, {"start_player": "carol"}),
+    ("sultans_court", 4, 1, {}),
+    ("sultans_court", 4, 2, {"first_round_all_travel": False, "banish_tie": "higher_seat_goes"}),
+    ("sultans_court", 4, 3, {"max_rounds": 3}),
+]
+
+
+@pytest.mark.parametrize(("game", "players", "seed", "options"), PLAYS)
+def test_a_finished_bot_game_verifies_whole_and_public(
+    tmp_path: Path, game: str, players: int, seed: int, options: dict[str, Any]
+) -> None:
+    gamedir = demo_game(tmp_path, game, players, seed, **options)
+    full = archive(gamedir, tmp_path / "full.json")
+    code, lines = verify(tmp_path / "full.json")
+    assert code == 0, lines
+    adjudications = sum(json.loads(line)["type"] == "adjudicated" for line in full["journal"])
+    assert lines[0] == f"{full['id']} ({game}): everything this archive holds agrees"
+    assert f"  replay: {adjudications} adjudications played again" in "\n".join(lines)
+    assert "the seed and salt open the commitment" in lines[4]
+    public = archive(gamedir, tmp_path / "public.json", "--public")
+    assert public["seed"] == full["seed"] and public["over"]
+    held = {f["path"] for f in public["files"]}
+    assert "game.json" not in held and "setup.yaml" not in held
+    code, lines = verify(tmp_path / "public.json")
+    assert code == 0, lines
+    assert lines[0].endswith("everything this public archive holds agrees")
+
+
+def test_every_installed_game_is_played_above() -> None:
+    assert {play[0] for play in PLAYS} == set(game_names())
+    for name in game_names():
+        game = load_game(name)
+        counts = {p for g, p, _, _ in PLAYS if g == name}
+        assert counts == set(range(game.min_players, game.max_players + 1))
+
+
+def test_rollback_resign_replace_and_defaults_replay(tmp_path: Path) -> None:
+    table = Table(tmp_path, players=3)
+    table.play_turn()
+    table.play_turn()
+    assert run("rollback", table.gamedir).exit_code == 0
+    assert run("adjudicate", table.gamedir).exit_code == 0  # the same orders, again
+    assert run("resign", table.gamedir, "--player", "bob").exit_code == 0
+    new_key = tmp_path / "keys" / "carol2"
+    assert run("keygen", new_key).exit_code == 0
+    replaced = run("replace", table.gamedir, "--player", "carol", "--key-file", f"{new_key}.pub")
+    assert replaced.exit_code == 0, replaced.output
+    table.keys["carol"] = new_key
+    alice = table.signed("alice", table.legal("alice"), "late-alice.yaml")
+    assert run("submit", table.gamedir, alice).exit_code == 0
+    assert run("adjudicate", table.gamedir, "--default-missing").exit_code == 0
+    owed = [p for p in table.status()["owed"] if p != "bob"]
+    orders = [table.signed(p, table.legal(p), f"last-{p}.yaml") for p in owed]
+    assert run("submit", table.gamedir, *orders).exit_code == 0
+    assert run("adjudicate", table.gamedir).exit_code == 0
+    archive(table.gamedir, tmp_path / "full.json")
+    code, lines = verify(tmp_path / "full.json")
+    assert code == 0, lines
+    assert "replay: 5 adjudications played again" in "\n".join(lines)
+
+
+# -- a running game --------------------------------------------------------------------------------
+def test_a_running_games_public_archive_holds_only_public_views_and_waits(tmp_path: Path) -> None:
+    table = Table(tmp_path, players=3)
+    table.play_turn()
+    table.play_turn()
+    data = archive(table.gamedir, tmp_path / "public.json", "--public")
+    assert "seed" not in data and "salt" not in data and not data["over"]
+    assert data["files"] and all(is_public(f["path"]) for f in data["files"])
+    code, lines = verify(tmp_path / "public.json")
+    assert code == 0, lines
+    assert "  seed: still secret; the game ends before it is revealed" in lines
+    assert lines[-1] == "  replay: waits for the end of the game (the seed is revealed then)"
+
+
+def test_the_same_running_game_in_two_worlds_gives_the_same_public_archive(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two games that differ only in what no player may see yet (alice's sealed bid, and the
+    secret salt every game draws): their public archives are the same once every value that
+    commits to hidden data is replaced by a placeholder."""
+    monkeypatch.setenv("ADJUDICATOR_NOW", "2026-11-27T12:00:00+00:00")
+    first = Table(tmp_path / "world1", players=3)
+    second = Table(tmp_path / "world2", players=3)
+    for player in second.names:  # the same keys in both worlds, so the same setup
+        for suffix in ("", ".pub"):
+            source = first.keys[player].with_name(player + suffix)
+            second.keys[player].with_name(player + suffix).write_bytes(source.read_bytes())
+    second.gamedir = second.root / "same-keys"
+    assert run("new", second.gamedir, "--setup", second.setup_path).exit_code == 0
+    publics = []
+    for table, end in ((first, 0), (second, -1)):
+        table.play_turn()  # the start player's jewel choice: the same in both worlds
+        hand = sorted(table.view("alice")["hand"])
+        order = table.signed("alice", {"bid": {"cushion": 1, "card": hand[end]}}, "bid.yaml")
+        assert run("submit", table.gamedir, order).exit_code == 0
+        publics.append(archive(table.gamedir, table.root / "public.json", "--public"))
+    assert placeheld(publics[0]) == placeheld(publics[1])
+    assert publics[0]["journal"] != publics[1]["journal"]  # the worlds do differ underneath
+
+
+def placeheld(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` with every value that commits to hidden data replaced by ``#``: the chain's
+    ``prev``, the seed commitment (in the journal and in each view), and each digest (of an
+    accepted order; of a file: a public view's digest covers the commitment it holds, and its
+    content is compared instead)."""
+    lines = []
+    for text in data["journal"]:
+        entry = json.loads(text)
+        entry["prev"] = "#"
+        if "commitment" in entry:
+            entry["commitment"] = "#"
+        entry["files"] = dict.fromkeys(entry.get("files", {}), "#")
+        for order in entry.get("orders") or []:
+            order["digest"] = "#"
+        lines.append(entry)
+    files = []
+    for item in data["files"]:
+        view = json.loads(item["text"])
+        assert set(view) >= {"reader", "commitment"} and view["reader"] == "public"
+        files.append({"path": item["path"], "view": {**view, "commitment": "#"}})
+    return {**data, "journal": lines, "files": files}
+
+
+# -- tampering: every kind of file is found and named ----------------------------------------------
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    tmp = tmp_path_factory.mktemp("finished")
+    gamedir = demo_game(tmp, "sultan", 3, 11)
+    (tmp / "no-mail.toml").write_text("")  # no [smtp]: every mail goes to the game's outbox/
+    result = run("send", gamedir, "--config", tmp / "no-mail.toml")
+    assert result.exit_code == 0, result.output
+    return gamedir, archive(gamedir, tmp / "full.json")
+
+
+def tampered(data: dict[str, Any], path: str, change: Any) -> dict[str, Any]:
+    """A copy of ``data`` whose file at ``path`` has its bytes changed by ``change``."""
+    copy = json.loads(json.dumps(data))
+    for item in copy["files"]:
+        if item["path"] == path:
+            raw = item["text"].encode() if "text" in item else base64.b64decode(item["base64"])
+            item.pop("text", None)
+            item["base64"] = base64.b64encode(change(raw)).decode()
+            return copy
+    raise AssertionError(f"no {path} in the archive")
+
+
+def flip_last_digit(raw: bytes) -> bytes:
+    """Change one byte: the last digit in the file."""
+    at = max(raw.rfind(bytes([d])) for d in b"0123456789")
+    return raw[:at] + (b"1" if raw[at : at + 1] != b"1" else b"2") + raw[at + 1 :]
+
+
+def first_file(data: dict[str, Any], pattern: str) -> str:
+    import re
+
+    return next(f["path"] for f in data["files"] if re.fullmatch(pattern, f["path"]))
+
+
+@pytest.mark.parametrize(
+    ("kind", "pattern"),
+    [
+        ("an order byte", r"turns/0005/orders/.*\.yaml"),
+        ("a signature", r"turns/0005/orders/.*\.yaml\.sig"),
+        ("a state", r"turns/0007/state\.json"),
+        ("a resolution", r"turns/0007/resolution\.json"),
+        ("a player's view (their report)", r"turns/0008/views/bob\.json"),
+        ("the public view", r"turns/0008/views/public\.json"),
+        ("a report mail as sent", r"mail/sent/.*\.eml"),
+        ("the setup", r"setup\.yaml"),
+        ("the game file", r"game\.json"),
+    ],
+)
+def test_a_changed_file_is_found_and_named(
+    tmp_path: Path, finished: tuple[Path, dict[str, Any]], kind: str, pattern: str
+) -> None:
+    _, data = finished
+    path = first_file(data, pattern)
+    code, lines = verify(save(tampered(data, path, flip_last_digit), tmp_path / "t.json"))
+    assert code == 3, (kind, lines)
+    if path.startswith("turns/"):
+        where = f"Error: turn {int(path.split('/')[1])}: {path}: "
+        assert lines[0].startswith(where), (kind, lines[0])
+    else:  # the turn as the journal line that named the file left it
+        assert lines[0].startswith("Error: turn ") and f": {path}: " in lines[0], lines[0]
+    assert "is not the file journal line" in lines[0] or "signature" in lines[0]
+
+
+def test_a_changed_journal_line_breaks_the_chain(
+    tmp_path: Path, finished: tuple[Path, dict[str, Any]]
+) -> None:
+    _, data = finished
+    copy = json.loads(json.dumps(data))
+    entry = json.loads(copy["journal"][10])
+    entry["at"] = "2020-01-01T00:00:00+00:00"
+    copy["journal"][10] = json.dumps(entry, sort_keys=True, ensure_ascii=False)
+    code, lines = verify(save(copy, tmp_path / "t.json"))
+    assert code == 3
+    assert lines[0] == (
+        "Error: log.jsonl: line 12 does not follow the line before it (its prev is not that "
+        "line's SHA-256): the journal was changed"
+    )
+
+
+@pytest.mark.parametrize("secret", ["seed", "salt"])
+def test_a_changed_seed_or_salt_is_named(
+    tmp_path: Path, finished: tuple[Path, dict[str, Any]], secret: str
+) -> None:
+    _, data = finished
+    copy = {**data, secret: "0" * 32 if secret == "seed" else "1" * 64}
+    code, lines = verify(save(copy, tmp_path / "t.json"))
+    assert code == 3
+    assert lines[0] == f"Error: {secret}: the {secret} differs from the one the game recorded"
+    public = {k: v for k, v in copy.items()}
+    public["public"] = True
+    public["files"] = [f for f in copy["files"] if f["path"] not in ("game.json", "setup.yaml")]
+    public["files"] = [f for f in public["files"] if not f["path"].startswith("mail/")]
+    code, lines = verify(save(public, tmp_path / "p.json"))
+    assert code == 3
+    assert lines[0] == f"Error: {secret}: the {secret} differs from the one the game recorded"
+
+
+def rechain(lines: list[str], start: int) -> list[str]:
+    """The journal with each line from ``start`` on chained again to the one before it: what a
+    game master who rewrote history would have to do."""
+    result = list(lines[:start])
+    for text in lines[start:]:
+        entry = json.loads(text)
+        previous = result[-1].encode() + b"\n"
+        entry["prev"] = hashlib.sha256(previous).hexdigest()
+        result.append(json.dumps(entry, sort_keys=True, ensure_ascii=False))
+    return result
+
+
+def test_a_rewritten_history_is_caught_by_replay_and_by_a_head_the_player_holds(
+    tmp_path: Path, finished: tuple[Path, dict[str, Any]]
+) -> None:
+    """A game master changes a resolution, names the new file's digest in the journal and
+    chains every later line again: the chain holds, but the replay disagrees, and a head a
+    player kept from a report after that line is no longer in the chain."""
+    gamedir, data = finished
+    from adjudicator.digests import Digester
+
+    meta = json.loads((gamedir / "game.json").read_text())
+    digester = Digester.of(meta)
+    path = "turns/0007/resolution.json"
+    forged = tampered(data, path, flip_last_digit)
+    raw = base64.b64decode(next(f for f in forged["files"] if f["path"] == path)["base64"])
+    number = next(
+        i for i, text in enumerate(data["journal"]) if path in json.loads(text).get("files", {})
+    )
+    entry = json.loads(forged["journal"][number])
+    entry["files"][path] = digester.data(path, raw)
+    forged["journal"][number] = json.dumps(entry, sort_keys=True, ensure_ascii=False)
+    forged["journal"] = rechain(forged["journal"], number)
+    code, lines = verify(save(forged, tmp_path / "t.json"))
+    assert code == 3
+    assert lines[0].startswith(f"Error: turn 7: {path}: played again from the setup"), lines
+    held = line_hashes(data)[number + 3][:32]
+    code, lines = verify(tmp_path / "t.json", "--head", held)
+    assert code == 3
+    assert any(f"does not pass through the chain head {held}" in line for line in lines)
+    code, lines = verify(tmp_path / "t.json", "--head", line_hashes(data)[number - 1])
+    assert not any("does not pass through" in line for line in lines)
+
+
+def test_a_head_the_chain_passes_through_is_said_and_one_it_does_not_is_refused(
+    tmp_path: Path, finished: tuple[Path, dict[str, Any]]
+) -> None:
+    _, data = finished
+    path = save(data, tmp_path / "a.json")
+    head = line_hashes(data)[20]
+    code, lines = verify(path, "--head", head[:32].upper())
+    assert code == 0, lines
+    assert f"  the chain passes through the head {head[:32]}" in lines
+    code, lines = verify(path, "--head", "ab" * 16)
+    assert code == 3
+    assert lines[0] == (
+        f"Error: log.jsonl: the journal does not pass through the chain head {'ab' * 16}: the "
+        "history was rewritten after that head was shown"
+    )
+    for bad in ("abc", "xyz" * 11, "a" * 65):
+        result = run("verify", path, "--head", bad)
+        assert result.exit_code == 2, result.output
+        assert "a chain head is 32 to 64 hex digits" in result.output
+
+
+# -- hostile archives ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (b"\xff\xfe", "it is not UTF-8 (byte 0)"),
+        (b'{\n  "format": \n', "it is not JSON (Expecting value)"),
+        (b"[]", "it is not a JSON object"),
+        (b'{"format": "zip"}', "its format is not adjudicator-archive"),
+        (b'{"format": "adjudicator-archive", "version": 9}', "its version is 9"),
+        (b'{"a": 1, "a": 2}', "it is not JSON (duplicate key 'a')"),
+        (b"[" * 100000 + b"]" * 100000, "it is not JSON"),
+    ],
+)
+def test_a_file_that_is_no_archive_is_refused_with_its_reason(
+    tmp_path: Path, content: bytes, reason: str
+) -> None:
+    path = tmp_path / "x.json"
+    path.write_bytes(content)
+    result = run("verify", path)
+    assert result.exit_code == 3, result.output
+    assert result.output.startswith(f"Error: {path}: not an archive this version can read: ")
+    assert reason in result.output
+
+
+def test_an_archive_with_a_file_twice_or_an_unknown_key_is_refused(
+    tmp_path: Path, finished: tuple[Path, dict[str, Any]]
+) -> None:
+    _, data = finished
+    twice = {**data, "files": [*data["files"], data["files"][0]]}
+    result = run("verify", save(twice, tmp_path / "a.json"))
+    assert result.exit_code == 3
+    assert f"it holds {data['files'][0]['path']} twice" in result.output
+    result = run("verify", save({**data, "extra": 1}, tmp_path / "b.json"))
+    assert result.exit_code == 3
+    assert "it has a key no archive has: extra" in result.output
+    for target in (tmp_path, Path("/dev/null")):
+        result = run("verify", target)
+        assert result.exit_code in (2, 3), result.output
+
+
+def test_a_file_the_journal_does_not_name_and_a_missing_one_are_named(
+    tmp_path: Path, finished: tuple[Path, dict[str, Any]]
+) -> None:
+    _, data = finished
+    extra = {**data, "files": [*data["files"], {"path": "turns/0003/orders/x.yaml", "text": "x"}]}
+    code, lines = verify(save(extra, tmp_path / "a.json"))
+    assert code == 3
+    assert (
+        lines[0] == "Error: turn 3: turns/0003/orders/x.yaml: the journal does not name this file"
+    )
+    gone = first_file(data, r"turns/0004/state\.json")
+    fewer = {**data, "files": [f for f in data["files"] if f["path"] != gone]}
+    code, lines = verify(save(fewer, tmp_path / "b.json"))
+    assert code == 3
+    assert (
+        lines[0] == f"Error: turn 4: {gone}: the journal names it, but the archive does not hold it"
+    )
