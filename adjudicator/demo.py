@@ -14,6 +14,7 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -58,7 +59,7 @@ def run(
     (directory / "keys").mkdir(parents=True, exist_ok=True)
     for name in names:
         keys.generate(directory / "keys" / name, f"{name}@demo")
-    setup = {
+    setup: dict[str, Any] = {
         "game": game_name,
         "id": f"demo-{game_name}-{seed}",
         "seed": _Quoted(game_seed),
