@@ -69,6 +69,7 @@ bench: install-test
 	$(BIN)/python benchmarks/startup.py
 	$(BIN)/python benchmarks/submit.py
 	$(BIN)/python benchmarks/headers.py
+	$(BIN)/python benchmarks/verify.py
 
 # The long run of the kill test: every failpoint of every command (some 800 kills).
 crash: install-test

@@ -1,0 +1,59 @@
+"""`adjudicator verify` of a finished 5-player Sultan game against `python -c "import click"`.
+
+The target (DESIGN.md: one second counts as 30x): the whole check, journal, files, signatures and
+the replay of every adjudication, within 30 times the bare click import. The game is a bot game
+played through the signed-order path (`adjudicator demo`), archived whole with mail as sent.
+Prints the medians and exits 1 when the target is missed.
+
+    .venv/bin/python benchmarks/verify.py [--runs 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+TARGET = 30.0
+
+
+def median_seconds(command: list[str], runs: int) -> float:
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    script = shutil.which("adjudicator") or str(Path(sys.executable).parent / "adjudicator")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        quiet = {"check": True, "stdout": subprocess.DEVNULL}
+        subprocess.run([script, "demo", "sultan", "--players", "5", "--dir", folder / "d"], **quiet)
+        (folder / "no-mail.toml").write_text("")  # no [smtp]: the mail goes to outbox/
+        subprocess.run(
+            [script, "send", folder / "d/game", "--config", folder / "no-mail.toml"], **quiet
+        )
+        archive = folder / "game.json"
+        subprocess.run([script, "archive", folder / "d/game", "-o", archive], **quiet)
+        baseline = median_seconds([sys.executable, "-c", "import click"], max(args.runs, 10))
+        took = median_seconds([script, "verify", str(archive)], args.runs)
+    ratio = took / baseline
+    print(f"python -c 'import click': {baseline * 1000:.1f} ms")
+    print(f"adjudicator verify (5-player Sultan, finished): {took * 1000:.0f} ms ({ratio:.1f}x)")
+    print(f"target: within {TARGET:.0f}x -> {'met' if ratio <= TARGET else 'MISSED'}")
+    return 0 if ratio <= TARGET else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
