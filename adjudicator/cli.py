@@ -68,6 +68,22 @@ def fail(message: str, code: int) -> NoReturn:
     raise FAILURES.get(code, Failure)(message)
 
 
+def private_key(keyfile: Path) -> Any:
+    """The private key in ``keyfile``, asking for its passphrase when it has one (exit 2 when
+    it cannot be read)."""
+    from adjudicator import keys
+    from adjudicator.present.words import say
+
+    try:
+        try:
+            return keys.load_private(keyfile)
+        except keys.PassphraseNeeded:
+            passphrase = click.prompt(f"Passphrase for {keyfile}", hide_input=True)
+            return keys.load_private(keyfile, passphrase.encode())
+    except keys.KeyProblem as error:
+        fail(f"{keyfile}: {say(error.reason)}", 2)
+
+
 def echo_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
@@ -142,7 +158,7 @@ def sign(orders: Path, keyfile: Path) -> None:
     Example:
       adjudicator sign cairo-2026-turn4-alice.yaml --key ~/.ssh/cairo-2026
     """
-    from adjudicator import keys, sshsig
+    from adjudicator import sshsig
     from adjudicator.orders import MAX_ORDER_BYTES
     from adjudicator.present.words import say
     from adjudicator.readfile import FileRefused, read_regular
@@ -152,14 +168,7 @@ def sign(orders: Path, keyfile: Path) -> None:
         data = read_regular(orders, MAX_ORDER_BYTES)
     except FileRefused as error:
         fail(f"{orders}: cannot read the order file ({say(error.why)})", 2)
-    try:
-        try:
-            private = keys.load_private(keyfile)
-        except keys.PassphraseNeeded:
-            passphrase = click.prompt(f"Passphrase for {keyfile}", hide_input=True)
-            private = keys.load_private(keyfile, passphrase.encode())
-    except keys.KeyProblem as error:
-        fail(f"{keyfile}: {say(error.reason)}", 2)
+    private = private_key(keyfile)
     target = orders.with_name(orders.name + ".sig")
     atomic_write(target, sshsig.sign(data, private))
     click.echo(f"{target}: signed")
@@ -286,7 +295,8 @@ def _deadline_text(data: dict[str, Any]) -> str:
     "--default-missing", is_flag=True, help="Apply the game's default orders for missing players."
 )
 def adjudicate(gamedir: Path, default_missing: bool) -> None:
-    """Resolve the current turn once every owed order is in.
+    """Resolve the current turn once every owed order is in (under `sealing: commit-reveal`,
+    while commitments are missing: open the reveal).
 
     \b
     Example:
@@ -296,6 +306,8 @@ def adjudicate(gamedir: Path, default_missing: bool) -> None:
 
     result = engine.adjudicate(gamedir, default_missing)
     line = f"{gamedir}: turn {result['turn']} adjudicated"
+    if result["revealing"]:  # sealing: commit-reveal: the commitments' phase is over
+        line = f"{gamedir}: the reveal of turn {result['turn']} is open"
     if result["defaulted"]:
         line += f" (default orders for {', '.join(result['defaulted'])})"
     click.echo(line)
@@ -502,11 +514,14 @@ def demo(game: str, players: int | None, seed: int, directory: Path | None, lang
     demo_module.run(game, players, seed, directory, click.echo, lang)
 
 
-from adjudicator.cli_audit import archive, verify  # noqa: E402
+from adjudicator.cli_audit import archive, commit, verify  # noqa: E402
 from adjudicator.cli_gm import extend, pause, replace, resign, resume, rollback  # noqa: E402
 from adjudicator.cli_mail import ingest, send, tick  # noqa: E402  (they only import click here)
 
-_COMMANDS = (ingest, send, tick, extend, pause, resume, replace, resign, rollback, archive, verify)
+_COMMANDS = (
+    *(ingest, send, tick, extend, pause, resume, replace, resign, rollback),
+    *(archive, verify, commit),
+)
 for _command in _COMMANDS:
     cli.add_command(_command)
 

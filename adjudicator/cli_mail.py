@@ -316,7 +316,10 @@ def _run_clock(root: Path, game_id: str, settings: MailSettings) -> None:
         click.echo(f"{game_id}: {done.not_now}")
     elif done.adjudicated:
         why = f" (default orders for {', '.join(done.defaulted)})" if done.defaulted else ""
-        click.echo(f"{game_id}: adjudicated turn {done.turn}{why}")
+        if done.revealing:
+            click.echo(f"{game_id}: the reveal of turn {done.turn} is open{why}")
+        else:
+            click.echo(f"{game_id}: adjudicated turn {done.turn}{why}")
     elif done.waiting_for:
         click.echo(
             f"{game_id}: turn {done.turn} is past its deadline and waits for "

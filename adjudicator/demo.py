@@ -18,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from adjudicator import engine, keys, sshsig
+from adjudicator import engine, keys, sealing, sshsig
 from adjudicator.errors import UsageProblem
 from adjudicator.lang import DEFAULT
 from adjudicator.present.reports import render_final
@@ -80,17 +80,20 @@ def run(
             break
         turn = status["turn"]
         for player in status["owed"]:
-            order = game.bot(engine.view(gamedir, player), bots.stream(f"bot {player} turn {turn}"))
+            view = engine.view(gamedir, player)
+            view["to_do"] = view.pop("order", view["to_do"])  # sealed: the order it seals
+            order = game.bot(view, bots.stream(f"bot {player} turn {turn}"))
             path = directory / "orders" / f"turn{turn:03d}-{player}.yaml"
-            _write_signed(
+            sealed = _write_signed(
                 path,
                 {"id": setup["id"], "player": player, "turn": turn, **order},
                 directory / "keys" / player,
+                commit=status["phase"] == "commit",
             )
-            verdicts = engine.submit(gamedir, [path])
-            if not all(v.accepted for v in verdicts):
-                problems = "; ".join(r for v in verdicts for r in reason_lines(v))
-                raise RuntimeError(f"the {game_name} bot's order was refused: {problems}")
+            _submit(gamedir, sealed or path, game_name)
+        if status["phase"] == "commit":  # every commitment is in: the reveal is open
+            for player in status["owed"]:
+                _submit(gamedir, directory / "orders" / f"turn{turn:03d}-{player}.yaml", game_name)
         engine.adjudicate(gamedir)
     handle = engine.OpenGame(gamedir)
     final = engine.stored_view(handle, "public")
@@ -131,9 +134,28 @@ def demo_seed(seed: int) -> str:
     return f"{seed:0{MIN_SEED_DIGITS}x}"
 
 
-def _write_signed(path: Path, order: dict[str, object], keyfile: Path) -> None:
+def _submit(gamedir: Path, path: Path, game_name: str) -> None:
+    verdicts = engine.submit(gamedir, [path])
+    if not all(v.accepted for v in verdicts):
+        problems = "; ".join(r for v in verdicts for r in reason_lines(v))
+        raise RuntimeError(f"the {game_name} bot's order was refused: {problems}")
+
+
+def _write_signed(
+    path: Path, order: dict[str, object], keyfile: Path, commit: bool = False
+) -> Path | None:
+    """Write the order and its signature; with ``commit`` (``sealing: commit-reveal``), salted,
+    beside its signed commitment, whose path is returned."""
     path.parent.mkdir(parents=True, exist_ok=True)
     data = yaml.safe_dump(order, sort_keys=False, default_flow_style=None).encode()
+    private = keys.load_private(keyfile)
+    if commit:
+        data = sealing.salted(data)
     path.write_bytes(data)
-    signature = sshsig.sign(data, keys.load_private(keyfile))
-    path.with_name(path.name + ".sig").write_bytes(signature)
+    path.with_name(path.name + ".sig").write_bytes(sshsig.sign(data, private))
+    if not commit:
+        return None
+    promise = sealing.commitment_file(order, data)
+    sealed = path.with_name(path.name + sealing.COMMIT_EXTENSION)
+    sealed.write_bytes(promise + sshsig.sign(promise, private))
+    return sealed

@@ -13,11 +13,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from adjudicator import clock, journal, schedule, sshsig, steps, views
+from adjudicator import clock, journal, schedule, sealing, sshsig, steps, views
 from adjudicator.contract import Game, Msg, Problem, Reason, State, msg
 from adjudicator.errors import NotNow, UsageProblem
 from adjudicator.lang import DEFAULT, game_lang
 from adjudicator.orders import (
+    Kind,
     Parsed,
     Refusal,
     Submission,
@@ -67,6 +68,8 @@ class OpenGame:
         self.meta = journal.seats(self.dir.created(), self.log)
         self.game: Game = load_game(self.meta["game"])
         self.pending: list[dict[str, Any]] = []
+        self.opens: dict[str, Any] | None = None
+        """The reveal this step opens (``sealing: commit-reveal``), journaled with its line."""
 
     @property
     def players(self) -> list[str]:
@@ -88,8 +91,42 @@ class OpenGame:
     def in_effect(self, turn: int) -> dict[str, dict[str, Any]]:
         """Each player's order in effect for ``turn`` (this step's orders included)."""
         orders = dict(self.facts.in_effect.get(turn, {}))
-        orders.update({o["player"]: o for o in self.pending if o["turn"] == turn})
+        orders.update(
+            {o["player"]: o for o in self.pending if o["turn"] == turn and not o.get("kind")}
+        )
         return orders
+
+    def committed(self, turn: int) -> dict[str, dict[str, Any]]:
+        """Each player's commitment in effect for ``turn`` (this step's included)."""
+        commitments = dict(self.facts.committed.get(turn, {}))
+        commitments.update(
+            {o["player"]: o for o in self.pending if o["turn"] == turn and o.get("kind")}
+        )
+        return commitments
+
+    def sealing_option(self) -> str:
+        """``plain``, or ``commit-reveal`` (docs/commit-reveal.md)."""
+        return str(self.meta["options"].get("sealing", "plain"))
+
+    def phase(self, turn: int | None = None) -> sealing.Phase:
+        """What ``turn`` (default: the current one) asks for now."""
+        turn = self.turn() if turn is None else turn
+        if self.sealing_option() != "commit-reveal":
+            return "orders"
+        return "reveal" if turn in self.revealing() else "commit"
+
+    def revealing(self) -> dict[int, dict[str, Any]]:
+        """The turns whose reveal has opened (this step's opening included)."""
+        return {**self.facts.revealing, **({self.opens["turn"]: self.opens} if self.opens else {})}
+
+    def received(self, turn: int) -> dict[str, dict[str, Any]]:
+        """What each player sent that counts now: their commitment in the commit phase, else
+        their order."""
+        return self.committed(turn) if self.phase(turn) == "commit" else self.in_effect(turn)
+
+    def without(self, turn: int) -> list[str]:
+        """The players who made no commitment for ``turn`` before its reveal opened."""
+        return list(self.revealing().get(turn, {}).get("without", []))
 
     def accepted(self) -> dict[str, int]:
         """The digest of every order accepted in this game, with its turn (for replays)."""
@@ -105,6 +142,10 @@ class OpenGame:
     def over(self) -> bool:
         return self.game.is_over(self.state())
 
+    def opening(self) -> dict[str, Any]:
+        """What the step's line says of the reveal it opens (nothing when it opens none)."""
+        return {"reveal": self.opens} if self.opens else {}
+
     def require_player(self, player: str) -> None:
         if player not in self.players:
             raise UsageProblem(
@@ -114,8 +155,8 @@ class OpenGame:
 
 
 def game_options(meta: dict[str, Any]) -> dict[str, Any]:
-    """The options the game module sees: the engine's own (nmr) left out."""
-    return {k: v for k, v in meta["options"].items() if k != "nmr"}
+    """The options the game module sees: the engine's own (nmr, sealing) left out."""
+    return {k: v for k, v in meta["options"].items() if k not in ("nmr", "sealing")}
 
 
 def now() -> str:
@@ -235,7 +276,7 @@ def submit(root: Path, paths: list[Path]) -> list[Verdict]:
         for submission in submissions:
             verdicts.append(_submit_one(handle, submission))
         if handle.pending:
-            running.commit("submitted", orders=handle.pending)
+            running.commit("submitted", orders=handle.pending, **handle.opening())
     return verdicts
 
 
@@ -268,7 +309,8 @@ def judge(handle: OpenGame, label: str, received: bytes, signature: bytes | None
 
 
 def _judge(handle: OpenGame, label: str, received: bytes, signature: bytes | None) -> Verdict:
-    parsed = parse(received, handle.game)
+    kind = _kind_of(received)
+    parsed = parse(received, handle.game, kind)
     if parsed.data is None:
         if signature is None:
             parsed.reasons.insert(0, _NO_SIGNATURE)
@@ -301,7 +343,7 @@ def _judge(handle: OpenGame, label: str, received: bytes, signature: bytes | Non
             reasons=[Reason(msg("replay", turn=replayed))],
         )
     turn = handle.turn()
-    closed = _closed_to(handle, player, turn)
+    closed = _closed_to(handle, player, turn) or _wrong_kind(handle, kind, player, turn)
     if closed is not None:
         return Verdict(label, False, player, turn, reasons=[Reason(closed)])
     state = handle.state(turn)
@@ -309,12 +351,71 @@ def _judge(handle: OpenGame, label: str, received: bytes, signature: bytes | Non
     owed = handle.game.owed(state)
     if envelope and player not in owed:
         parsed.reasons.append(Reason(msg("owes-nothing", player=player, turn=turn)))
-    elif envelope:
+    elif envelope and kind != "commitment":
         game_problems(parsed, handle.game, handle.game.context(handle.game.view(state, player)))
+    if (
+        envelope
+        and kind == "reveal"
+        and commitment_made(handle, turn, player) != (sealing.commitment_of(signed))
+    ):
+        parsed.reasons.insert(0, Reason(msg("reveal-mismatch", player=player, turn=turn)))
     if not parsed.ok:
         return Verdict(label, False, player, turn, reasons=parsed.reasons)
-    replaces = _store_order(handle, turn, player, signed, signature, digest)
+    replaces = _store_order(handle, turn, player, signed, signature, digest, kind)
+    if kind == "commitment":
+        _open_reveal_when_complete(handle, turn, owed)
     return Verdict(label, True, player, turn, replaces, sha256=sha256(signed), notes=parsed.notes)
+
+
+def commitment_made(handle: OpenGame, turn: int, player: str) -> str | None:
+    """The ``commit`` of ``player``'s commitment in effect for ``turn``, or None."""
+    entry = handle.committed(turn).get(player)
+    if entry is None:
+        return None
+    raw = (handle.dir.root / handle.dir.turn_dir(turn) / "orders" / entry["file"]).read_bytes()
+    data = parse(raw, handle.game, "commitment").data or {}
+    commit = data.get("commit")
+    return commit if isinstance(commit, str) else None
+
+
+def _kind_of(received: bytes) -> Kind:
+    """What a file looks like it is (a ``commit:`` or ``salt:`` key at the top level): the
+    phase of the turn then says whether it is what the turn asks for."""
+    for line in received.splitlines():
+        if line.startswith(b"commit:"):
+            return "commitment"
+        if line.startswith(b"salt:"):
+            return "reveal"
+    return "order"
+
+
+def _wrong_kind(handle: OpenGame, kind: Kind, player: str, turn: int) -> Msg | None:
+    """Why a file of this ``kind`` is not what the turn asks of ``player`` now, or None."""
+    phase = handle.phase(turn)
+    wanted: dict[str, Kind] = {"orders": "order", "commit": "commitment", "reveal": "reveal"}
+    if phase == "reveal" and player in handle.without(turn):
+        return msg("reveal-without-commitment", player=player, turn=turn)
+    if kind == wanted[phase]:
+        return None
+    if phase == "orders":
+        return msg("not-sealed", game=handle.meta["id"])
+    if phase == "commit":
+        return msg("commitment-first", turn=turn)
+    return msg("reveal-open", turn=turn)
+
+
+def _open_reveal_when_complete(handle: OpenGame, turn: int, owed: dict[str, Any]) -> None:
+    """The step that stores the last owed commitment opens the reveal (a resigned seat owes
+    none: it plays the default orders)."""
+    missing = [p for p in owed if p not in handle.committed(turn) and p not in handle.resigned()]
+    if not missing:
+        handle.opens = reveal_of(handle, turn, [])
+
+
+def reveal_of(handle: OpenGame, turn: int, without: list[str]) -> dict[str, Any]:
+    """The reveal of ``turn`` opening now: its deadline (counted as a turn's is) and who made
+    no commitment."""
+    return {"turn": turn, "deadline": deadline_of(handle.meta, clock.now()), "without": without}
 
 
 def _closed_to(handle: OpenGame, player: str, turn: int) -> Msg | None:
@@ -346,9 +447,16 @@ def _signature_reason(
 
 
 def _store_order(
-    handle: OpenGame, turn: int, player: str, signed: bytes, signature: bytes, digest: str
+    handle: OpenGame,
+    turn: int,
+    player: str,
+    signed: bytes,
+    signature: bytes,
+    digest: str,
+    kind: Kind = "order",
 ) -> bool:
-    """Write the order's files; the step's journal line will name it in effect."""
+    """Write the order's (or commitment's) files; the step's journal line will name it in
+    effect."""
     store = handle.dir
     folder = f"{store.turn_dir(turn)}/orders"
     existing = store.root / folder
@@ -356,17 +464,19 @@ def _store_order(
     name = f"{player}-{count + 1}.yaml"
     store.write_bytes(f"{folder}/{name}", signed)
     store.write_bytes(f"{folder}/{name}.sig", signature)
-    replaces = player in handle.in_effect(turn)
-    handle.pending.append(
-        {
-            "turn": turn,
-            "player": player,
-            "file": name,
-            "digest": digest,
-            "replaces": replaces,
-            "at": now(),
-        }
-    )
+    earlier = handle.committed(turn) if kind == "commitment" else handle.in_effect(turn)
+    replaces = player in earlier
+    entry = {
+        "turn": turn,
+        "player": player,
+        "file": name,
+        "digest": digest,
+        "replaces": replaces,
+        "at": now(),
+    }
+    if kind == "commitment":
+        entry["kind"] = "commitment"
+    handle.pending.append(entry)
     return replaces
 
 
@@ -415,9 +525,10 @@ def status_of(handle: OpenGame) -> dict[str, Any]:
     turn = handle.turn()
     state = handle.state(turn)
     owed = handle.game.owed(state)
-    received = handle.in_effect(turn)
+    received = handle.received(turn)
     order = handle.players
     resigned = handle.resigned()
+    left_out = resigned + handle.without(turn)
     over = handle.game.is_over(state)
     times = handle.clock()
     return {
@@ -425,8 +536,9 @@ def status_of(handle: OpenGame) -> dict[str, Any]:
         "game": handle.meta["game"],
         "turn": turn,
         "over": over,
+        "phase": handle.phase(turn),
         "owed": {p: owed[p] for p in order if p in owed},
-        "waiting_for": [p for p in order if p in owed and p not in received and p not in resigned],
+        "waiting_for": [p for p in order if p in owed and p not in received and p not in left_out],
         "received": [p for p in order if p in received],
         "resigned": resigned,
         "deadline": None if over or times.deadline is None else clock.stamp(times.deadline),
@@ -441,7 +553,8 @@ def stored_order(handle: OpenGame, turn: int, player: str) -> dict[str, Any]:
     entry = handle.in_effect(turn)[player]
     name = entry["file"].rsplit("/", 1)[-1]
     raw = (handle.dir.root / handle.dir.turn_dir(turn) / "orders" / name).read_bytes()
-    parsed: Parsed = parse(raw, handle.game)
+    kind: Kind = "reveal" if handle.sealing_option() == "commit-reveal" else "order"
+    parsed: Parsed = parse(raw, handle.game, kind)
     return handle.game.normalise(parsed.body())
 
 
@@ -468,9 +581,10 @@ def adjudicate(
         if game.is_over(state):
             raise NotNow(f"game {handle.meta['id']} is over")
         owed = game.owed(state)
-        received = handle.in_effect(turn)
+        received = handle.received(turn)
         missing = [p for p in handle.players if p in owed and p not in received]
-        absent = [p for p in missing if p not in handle.resigned()]
+        left_out = handle.resigned() + handle.without(turn)
+        absent = [p for p in missing if p not in left_out]
         fixed = handle.clock().rolled_back
         if absent and not (default_missing or fixed):
             raise NotNow(
@@ -482,6 +596,9 @@ def adjudicate(
                 f"turn {turn} cannot be adjudicated: orders missing from {', '.join(absent)}, "
                 "and this game waits for every order (nmr: wait)"
             )
+        if handle.phase(turn) == "commit":
+            running.commit("revealing", reveal=reveal_of(handle, turn, missing))
+            return {"turn": turn, "defaulted": missing, "over": False, "revealing": True}
         orders = {
             p: (stored_order(handle, turn, p) if p in received else None)
             for p in handle.players
@@ -505,7 +622,7 @@ def adjudicate(
             why=why,
             deadline=deadline,
         )
-    return {"turn": turn, "defaulted": missing, "over": over}
+    return {"turn": turn, "defaulted": missing, "over": over, "revealing": False}
 
 
 # -- reading -----------------------------------------------------------------------------------
@@ -522,13 +639,22 @@ def stored_view(handle: OpenGame, reader: str, turn: int | None = None) -> dict[
 
 
 def view(root: Path, player: str) -> dict[str, Any]:
+    """What ``player`` may see now. Under ``sealing: commit-reveal``, ``to_do`` is ``commit``,
+    then ``reveal`` (``order`` keeps the key the order file needs), or null for a player whose
+    seat plays the default orders because they made no commitment."""
     handle = OpenGame(root)
     handle.require_player(player)
-    return {
+    doc = {
         "id": handle.meta["id"],
         "game": handle.meta["game"],
         **handle.game.view(handle.state(), player),
     }
+    phase = handle.phase()
+    if phase != "orders" and doc.get("to_do") is not None:
+        doc["order"] = doc["to_do"]
+        left_out = player in handle.without(handle.turn())
+        doc["to_do"] = None if left_out else phase
+    return doc
 
 
 def all_orders(handle: OpenGame) -> dict[str, Any]:

@@ -34,7 +34,14 @@ and of mail add these lines:
 ``queued``      ``turns`` whose reports were queued, ``announced``: the journal lines announced
 ``sent``        ``sent``, ``in_doubt``, ``failed``: what one delivery did
 ``recovered``   ``kind``: a step cut short, finished or discarded by the next command
+``revealing``   ``reveal``: the reveal of ``sealing: commit-reveal`` opened by the clock or the
+                game master (below)
 ==============  ===============================================================================
+
+Under ``sealing: commit-reveal`` an accepted commitment is an order entry with ``kind:
+commitment``; the line that opens a turn's reveal (the ``submitted`` or ``mail`` line that
+stored the last owed commitment, or a ``revealing`` line) holds ``reveal``: ``turn``,
+``deadline`` and ``without`` (who made no commitment).
 
 This module reads the log into facts (the current turn, the orders in effect, the known files,
 the clock of the current turn); it never reads a file or a clock itself.
@@ -90,10 +97,15 @@ def clock(log: list[dict[str, Any]], turn: int) -> Clock:
         opens = (kind == "created" and entry["turn"] == turn) or (
             kind == "adjudicated" and entry["turn"] == turn - 1
         )
+        reveal = entry.get("reveal")
         if opens:  # a turn opened again after a rollback starts afresh
             state = Clock(turn, opened=_time(entry["at"]))
             if entry.get("deadline"):
                 state.deadline = _time(entry["deadline"])
+        elif reveal and reveal["turn"] == turn:  # the reveal is a phase with its own clock
+            state = Clock(turn, opened=_time(entry["at"]))
+            if reveal.get("deadline"):
+                state.deadline = _time(reveal["deadline"])
         elif entry.get("turn") != turn:
             continue
         elif kind in ("deadline", "extended", "resumed") and entry.get("deadline"):
@@ -121,6 +133,11 @@ class Facts:
     """Every file the journal names, where it is now, with its digest (docs/archive.md)."""
     in_effect: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict)
     """Per turn, each player's order in effect (``file``, ``sha256``, ...)."""
+    committed: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    """Per turn, each player's commitment in effect (``sealing: commit-reveal``)."""
+    revealing: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """The turns whose reveal has opened: ``deadline``, and ``without``, who made no
+    commitment (their seats play the default orders)."""
     accepted: dict[str, int] = field(default_factory=dict)
     """The digest of every order accepted in this game, with its turn (for replays)."""
     processed: set[str] = field(default_factory=set)
@@ -161,6 +178,8 @@ def facts(log: list[dict[str, Any]]) -> Facts:
         elif kind == "adjudicated":
             result.turn = entry["turn"] + 1
             result.in_effect[result.turn] = {}
+            result.committed[result.turn] = {}  # a turn opened again after a rollback: afresh
+            result.revealing.pop(result.turn, None)
         elif kind == "rolled-back":
             result.turn = entry["turn"]
             result.queued.discard(entry["turn"] + 1)
@@ -168,8 +187,11 @@ def facts(log: list[dict[str, Any]]) -> Facts:
             result.queued.update(entry.get("turns") or [])
             result.announced = max(result.announced, entry.get("announced") or 0)
         for order in order_entries(entry):
-            result.in_effect.setdefault(order["turn"], {})[order["player"]] = order
+            kept = result.committed if order.get("kind") == "commitment" else result.in_effect
+            kept.setdefault(order["turn"], {})[order["player"]] = order
             result.accepted[order_digest(order)] = order["turn"]
+        if entry.get("reveal"):
+            result.revealing[entry["reveal"]["turn"]] = entry["reveal"]
         if entry.get("message_id"):
             result.processed.add(entry["message_id"])
         result.processed.update(entry.get("processed") or [])

@@ -11,9 +11,9 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from adjudicator import sshsig
+from adjudicator import sealing, sshsig
 from adjudicator.contract import Game, Msg, Problem, Reason, msg
 from adjudicator.errors import UsageProblem
 from adjudicator.problems import located, located_all, schema_problems
@@ -23,6 +23,8 @@ from adjudicator.strictyaml import Loaded, StrictYamlError, load
 MAX_ORDER_BYTES = 64 * 1024
 MAX_SIGNATURE_BYTES = 8 * 1024
 ENVELOPE = ("id", "player", "turn")
+SALT_KEY = sealing.SALT_KEY
+Kind = Literal["order", "reveal", "commitment"]
 
 
 @dataclass
@@ -51,7 +53,7 @@ class Parsed:
     def body(self) -> dict[str, Any]:
         """The order without its envelope (what the game validates)."""
         assert self.data is not None
-        return {k: v for k, v in self.data.items() if k not in ENVELOPE}
+        return {k: v for k, v in self.data.items() if k not in ENVELOPE and k != SALT_KEY}
 
     def add(self, problem: Problem) -> None:
         """Place ``problem`` among the reasons in the order of their lines."""
@@ -131,8 +133,9 @@ def order_and_signature(submission: Submission) -> tuple[bytes, bytes | None]:
     return data, None
 
 
-def parse(raw: bytes, game: Game) -> Parsed:
-    """Strict YAML, then the game's order schema: every problem at once."""
+def parse(raw: bytes, game: Game, kind: Kind = "order") -> Parsed:
+    """Strict YAML, then the schema: every problem at once. ``kind``: an ``order`` file, a
+    ``reveal`` (an order with its ``salt``) or a ``commitment`` (:mod:`adjudicator.sealing`)."""
     parsed = Parsed(raw)
     try:
         parsed.loaded = load(raw, max_bytes=MAX_ORDER_BYTES)
@@ -140,7 +143,16 @@ def parse(raw: bytes, game: Game) -> Parsed:
         parsed.reasons = [p.reason for p in error.problems]
         return parsed
     data = parsed.loaded.data
-    problems = schema_problems(game.order_model(), data)
+    if kind == "commitment":
+        problems = schema_problems(sealing.Commitment, data)
+        if isinstance(data, dict):
+            problems += sealing.commit_problems(data)
+    elif kind == "reveal" and isinstance(data, dict):
+        problems = sealing.salt_problems(data)
+        unsalted = {k: v for k, v in data.items() if k != SALT_KEY}
+        problems += schema_problems(game.order_model(), unsalted)
+    else:
+        problems = schema_problems(game.order_model(), data)
     parsed.schema = problems
     parsed.reasons = located_all(problems, parsed.loaded)
     if isinstance(data, dict):

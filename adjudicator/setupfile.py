@@ -37,7 +37,7 @@ MAX_KEY_FILE_BYTES = 16 * 1024
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,31}$")
 GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
-ENGINE_OPTIONS = {"nmr": ("default", "wait")}
+ENGINE_OPTIONS = {"nmr": ("default", "wait"), "sealing": ("plain", "commit-reveal")}
 SEED_BYTES = 16
 """A drawn seed: ``secrets.token_hex(16)``, 32 hex digits, 128 bits."""
 MIN_SEED_DIGITS = 2 * SEED_BYTES
@@ -173,9 +173,13 @@ def _meta(spec: SetupSpec, game: Game, base: Path) -> tuple[dict[str, Any], list
         for i, p in game.check_players(players)
     ]
     game_options = {k: v for k, v in spec.options.items() if k not in ENGINE_OPTIONS}
-    engine_options = {"nmr": spec.options.get("nmr", "default")}
-    if engine_options["nmr"] not in ENGINE_OPTIONS["nmr"]:
-        problems.append(Problem("bad-nmr", ("options", "nmr")))
+    engine_options = {
+        "nmr": spec.options.get("nmr", "default"),
+        "sealing": spec.options.get("sealing", "plain"),  # games made before: plain
+    }
+    for name, values in ENGINE_OPTIONS.items():
+        if engine_options[name] not in values:
+            problems.append(Problem(f"bad-{name}", ("options", name)))
     effective, option_problems = game.options([p["name"] for p in players], game_options)
     problems += [p.at("options") for p in option_problems]
     problems += _schedule_problems(spec)

@@ -93,7 +93,7 @@ class Table:
     def legal(self, player: str) -> dict[str, Any]:
         """A simple legal order for ``player`` from their view."""
         view = self.view(player)
-        to_do = view["to_do"]
+        to_do = view.get("order", view["to_do"])  # sealed by commit-reveal: the order sealed
         if view.get("game") == "sultans_court":
             return COURT.bot(view, Rng(0).stream(f"{player} {view['turn']}"))
         if to_do == "return":

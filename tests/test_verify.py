@@ -52,12 +52,15 @@ PLAYS = [
     ("sultan", 4, 3, {"jewel_choice": "random", "screens": False}),
     ("sultan", 5, 4, {"placement": "sequential", "jewel_choice": "random"}),
     ("sultan", 3, 5, {"start_player": "carol"}),
+    ("sultan", 3, 6, {"sealing": "commit-reveal", "nmr": "wait"}),
     ("sultans_court", 4, 1, {}),
     ("sultans_court", 4, 2, {"first_round_all_travel": False, "banish_tie": "higher_seat_goes"}),
     ("sultans_court", 4, 3, {"max_rounds": 3}),
+    ("sultans_court", 4, 4, {"sealing": "commit-reveal"}),
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "players", "seed", "options"), PLAYS)
 def test_a_finished_bot_game_verifies_whole_and_public(
     tmp_path: Path, game: str, players: int, seed: int, options: dict[str, Any]

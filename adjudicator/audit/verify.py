@@ -21,10 +21,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adjudicator import digests, journal, sshsig
+from adjudicator import digests, journal, sealing, sshsig
 from adjudicator.audit.archive import FORMAT, VERSION
 from adjudicator.contract import Game, Msg, msg
 from adjudicator.errors import InputRefused
+from adjudicator.orders import Kind
 from adjudicator.readfile import FileRefused, read_regular
 from adjudicator.store import GENESIS
 
@@ -424,7 +425,7 @@ def _signatures(
                 why = msg("verify-signature", player=player, why=error.reason)
                 summary.findings.append(Finding(turn, rel + ".sig", why))
                 continue
-            parsed = parse(data, game)
+            parsed = parse(data, game, _kind(header, order))
             body = parsed.data or {}
             if (body.get("id"), body.get("player"), body.get("turn")) != (
                 header["id"],
@@ -485,7 +486,12 @@ def _replay(
                 orders[player] = None
                 continue
             rel = walk.now.get(f"turns/{turn:04d}/orders/{received[player]['file']}", "")
-            parsed = parse(files.get(rel, b""), game)
+            promise = journal.facts(walk.entries[: number - 1]).committed.get(turn, {})
+            sealed = header["options"].get("sealing") == "commit-reveal"
+            if not _keeps_promise(walk, files, game, turn, promise.get(player), rel, sealed):
+                summary.findings.append(Finding(turn, rel, msg("verify-reveal-differs")))
+                return
+            parsed = parse(files.get(rel, b""), game, _kind(header, received[player]))
             if parsed.data is not None:
                 game_problems(parsed, game, game.context(game.view(state, player)))
             if not parsed.ok:
@@ -505,6 +511,34 @@ def _replay(
         used[turn] = _as_stored(orders)
         summary.turns += 1
     summary.replayed = True
+
+
+def _kind(header: dict[str, Any], order: dict[str, Any]) -> Kind:
+    """How an accepted file reads: a commitment, a reveal (``sealing: commit-reveal``), or an
+    order."""
+    if order.get("kind") == "commitment":
+        return "commitment"
+    return "reveal" if header["options"].get("sealing") == "commit-reveal" else "order"
+
+
+def _keeps_promise(
+    walk: _Walk,
+    files: dict[str, bytes],
+    game: Game,
+    turn: int,
+    promise: dict[str, Any] | None,
+    rel: str,
+    sealed: bool,
+) -> bool:
+    """Whether the reveal at ``rel`` matches the commitment ``promise`` in effect (without
+    sealing there is no commitment, and nothing to match)."""
+    from adjudicator.orders import parse
+
+    if promise is None:
+        return not sealed
+    committed = walk.now.get(f"turns/{turn:04d}/orders/{promise['file']}", "")
+    data = parse(files.get(committed, b""), game, "commitment").data or {}
+    return data.get("commit") == sealing.commitment_of(files.get(rel, b""))
 
 
 def _as_stored(state: Any) -> Any:

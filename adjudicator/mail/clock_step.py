@@ -21,6 +21,8 @@ class ClockDone:
 
     turn: int
     adjudicated: bool = False
+    revealing: bool = False
+    """What was adjudicated was a commit phase: the reveal opened (``sealing: commit-reveal``)."""
     defaulted: list[str] = field(default_factory=list)
     not_now: str | None = None
     """Why the adjudication that was due did not happen (another run was quicker)."""
@@ -44,6 +46,7 @@ def run_clock(root: Path, settings: MailSettings) -> ClockDone:
             done.not_now = str(error)
             return done
         done.adjudicated, done.defaulted = True, result["defaulted"]
+        done.revealing = result["revealing"]
     elif due.wait:
         done.waiting_for = tell_waiting(root, sender, settings.gm) or []
     elif due.remind is not None:

@@ -171,6 +171,19 @@ def _announcement(entry: dict[str, Any], meta: dict[str, Any]) -> tuple[Msg | No
     playing = [p["email"] for p in meta["players"] if not p.get("resigned")]
     where = schedule.game_zone(meta)
     turn: int = entry.get("turn", 0)
+    reveal = entry.get("reveal")
+    if reveal:  # sealing: commit-reveal: those who committed send their orders now
+        without = set(reveal.get("without") or [])
+        told = [
+            p["email"]
+            for p in meta["players"]
+            if not p.get("resigned") and p["name"] not in without
+        ]
+        label = turn_label(reveal["turn"])
+        if reveal.get("deadline"):
+            when = schedule.shown(datetime.fromisoformat(reveal["deadline"]), where)
+            return Msg("mail-announce-reveal-deadline", {"turn": label, "deadline": when}), told
+        return Msg("mail-announce-reveal", {"turn": label}), told
     if kind in ("extended", "resumed") and entry.get("deadline"):
         when = schedule.shown(datetime.fromisoformat(entry["deadline"]), where)
         code = "mail-announce-resumed-deadline" if kind == "resumed" else "mail-announce-extended"
@@ -205,7 +218,7 @@ def announce(root: Path, sender: str) -> int:
         log = store.log()
         start = running.facts.announced
         for index, entry in enumerate(log[start:], start):
-            if entry["type"] not in journal.GM_ACTIONS:
+            if entry["type"] not in journal.GM_ACTIONS and not entry.get("reveal"):
                 continue
             action, told = _announcement(entry, meta)
             if action is None:

@@ -232,7 +232,7 @@ def _one_message(games: list[Game], raw: Raw, settings: MailSettings) -> Outcome
             for index, (found, route) in enumerate(routes):
                 if route.game is game and route.signer is not None:
                     lines[index] = _take(message, handle, game, route.signer, found, route)
-            running.commit("mail", message_id=key, orders=handle.pending)
+            running.commit("mail", message_id=key, orders=handle.pending, **handle.opening())
     aside: dict[Game | None, list[Msg]] = {}
     hints: set[Game | None] = set()
     for index, (found, route) in enumerate(routes):

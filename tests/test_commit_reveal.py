@@ -1,0 +1,226 @@
+"""Orders sealed from the game master too (`sealing: commit-reveal`, issue 12 point 4): each turn
+takes signed commitments first and the orders only once every owed commitment is in; a reveal
+must match its commitment; a missing commitment or reveal follows the missing-order rule; and
+`verify` checks every reveal against its commitment."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adjudicator import sealing
+from adjudicator.digests import Digester
+from tests.helpers import Table, run
+from tests.ssh import ssh_sign
+from tests.test_verify import archive, rechain, save, verify
+
+
+def sealed_table(root: Path, **more: Any) -> Table:
+    return Table(root, players=3, sealing="commit-reveal", **more)
+
+
+def committed(table: Table, player: str, body: dict[str, Any], name: str) -> tuple[Path, Path]:
+    """The order written and run through `adjudicator commit`: (the salted order, its
+    commitment)."""
+    path = table.write(name, table.order_text(player, body))
+    result = run("commit", path, "--key", table.keys[player])
+    assert result.exit_code == 0, result.output
+    return path, path.with_name(path.name + ".commit")
+
+
+def submit(table: Table, *paths: Path) -> tuple[int, str]:
+    result = run("submit", table.gamedir, *paths)
+    return result.exit_code, result.output
+
+
+def log(table: Table) -> list[dict[str, Any]]:
+    text = (table.gamedir / "log.jsonl").read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def test_a_turn_takes_commitments_first_then_the_orders(tmp_path: Path) -> None:
+    table = sealed_table(tmp_path)
+    status = table.status()
+    assert (status["phase"], status["waiting_for"]) == ("commit", ["carol"])
+    view = table.view("carol")
+    assert (view["to_do"], view["order"]) == ("commit", "return")
+    plain = table.signed("carol", {"return": view["drawn"][0]}, "plain.yaml")
+    code, output = submit(table, plain)
+    assert code == 3
+    assert "turn 1 takes commitments first: run `adjudicator commit`" in output
+    order, promise = committed(table, "carol", {"return": view["drawn"][0]}, "carol.yaml")
+    assert order.read_text().splitlines()[-1].startswith("salt: ")
+    assert promise.read_bytes().startswith(b"id: cairo-2026\nplayer: carol\nturn: 1\ncommit: ")
+    code, output = submit(table, promise)
+    assert code == 0, output
+    status = table.status()
+    assert (status["phase"], status["waiting_for"], status["turn"]) == ("reveal", ["carol"], 1)
+    assert log(table)[-1]["reveal"] == {"turn": 1, "deadline": None, "without": []}
+    assert table.view("carol")["to_do"] == "reveal"
+    _, again = committed(table, "carol", {"return": view["drawn"][1]}, "again.yaml")
+    code, output = submit(table, again)
+    assert code == 3 and "the reveal of turn 1 is open" in output
+    code, output = submit(table, order)
+    assert code == 0, output
+    result = run("adjudicate", table.gamedir)
+    assert result.exit_code == 0, result.output
+    assert table.status()["phase"] == "commit" and table.status()["turn"] == 2
+
+
+def test_a_reveal_that_does_not_match_its_commitment_is_refused(tmp_path: Path) -> None:
+    table = sealed_table(tmp_path)
+    drawn = table.view("carol")["drawn"]
+    order, promise = committed(table, "carol", {"return": drawn[0]}, "carol.yaml")
+    assert submit(table, promise)[0] == 0
+    changed = order.read_text().replace(f"return: {drawn[0]}", f"return: {drawn[1]}")
+    order.write_text(changed)
+    order.with_name(order.name + ".sig").unlink()
+    ssh_sign(table.keys["carol"], order)  # signed by carol, but not what she committed to
+    code, output = submit(table, order)
+    assert code == 3
+    assert "does not match carol's commitment for turn 1" in output
+    unsalted = table.signed("carol", {"return": drawn[0]}, "unsalted.yaml")
+    code, output = submit(table, unsalted)
+    assert code == 3 and "turn 1 takes commitments first" not in output
+    assert "the order has no salt" in output or "reveal of turn 1 is open" in output
+
+
+def test_missing_commitments_and_reveals_follow_the_missing_order_rule(tmp_path: Path) -> None:
+    table = sealed_table(tmp_path)
+    drawn = table.view("carol")["drawn"]
+    order, promise = committed(table, "carol", {"return": drawn[0]}, "carol.yaml")
+    assert submit(table, promise)[0] == 0 and submit(table, order)[0] == 0
+    assert run("adjudicate", table.gamedir).exit_code == 0
+    reveals = {}
+    for player in ("alice", "bob"):
+        reveals[player], promise = committed(table, player, table.legal(player), f"{player}.yaml")
+        assert submit(table, promise)[0] == 0
+    result = run("adjudicate", table.gamedir)
+    assert result.exit_code == 4 and "missing from carol" in result.output
+    result = run("adjudicate", table.gamedir, "--default-missing")
+    assert result.exit_code == 0, result.output
+    assert result.output.strip().endswith("the reveal of turn 2 is open (default orders for carol)")
+    assert table.view("carol")["to_do"] is None
+    late, _ = committed(table, "carol", table.legal("carol"), "late.yaml")
+    code, output = submit(table, late)
+    assert code == 3 and "carol made no commitment for turn 2" in output
+    assert table.status()["waiting_for"] == ["alice", "bob"]
+    assert submit(table, reveals["alice"])[0] == 0
+    assert run("adjudicate", table.gamedir).exit_code == 4
+    result = run("adjudicate", table.gamedir, "--default-missing")
+    assert result.exit_code == 0, result.output
+    assert "turn 2 adjudicated (default orders for bob, carol)" in result.output
+    resolution = json.loads((table.gamedir / "turns/0002/resolution.json").read_text())
+    assert resolution["defaulted"] == ["bob", "carol"] and resolution["orders"]["bob"] is None
+
+
+def test_under_nmr_wait_the_reveal_waits_for_every_commitment(tmp_path: Path) -> None:
+    table = sealed_table(tmp_path, nmr="wait")
+    result = run("adjudicate", table.gamedir, "--default-missing")
+    assert result.exit_code == 4 and "waits for every order" in result.output
+    assert table.status()["phase"] == "commit"
+
+
+def test_the_clock_opens_the_reveal_at_the_commitments_deadline_and_tells_the_players(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ADJUDICATOR_NOW", "2026-11-27T12:00:00+00:00")
+    table = sealed_table(tmp_path, schedule={"deadline": "24h"})
+    (tmp_path / "no-mail.toml").write_text("")
+    for _ in ("the reveal opens", "turn 1 is adjudicated"):  # carol returns no jewel
+        assert run("adjudicate", table.gamedir, "--default-missing").exit_code == 0
+    assert table.status()["phase"] == "commit" and table.status()["turn"] == 2
+    for player in ("alice", "bob"):
+        _, promise = committed(table, player, table.legal(player), f"{player}.yaml")
+        assert submit(table, promise)[0] == 0
+    monkeypatch.setenv("ADJUDICATOR_NOW", "2026-11-28T12:00:01+00:00")
+    result = run("tick", table.gamedir, "--config", tmp_path / "no-mail.toml")
+    assert result.exit_code == 0, result.output
+    assert "the reveal of turn 2 is open (default orders for carol)" in result.output
+    status = table.status()
+    assert status["phase"] == "reveal" and status["deadline"] == "2026-11-29T12:00:01+00:00"
+    told = [p.read_text() for p in sorted((table.gamedir / "outbox").glob("*.eml"))]
+    reveal_notes = [m for m in told if "The reveal of turn 2 is open" in m]
+    assert sorted(m.split("To: ")[1].split("\n")[0] for m in reveal_notes) == [
+        "alice@example.org",
+        "bob@example.org",
+    ]
+
+
+def test_commit_refuses_a_file_that_is_no_order_and_salts_afresh_each_time(
+    tmp_path: Path,
+) -> None:
+    table = sealed_table(tmp_path)
+    empty = table.write("empty.yaml", "bid: 3\n")
+    result = run("commit", empty, "--key", table.keys["alice"])
+    assert result.exit_code == 3
+    assert "needs its id, player and turn" in result.output
+    flow = table.write("flow.yaml", "{id: cairo-2026, player: carol, turn: 1, return: red}\n")
+    first = run("commit", flow, "--key", table.keys["carol"])
+    assert first.exit_code == 0, first.output
+    salt = flow.read_text().splitlines()[-1]
+    assert salt.startswith("salt: ") and flow.read_text().startswith("id: cairo-2026\n")
+    second = run("commit", flow, "--key", table.keys["carol"])
+    assert second.exit_code == 0
+    lines = flow.read_text().splitlines()
+    assert sum(line.startswith("salt:") for line in lines) == 1 and lines[-1] != salt
+    crlf = table.write("crlf.yaml", "")
+    crlf.write_bytes(b"id: cairo-2026\r\nplayer: carol\r\nturn: 1\r\nreturn: red\r\n")
+    assert run("commit", crlf, "--key", table.keys["carol"]).exit_code == 0
+    assert crlf.read_bytes().endswith(b"\r\n") and b"\r\nsalt: " in crlf.read_bytes()
+
+
+def test_a_sealed_game_verifies_and_a_forged_reveal_is_named(tmp_path: Path) -> None:
+    table = sealed_table(tmp_path)
+    for _ in range(3):
+        status = table.status()
+        for player in status["owed"]:
+            body = table.legal(player)
+            order, promise = committed(table, player, body, f"t{status['turn']}-{player}.yaml")
+            assert submit(table, promise)[0] == 0
+        for player in status["owed"]:
+            assert submit(table, tmp_path / "orders" / f"t{status['turn']}-{player}.yaml")[0] == 0
+        assert run("adjudicate", table.gamedir).exit_code == 0
+    data = archive(table.gamedir, tmp_path / "full.json")
+    code, lines = verify(tmp_path / "full.json")
+    assert code == 0, lines
+    # The game master swaps a reveal for another order carol signed, names its digest in the
+    # journal and chains the journal again: the replay finds it does not match her commitment.
+    lines_ = data["journal"]
+    number, entry = next(
+        (i, json.loads(text))
+        for i, text in enumerate(lines_)
+        if any(
+            o["player"] == "carol" and not o.get("kind")
+            for o in json.loads(text).get("orders") or []
+        )
+        and json.loads(text)["orders"][0]["turn"] == 2
+    )
+    order = next(o for o in entry["orders"] if o["player"] == "carol")
+    rel = f"turns/0002/orders/{order['file']}"
+    other = table.write("other.yaml", table.order_text("carol", table.legal("carol"), turn=2))
+    other_bytes = sealing.salted(other.read_bytes())
+    other.write_bytes(other_bytes)
+    sig = ssh_sign(table.keys["carol"], other).read_bytes()
+    meta = json.loads((table.gamedir / "game.json").read_text())
+    digester = Digester.of(meta)
+    forged = json.loads(json.dumps(data))
+    for item in forged["files"]:
+        if item["path"] in (rel, rel + ".sig"):
+            content = other_bytes if item["path"] == rel else sig
+            item.pop("text", None)
+            item["base64"] = base64.b64encode(content).decode()
+    entry["files"][rel] = digester.data(rel, other_bytes)
+    entry["files"][rel + ".sig"] = digester.data(rel + ".sig", sig)
+    order["digest"] = digester.hidden(other_bytes)
+    forged["journal"][number] = json.dumps(entry, sort_keys=True, ensure_ascii=False)
+    forged["journal"] = rechain(forged["journal"], number)
+    code, lines = verify(save(forged, tmp_path / "forged.json"))
+    assert code == 3
+    assert lines[0] == f"Error: turn 2: {rel}: the order does not match its player's commitment"
+    assert hashlib.sha256(other_bytes).hexdigest() != order["digest"]
