@@ -667,7 +667,8 @@ def all_orders(handle: OpenGame) -> dict[str, Any]:
 
 
 def record(root: Path) -> dict[str, Any]:
-    """The game record: public while the game runs, complete once it is over."""
+    """The game record: public while the game runs (with the seed commitment), complete once
+    it is over (with the seed and salt that open the commitment)."""
     handle = OpenGame(root)
     state = handle.state()
     over = handle.game.is_over(state)
@@ -679,7 +680,11 @@ def record(root: Path) -> dict[str, Any]:
         "over": over,
     }
     data.update(handle.game.record(state, over))
+    if handle.meta.get("commitment"):
+        data["commitment"] = handle.meta["commitment"]
     if over:
         data["seed"] = handle.meta["seed"]
+        if handle.meta.get("salt"):
+            data["salt"] = handle.meta["salt"]
         data["orders"] = all_orders(handle)
     return data
