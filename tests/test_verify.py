@@ -398,3 +398,28 @@ def test_a_file_the_journal_does_not_name_and_a_missing_one_are_named(
     assert (
         lines[0] == f"Error: turn 4: {gone}: the journal names it, but the archive does not hold it"
     )
+
+
+def test_a_player_can_check_an_archived_order_with_ssh_keygen_alone(
+    tmp_path: Path, finished: tuple[Path, dict[str, Any]]
+) -> None:
+    """What docs/archive.md tells a player to do by hand: the stored pair verifies with
+    `ssh-keygen -Y verify` against the key the journal's first line gives."""
+    from tests.ssh import ssh_keygen
+
+    _, data = finished
+    created = json.loads(data["journal"][0])
+    files = {f["path"]: f for f in data["files"]}
+    order = first_file(data, r"turns/0003/orders/[a-z]+-1\.yaml")
+    player = order.split("/")[-1].split("-")[0]
+    key = next(p["key"] for p in created["public"]["players"] if p["name"] == player)
+    (tmp_path / "allowed").write_text(f"{player} {key}\n")
+    (tmp_path / "order.yaml").write_text(files[order]["text"])
+    (tmp_path / "order.yaml.sig").write_text(files[order + ".sig"]["text"])
+    done = ssh_keygen(
+        "-Y", "verify", "-f", tmp_path / "allowed", "-I", player, "-n", "adjudicator-orders",
+        "-s", tmp_path / "order.yaml.sig",
+        stdin=(tmp_path / "order.yaml").read_bytes(),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert b"Good" in done.stdout
