@@ -261,12 +261,16 @@ def status(gamedir: Path, as_json: bool) -> None:
         after = f" after turn {data['turn'] - 1}" if data["turn"] > 1 else ""
         click.echo(f"{data['id']} ({data['game']}): the game is over{after}")
         return
-    click.echo(f"{data['id']} ({data['game']}), turn {data['turn']}")
+    phase = {"commit": ": commitments", "reveal": ": the reveal"}.get(data["phase"], "")
+    click.echo(f"{data['id']} ({data['game']}), turn {data['turn']}{phase}")
     for player, to_do in data["owed"].items():
         state = "received" if player in data["received"] else "waiting"
         if player in data["resigned"]:
             state = "resigned: default orders"
-        click.echo(f"  {player}: owes {to_do} ({state})")
+        elif player in data["without"]:
+            state = "no commitment: default orders"
+        owes = {"commit": f"a commitment to {to_do}", "reveal": f"{to_do} as committed"}
+        click.echo(f"  {player}: owes {owes.get(data['phase'], to_do)} ({state})")
     click.echo(f"deadline: {_deadline_text(data)}")
     if data["rolled_back"]:
         click.echo("rolled back: adjudicate again (the orders are fixed)")

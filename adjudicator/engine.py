@@ -541,6 +541,7 @@ def status_of(handle: OpenGame) -> dict[str, Any]:
         "waiting_for": [p for p in order if p in owed and p not in received and p not in left_out],
         "received": [p for p in order if p in received],
         "resigned": resigned,
+        "without": handle.without(turn),
         "deadline": None if over or times.deadline is None else clock.stamp(times.deadline),
         "timezone": schedule.game_zone(handle.meta).key,
         "paused": times.paused_since is not None,

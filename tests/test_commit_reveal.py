@@ -47,6 +47,11 @@ def test_a_turn_takes_commitments_first_then_the_orders(tmp_path: Path) -> None:
     table = sealed_table(tmp_path)
     status = table.status()
     assert (status["phase"], status["waiting_for"]) == ("commit", ["carol"])
+    shown = run("status", table.gamedir).output.splitlines()
+    assert shown[:2] == [
+        "cairo-2026 (sultan), turn 1: commitments",
+        "  carol: owes a commitment to return (waiting)",
+    ]
     view = table.view("carol")
     assert (view["to_do"], view["order"]) == ("commit", "return")
     plain = table.signed("carol", {"return": view["drawn"][0]}, "plain.yaml")
@@ -106,6 +111,13 @@ def test_missing_commitments_and_reveals_follow_the_missing_order_rule(tmp_path:
     assert result.exit_code == 0, result.output
     assert result.output.strip().endswith("the reveal of turn 2 is open (default orders for carol)")
     assert table.view("carol")["to_do"] is None
+    shown = run("status", table.gamedir).output.splitlines()
+    assert shown[0] == "cairo-2026 (sultan), turn 2: the reveal"
+    assert shown[1:4] == [
+        "  alice: owes bid as committed (waiting)",
+        "  bob: owes bid as committed (waiting)",
+        "  carol: owes bid as committed (no commitment: default orders)",
+    ]
     late, _ = committed(table, "carol", table.legal("carol"), "late.yaml")
     code, output = submit(table, late)
     assert code == 3 and "carol made no commitment for turn 2" in output
