@@ -53,7 +53,7 @@ def examine(root: Path) -> Examination:
     if log and not any("files" in entry for entry in log):
         result.problems.append(Difference("log.jsonl", msg("doctor-older-version")))
         return result
-    unreadable = _first_unreadable_line(log)
+    unreadable = first_unreadable_line(log)
     if unreadable is not None:
         result.problems.append(unreadable)
         return result
@@ -65,7 +65,7 @@ def examine(root: Path) -> Examination:
     return result
 
 
-def _first_unreadable_line(log: list[dict[str, Any]]) -> Difference | None:
+def first_unreadable_line(log: list[dict[str, Any]]) -> Difference | None:
     """The first journal line whose fields do not fit its type (the journal was edited); the
     journal is read whole once, and line by line only when that fails."""
     try:

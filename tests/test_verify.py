@@ -423,3 +423,30 @@ def test_a_player_can_check_an_archived_order_with_ssh_keygen_alone(
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert b"Good" in done.stdout
+
+
+def test_a_forged_journal_that_chains_but_does_not_fit_is_refused_not_a_crash(
+    tmp_path: Path, finished: tuple[Path, dict[str, Any]]
+) -> None:
+    """A forger can chain any lines; what they say must still fit, or verify says so (exit 3,
+    never a crash)."""
+    _, data = finished
+    for change in (
+        lambda e: e.update(turn="seven") if e["type"] == "adjudicated" else None,
+        lambda e: e.update(files=["not", "a", "mapping"]) if e["type"] == "submitted" else None,
+        lambda e: (
+            e.update(public={"game": "sultan", "players": 3}) if e["type"] == "created" else None
+        ),
+        lambda e: (
+            e.update(public={**e["public"], "game": "chess"}) if e["type"] == "created" else None
+        ),
+    ):
+        entries = [json.loads(text) for text in data["journal"]]
+        for entry in entries:
+            change(entry)
+        texts = [json.dumps(e, sort_keys=True, ensure_ascii=False) for e in entries]
+        texts[0] = json.dumps({**entries[0], "prev": "0" * 64}, sort_keys=True)
+        forged = {**data, "journal": rechain(texts, 1)}
+        result = run("verify", save(forged, tmp_path / "f.json"))
+        assert result.exit_code == 3, result.output
+        assert result.output.startswith("Error: ")

@@ -24,7 +24,7 @@ from typing import Any
 from adjudicator import digests, journal, sealing, sshsig
 from adjudicator.audit.archive import FORMAT, VERSION
 from adjudicator.contract import Game, Msg, msg
-from adjudicator.errors import InputRefused
+from adjudicator.errors import InputRefused, UsageProblem
 from adjudicator.orders import Kind
 from adjudicator.readfile import FileRefused, read_regular
 from adjudicator.store import GENESIS
@@ -218,6 +218,22 @@ def verify(archive: dict[str, Any], head: str | None = None) -> Summary:
     entries = _chain(archive["journal"], summary, head)
     if entries is None:
         return summary
+    from adjudicator.doctor import first_unreadable_line
+
+    misfit = first_unreadable_line(entries)
+    if misfit is not None:
+        summary.findings.append(Finding(None, "log.jsonl", misfit.problem))
+        return summary
+    try:
+        _check(archive, entries, summary)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+        # a journal whose lines fit their types but not one another (only a forger makes one)
+        why = f"{type(error).__name__}: {error}"[:200]
+        summary.findings.append(Finding(None, "log.jsonl", msg("verify-cannot-follow", why=why)))
+    return summary
+
+
+def _check(archive: dict[str, Any], entries: list[dict[str, Any]], summary: Summary) -> None:
     walk = _Walk(entries)
     files = contents(archive)
     created = entries[0]
@@ -230,22 +246,21 @@ def verify(archive: dict[str, Any], head: str | None = None) -> Summary:
         header = None if meta is None else _header_of(meta)
     if header is None:
         summary.findings.append(Finding(None, "log.jsonl", msg("verify-no-header")))
-        return summary
+        return
     if meta is not None:
         _agrees(meta, header, archive, summary)
     from adjudicator.registry import load_game
 
     try:
-        game = load_game(header["game"])
-    except Exception:  # an archive of a game this machine does not have installed
+        game = load_game(str(header["game"]))
+    except UsageProblem:  # an archive of a game this machine does not have installed
         summary.findings.append(
             Finding(None, "log.jsonl", msg("verify-unknown-game", game=str(header["game"])))
         )
-        return summary
+        return
     _signatures(walk, files, header, digester, summary, game)
     if "seed" in archive and not summary.findings:
         _replay(walk, files, header, archive, game, digests.Digester(key), summary)
-    return summary
 
 
 def _differs(summary: Summary, path: str) -> bool:
