@@ -11,6 +11,7 @@ import hmac
 import json
 import re
 import subprocess
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -253,3 +254,36 @@ def test_verify_prints_what_the_doc_shows(finished: dict[str, Any], tmp_path: Pa
     assert result.exit_code == 3
     assert result.stdout == ""
     assert result.stderr.split("\n")[:2] == block("text", "When anything disagrees").split("\n")[:2]
+
+
+def test_how_to_check_shows_what_verify_prints(finished: dict[str, Any], tmp_path: Path) -> None:
+    """docs/how-to-check.md: its example output is what verify prints of a finished game's
+    public archive, and its two example disagreements are what verify prints for them."""
+    guide = (DOCS / "how-to-check.md").read_text()
+    shown = re.search(r"\n( +demo-sultan-7 \(sultan\).*?)\n\n", guide, re.DOTALL)
+    assert shown
+    public = finished["public"]
+    head = hashlib.sha256(public["journal"][39].encode() + b"\n").hexdigest()[:32]
+    result = run("verify", finished["root"] / "public.json", "--head", head)
+    assert result.exit_code == 0, result.output
+    assert masked(result.output) == masked(textwrap.dedent(shown.group(1)))
+    examples = re.findall(r"\n    (Error: .*)\n", guide)
+    assert len(examples) == 2
+    bad = copy.deepcopy(public)
+    entry = next(i for i in bad["files"] if i["path"] == "turns/0001/orders/carol-1.yaml")
+    entry["text"] += " "
+    (tmp_path / "bad.json").write_text(json.dumps(bad))
+    result = run("verify", tmp_path / "bad.json")
+    assert result.exit_code == 3
+    assert result.stderr.split("\n")[0] == examples[0]
+    example_head = re.search(r"chain head ([0-9a-f]{32})", examples[1])
+    assert example_head
+    result = run("verify", finished["root"] / "public.json", "--head", example_head.group(1))
+    assert result.exit_code == 3
+    assert result.stderr.split("\n")[0] == examples[1]
+
+
+def test_how_to_check_shows_what_version_prints() -> None:
+    guide = (DOCS / "how-to-check.md").read_text()
+    printed = run("--version").output.strip()
+    assert f"`{printed}`" in guide or re.sub(r"[0-9.]+$", "0.1.0", printed) in guide
