@@ -164,6 +164,11 @@ def test_the_docs_formulas_recompute_the_commitment_and_the_digests(
 
     created = json.loads(full["journal"][0])
     assert sha(domains["commitment"]).hex() == created["commitment"]
+    # docs/randomness.md gives the same commitment, as a formula and as a shell line
+    randomness = (DOCS / "randomness.md").read_text()
+    domain = domains["commitment"].decode().replace("\n", "\\n")
+    assert f'SHA-256( "{domain}" + seed + "\\n" + salt + "\\n" )' in randomness
+    assert f"printf '{domain}%s\\n%s\\n' SEED SALT | sha256sum" in randomness
     key = sha(domains["file key"])
     # the public file pattern as the doc writes it is the code's
     assert f"`{digests.PUBLIC_FILE.pattern}`" in DOC
