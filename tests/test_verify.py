@@ -350,6 +350,8 @@ def test_a_head_the_chain_passes_through_is_said_and_one_it_does_not_is_refused(
         (b"[]", "it is not a JSON object"),
         (b'{"format": "zip"}', "its format is not adjudicator-archive"),
         (b'{"format": "adjudicator-archive", "version": 9}', "its version is 9"),
+        (b'{"format": "adjudicator-archive", "version": true}', "its version is True"),
+        (b'{"format": "adjudicator-archive", "version": 1.0}', "its version is 1.0"),
         (b'{"a": 1, "a": 2}', "it is not JSON (duplicate key 'a')"),
         (b"[" * 100000 + b"]" * 100000, "it is not JSON"),
     ],
@@ -361,7 +363,8 @@ def test_a_file_that_is_no_archive_is_refused_with_its_reason(
     path.write_bytes(content)
     result = run("verify", path)
     assert result.exit_code == 3, result.output
-    assert result.output.startswith(f"Error: {path}: not an archive this version can read: ")
+    at = ", line 3" if "Expecting value" in reason else ""
+    assert result.output.startswith(f"Error: {path}{at}: not an archive this version can read: ")
     assert reason in result.output
 
 
@@ -450,3 +453,16 @@ def test_a_forged_journal_that_chains_but_does_not_fit_is_refused_not_a_crash(
         result = run("verify", save(forged, tmp_path / "f.json"))
         assert result.exit_code == 3, result.output
         assert result.output.startswith("Error: ")
+
+
+def test_a_journal_line_holding_a_line_separator_is_archived_whole(tmp_path: Path) -> None:
+    """A player's key comment may hold U+2028 (a line break to str.splitlines, not to the
+    journal, whose lines end at LF only)."""
+    table = Table(tmp_path, players=2)
+    pub = tmp_path / "keys" / "alice.pub"
+    pub.write_text(pub.read_text().strip() + "\u2028laptop\n", encoding="utf-8")
+    assert run("new", tmp_path / "g2", "--setup", table.setup_path).exit_code == 0
+    data = archive(tmp_path / "g2", tmp_path / "a.json")
+    assert "\u2028" in data["journal"][0]
+    code, lines = verify(tmp_path / "a.json")
+    assert code == 0, lines

@@ -58,7 +58,7 @@ def build(root: Path, public: bool = False) -> dict[str, Any]:
     with store.locked():
         data = store.log_bytes()
         end = data.rfind(b"\n") + 1
-        lines = data[:end].decode("utf-8").splitlines()
+        lines = [line.decode("utf-8") for line in data[:end].split(b"\n")[:-1]]
         log = [json.loads(line) for line in lines]
         facts = journal.facts(log)
         created = store.created()

@@ -74,7 +74,9 @@ class Summary:
 
 # -- reading --------------------------------------------------------------------------------------
 def _refused(path: Path, why: Msg, line: int | None = None) -> InputRefused:
-    return InputRefused(msg("archive-refused", path=str(path), line=line or 0, why=why))
+    if line:
+        return InputRefused(msg("archive-refused-at", path=str(path), line=line, why=why))
+    return InputRefused(msg("archive-refused", path=str(path), why=why))
 
 
 def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -116,7 +118,8 @@ def _shape_problem(archive: Any) -> Msg | None:
         return msg("archive-not-object")
     if archive.get("format") != FORMAT:
         return msg("archive-wrong-format", format=FORMAT)
-    if archive.get("version") != VERSION:
+    version = archive.get("version")
+    if type(version) is not int or version != VERSION:
         return msg("archive-wrong-version", version=str(archive.get("version")), known=VERSION)
     known = {*_STRINGS, "version", "public", "over", "journal", "files", "seed", "salt"}
     unknown = sorted(set(archive) - known)
@@ -126,7 +129,7 @@ def _shape_problem(archive: Any) -> Msg | None:
         if not isinstance(archive.get(key), str):
             return msg("archive-bad-key", key=key)
     for key in ("public", "over"):
-        if not isinstance(archive.get(key), bool):
+        if type(archive.get(key)) is not bool:
             return msg("archive-bad-key", key=key)
     lines = archive.get("journal")
     if not isinstance(lines, list) or not lines:
@@ -134,7 +137,7 @@ def _shape_problem(archive: Any) -> Msg | None:
     for line in lines:
         if not isinstance(line, str) or "\n" in line:
             return msg("archive-bad-key", key="journal")
-    if "seed" in archive and not isinstance(archive["seed"], (str, int)):
+    if "seed" in archive and type(archive["seed"]) not in (str, int):
         return msg("archive-bad-key", key="seed")
     if "salt" in archive and not isinstance(archive["salt"], str):
         return msg("archive-bad-key", key="salt")

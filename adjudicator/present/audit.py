@@ -42,7 +42,9 @@ def summary_lines(summary: Summary, head: str | None = None, lang: str = "en") -
         said.append(msg("verify-through-head", head=head.lower()))
     said += [
         msg("verify-files", count=summary.files),
-        msg("verify-signatures", count=summary.signatures),
+        msg("verify-signatures", count=summary.signatures)
+        if summary.signatures
+        else msg("verify-signatures-none"),
         msg(f"verify-commitment-{summary.commitment}"),
         msg("verify-replayed", count=summary.turns)
         if summary.replayed
