@@ -11,8 +11,11 @@ a placeholder in its place, so that two worlds whose seed commitments and chain 
 
 from __future__ import annotations
 
+import hashlib
 import re
 from typing import Any
+
+from adjudicator import digests
 
 TEXT = re.compile(r"#([0-9a-f]{64}|[0-9a-f]{32})(?![0-9a-f])")
 HTML = re.compile(r'<code class="hash">([0-9a-f]{64})</code>')
@@ -45,3 +48,16 @@ def blanked(output: Any) -> Any:
     if hasattr(output, "html") and hasattr(output, "pictures"):
         return (blanked(output.html), output.pictures)
     return output
+
+
+def committed(info: dict[str, Any]) -> dict[str, Any]:
+    """``info`` (a game.json) with a salt and the seed commitment as ``new`` makes them, the salt
+    drawn from its seed: two worlds with different seeds differ in both, as real ones do."""
+    salt = hashlib.sha256(f"salt {info['seed']}".encode()).hexdigest()
+    return {**info, "salt": salt, "commitment": digests.commitment(info["seed"], salt)}
+
+
+def head_of(info: dict[str, Any]) -> str:
+    """A chain head for the world of ``info``: one per seed, as two worlds' journals (which
+    hold digests of hidden files) differ."""
+    return hashlib.sha256(f"journal {info['seed']}".encode()).hexdigest()
