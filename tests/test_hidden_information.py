@@ -6,7 +6,6 @@ which proves the two worlds really differ."""
 from __future__ import annotations
 
 import copy
-import json
 from collections import Counter
 from typing import Any
 

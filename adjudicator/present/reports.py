@@ -182,14 +182,17 @@ def render_final(
     doc: dict[str, Any],
     lang: str = DEFAULT,
     head: str | None = None,
+    *,
+    checking: bool = True,
 ) -> str:
     """The final table of a finished game (``final.txt.j2``), from its last public view, with
-    the chain head ``head`` (None: none), the seed commitment and the seed and salt."""
+    the chain head ``head`` (None: none), the seed commitment and the seed and salt
+    (``checking=False``: without them)."""
     env = _environment(game, lang)
     text = env.get_template("final.txt.j2").render(
         game=_game_info(game, meta, True), turn=doc["turn"], view=doc["view"]
     )
-    return text + _checking(env, doc, head)
+    return text + _checking(env, doc, head) if checking else text
 
 
 def render(
