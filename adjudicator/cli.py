@@ -344,17 +344,19 @@ def report(
       adjudicator report games/cairo-2026 --player alice --format html > alice.html
     """
     from adjudicator.present import reports
+    from adjudicator.store import GameDir
 
     chosen = [name for name, on in (("--player", player), ("--gm", gm), ("--public", public)) if on]
     if len(chosen) != 1:
         raise click.UsageError("give exactly one of --player NAME, --gm, --public")
     reader = player or ("gm" if gm else "public")
+    head = GameDir(gamedir).head()
     if fmt == "html":
         from adjudicator.present.html import report_page
 
-        click.echo(report_page(gamedir, reader, turn).html, nl=False)
+        click.echo(report_page(gamedir, reader, turn, head=head).html, nl=False)
         return
-    click.echo(reports.report(gamedir, reader, turn), nl=False)
+    click.echo(reports.report(gamedir, reader, turn, head=head), nl=False)
 
 
 @cli.command()
@@ -392,8 +394,9 @@ def form(gamedir: Path, player: str) -> None:
       adjudicator form games/cairo-2026 --player alice > order.yaml
     """
     from adjudicator.present import reports
+    from adjudicator.store import GameDir
 
-    click.echo(reports.form(gamedir, player), nl=False)
+    click.echo(reports.form(gamedir, player, GameDir(gamedir).head()), nl=False)
 
 
 @cli.command()
@@ -413,11 +416,13 @@ def view(gamedir: Path, player: str, as_json: bool) -> None:
     """
     from adjudicator import engine
     from adjudicator.present import reports
+    from adjudicator.store import GameDir
 
+    head = GameDir(gamedir).head()
     if as_json:
-        echo_json(engine.view(gamedir, player))
+        echo_json({**engine.view(gamedir, player), "chain_head": head})
         return
-    click.echo(reports.report(gamedir, player), nl=False)
+    click.echo(reports.report(gamedir, player, head=head), nl=False)
 
 
 @cli.command()

@@ -10,12 +10,14 @@ and review the diff before committing.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from adjudicator import digests
 from adjudicator.contract import Game, State
 from adjudicator.games.sultan import GAME as SULTAN
 from adjudicator.games.sultans_court import GAME as COURT
@@ -47,6 +49,10 @@ GAMES: dict[str, tuple[Game, int, str, dict[str, Any]]] = {
     ),
 }
 READERS = ["alice", "public", "gm"]
+SALT = hashlib.sha256(b"the golden salt").hexdigest()
+"""A fixed salt as ``new`` draws one (64 hex digits): the seed commitment stays the same."""
+HEAD = hashlib.sha256(b"the golden chain head").hexdigest()
+"""A fixed chain head: every report shows the head it is given."""
 
 
 def play(
@@ -62,6 +68,8 @@ def play(
         "players": [{"name": n} for n in names],
         "options": {**effective, "nmr": "default"},
         "seed": seed,
+        "salt": SALT,
+        "commitment": digests.commitment(seed, SALT),
     }
     rng = Rng(seed)
     state = game.setup(meta["players"], effective, rng)
@@ -110,7 +118,7 @@ def test_report(game: str, turn: int, reader: str) -> None:
     meta, states, used = play(*GAMES[game])
     state = states[turn - 1] if turn > 0 else states[-1]
     label = "final" if turn < 0 else f"turn{turn}"
-    text = render(module, meta, state, reader, orders=used)
+    text = render(module, meta, state, reader, orders=used, head=HEAD)
     compare(module, f"{game}-{label}-{reader}.txt", text)
 
 
@@ -120,13 +128,13 @@ def test_forms_and_final_table(game: str) -> None:
     meta, states, _ = play(*GAMES[game])
     for state in states[:6]:
         for player in module.owed(state):
-            text = form_text(module, meta, state, player)
+            text = form_text(module, meta, state, player, head=HEAD)
             assert text is not None
             compare(module, f"{game}-turn{state['turn']}-{player}-form.yaml", text)
     compare(
         module,
         f"{game}-final-table.txt",
-        render_final(module, meta, reader_view(module, meta, states[-1], "public")),
+        render_final(module, meta, reader_view(module, meta, states[-1], "public"), head=HEAD),
     )
 
 
@@ -145,14 +153,14 @@ def test_reports_in_every_language(game: str, lang: str) -> None:
         state = states[turn - 1] if turn > 0 else states[-1]
         label = "final" if turn < 0 else f"turn{turn}"
         for reader in READERS:
-            text = render(module, meta, state, reader, orders=used, lang=lang)
+            text = render(module, meta, state, reader, orders=used, lang=lang, head=HEAD)
             compare(module, f"{lang}/{game}-{label}-{reader}.txt", text)
     player = next(iter(module.owed(states[0])))
-    form = form_text(module, meta, states[0], player, lang)
+    form = form_text(module, meta, states[0], player, lang, HEAD)
     assert form is not None
     compare(module, f"{lang}/{game}-turn1-{player}-form.yaml", form)
     final = reader_view(module, meta, states[-1], "public")
-    compare(module, f"{lang}/{game}-final-table.txt", render_final(module, meta, final, lang))
+    compare(module, f"{lang}/{game}-final-table.txt", render_final(module, meta, final, lang, HEAD))
 
 
 def test_every_registered_game_has_golden_reports() -> None:

@@ -18,6 +18,7 @@ from adjudicator.present.html import render_page
 from adjudicator.present.reports import form_text, render
 from adjudicator.rng import Rng, Stream
 from adjudicator.views import reader_view
+from tests.hashes import blanked, committed, found, head_of
 
 NAMES = ["alice", "bob", "carol", "dave"]
 KAFFA = "Kaffa"
@@ -26,13 +27,15 @@ KAFFA = "Kaffa"
 def meta(seed: int) -> dict[str, Any]:
     effective, problems = GAME.options(NAMES, {})
     assert problems == []
-    return {
-        "id": "two-worlds",
-        "game": "sultans_court",
-        "players": [{"name": n} for n in NAMES],
-        "options": {**effective, "nmr": "default"},
-        "seed": seed,
-    }
+    return committed(
+        {
+            "id": "two-worlds",
+            "game": "sultans_court",
+            "players": [{"name": n} for n in NAMES],
+            "options": {**effective, "nmr": "default"},
+            "seed": seed,
+        }
+    )
 
 
 def advance(state: State, rounds: int, seed: int) -> State:
@@ -86,24 +89,37 @@ def page(info: dict[str, Any], state: State, reader: str, lang: str) -> str:
 
 
 def readings(state: State, info: dict[str, Any], reader: str) -> dict[str, Any]:
+    """Everything ``reader`` may read of ``state``, in every format and language, with the
+    chain head of this world (``head_of``) and its seed commitment (``info``)."""
+    head = head_of(info)
+    public = reader_view(GAME, info, state, "public")
+    mine = reader_view(GAME, info, state, reader)
     return {
         **{
             f"{kind} {lang}": text
             for lang in LANGUAGES
             for kind, text in (
-                ("report", render(GAME, info, state, reader, lang=lang)),
-                ("public", render(GAME, info, state, "public", lang=lang)),
-                ("form", form_text(GAME, info, state, reader, lang)),
-                ("html", render_page(GAME, info, reader_view(GAME, info, state, reader), lang)),
-                (
-                    "html public",
-                    render_page(GAME, info, reader_view(GAME, info, state, "public"), lang),
-                ),
+                ("report", render(GAME, info, state, reader, lang=lang, head=head)),
+                ("public", render(GAME, info, state, "public", lang=lang, head=head)),
+                ("form", form_text(GAME, info, state, reader, lang, head)),
+                ("html", render_page(GAME, info, mine, lang, head=head)),
+                ("html public", render_page(GAME, info, public, lang, head=head)),
+                ("html mail", render_page(GAME, info, mine, lang, embed="cid", head=head)),
             )
         },
-        "view": json.dumps(GAME.view(state, reader), sort_keys=True),
+        "view": {**GAME.view(state, reader), "chain_head": head},
         "record": json.dumps(GAME.record(state, False), sort_keys=True),
     }
+
+
+def same_but_hashes(first: dict[str, Any], second: dict[str, Any]) -> bool:
+    """Whether two worlds' readings are the same once every hash the macro printed (and every
+    hash under a JSON key) is a placeholder; each world showed its own hashes."""
+    assert first != second, "the worlds' hashes differ: the readings must too"
+    for one in (first, second):
+        texts = [v.html if hasattr(v, "html") else v for v in one.values() if v is not None]
+        assert any(found(t) for t in texts if isinstance(t, str))
+    return bool(blanked(first) == blanked(second))
 
 
 @pytest.mark.parametrize("rounds", [0, 1, 3, 5])
@@ -112,8 +128,8 @@ def test_stacks_kaffa_and_seed_do_not_show(rounds: int, viewer: str) -> None:
     first = meta(seed=5)
     state = advance(GAME.setup(first["players"], first["options"], Rng(5)), rounds, 5)
     world = other_world(state, viewer, seed=rounds + 100)
-    second = {**first, "seed": 987654321}
-    assert readings(state, first, viewer) == readings(world, second, viewer)
+    second = committed({**first, "seed": 987654321})
+    assert same_but_hashes(readings(state, first, viewer), readings(world, second, viewer))
     assert render(GAME, first, state, "gm") != render(GAME, second, world, "gm")
 
 
@@ -144,4 +160,5 @@ def test_what_a_player_saw_in_kaffa_is_theirs_alone() -> None:
     for other in NAMES:
         if other != searcher:
             assert seen not in render(GAME, info, state, other)
-            assert readings(state, info, other) == readings(world, info, other)
+            second = committed({**info, "seed": 6})
+            assert same_but_hashes(readings(state, info, other), readings(world, second, other))

@@ -25,9 +25,11 @@ GLOSSARY = Path(__file__).resolve().parent.parent / "docs" / "glossary.md"
 
 
 def report_in(table: Table, reader: str, lang: str) -> str:
-    """``reader``'s report of the current turn as rendered in ``lang`` from the stored view."""
+    """``reader``'s report of the current turn as rendered in ``lang`` from the stored view,
+    with the chain head as it stands (as the report command shows it)."""
     handle = engine.OpenGame(table.gamedir)
-    return render_view(handle.game, handle.meta, engine.stored_view(handle, reader), lang)
+    doc = engine.stored_view(handle, reader)
+    return render_view(handle.game, handle.meta, doc, lang, handle.dir.head())
 
 
 def spoken(tmp_path: Path) -> Table:
@@ -184,7 +186,7 @@ def test_demo_plays_in_a_language(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     handle = engine.OpenGame(folder / "game")
     final = engine.stored_view(handle, "public")
-    table = render_final(handle.game, handle.meta, final, "nl").rstrip("\n")
+    table = render_final(handle.game, handle.meta, final, "nl", checking=False).rstrip("\n")
     assert result.output.startswith(table + "\n")
     assert table != render_final(handle.game, handle.meta, final, "en").rstrip("\n")
     assert handle.meta["lang"] == "nl"

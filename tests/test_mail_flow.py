@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import email.policy
 import hashlib
+import json
 import mailbox
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from adjudicator.mail import queue
+from adjudicator.present import reports
 from tests import smtpserver
 from tests.helpers import Table, order_mail, run
 from tests.smtpserver import PASSWORD, USER, Server
@@ -54,7 +56,12 @@ def test_reports_are_mailed_once_with_the_form_attached(table: Table, config: Pa
     assert first["Subject"] == "[cairo-2026] turn 1: report for alice"
     body = first.get_body(("plain",))
     assert body is not None
-    report = run("report", table.gamedir, "--player", "alice").output
+    # the report as the queuing step wrote it: with the chain head just before that step's line
+    queued = [json.loads(line) for line in (table.gamedir / "log.jsonl").read_text().splitlines()][
+        -2
+    ]
+    assert queued["type"] == "queued"
+    report = reports.report(table.gamedir, "alice", head=queued["prev"])
     assert body.get_content().replace("\r\n", "\n") == report
     owed = table.status()["owed"]
     names = [a.get_filename() for m in mails for a in m.iter_attachments()]

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from adjudicator.present import reports
+from adjudicator.store import GameDir
 from tests.helpers import run
 
 README = Path(__file__).resolve().parent.parent / "README.md"
@@ -56,4 +57,5 @@ def test_the_readme_walk_through_runs_as_written(
     assert outputs["check"] == "order.yaml: valid (alice, turn 1)\n"
     assert outputs["submit"] == "order.yaml: accepted (alice, turn 1)\n"
     assert outputs["adjudicate"] == "cairo: turn 1 adjudicated\n"
-    assert outputs["view"] == reports.report(Path("cairo"), "bob", 2)
+    head = GameDir(Path("cairo")).head()
+    assert outputs["view"] == reports.report(Path("cairo"), "bob", 2, head=head)

@@ -16,6 +16,7 @@ from adjudicator.present.html import render_page
 from adjudicator.present.pictures_sultan import draw
 from adjudicator.present.reports import render_view
 from adjudicator.views import reader_view
+from tests import hashes
 from tests.test_golden_reports import GAMES, play
 from tests.test_html_reports import PNG, check_page
 
@@ -51,7 +52,8 @@ class Words(HTMLParser):
 
 
 def _line(line: str) -> str:
-    return " ".join(line.removeprefix("- ").split())
+    """A line of text as the page words it: a hash without the text's "#" (tests/hashes.py)."""
+    return " ".join(hashes.TEXT.sub(r"\1", line.removeprefix("- ")).split())
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

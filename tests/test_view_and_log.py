@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -9,6 +10,8 @@ import pytest
 
 from adjudicator import engine
 from adjudicator.present.reports import render
+from adjudicator.store import GameDir
+from tests.hashes import found
 from tests.helpers import Table, run
 
 
@@ -28,6 +31,36 @@ def test_view_json_names_the_game_and_its_id(tmp_path: Path, game: str, players:
     assert "to_do" in view
 
 
+def test_view_json_holds_the_chain_head_of_the_journal_when_it_runs(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    journal = (table.gamedir / "log.jsonl").read_bytes().splitlines(keepends=True)
+    head = hashlib.sha256(journal[-1]).hexdigest()
+    view = json.loads(run("view", table.gamedir, "--player", "alice", "--json").output)
+    assert view["chain_head"] == head
+    table.play_turn()
+    moved = json.loads(run("view", table.gamedir, "--player", "alice", "--json").output)
+    assert moved["chain_head"] == GameDir(table.gamedir).head() != head
+
+
+def test_report_form_and_view_show_the_chain_head_when_they_run(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    table.play_turn()
+    head = GameDir(table.gamedir).head()
+    commitment = json.loads((table.gamedir / "game.json").read_text())["commitment"]
+    for args in (("report", "--player", "bob"), ("view", "--player", "bob")):
+        text = run(args[0], table.gamedir, *args[1:]).output
+        # turn 2: the head in text (32 digits), in the report and its form; the seed
+        # commitment only in turn 1's report
+        assert found(text) == [head[:32]] * 2, args
+    first = run("report", table.gamedir, "--player", "bob", "--turn", "1").output
+    assert found(first) == [head[:32], commitment]
+    form = run("form", table.gamedir, "--player", "bob").output
+    assert f"# Chain head: #{head[:32]}\n" in form and found(form) == [head[:32]]
+    page = run("report", table.gamedir, "--player", "bob", "--format", "html").output
+    # the page's own hash in full; the form it shows is the form, with its text comment line
+    assert found(page)[-1] == head and set(found(page)) == {head, head[:32]}
+
+
 @pytest.mark.parametrize("game, players", [("sultan", 3), ("sultans_court", 4)])
 def test_view_text_is_the_players_report_of_the_current_turn(
     tmp_path: Path, game: str, players: int
@@ -37,7 +70,8 @@ def test_view_text_is_the_players_report_of_the_current_turn(
     result = run("view", table.gamedir, "--player", "bob")
     assert result.exit_code == 0, result.output
     handle = engine.OpenGame(table.gamedir)
-    assert result.output == render(handle.game, handle.meta, handle.state(), "bob")
+    head = handle.dir.head()
+    assert result.output == render(handle.game, handle.meta, handle.state(), "bob", head=head)
     assert result.output == run("report", table.gamedir, "--player", "bob").output
 
 

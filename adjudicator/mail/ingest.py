@@ -358,7 +358,9 @@ def _answer(
 def receipt_words(
     handle: engine.OpenGame, game: Game, signer: str, found: FoundOrder, verdict: engine.Verdict
 ) -> present_mail.Mail:
-    """What the receipt says: only what ``signer`` may see (their own order and its fate).
+    """What the receipt says: only what ``signer`` may see (their own order and its fate), and
+    the chain head as it stands when the receipt is written (just before the journal line of
+    the step that stores the order and queues the receipt).
 
     The attachment's name is a stranger's choice: it is quoted escaped, at most 80 characters.
     """
@@ -380,6 +382,7 @@ def receipt_words(
         order=found.order.decode("utf-8", errors="replace").rstrip("\n"),
         game=verdict.game,
         lang=lang_of(handle.meta, signer),
+        head=handle.dir.head(),
         **facts,
     )
 

@@ -4,7 +4,8 @@ The body is the player's text report for the turn, rendered from the player's st
 is queued; when the player owes an order, the order form (rendered from the same view) is
 attached as ``<id>-turn<N>-<player>.yaml``. Queuing a turn's reports is one step whose
 ``queued`` journal line names the turn, so a turn's reports are queued exactly once, whenever
-``send`` runs (a queuing cut short is discarded whole and done again).
+``send`` runs (a queuing cut short is discarded whole and done again). Every report, form and
+page of the step shows the chain head as the step finds it, just before its own journal line.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ def queue_due_reports(root: Path, sender: str) -> int:
             deadline = schedule.shown(times.deadline, schedule.game_zone(meta))
         outbox = Outbox(root)
         game = load_game(meta["game"])
+        head = store.head()
         for turn in due:
             for player in meta["players"]:
                 name = player["name"]
@@ -47,12 +49,12 @@ def queue_due_reports(root: Path, sender: str) -> int:
                     continue
                 doc = store.read_json(views.path(store.turn_dir(turn), name))
                 lang = lang_of(meta, name)
-                body = render_view(game, meta, doc, lang)
-                form = form_of_view(game, meta, doc, lang)
+                body = render_view(game, meta, doc, lang, head)
+                form = form_of_view(game, meta, doc, lang, head)
                 if form is not None and deadline is not None and turn == current:
                     due_by = msg("orders-due", turn=turn_label(turn), deadline=deadline)
                     body += "\n" + say(due_by, game, lang) + "\n"
-                page = render_page(game, meta, doc, lang, embed="cid")
+                page = render_page(game, meta, doc, lang, embed="cid", head=head)
                 message = report_mail(
                     sender=sender,
                     to=player["email"],

@@ -7,7 +7,8 @@ page. Pages are made for mail clients: styles inline, tables, no scripts, nothin
 anywhere. A picture is referred to as a ``data:`` URI (``report --format html``) or as a
 ``cid:`` part of the mail (``embed="cid"``), or as a file beside the page (``embed="file"``:
 ``pictures/<digest>.png``, :func:`picture_file`, for the static site), the same PNG bytes
-every way.
+every way. A page ends with what lets its reader check the game (the chain head passed as
+``head``, the seed commitment...; ``_chain.html.j2`` in ``_page.html.j2``), hashes in full.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any, Literal
 
 from adjudicator.contract import Game
 from adjudicator.lang import DEFAULT
+from adjudicator.present.hashes import chain
 from adjudicator.present.pictures import CID_DOMAIN, drawer
 from adjudicator.present.reports import _environment, _game_info, form_of_view, render_view
 
@@ -48,8 +50,10 @@ def render_page(
     doc: dict[str, Any],
     lang: str = DEFAULT,
     embed: Embed = "data",
+    head: str | None = None,
 ) -> Page:
-    """The HTML report of a stored view (:func:`adjudicator.views.reader_view`) in ``lang``."""
+    """The HTML report of a stored view (:func:`adjudicator.views.reader_view`) in ``lang``,
+    with the chain head ``head`` (None: none)."""
     env = _environment(game, lang)
     name = _TEMPLATES.get(doc["reader"], "player.html.j2")
     template = env.select_template([name, "fallback.html.j2"])
@@ -71,9 +75,10 @@ def render_page(
         owed=doc["owed"],
         view=doc["view"],
         reader=doc["reader"],
-        form=form_of_view(game, meta, doc, lang),
+        form=form_of_view(game, meta, doc, lang, head),
         orders=doc.get("orders"),
-        text=render_view(game, meta, doc, lang),
+        text=render_view(game, meta, doc, lang, head, checking=False),
+        chain=chain(doc, head),
         picture=picture,
         pictures=sorted(drawn),
         sizes={
@@ -84,11 +89,20 @@ def render_page(
     return Page(html, used)
 
 
-def report_page(root: Path, reader: str, turn: int | None = None, lang: str | None = None) -> Page:
-    """``reader``'s HTML report as turn ``turn`` (default: the current one) opened."""
+def report_page(
+    root: Path,
+    reader: str,
+    turn: int | None = None,
+    lang: str | None = None,
+    head: str | None = None,
+) -> Page:
+    """``reader``'s HTML report as turn ``turn`` (default: the current one) opened, with the
+    chain head ``head`` (None: none)."""
     from adjudicator.engine import OpenGame, stored_view
     from adjudicator.lang import lang_of
 
     handle = OpenGame(root)
     doc = stored_view(handle, reader, turn)
-    return render_page(handle.game, handle.meta, doc, lang or lang_of(handle.meta, reader))
+    return render_page(
+        handle.game, handle.meta, doc, lang or lang_of(handle.meta, reader), head=head
+    )

@@ -23,6 +23,7 @@ import jinja2
 from adjudicator.contract import Game, Msg, Reason, msg
 from adjudicator.mail.quoting import one_line
 from adjudicator.present.catalogs import environment, translations
+from adjudicator.present.hashes import head_line, say_filter
 from adjudicator.present.verdicts import placed
 from adjudicator.present.words import say
 
@@ -38,8 +39,13 @@ class Mail:
 @cache
 def _environment(lang: str) -> jinja2.Environment:
     """The environment of ``templates/common/mail`` in ``lang`` (set as the reports' one is)."""
-    folder = files("adjudicator.templates") / "common" / "mail"
-    return environment(jinja2.FileSystemLoader(str(folder)), translations(None, lang))
+    common = files("adjudicator.templates") / "common"
+    loader = jinja2.ChoiceLoader(
+        [jinja2.FileSystemLoader(str(common / "mail")), jinja2.FileSystemLoader(str(common))]
+    )
+    env = environment(loader, translations(None, lang))
+    env.filters["say"] = say_filter(lambda message: say(message, None, lang))
+    return env
 
 
 def body(template: str, lang: str = "en", **facts: Any) -> str:
@@ -81,10 +87,12 @@ def receipt(
     in_effect: str | None = None,
     game: Game | None = None,
     lang: str = "en",
+    head: str | None = None,
 ) -> Mail:
     """A receipt: the order's fate, to its signer only. ``name`` is the attachment's name,
     escaped; ``order`` the order in effect (accepted); ``in_effect`` the SHA-256 of the order in
-    effect for ``in_effect_turn`` (refused), None when there is none."""
+    effect for ``in_effect_turn`` (refused), None when there is none; ``head`` the chain head as
+    the receipt is written (None: none)."""
     fate = "accepted" if accepted else "refused"
     code = f"mail-receipt-{fate}{'' if turn is not None else '-no-turn'}-subject"
     text = body(
@@ -103,6 +111,7 @@ def receipt(
         if in_effect_turn is None
         else say(turn_label(in_effect_turn), game, lang),
         in_effect=in_effect,
+        chain=[] if head is None else [head_line(head)],
     )
     about = Msg(code, {"game": game_id, "turn": None if turn is None else turn_label(turn)})
     return Mail(subject(about, game, lang), text)

@@ -8,7 +8,13 @@ every game shares. Each game folder has ``player.txt.j2``, ``public.txt.j2``, ``
 - ``turn``: the turn the report opens; ``owed``: the names of who owes an order now;
 - ``view``: what this reader may see (the game's view function; the only source of game facts);
 - ``form``: the reader's order form as text, when they owe an order;
-- ``orders``: every order used, by turn, once the game is over (the record's ``orders``).
+- ``orders``: every order used, by turn, once the game is over (the record's ``orders``);
+- ``chain``: what lets the reader check the game (:mod:`adjudicator.present.hashes`), rendered
+  after the game's template by ``_chain.txt.j2`` (in an order form by ``_chain.form.j2``), so
+  that every game's reports show it.
+
+A report, form or page shows the chain head passed to it as ``head`` (None: none), which the
+caller reads as the report is rendered; no stored view holds one.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from adjudicator.errors import NotNow
 from adjudicator.forms import FORM_WIDTH, carried_lines
 from adjudicator.lang import lang_of
 from adjudicator.present.catalogs import DEFAULT, environment, translations
+from adjudicator.present.hashes import chain, head_line, say_filter
 from adjudicator.present.words import say
 from adjudicator.views import reader_view
 
@@ -59,7 +66,7 @@ def _new_environment(game: Game, lang: str) -> jinja2.Environment:
     env.filters["tojson_line"] = lambda value: json.dumps(value, sort_keys=True)
     env.filters["plural"] = counted
     env.filters["comment"] = comment
-    env.filters["say"] = lambda message: _said(message, game, lang)
+    env.filters["say"] = say_filter(lambda message: _said(message, game, lang))
     env.globals["lang"] = lang
     return env
 
@@ -106,27 +113,45 @@ def _game_info(game: Game, meta: dict[str, Any], over: bool) -> dict[str, Any]:
 _TEMPLATES = {"gm": "gm.txt.j2", "public": "public.txt.j2"}
 
 
-def render_view(game: Game, meta: dict[str, Any], doc: dict[str, Any], lang: str = DEFAULT) -> str:
-    """The report of a stored view (:func:`adjudicator.views.reader_view`) in ``lang``."""
+def render_view(
+    game: Game,
+    meta: dict[str, Any],
+    doc: dict[str, Any],
+    lang: str = DEFAULT,
+    head: str | None = None,
+    *,
+    checking: bool = True,
+) -> str:
+    """The report of a stored view (:func:`adjudicator.views.reader_view`) in ``lang``, with the
+    chain head ``head`` (None: none); ``checking=False`` leaves out what lets the reader check
+    the game (a page that shows the text says that itself)."""
     reader = doc["reader"]
-    return (
-        _environment(game, lang)
-        .get_template(_TEMPLATES.get(reader, "player.txt.j2"))
-        .render(
-            game=_game_info(game, meta, doc["over"]),
-            turn=doc["turn"],
-            owed=doc["owed"],
-            view=doc["view"],
-            form=form_of_view(game, meta, doc, lang),
-            orders=doc.get("orders"),
-        )
+    env = _environment(game, lang)
+    text = env.get_template(_TEMPLATES.get(reader, "player.txt.j2")).render(
+        game=_game_info(game, meta, doc["over"]),
+        turn=doc["turn"],
+        owed=doc["owed"],
+        view=doc["view"],
+        form=form_of_view(game, meta, doc, lang, head),
+        orders=doc.get("orders"),
     )
+    return text + _checking(env, doc, head) if checking else text
+
+
+def _checking(env: jinja2.Environment, doc: dict[str, Any], head: str | None) -> str:
+    """The lines that let a reader check the game, after a text report."""
+    return env.get_template("_chain.txt.j2").render(chain=chain(doc, head))
 
 
 def form_of_view(
-    game: Game, meta: dict[str, Any], doc: dict[str, Any], lang: str = DEFAULT
+    game: Game,
+    meta: dict[str, Any],
+    doc: dict[str, Any],
+    lang: str = DEFAULT,
+    head: str | None = None,
 ) -> str | None:
-    """The order form of a player's stored view in ``lang``, or None when they owe nothing."""
+    """The order form of a player's stored view in ``lang``, or None when they owe nothing; a
+    comment line shows the chain head ``head`` (None: none)."""
     if "to_do" not in doc:
         return None
     player, turn, context = doc["reader"], doc["turn"], doc["context"]
@@ -134,30 +159,40 @@ def form_of_view(
     carried["context"] = context
     if lang != DEFAULT:
         carried["lang"] = lang
-    text = (
-        _environment(game, lang)
-        .get_template("form.yaml.j2")
-        .render(
-            game=_game_info(game, meta, False),
-            turn=turn,
-            player=player,
-            to_do=doc["to_do"],
-            view=doc["view"],
-            context=context,
-        )
+    env = _environment(game, lang)
+    text = env.get_template("form.yaml.j2").render(
+        game=_game_info(game, meta, False),
+        turn=turn,
+        player=player,
+        to_do=doc["to_do"],
+        view=doc["view"],
+        context=context,
+    )
+    lines = env.get_template("_chain.form.j2").render(
+        chain=[] if head is None else [head_line(head)]
     )
     note = comment(say(msg("carried-note"), game, lang))
-    carried_text = "\n".join([note, *carried_lines(carried)])
+    carried_text = "\n".join([*lines.splitlines(), note, *carried_lines(carried)])
     return text.rstrip("\n") + "\n" + carried_text + "\n"
 
 
-def render_final(game: Game, meta: dict[str, Any], doc: dict[str, Any], lang: str = DEFAULT) -> str:
-    """The final table of a finished game (``final.txt.j2``), from its last public view."""
-    return (
-        _environment(game, lang)
-        .get_template("final.txt.j2")
-        .render(game=_game_info(game, meta, True), turn=doc["turn"], view=doc["view"])
+def render_final(
+    game: Game,
+    meta: dict[str, Any],
+    doc: dict[str, Any],
+    lang: str = DEFAULT,
+    head: str | None = None,
+    *,
+    checking: bool = True,
+) -> str:
+    """The final table of a finished game (``final.txt.j2``), from its last public view, with
+    the chain head ``head`` (None: none), the seed commitment and the seed and salt
+    (``checking=False``: without them)."""
+    env = _environment(game, lang)
+    text = env.get_template("final.txt.j2").render(
+        game=_game_info(game, meta, True), turn=doc["turn"], view=doc["view"]
     )
+    return text + _checking(env, doc, head) if checking else text
 
 
 def render(
@@ -167,35 +202,48 @@ def render(
     reader: str,
     orders: dict[str, Any] | None = None,
     lang: str = DEFAULT,
+    head: str | None = None,
 ) -> str:
     """The report for ``reader`` (a player's name, ``"public"`` or ``"gm"``) of ``state``."""
-    return render_view(game, meta, reader_view(game, meta, state, reader, orders), lang)
+    return render_view(game, meta, reader_view(game, meta, state, reader, orders), lang, head)
 
 
 def form_text(
-    game: Game, meta: dict[str, Any], state: State, player: str, lang: str = DEFAULT
+    game: Game,
+    meta: dict[str, Any],
+    state: State,
+    player: str,
+    lang: str = DEFAULT,
+    head: str | None = None,
 ) -> str | None:
     """``player``'s order form for the turn of ``state``, or None when they owe nothing."""
-    return form_of_view(game, meta, reader_view(game, meta, state, player), lang)
+    return form_of_view(game, meta, reader_view(game, meta, state, player), lang, head)
 
 
-def report(root: Path, reader: str, turn: int | None = None, lang: str | None = None) -> str:
+def report(
+    root: Path,
+    reader: str,
+    turn: int | None = None,
+    lang: str | None = None,
+    head: str | None = None,
+) -> str:
     """``reader``'s report as turn ``turn`` (default: the current one) opened, as text, in
-    ``lang`` (default: the reader's)."""
+    ``lang`` (default: the reader's), with the chain head ``head`` (None: none)."""
     from adjudicator.engine import OpenGame, stored_view
 
     handle = OpenGame(root)
     doc = stored_view(handle, reader, turn)
-    return render_view(handle.game, handle.meta, doc, lang or lang_of(handle.meta, reader))
+    return render_view(handle.game, handle.meta, doc, lang or lang_of(handle.meta, reader), head)
 
 
-def form(root: Path, player: str) -> str:
-    """``player``'s order form for the current turn; NotNow when they owe nothing."""
+def form(root: Path, player: str, head: str | None = None) -> str:
+    """``player``'s order form for the current turn, with the chain head ``head`` (None:
+    none); NotNow when they owe nothing."""
     from adjudicator.engine import OpenGame, stored_view
 
     handle = OpenGame(root)
     doc = stored_view(handle, player)
-    text = form_of_view(handle.game, handle.meta, doc, lang_of(handle.meta, player))
+    text = form_of_view(handle.game, handle.meta, doc, lang_of(handle.meta, player), head)
     if text is None:
         raise NotNow(f"{player} owes no order in turn {doc['turn']}")
     return text

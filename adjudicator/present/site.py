@@ -8,7 +8,9 @@ nothing into it. Pages are in the game's language, made from the templates in
 pictures are PNG files under ``pictures/`` and above which the site puts a line of links (the
 index, the reader's list, the turns before and after); the index has a chart of the game as
 inline SVG.
-Links are relative, nothing is fetched from anywhere, no scripts.
+Links are relative, nothing is fetched from anywhere, no scripts. Every page shows the chain head
+as it stands when the site is made (and the index the seed commitment, and once the game is over
+the seed and salt that open it).
 
 Files: ``index.html``; ``turn-NNNN.html`` (the public report of turn NNNN); once the game is
 over, ``player-<name>.html`` and ``gm.html`` (lists of that reader's reports) with
@@ -29,6 +31,7 @@ from urllib.parse import quote
 from adjudicator.contract import Game
 from adjudicator.errors import UsageProblem
 from adjudicator.lang import game_lang
+from adjudicator.present.hashes import chain, head_line
 from adjudicator.present.html import picture_file, render_page
 from adjudicator.present.reports import _environment, _game_info
 
@@ -67,6 +70,7 @@ def build(root: Path) -> dict[str, bytes]:
     from adjudicator.engine import OpenGame, record, stored_view
 
     handle = OpenGame(root)
+    head = handle.dir.head()
     game, meta = handle.game, handle.meta
     lang = game_lang(meta)
     data = record(root)
@@ -79,7 +83,8 @@ def build(root: Path) -> dict[str, bytes]:
     nav = env.get_template("site/nav.html.j2")
     for reader in readers:
         for turn in turns:
-            page = render_page(game, meta, stored_view(handle, reader, turn), lang, embed="file")
+            doc = stored_view(handle, reader, turn)
+            page = render_page(game, meta, doc, lang, embed="file", head=head)
             bar = nav.render(
                 game=info,
                 reader=reader,
@@ -103,6 +108,7 @@ def build(root: Path) -> dict[str, bytes]:
             links=links,
             charts=charts(game, data),
             final=href(turn_page(turns[-1])) if over else None,
+            chain=chain(stored_view(handle, "public", turns[-1]), head, every_turn=True),
         )
         .encode("utf-8")
     )
@@ -113,6 +119,7 @@ def build(root: Path) -> dict[str, bytes]:
                 game=info,
                 reader=reader,
                 pages=[(turn, href(turn_page(turn, reader))) for turn in turns],
+                chain=[head_line(head)],
             )
             .encode("utf-8")
         )

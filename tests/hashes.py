@@ -1,0 +1,63 @@
+"""The hashes a reader sees, as the one template macro prints them (templates/common/_hash.j2,
+docs/presentation.md "Hashes"): the two-worlds tests find every one with these patterns and put
+a placeholder in its place, so that two worlds whose seed commitments and chain heads differ
+(as they must: they commit to hidden data) compare byte for byte in everything else.
+
+- text: ``#`` and 32 (a chain head) or 64 (a seed commitment) lowercase hex digits, no hex
+  digit after them;
+- HTML: ``<code class="hash">``, 64 lowercase hex digits, ``</code>``;
+- JSON: the values of the keys in ``JSON_KEYS``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Any
+
+from adjudicator import digests
+
+TEXT = re.compile(r"#([0-9a-f]{64}|[0-9a-f]{32})(?![0-9a-f])")
+HTML = re.compile(r'<code class="hash">([0-9a-f]{64})</code>')
+JSON_KEYS = ("chain_head", "commitment")
+PLACEHOLDER = "HASH"
+
+
+def found(output: str) -> list[str]:
+    """Every hash in ``output`` (text, a form, a page or a mail), in order, as printed (a text
+    chain head: its first 32 digits)."""
+    hits = [(m.start(), m.group(1)) for m in HTML.finditer(output)]
+    hits += [(m.start(), m.group(1)) for m in TEXT.finditer(output)]
+    return [value for _, value in sorted(hits)]
+
+
+def blanked(output: Any) -> Any:
+    """``output`` with every hash the macro prints replaced by a placeholder: a string's
+    (HTML's shape first, then text's), a page's ``html``, a JSON object's ``JSON_KEYS``, each
+    item of a list or dict; anything else as it is."""
+    if isinstance(output, str):
+        output = HTML.sub(f'<code class="hash">{PLACEHOLDER}</code>', output)
+        return TEXT.sub(f"#{PLACEHOLDER}", output)
+    if isinstance(output, dict):
+        return {
+            key: PLACEHOLDER if key in JSON_KEYS and value is not None else blanked(value)
+            for key, value in output.items()
+        }
+    if isinstance(output, list | tuple):
+        return [blanked(item) for item in output]
+    if hasattr(output, "html") and hasattr(output, "pictures"):
+        return (blanked(output.html), output.pictures)
+    return output
+
+
+def committed(info: dict[str, Any]) -> dict[str, Any]:
+    """``info`` (a game.json) with a salt and the seed commitment as ``new`` makes them, the salt
+    drawn from its seed: two worlds with different seeds differ in both, as real ones do."""
+    salt = hashlib.sha256(f"salt {info['seed']}".encode()).hexdigest()
+    return {**info, "salt": salt, "commitment": digests.commitment(info["seed"], salt)}
+
+
+def head_of(info: dict[str, Any]) -> str:
+    """A chain head for the world of ``info``: one per seed, as two worlds' journals (which
+    hold digests of hidden files) differ."""
+    return hashlib.sha256(f"journal {info['seed']}".encode()).hexdigest()
