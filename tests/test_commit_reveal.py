@@ -236,3 +236,16 @@ def test_a_sealed_game_verifies_and_a_forged_reveal_is_named(tmp_path: Path) -> 
     assert code == 3
     assert lines[0] == f"Error: turn 2: {rel}: the order does not match its player's commitment"
     assert hashlib.sha256(other_bytes).hexdigest() != order["digest"]
+
+
+def test_the_form_of_a_sealed_game_says_how_to_commit_and_reveal(tmp_path: Path) -> None:
+    table = sealed_table(tmp_path)
+    form = run("form", table.gamedir, "--player", "carol").output
+    said = " ".join(line.lstrip("# ") for line in form.splitlines() if line.startswith("#"))
+    assert (
+        "This game seals orders by commit-reveal. Fill this in, then run `adjudicator commit "
+        "cairo-2026-turn1-carol.yaml --key KEY`: send cairo-2026-turn1-carol.yaml.commit now"
+    ) in said
+    assert all(len(line) <= 72 for line in form.splitlines())
+    plain = Table(tmp_path / "plain", players=3)
+    assert "commit-reveal" not in run("form", plain.gamedir, "--player", "carol").output

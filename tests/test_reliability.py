@@ -50,7 +50,8 @@ def test_doctor_names_every_file_out_of_place(tmp_path: Path) -> None:
     code, lines = _doctor(game)
     assert code == 3
     assert lines == [
-        f"{game}/turns/0001/views/alice.json: changed since the journal named it (its digest differs)",
+        f"{game}/turns/0001/views/alice.json: changed since the journal named it "
+        "(its digest differs)",
         f"{game}/turns/0001/views/bob.json: named by the journal but missing",
         f"{game}/turns/0005/state.json: not named by the journal",
     ]

@@ -143,6 +143,11 @@ def _checking(env: jinja2.Environment, doc: dict[str, Any], head: str | None) ->
     return env.get_template("_chain.txt.j2").render(chain=chain(doc, head))
 
 
+def form_name(meta: dict[str, Any], doc: dict[str, Any]) -> str:
+    """The name a form is sent by: ``<id>-turn<N>-<player>.yaml``."""
+    return f"{meta['id']}-turn{doc['turn']}-{doc['reader']}.yaml"
+
+
 def form_of_view(
     game: Game,
     meta: dict[str, Any],
@@ -172,7 +177,10 @@ def form_of_view(
         chain=[] if head is None else [head_line(head)]
     )
     note = comment(say(msg("carried-note"), game, lang))
-    carried_text = "\n".join([*lines.splitlines(), note, *carried_lines(carried)])
+    sealed = []  # sealing: commit-reveal: how to send this order (docs/commit-reveal.md)
+    if meta["options"].get("sealing") == "commit-reveal":
+        sealed = [comment(say(msg("form-sealed", file=form_name(meta, doc)), game, lang))]
+    carried_text = "\n".join([*sealed, *lines.splitlines(), note, *carried_lines(carried)])
     return text.rstrip("\n") + "\n" + carried_text + "\n"
 
 
