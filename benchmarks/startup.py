@@ -9,30 +9,18 @@ command runs). Prints the medians and exits 1 when the target is missed.
 from __future__ import annotations
 
 import argparse
-import shutil
-import statistics
-import subprocess
 import sys
-import time
-from pathlib import Path
+
+from timing import adjudicator, median_seconds
 
 TARGET = 1.5
-
-
-def median_seconds(command: list[str], runs: int) -> float:
-    samples = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=30)
     args = parser.parse_args()
-    script = shutil.which("adjudicator") or str(Path(sys.executable).parent / "adjudicator")
+    script = adjudicator()
     baseline = median_seconds([sys.executable, "-c", "import click"], args.runs)
     worst = 0.0
     print(f"python -c 'import click': {baseline * 1000:.1f} ms")
