@@ -29,6 +29,8 @@ def record_text(record: dict[str, Any], title: str) -> str:
         f"players: {', '.join(players)}",
         f"options: {_flat(record['options'])}",
     ]
+    if "commitment" in record:
+        lines.append(f"seed commitment: {record['commitment']}")
     rounds = record.get("rounds", [])
     if record["over"]:
         lines.append(f"the game is over: the record is complete ({len(rounds)} rounds)")
@@ -55,6 +57,8 @@ def record_text(record: dict[str, Any], title: str) -> str:
         lines.append("orders: every order by turn, in log --json")
     if "seed" in record:
         lines.append(f"seed: {record['seed']}")
+    if "salt" in record:
+        lines.append(f"salt: {record['salt']}")
     if record.get("result") is not None:
         lines.append("")
         lines.extend(_result(record["result"]))

@@ -229,7 +229,7 @@ def assert_public(running: dict[str, Any], complete: dict[str, Any]) -> None:
         shown = 0 if city == "Kaffa" else taken[city] + 1
         full = complete["deal"]["cities"][city]
         assert stack == [card if i < shown else None for i, card in enumerate(full)], city
-    same = ("game", "id", "players", "options", "colours")
+    same = ("game", "id", "players", "options", "colours", "commitment")
     assert set(running) == {*same, "over", "deal", "rounds", "result"}
     assert {k: running[k] for k in same} == {k: complete[k] for k in same}
 

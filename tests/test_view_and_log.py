@@ -89,11 +89,13 @@ def test_log_text_of_a_new_sultan_game(tmp_path: Path) -> None:
     table = Table(tmp_path)
     result = run("log", table.gamedir)
     assert result.exit_code == 0, result.output
+    commitment = json.loads((table.gamedir / "game.json").read_text())["commitment"]
     assert result.output == (
         "Sultan, game cairo-2026 (sultan)\n"
         "players: alice, bob, carol\n"
         "options: jewel_choice player, nmr default, placement sealed, screens yes, "
-        "start_player none\n"
+        "sealing plain, start_player none\n"
+        f"seed commitment: {commitment}\n"
         "the game is running: the record holds what is public, ? what is not yet "
         "(0 rounds resolved)\n"
     )
@@ -104,12 +106,14 @@ def test_log_text_of_a_whole_sultan_demo(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     result = run("log", tmp_path / "d" / "game")
     assert result.exit_code == 0, result.output
+    record = json.loads(run("log", tmp_path / "d" / "game", "--json").output)
     text = result.output
     assert text.startswith(
         "Sultan, game demo-sultan-42 (sultan)\n"
         "players: alice, bob, carol\n"
         "options: jewel_choice player, nmr default, placement sealed, screens yes, "
-        "start_player none\n"
+        "sealing plain, start_player none\n"
+        f"seed commitment: {record['commitment']}\n"
         "the game is over: the record is complete (15 rounds)\n"
         "\n"
         "stage 1, round 1 (turns 1, 2): start player alice\n"
@@ -138,6 +142,7 @@ def test_log_text_of_a_whole_sultan_demo(tmp_path: Path) -> None:
         "\n"
         "orders: every order by turn, in log --json\n"
         "seed: 0000000000000000000000000000002a\n"
+        f"salt: {record['salt']}\n"
         "\n"
         "result: carol won\n"
         "  scores:\n"
@@ -170,7 +175,8 @@ def test_log_text_of_a_court_game_keeps_hidden_cards_hidden(tmp_path: Path) -> N
         "At the Sultan's Court, game cairo-2026 (sultans_court)\n"
         "players: alice (red), bob (yellow), carol (green), dave (blue)\n"
         "options: banish_tie lower_seat_goes, first_round_all_travel yes, max_rounds none, "
-        "nmr default\n"
+        "nmr default, sealing plain\n"
+        f"seed commitment: {record['commitment']}\n"
         "the game is running: the record holds what is public, ? what is not yet "
         "(1 rounds resolved)\n"
         "\n"
@@ -184,7 +190,7 @@ def test_log_text_of_a_court_game_keeps_hidden_cards_hidden(tmp_path: Path) -> N
     for city, stack in record["deal"]["cities"].items():
         shown = ", ".join("?" if card is None else card for card in stack)
         assert f"\n    {city}: {shown}\n" in text
-    assert "seed" not in text and "result" not in text
+    assert "\nseed: " not in text and "salt" not in text and "result" not in text
 
 
 def test_log_text_of_a_finished_court_game(tmp_path: Path) -> None:
@@ -192,11 +198,13 @@ def test_log_text_of_a_finished_court_game(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     result = run("log", tmp_path / "d" / "game")
     assert result.exit_code == 0, result.output
+    record = json.loads(run("log", tmp_path / "d" / "game", "--json").output)
     assert result.output.count("\nround ") == 10
     assert "?" not in result.output
     assert result.output.endswith(
         "orders: every order by turn, in log --json\n"
         "seed: 00000000000000000000000000000003\n"
+        f"salt: {record['salt']}\n"
         "\n"
         "result: carol won\n"
         "  rounds: 10\n"
