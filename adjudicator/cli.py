@@ -415,13 +415,14 @@ def view(gamedir: Path, player: str, as_json: bool) -> None:
       adjudicator view games/cairo-2026 --player alice --json
     """
     from adjudicator import engine
-    from adjudicator.present import reports
     from adjudicator.store import GameDir
 
     head = GameDir(gamedir).head()
     if as_json:
         echo_json({**engine.view(gamedir, player), "chain_head": head})
         return
+    from adjudicator.present import reports
+
     click.echo(reports.report(gamedir, player, head=head), nl=False)
 
 

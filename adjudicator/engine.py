@@ -8,48 +8,20 @@ and when complete: resolve -> log -> render reports.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from adjudicator import clock, journal, schedule, sealing, sshsig, steps, views
-from adjudicator.contract import Game, Msg, Problem, Reason, State, msg
+from adjudicator import clock, journal, schedule, steps, views
+from adjudicator.contract import Game, State
 from adjudicator.errors import NotNow, UsageProblem
-from adjudicator.lang import DEFAULT, game_lang
-from adjudicator.orders import (
-    Kind,
-    Parsed,
-    Refusal,
-    Submission,
-    check_envelope,
-    game_problems,
-    order_and_signature,
-    pair,
-    parse,
-    sha256,
-    within_caps,
-)
 from adjudicator.registry import load_game
 from adjudicator.rng import Rng
-from adjudicator.setupfile import read_setup
 from adjudicator.store import GameDir, dump_json
+from adjudicator.verdict import Verdict
 
-
-@dataclass
-class Verdict:
-    """What became of one order file."""
-
-    label: str
-    accepted: bool
-    player: str | None = None
-    turn: int | None = None
-    replaces: bool = False
-    reasons: list[Reason] = field(default_factory=list)
-    sha256: str | None = None  # of the bytes as signed, once accepted
-    notes: list[Reason] = field(default_factory=list)  # of an accepted order; they never refuse
-    game: Game | None = None  # whose words the reasons and notes are in
-    lang: str = DEFAULT  # the language they are told in: the game's, or a form's for check
+if TYPE_CHECKING:
+    from adjudicator import sealing
 
 
 class OpenGame:
@@ -177,6 +149,8 @@ def deadline_of(meta: dict[str, Any], opened: datetime) -> str | None:
 # -- new ---------------------------------------------------------------------------------------
 def new(root: Path, setup_path: Path) -> OpenGame:
     """Create a game from a setup file and write the first reports."""
+    from adjudicator.setupfile import read_setup
+
     game, meta, raw = read_setup(setup_path)
     _make_room(root)
     state = game.setup(meta["players"], game_options(meta), Rng(meta["seed"]))
@@ -262,257 +236,32 @@ def write_files(store: GameDir, files: dict[str, bytes]) -> None:
         store.write_bytes(rel, data)
 
 
-# -- submit ------------------------------------------------------------------------------------
+# -- submit and check: adjudicator.judging (imported when an order is judged) ----------------
 def submit(root: Path, paths: list[Path]) -> list[Verdict]:
-    """Judge each order file in turn against the game as the files before it left it; one step
-    (one journal line) for all the orders accepted."""
-    GameDir(root).require()  # a folder that is no game is named before the files are
-    submissions = pair(paths)
-    verdicts = []
-    with steps.step(root, "submit") as running:
-        handle = OpenGame(root)
-        if handle.over():
-            raise NotNow(f"game {handle.meta['id']} is over; it takes no more orders")
-        for submission in submissions:
-            verdicts.append(_submit_one(handle, submission))
-        if handle.pending:
-            running.commit("submitted", orders=handle.pending, **handle.opening())
-    return verdicts
+    """Judge each order file and store those accepted (:func:`adjudicator.judging.submit`)."""
+    from adjudicator import judging
+
+    return judging.submit(root, paths)
 
 
-def _submit_one(handle: OpenGame, submission: Submission) -> Verdict:
-    label = str(submission.order_path)
-    try:
-        received, signature = order_and_signature(submission)
-    except Refusal as refusal:
-        return Verdict(label, False, reasons=[Reason(refusal.reason)])
-    return judge(handle, label, received, signature)
+def check(order_path: Path, form_path: Path, game_name: str | None = None) -> Verdict:
+    """A player's own check of an order file against their form (:mod:`adjudicator.judging`)."""
+    from adjudicator import judging
+
+    return judging.check(order_path, form_path, game_name)
 
 
 def judge_received(handle: OpenGame, label: str, received: bytes, signature: bytes) -> Verdict:
-    """Judge one order that came by mail (already split from its signature), inside a step."""
-    if handle.over():
-        return Verdict(label, False, reasons=[Reason(msg("game-over", game=handle.meta["id"]))])
-    try:
-        within_caps(received, signature)
-    except Refusal as refusal:
-        return Verdict(label, False, reasons=[Reason(refusal.reason)])
-    return judge(handle, label, received, signature)
+    """Judge one order that came by mail, inside a step (:mod:`adjudicator.judging`)."""
+    from adjudicator import judging
 
-
-def judge(handle: OpenGame, label: str, received: bytes, signature: bytes | None) -> Verdict:
-    """The pipeline for one order: parse, verify, envelope, validate, store."""
-    verdict = _judge(handle, label, received, signature)
-    verdict.game = handle.game
-    verdict.lang = game_lang(handle.meta)
-    return verdict
-
-
-def _judge(handle: OpenGame, label: str, received: bytes, signature: bytes | None) -> Verdict:
-    kind = _kind_of(received)
-    parsed = parse(received, handle.game, kind)
-    if parsed.data is None:
-        if signature is None:
-            parsed.reasons.insert(0, _NO_SIGNATURE)
-        return Verdict(label, False, reasons=parsed.reasons)
-    player = parsed.data.get("player")
-    if not isinstance(player, str) or player not in handle.players:
-        if isinstance(player, str):
-            parsed.add(
-                Problem("unknown-player", ("player",), player=player, game=handle.meta["id"])
-            )
-        return Verdict(label, False, reasons=parsed.reasons)
-    if signature is None:
-        return Verdict(label, False, player, reasons=[_NO_SIGNATURE, *parsed.reasons])
-    try:
-        signed = sshsig.verify_variants(received, signature, handle.key_of(player), signer=player)
-    except sshsig.SignatureError as error:
-        return Verdict(
-            label,
-            False,
-            player,
-            reasons=[Reason(_signature_reason(handle, player, error, signature)), *parsed.reasons],
-        )
-    digest = handle.dir.digester().hidden(signed)
-    replayed = handle.accepted().get(digest)
-    if replayed is not None:
-        return Verdict(
-            label,
-            False,
-            player,
-            reasons=[Reason(msg("replay", turn=replayed))],
-        )
-    turn = handle.turn()
-    closed = _closed_to(handle, player, turn) or _wrong_kind(handle, kind, player, turn)
-    if closed is not None:
-        return Verdict(label, False, player, turn, reasons=[Reason(closed)])
-    state = handle.state(turn)
-    envelope = check_envelope(parsed, handle.meta["id"], player, turn)
-    owed = handle.game.owed(state)
-    if envelope and player not in owed:
-        parsed.reasons.append(Reason(msg("owes-nothing", player=player, turn=turn)))
-    elif envelope and kind != "commitment":
-        game_problems(parsed, handle.game, handle.game.context(handle.game.view(state, player)))
-    if (
-        envelope
-        and kind == "reveal"
-        and commitment_made(handle, turn, player) != (sealing.commitment_of(signed))
-    ):
-        parsed.reasons.insert(0, Reason(msg("reveal-mismatch", player=player, turn=turn)))
-    if not parsed.ok:
-        return Verdict(label, False, player, turn, reasons=parsed.reasons)
-    replaces = _store_order(handle, turn, player, signed, signature, digest, kind)
-    if kind == "commitment":
-        _open_reveal_when_complete(handle, turn, owed)
-    return Verdict(label, True, player, turn, replaces, sha256=sha256(signed), notes=parsed.notes)
-
-
-def commitment_made(handle: OpenGame, turn: int, player: str) -> str | None:
-    """The ``commit`` of ``player``'s commitment in effect for ``turn``, or None."""
-    entry = handle.committed(turn).get(player)
-    if entry is None:
-        return None
-    raw = (handle.dir.root / handle.dir.turn_dir(turn) / "orders" / entry["file"]).read_bytes()
-    data = parse(raw, handle.game, "commitment").data or {}
-    commit = data.get("commit")
-    return commit if isinstance(commit, str) else None
-
-
-def _kind_of(received: bytes) -> Kind:
-    """What a file looks like it is (a ``commit:`` or ``salt:`` key at the top level): the
-    phase of the turn then says whether it is what the turn asks for."""
-    for line in received.splitlines():
-        if line.startswith(b"commit:"):
-            return "commitment"
-        if line.startswith(b"salt:"):
-            return "reveal"
-    return "order"
-
-
-def _wrong_kind(handle: OpenGame, kind: Kind, player: str, turn: int) -> Msg | None:
-    """Why a file of this ``kind`` is not what the turn asks of ``player`` now, or None."""
-    phase = handle.phase(turn)
-    wanted: dict[str, Kind] = {"orders": "order", "commit": "commitment", "reveal": "reveal"}
-    if phase == "reveal" and player in handle.without(turn):
-        return msg("reveal-without-commitment", player=player, turn=turn)
-    if kind == wanted[phase]:
-        return None
-    if phase == "orders":
-        return msg("not-sealed", game=handle.meta["id"])
-    if phase == "commit":
-        return msg("commitment-first", turn=turn)
-    return msg("reveal-open", turn=turn)
-
-
-def _open_reveal_when_complete(handle: OpenGame, turn: int, owed: dict[str, Any]) -> None:
-    """The step that stores the last owed commitment opens the reveal (a resigned seat owes
-    none: it plays the default orders)."""
-    missing = [p for p in owed if p not in handle.committed(turn) and p not in handle.resigned()]
-    if not missing:
-        handle.opens = reveal_of(handle, turn, [])
+    return judging.judge_received(handle, label, received, signature)
 
 
 def reveal_of(handle: OpenGame, turn: int, without: list[str]) -> dict[str, Any]:
     """The reveal of ``turn`` opening now: its deadline (counted as a turn's is) and who made
     no commitment."""
     return {"turn": turn, "deadline": deadline_of(handle.meta, clock.now()), "without": without}
-
-
-def _closed_to(handle: OpenGame, player: str, turn: int) -> Msg | None:
-    """Why ``player`` may send no order now (resigned, or the turn was rolled back), or None."""
-    if player in handle.resigned():
-        return msg("player-resigned", player=player, game=handle.meta["id"])
-    if handle.clock().rolled_back:
-        return msg("turn-rolled-back", turn=turn)
-    return None
-
-
-_NO_SIGNATURE = Reason(msg("no-signature"))
-
-
-def _signature_reason(
-    handle: OpenGame, player: str, error: sshsig.SignatureError, signature: bytes
-) -> Msg:
-    """The signature's reason, naming the player whose key made it when it is another's."""
-    try:
-        made_with = sshsig.parse_armored(signature).public_key_blob
-    except sshsig.SignatureError:
-        return msg("bad-signature", why=error.reason)
-    from adjudicator import keys
-
-    for other in handle.players:
-        if other != player and keys.parse_public_line(handle.key_of(other)) == made_with:
-            return msg("signed-with-other-key", other=other, player=player)
-    return msg("bad-signature", why=error.reason)
-
-
-def _store_order(
-    handle: OpenGame,
-    turn: int,
-    player: str,
-    signed: bytes,
-    signature: bytes,
-    digest: str,
-    kind: Kind = "order",
-) -> bool:
-    """Write the order's (or commitment's) files; the step's journal line will name it in
-    effect."""
-    store = handle.dir
-    folder = f"{store.turn_dir(turn)}/orders"
-    existing = store.root / folder
-    count = len(list(existing.glob(f"{player}-*.yaml"))) if existing.is_dir() else 0
-    name = f"{player}-{count + 1}.yaml"
-    store.write_bytes(f"{folder}/{name}", signed)
-    store.write_bytes(f"{folder}/{name}.sig", signature)
-    earlier = handle.committed(turn) if kind == "commitment" else handle.in_effect(turn)
-    replaces = player in earlier
-    entry = {
-        "turn": turn,
-        "player": player,
-        "file": name,
-        "digest": digest,
-        "replaces": replaces,
-        "at": now(),
-    }
-    if kind == "commitment":
-        entry["kind"] = "commitment"
-    handle.pending.append(entry)
-    return replaces
-
-
-# -- check -------------------------------------------------------------------------------------
-def check(order_path: Path, form_path: Path, game_name: str | None = None) -> Verdict:
-    """A player's own check of an order file against the form they were sent (no signature)."""
-    from adjudicator.forms import read_form_file
-
-    label = str(order_path)
-    game, form = read_form_file(form_path)  # InputRefused when the form is damaged
-    lang = form.get("lang", DEFAULT)
-    try:
-        received, _ = order_and_signature(Submission(order_path, None))
-    except Refusal as refusal:
-        return Verdict(
-            label,
-            False,
-            reasons=[Reason(refusal.reason)],
-            game=game,
-            lang=lang,
-        )
-    parsed = parse(received, game)
-    if parsed.data is None:
-        return Verdict(label, False, reasons=parsed.reasons, game=game, lang=lang)
-    if check_envelope(parsed, form["id"], form["player"], form["turn"]):
-        game_problems(parsed, game, form["context"])
-    return Verdict(
-        label,
-        parsed.ok,
-        form["player"],
-        form["turn"],
-        reasons=parsed.reasons,
-        notes=parsed.notes,
-        game=game,
-        lang=lang,
-    )
 
 
 # -- adjudicate --------------------------------------------------------------------------------
@@ -554,8 +303,10 @@ def stored_order(handle: OpenGame, turn: int, player: str) -> dict[str, Any]:
     entry = handle.in_effect(turn)[player]
     name = entry["file"].rsplit("/", 1)[-1]
     raw = (handle.dir.root / handle.dir.turn_dir(turn) / "orders" / name).read_bytes()
-    kind: Kind = "reveal" if handle.sealing_option() == "commit-reveal" else "order"
-    parsed: Parsed = parse(raw, handle.game, kind)
+    from adjudicator.orders import parse
+
+    sealed = handle.sealing_option() == "commit-reveal"
+    parsed = parse(raw, handle.game, "reveal" if sealed else "order")
     return handle.game.normalise(parsed.body())
 
 

@@ -30,8 +30,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from filelock import FileLock, Timeout
-
 from adjudicator import failpoint, journal
 from adjudicator.digests import Digester
 from adjudicator.errors import Locked, UsageProblem
@@ -104,6 +102,8 @@ class GameDir:
     @contextmanager
     def locked(self, timeout: float | None = None) -> Iterator[None]:
         """Hold the game's lock: commands on one game directory run one at a time."""
+        from filelock import FileLock, Timeout  # only commands that change a game take it
+
         wait = LOCK_TIMEOUT if timeout is None else timeout
         lock = FileLock(str(self.root / ".lock"), timeout=wait)
         try:

@@ -414,3 +414,12 @@ def test_record_and_final_views() -> None:
         assert view["collections"] == final["collections"]
         assert view["result"] == final["result"]
         assert view["standings"][0]["player"] in final["result"]["winners"]
+
+
+def test_the_options_defaults_are_those_of_the_options_model() -> None:
+    """rules.DEFAULTS is written out so that reading a game needs no schema; it must say what
+    the model (games/sultan/options.py) says."""
+    from adjudicator.games.sultan.options import Options
+    from adjudicator.games.sultan.rules import DEFAULTS
+
+    assert Options().model_dump() == DEFAULTS

@@ -50,6 +50,7 @@ from adjudicator.present.verdicts import reason_lines
 from adjudicator.present.words import say
 from adjudicator.store import GameDir, atomic_write
 from adjudicator.strictyaml import DEFAULT_MAX_BYTES, StrictYamlError, load
+from adjudicator.verdict import Verdict
 
 EXCERPT_LINES = 20
 EXCERPT_BYTES = 1024
@@ -303,7 +304,7 @@ def _take(
     answer it; the line."""
     named = route.named
     if isinstance(named, str) and named != signer and named in game.players:
-        verdict = engine.Verdict(
+        verdict = Verdict(
             found.name,
             False,
             signer,
@@ -334,7 +335,7 @@ def _answer(
     game: Game,
     signer: str,
     found: FoundOrder,
-    verdict: engine.Verdict,
+    verdict: Verdict,
 ) -> str:
     """Queue (or hold) the receipt to ``signer``; what the output line adds about it."""
     if message.quiet is not None:
@@ -356,7 +357,7 @@ def _answer(
 
 
 def receipt_words(
-    handle: engine.OpenGame, game: Game, signer: str, found: FoundOrder, verdict: engine.Verdict
+    handle: engine.OpenGame, game: Game, signer: str, found: FoundOrder, verdict: Verdict
 ) -> present_mail.Mail:
     """What the receipt says: only what ``signer`` may see (their own order and its fate), and
     the chain head as it stands when the receipt is written (just before the journal line of

@@ -7,9 +7,9 @@ The fixed words (``accepted``, ``replaces the earlier order``, ``refused:``, ``l
 from __future__ import annotations
 
 from adjudicator.contract import Game, Reason
-from adjudicator.engine import Verdict
 from adjudicator.errors import AdjudicatorError
 from adjudicator.present.words import say
+from adjudicator.verdict import Verdict
 
 
 def placed(reason: Reason, game: Game | None = None, lang: str = "en") -> str:

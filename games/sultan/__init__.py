@@ -15,23 +15,17 @@ import copy
 from collections.abc import Mapping, Sequence
 from importlib.resources import files
 from importlib.resources.abc import Traversable
-from typing import Any
-
-from pydantic import BaseModel, ConfigDict
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.contract import Order, Problem, Resolution, State, View
 from adjudicator.rng import Rng, Stream
 
 from . import rules
 from .bots import bot_order
-from .orders import Context, SultanOrder, english_colour, validate
 from .view import build_view, record
 
-
-class PlayerKeys(BaseModel):
-    """Sultan reads no keys of a player entry beyond those every game reads (no colours)."""
-
-    model_config = ConfigDict(strict=True, extra="forbid")
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 
 class SultanGame:
@@ -43,16 +37,24 @@ class SultanGame:
     max_players = 5
     envelope_keys = ("id", "player", "turn")
 
-    def order_model(self) -> type[SultanOrder]:
+    # The schemas (pydantic) load when they are first needed, not when a game is opened to be
+    # read: .orders and .options import them.
+    def order_model(self) -> type[BaseModel]:
+        from .orders import SultanOrder
+
         return SultanOrder
 
-    def context_model(self) -> type[Context]:
+    def context_model(self) -> type[BaseModel]:
+        from .orders import Context
+
         return Context
 
     def templates(self) -> Traversable:
         return files("adjudicator.templates") / "sultan"
 
-    def player_model(self) -> type[PlayerKeys]:
+    def player_model(self) -> type[BaseModel]:
+        from .options import PlayerKeys
+
         return PlayerKeys
 
     def check_players(self, players: Sequence[Mapping[str, Any]]) -> list[tuple[int, Problem]]:
@@ -62,7 +64,9 @@ class SultanGame:
     def options(
         self, players: Sequence[str], given: Mapping[str, Any]
     ) -> tuple[dict[str, Any], list[Problem]]:
-        return rules.check_options(players, given)
+        from .options import check_options
+
+        return check_options(players, given)
 
     def setup(
         self, players: Sequence[Mapping[str, Any]], options: Mapping[str, Any], rng: Rng
@@ -94,10 +98,14 @@ class SultanGame:
         }
 
     def validate(self, context: Mapping[str, Any], order: Order) -> list[Problem]:
+        from .orders import validate
+
         return validate(context, order)
 
     def normalise(self, order: Order) -> Order:
         """The order with a jewel colour written in another language in English."""
+        from .orders import english_colour
+
         normal = copy.deepcopy(order)
         if "return" in normal:
             normal["return"] = english_colour(normal["return"])

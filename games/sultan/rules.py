@@ -7,15 +7,10 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict
-
-from adjudicator.contract import Event, Order, Problem, Resolution, State
-from adjudicator.problems import option_problems
+from adjudicator.contract import Event, Order, Resolution, State
 from adjudicator.rng import Rng, Stream
-
-from .orders import validate
 
 COLOURS = ("white", "red", "yellow", "green", "blue")
 VALUES = {"white": 1, "red": 2, "yellow": 3, "green": 4, "blue": 5}
@@ -25,32 +20,14 @@ BONUS_2P = {4: 2, 5: 5, 6: 10, 7: 20}  # S9, 2 players (7 or more: 20)
 STAGES = 3
 
 
-class Options(BaseModel):
-    """Sultan's options (RULINGS S4-S10)."""
-
-    model_config = ConfigDict(strict=True, extra="forbid")
-    placement: Literal["sealed", "sequential"] = "sealed"
-    jewel_choice: Literal["player", "random"] = "player"
-    screens: bool = True
-    start_player: str | None = None
-
-
-DEFAULTS: dict[str, Any] = Options().model_dump()
-
-
-# -- options and setup ---------------------------------------------------------------------------
-def check_options(
-    players: Sequence[str], given: Mapping[str, Any]
-) -> tuple[dict[str, Any], list[Problem]]:
-    """The effective options (defaults filled in) and every problem with those given."""
-    effective, problems = option_problems(Options, given, "Sultan")
-    start = effective["start_player"]
-    if start is not None and start not in players:
-        effective["start_player"] = None
-        problems.append(
-            Problem("not-a-player", ("start_player",), players=list(players), given=start)
-        )
-    return effective, problems
+DEFAULTS: dict[str, Any] = {
+    "placement": "sealed",
+    "jewel_choice": "player",
+    "screens": True,
+    "start_player": None,
+}
+"""The options' defaults (games/sultan/options.py checks the options given; a test holds the
+two together)."""
 
 
 def base_deck(count: int) -> list[int]:
@@ -246,6 +223,8 @@ def resolve(state: State, orders: Mapping[str, Order | None], rng: Rng) -> Resol
             )
             defaulted.add(player)
         else:
+            from .orders import validate  # the schemas load when an order is validated
+
             problems = validate(context_for(state, player), order)
             if problems:
                 details = ", ".join(p.code for p in problems)

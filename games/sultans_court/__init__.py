@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from importlib.resources import files
 from importlib.resources.abc import Traversable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.contract import Order, Problem, Resolution, State, View
 from adjudicator.rng import Rng, Stream
@@ -19,9 +19,10 @@ from adjudicator.rng import Rng, Stream
 from . import rules
 from .board import PARDON
 from .bots import bot_order
-from .orders import Context, CourtOrder, normalise, notes, validate
-from .setup import PlayerKeys, check_options, colour_problems, setup
 from .view import build_view, record
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 
 class SultansCourtGame:
@@ -33,29 +34,43 @@ class SultansCourtGame:
     max_players = 4
     envelope_keys = ("id", "player", "turn")
 
-    def order_model(self) -> type[CourtOrder]:
+    # The schemas (pydantic) load when they are first needed, not when a game is opened to be
+    # read: .orders and .setup import them.
+    def order_model(self) -> type[BaseModel]:
+        from .orders import CourtOrder
+
         return CourtOrder
 
-    def context_model(self) -> type[Context]:
+    def context_model(self) -> type[BaseModel]:
+        from .orders import Context
+
         return Context
 
     def templates(self) -> Traversable:
         return files("adjudicator.templates") / "sultans_court"
 
-    def player_model(self) -> type[PlayerKeys]:
+    def player_model(self) -> type[BaseModel]:
+        from .setup import PlayerKeys
+
         return PlayerKeys
 
     def check_players(self, players: Sequence[Mapping[str, Any]]) -> list[tuple[int, Problem]]:
+        from .setup import colour_problems
+
         return colour_problems(players)
 
     def options(
         self, players: Sequence[str], given: Mapping[str, Any]
     ) -> tuple[dict[str, Any], list[Problem]]:
+        from .setup import check_options
+
         return check_options(players, given)
 
     def setup(
         self, players: Sequence[Mapping[str, Any]], options: Mapping[str, Any], rng: Rng
     ) -> State:
+        from .setup import setup
+
         return setup(players, options, rng)
 
     def owed(self, state: State) -> dict[str, str]:
@@ -86,14 +101,20 @@ class SultansCourtGame:
         }
 
     def validate(self, context: Mapping[str, Any], order: Order) -> list[Problem]:
+        from .orders import validate
+
         return validate(context, order)
 
     def notes(self, context: Mapping[str, Any], order: Order) -> list[Problem]:
         """What a valid order should hear (optional in the contract): standing instructions
         that cannot apply as things stand."""
+        from .orders import notes
+
         return notes(context, order)
 
     def normalise(self, order: Order) -> Order:
+        from .orders import normalise
+
         return normalise(order)
 
     def resolve(self, state: State, orders: Mapping[str, Order | None], rng: Rng) -> Resolution:

@@ -17,7 +17,6 @@ from adjudicator.rng import Rng
 from .banish import banish, pardon
 from .board import KINDS, POSITIONS, Victory, at_court, check_victory, seat_of, vizir_name
 from .collect import collect, demand
-from .orders import default_order, normalise, validate
 from .trades import trades
 from .travel import travel, turn_order
 
@@ -71,6 +70,8 @@ def snapshot(state: State) -> dict[str, Any]:
 
 def resolve(state: State, orders: Mapping[str, Order | None], rng: Rng) -> Resolution:
     """Resolve one round; ``None`` orders are missing and get the default (C16)."""
+    from .orders import default_order, normalise, validate  # the schemas load here
+
     del rng  # the round draws nothing at random
     if state["over"]:
         raise ValueError("the game is over: nothing to resolve")

@@ -1,0 +1,73 @@
+"""Every read command on a finished 5-player Sultan game against `python -c "import click"`.
+
+The target (issue 13): each of `status`, `view`, `report`, `log`, `form` and `check` within 2
+times the bare click import: a command imports only what it needs. Prints each median as a
+ratio and exits 1 when any misses the target.
+
+    .venv/bin/python benchmarks/read.py [--runs 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from timing import adjudicator, median_seconds
+
+TARGET = 2.0
+
+
+def _output(*command: str) -> str:
+    return subprocess.run(command, capture_output=True, text=True, check=True).stdout
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=10)
+    args = parser.parse_args()
+    script = adjudicator()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        game = str(folder / "d" / "game")
+        quiet = {"check": True, "stdout": subprocess.DEVNULL}
+        subprocess.run([script, "demo", "sultan", "--players", "5", "--dir", folder / "d"], **quiet)
+        running = str(folder / "running")  # the same setup, turn 1: someone owes an order
+        subprocess.run([script, "new", running, "--setup", folder / "d" / "setup.yaml"], **quiet)
+        status = json.loads(_output(script, "status", running, "--json"))
+        player = next(iter(status["owed"]))
+        form = folder / "form.yaml"
+        form.write_text(_output(script, "form", running, "--player", player))
+        view = json.loads(_output(script, "view", running, "--player", player, "--json"))
+        order = folder / "order.yaml"
+        order.write_text(form.read_text().replace("\nreturn:\n", f"\nreturn: {view['drawn'][0]}\n"))
+        commands = {
+            "status": ["status", game],
+            "status --json": ["status", game, "--json"],
+            "view --json": ["view", game, "--player", "alice", "--json"],
+            "view": ["view", game, "--player", "alice"],
+            "report": ["report", game, "--player", "alice"],
+            "report --gm --turn 10": ["report", game, "--gm", "--turn", "10"],
+            "log": ["log", game],
+            "log --json": ["log", game, "--json"],
+            "form": ["form", running, "--player", player],
+            "check": ["check", str(order), "--form", str(form)],
+        }
+        baseline = median_seconds([sys.executable, "-c", "import click"], args.runs)
+        print(f"python -c 'import click': {baseline * 1000:.1f} ms")
+        missed = []
+        for name, command in commands.items():
+            took = median_seconds([script, *command], args.runs)
+            ratio = took / baseline
+            if ratio > TARGET:
+                missed.append(name)
+            print(f"adjudicator {name}: {took * 1000:.0f} ms ({ratio:.2f}x)")
+    print(f"target: within {TARGET}x -> {'met' if not missed else 'MISSED: ' + ', '.join(missed)}")
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,63 @@
+"""A command imports only what it needs (issue 13): reading a game's data opens no schema, no
+YAML parser, no templates, no signature code and no lock. The benchmark (benchmarks/read.py)
+times them; this test checks what makes that reachable."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from adjudicator import demo
+
+HEAVY = ("pydantic", "yaml", "jinja2", "cryptography", "filelock", "PIL", "babel")
+
+PROBE = """
+import atexit, json, sys
+heavy = set({heavy!r})
+def said():
+    print(json.dumps(sorted({{m.split('.')[0] for m in sys.modules}} & heavy)), file=sys.stderr)
+atexit.register(said)
+sys.argv = ["adjudicator", *{args!r}]
+from adjudicator.cli import main
+main()
+"""
+
+
+def loaded(*args: str) -> list[str]:
+    """The heavy packages a run of ``adjudicator ARGS`` imported."""
+    code = PROBE.format(heavy=HEAVY, args=list(args))
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    found: list[str] = json.loads(done.stderr.strip().splitlines()[-1])
+    return found
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    tmp = tmp_path_factory.mktemp("games")
+    return {
+        name: demo.run(name, None, 1, tmp / name, lambda _line: None)
+        for name in ("sultan", "sultans_court")
+    }
+
+
+def test_the_version_imports_nothing_heavy() -> None:
+    assert loaded("--version") == []
+
+
+@pytest.mark.parametrize("game", ["sultan", "sultans_court"])
+@pytest.mark.parametrize(
+    "command",
+    [["status"], ["status", "--json"], ["view", "--player", "alice", "--json"], ["log"]],
+    ids=["status", "status --json", "view --json", "log"],
+)
+def test_reading_a_games_data_opens_no_schema_parser_template_or_lock(
+    games: dict[str, Path], game: str, command: list[str]
+) -> None:
+    assert loaded(command[0], str(games[game]), *command[1:]) == []
