@@ -16,33 +16,13 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from adjudicator.contract import Game, Reason, msg
 from adjudicator.errors import InputRefused, UsageProblem
+from adjudicator.formlines import FORM_MARK
 from adjudicator.lang import DEFAULT, Lang
 from adjudicator.problems import schema_problems
 from adjudicator.readfile import FileRefused, read_regular
 from adjudicator.registry import load_game
 
 MAX_FORM_BYTES = 64 * 1024
-
-
-FORM_MARK = "# adjudicator-form: "
-FORM_WIDTH = 72
-"""No line of a form is longer (DESIGN, Reports by mail: mail clients hard-wrap longer lines)."""
-
-
-def carried_lines(carried: dict[str, Any]) -> list[str]:
-    """What a form carries for ``check --form``: compact JSON over as many ``FORM_MARK`` lines
-    as it takes, none longer than FORM_WIDTH and none starting or ending with a space (which
-    mail and editors may drop)."""
-    text = json.dumps(carried, sort_keys=True, separators=(",", ":"))
-    width = FORM_WIDTH - len(FORM_MARK)
-    lines = []
-    while text:
-        cut = min(width, len(text))
-        while 1 < cut < len(text) and (text[cut - 1] == " " or text[cut] == " "):
-            cut -= 1
-        lines.append(FORM_MARK + text[:cut])
-        text = text[cut:]
-    return lines
 
 
 def carried_payload(lines: list[str]) -> tuple[int, str] | None:

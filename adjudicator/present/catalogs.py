@@ -17,6 +17,7 @@ import io
 from collections.abc import Callable
 from importlib.resources import files
 from importlib.resources.abc import Traversable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from adjudicator.contract import Game
@@ -61,6 +62,22 @@ def translations(game: Game | None, lang: str) -> gettext.NullTranslations:
     return _CACHE[key]
 
 
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    """Compiled templates kept in the user's cache folder (never in a game directory), so that
+    a command does not compile every template again: Jinja keys each on the template's source
+    and its own and Python's version, so a changed template is compiled afresh. None when the
+    folder cannot be made (a read-only home, say): templates are then compiled each time."""
+    import jinja2
+    import platformdirs
+
+    folder = Path(platformdirs.user_cache_dir("adjudicator")) / "templates"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return jinja2.FileSystemBytecodeCache(str(folder))
+
+
 def environment(
     loader: jinja2.BaseLoader,
     words: gettext.NullTranslations,
@@ -74,6 +91,7 @@ def environment(
 
     env = jinja2.Environment(
         loader=loader,
+        bytecode_cache=_bytecode_cache(),
         autoescape=autoescape,
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,

@@ -29,7 +29,7 @@ import jinja2
 
 from adjudicator.contract import Game, Msg, State, msg
 from adjudicator.errors import NotNow
-from adjudicator.forms import FORM_WIDTH, carried_lines
+from adjudicator.formlines import FORM_WIDTH, carried_lines
 from adjudicator.lang import lang_of
 from adjudicator.present.catalogs import DEFAULT, environment, translations
 from adjudicator.present.hashes import chain, head_line, say_filter
