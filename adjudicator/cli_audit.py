@@ -39,7 +39,10 @@ def archive(gamedir: Path, out: Path, public: bool) -> None:
 def _head(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
     from adjudicator.audit.verify import HEAD
 
-    if value is not None and not HEAD.fullmatch(value):
+    if value is None:
+        return None
+    value = value.removeprefix("#")  # as a report prints it: "#3f2a…"
+    if not HEAD.fullmatch(value):
         raise click.BadParameter("a chain head is 32 to 64 hex digits, as a report shows it")
     return value
 

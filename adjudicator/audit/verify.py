@@ -229,7 +229,7 @@ def verify(archive: dict[str, Any], head: str | None = None) -> Summary:
         return summary
     try:
         _check(archive, entries, summary)
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError) as error:
         # a journal whose lines fit their types but not one another (only a forger makes one)
         why = f"{type(error).__name__}: {error}"[:200]
         summary.findings.append(Finding(None, "log.jsonl", msg("verify-cannot-follow", why=why)))
@@ -262,6 +262,8 @@ def _check(archive: dict[str, Any], entries: list[dict[str, Any]], summary: Summ
         )
         return
     _signatures(walk, files, header, digester, summary, game)
+    _sealed_in_order(walk, header, summary)
+    _over_as_recorded(archive, walk, files, summary)
     if "seed" in archive and not summary.findings:
         _replay(walk, files, header, archive, game, digests.Digester(key), summary)
 
@@ -277,8 +279,9 @@ def _chain(lines: list[str], summary: Summary, head: str | None) -> list[dict[st
     seen = []
     for number, line in enumerate(lines, 1):
         try:
+            raw = line.encode("utf-8") + b"\n"  # a lone surrogate is no UTF-8: no journal line
             entry = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             entry = None
         if not isinstance(entry, dict) or not isinstance(entry.get("type"), str):
             summary.findings.append(
@@ -290,7 +293,7 @@ def _chain(lines: list[str], summary: Summary, head: str | None) -> list[dict[st
                 Finding(None, "log.jsonl", msg("verify-chain-broken", line=number))
             )
             return None
-        previous = hashlib.sha256(line.encode("utf-8") + b"\n").hexdigest()
+        previous = hashlib.sha256(raw).hexdigest()
         seen.append(previous)
         entries.append(entry)
     summary.lines, summary.head = len(entries), previous
@@ -302,14 +305,19 @@ def _chain(lines: list[str], summary: Summary, head: str | None) -> list[dict[st
     return entries
 
 
+def loads(raw: bytes) -> Any:
+    """JSON from an archive's file, or None when it is none (too deep counts as none)."""
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+
+
 def _game_json(files: dict[str, bytes], summary: Summary) -> dict[str, Any] | None:
     raw = files.get("game.json")
     if raw is None:
         return None
-    try:
-        meta = json.loads(raw)
-    except ValueError:
-        meta = None
+    meta = loads(raw)
     if not isinstance(meta, dict):
         summary.findings.append(Finding(None, "game.json", msg("verify-file-unreadable")))
         return None
@@ -359,10 +367,7 @@ def _recorded(name: str, files: dict[str, bytes]) -> Any:
     """The seed or salt as the game recorded it: in game.json, or in the last public view (a
     finished game's views reveal both); None when neither says."""
     for rel in ("game.json", _last_public(files)):
-        try:
-            data = json.loads(files[rel]) if rel else None
-        except (KeyError, ValueError):
-            data = None
+        data = loads(files[rel]) if rel in files else None
         if isinstance(data, dict) and name in data:
             return data[name]
     return None
@@ -433,10 +438,16 @@ def _signatures(
             keys[entry["player"]] = entry["key"]
         for order in journal.order_entries(entry):
             turn, player = int(order["turn"]), str(order["player"])
-            rel = walk.now.get(f"turns/{turn:04d}/orders/{order['file']}", "")
-            data, signature = files.get(rel), files.get(rel + ".sig")
-            if data is None or signature is None:
+            origin = f"turns/{turn:04d}/orders/{order['file']}"
+            rel = walk.now.get(origin, origin)
+            data = files.get(rel)
+            signature = files.get(walk.now.get(origin + ".sig", origin + ".sig"))
+            if data is None:
                 continue  # not in a public archive yet (a full one names it missing)
+            if signature is None:  # an order is played only with its player's signature
+                why = msg("verify-signature-missing", player=player)
+                summary.findings.append(Finding(turn, rel + ".sig", why))
+                continue
             try:
                 sshsig.verify(data, signature, str(keys.get(player)), signer=player)
             except sshsig.SignatureError as error:
@@ -456,6 +467,46 @@ def _signatures(
             elif digester is not None and digester.hidden(data) != journal.order_digest(order):
                 summary.findings.append(Finding(turn, rel, msg("verify-order-digest")))
             summary.signatures += 1
+
+
+def _sealed_in_order(walk: _Walk, header: dict[str, Any], summary: Summary) -> None:
+    """Under ``sealing: commit-reveal``: every commitment accepted before its turn's reveal
+    opened, every order (reveal) after; a commitment made once others' orders were seen would
+    break the seal."""
+    if header["options"].get("sealing") != "commit-reveal":
+        return
+    opened: set[int] = set()
+    for number, entry in enumerate(walk.entries, 1):
+        if entry["type"] == "adjudicated":
+            opened.discard(int(entry["turn"]) + 1)  # a turn opened again starts sealed
+        for order in journal.order_entries(entry):
+            turn = int(order["turn"])
+            late = order.get("kind") == "commitment" and turn in opened
+            early = order.get("kind") != "commitment" and turn not in opened
+            if late or early:
+                code = "verify-commitment-late" if late else "verify-reveal-early"
+                rel = f"turns/{turn:04d}/orders/{order['file']}"
+                summary.findings.append(Finding(turn, rel, msg(code, line=number)))
+        if entry.get("reveal"):
+            opened.add(int(entry["reveal"]["turn"]))
+
+
+def _over_as_recorded(
+    archive: dict[str, Any], walk: _Walk, files: dict[str, bytes], summary: Summary
+) -> None:
+    """The archive's ``over`` is what the current turn's public view says, and a finished
+    game's archive reveals its seed (no archive may keep the replay waiting for ever)."""
+    rel = f"turns/{journal.facts(walk.entries).turn:04d}/views/public.json"
+    if rel not in files:
+        summary.findings.append(Finding(walk.turn_of(rel), rel, msg("verify-file-missing")))
+        return
+    view = loads(files[rel])
+    over = isinstance(view, dict) and view.get("over") is True
+    if over != archive["over"]:
+        code = "verify-claims-running" if over else "verify-claims-over"
+        summary.findings.append(Finding(None, rel, msg(code)))
+    elif over and "seed" not in archive:
+        summary.findings.append(Finding(None, "seed", msg("verify-seed-withheld")))
 
 
 def _replay(
