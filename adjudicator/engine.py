@@ -37,7 +37,7 @@ class OpenGame:
         self.dir.require()
         self.log = self.dir.log()
         self.facts = journal.facts(self.log)
-        self.meta = journal.seats(self.dir.created(), self.log)
+        self.meta = journal.seats(self.dir.created(), self.log, self.dir.read_json)
         self.game: Game = load_game(self.meta["game"])
         self.pending: list[dict[str, Any]] = []
         self.opens: dict[str, Any] | None = None

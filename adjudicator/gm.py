@@ -123,16 +123,19 @@ def replace(
                     )
         change = {
             "player": player,
-            "email": email or seat["email"],
             "key": key_line or seat["key"],
-            "was_email": seat["email"],
             "was_key": seat["key"],
             "resigned_before": bool(seat.get("resigned")),
         }
         if lang is not None:
             change["lang"], change["was_lang"] = lang, lang_of(meta, player)
-        running.commit("replaced", turn=handle.turn(), **change)
-    return change
+        told = {"email": email or seat["email"], "was_email": seat["email"]}
+        folder = handle.dir.root / "seats"
+        number = len(list(folder.glob("*.json"))) + 1 if folder.is_dir() else 1
+        rel = f"seats/replaced-{number:04d}.json"
+        handle.dir.write_json(rel, told)  # the journal, which a public archive holds, names none
+        running.commit("replaced", turn=handle.turn(), addresses=rel, **change)
+    return {**change, **told}
 
 
 def resign(root: Path, player: str) -> None:

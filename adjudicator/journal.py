@@ -10,7 +10,8 @@ turn it opens, or null; the second with the players ``defaulted`` and ``why``: `
 ``extended``    ``turn``, ``deadline``, ``was``: ``adjudicator extend``
 ``paused``      ``turn``: ``adjudicator pause`` (the clock stops)
 ``resumed``     ``turn``, ``deadline``: ``adjudicator resume`` (the deadline moved by the pause)
-``replaced``    ``player``, ``email``, ``key``, ``was_email``, ``was_key``: ``adjudicator replace``
+``replaced``    ``player``, ``key``, ``was_key``, ``addresses`` (the file that holds ``email`` and
+                ``was_email``; older journals have them in the line): ``adjudicator replace``
 ``resigned``    ``player``, ``turn``: ``adjudicator resign`` (the seat plays default orders)
 ``rolled-back`` ``turn``, ``superseded``: the adjudication of ``turn`` undone, its results kept
                 as superseded copy number ``superseded``
@@ -50,6 +51,7 @@ the clock of the current turn); it never reads a file or a clock itself.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -198,9 +200,22 @@ def facts(log: list[dict[str, Any]]) -> Facts:
     return result
 
 
-def seats(created: dict[str, Any], log: list[dict[str, Any]]) -> dict[str, Any]:
+def addresses(entry: dict[str, Any], read: Callable[[str], Any]) -> tuple[str, str]:
+    """The new and the old address of a ``replaced`` line: in the hidden file it names
+    (``addresses``), so that the journal, which a public archive holds, names no address;
+    older journals have them in the line."""
+    if "addresses" in entry:
+        found = read(entry["addresses"])
+        return str(found["email"]), str(found["was_email"])
+    return str(entry["email"]), str(entry["was_email"])
+
+
+def seats(
+    created: dict[str, Any], log: list[dict[str, Any]], read: Callable[[str], Any]
+) -> dict[str, Any]:
     """The game as ``new`` made it (``game.json``) with the seats the journal changed since:
-    ``replaced`` (address, key, language; a resigned seat plays again) and ``resigned``."""
+    ``replaced`` (address, key, language; a resigned seat plays again) and ``resigned``;
+    ``read`` reads a file of the game (the addresses a ``replaced`` line names)."""
     meta = copy.deepcopy(created)
     by_name = {seat["name"]: seat for seat in meta["players"]}
     for entry in log:
@@ -208,7 +223,7 @@ def seats(created: dict[str, Any], log: list[dict[str, Any]]) -> dict[str, Any]:
         if seat is None:
             continue
         if entry["type"] == "replaced":
-            seat["email"], seat["key"] = entry["email"], entry["key"]
+            seat["email"], seat["key"] = addresses(entry, read)[0], entry["key"]
             if "lang" in entry:
                 seat["lang"] = entry["lang"]
             seat.pop("resigned", None)

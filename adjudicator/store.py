@@ -200,7 +200,7 @@ class GameDir:
 
     def meta(self) -> dict[str, Any]:
         """The game now: ``game.json`` with the seats as the journal changed them."""
-        return journal.seats(self.created(), self.log())
+        return journal.seats(self.created(), self.log(), self.read_json)
 
     @staticmethod
     def turn_dir(turn: int) -> str:

@@ -9,6 +9,7 @@ the game master's actions (see :data:`adjudicator.journal.GM_ACTIONS`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -165,7 +166,9 @@ def _lang_at(meta: dict[str, Any], address: str) -> str:
     return game_lang(meta)
 
 
-def _announcement(entry: dict[str, Any], meta: dict[str, Any]) -> tuple[Msg | None, list[str]]:
+def _announcement(
+    entry: dict[str, Any], meta: dict[str, Any], read: Callable[[str], Any]
+) -> tuple[Msg | None, list[str]]:
     """What players are told of one game master's action (a code), and who is told."""
     kind = entry["type"]
     playing = [p["email"] for p in meta["players"] if not p.get("resigned")]
@@ -199,10 +202,11 @@ def _announcement(entry: dict[str, Any], meta: dict[str, Any]) -> tuple[Msg | No
     if kind == "replaced":
         player = entry["player"]
         new_key = entry["key"] != entry["was_key"]
+        email, was_email = journal.addresses(entry, read)
         code = "mail-announce-replaced-key" if new_key else "mail-announce-replaced"
-        if not new_key and entry["email"] == entry["was_email"] and "lang" in entry:
+        if not new_key and email == was_email and "lang" in entry:
             code = "mail-announce-replaced-lang"
-        told = list(dict.fromkeys([entry["email"], entry["was_email"]]))
+        told = list(dict.fromkeys([email, was_email]))
         return Msg(code, {"player": player}), told
     if kind == "rolled-back":
         return Msg("mail-announce-rolled-back", {"turn": turn_label(turn)}), playing
@@ -220,7 +224,7 @@ def announce(root: Path, sender: str) -> int:
         for index, entry in enumerate(log[start:], start):
             if entry["type"] not in journal.GM_ACTIONS and not entry.get("reveal"):
                 continue
-            action, told = _announcement(entry, meta)
+            action, told = _announcement(entry, meta, store.read_json)
             if action is None:
                 continue
             for address in told:
