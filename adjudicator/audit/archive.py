@@ -31,8 +31,9 @@ from adjudicator.store import GameDir, atomic_write
 FORMAT = "adjudicator-archive"
 VERSION = 1
 PRIVATE_FILES = ("game.json", "setup.yaml")
-PRIVATE_FOLDERS = ("mail/", "setaside/", "outbox/", "discarded/")
-"""Never in a public archive: addresses, the setup as written, mail, what was set aside."""
+PRIVATE_FOLDERS = ("mail/", "seats/", "setaside/", "outbox/", "discarded/")
+"""Never in a public archive: addresses (game.json, seats/), the setup as written, mail, what
+was set aside."""
 
 
 def shareable(rel: str, over: bool) -> bool:
