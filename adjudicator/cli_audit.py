@@ -97,6 +97,8 @@ def commit(orders: Path, keyfile: Path) -> None:
     Example:
       adjudicator commit cairo-2026-turn4-alice.yaml --key ~/.ssh/cairo-2026
     """
+    import re
+
     from adjudicator import sealing, sshsig
     from adjudicator.cli import fail, private_key
     from adjudicator.orders import MAX_ORDER_BYTES
@@ -117,6 +119,9 @@ def commit(orders: Path, keyfile: Path) -> None:
         type(envelope.get(key)) is not kind for key, kind in envelope_keys.items()
     ):
         fail(f"{orders}: an order file needs its id, player and turn, as the form gives them", 3)
+    plain = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")  # what setup files allow
+    if not (plain.fullmatch(envelope["id"]) and plain.fullmatch(envelope["player"])):
+        fail(f"{orders}: its id and player must be written as the form gives them", 3)
     private = private_key(keyfile)
     reveal = sealing.salted(data)
     atomic_write(orders, reveal)

@@ -63,10 +63,12 @@ def salted(order: bytes) -> bytes:
 
     salt = secrets.token_hex(SALT_BYTES)
     text = order.decode("utf-8")
-    lines = [line for line in text.splitlines() if not re.match(rf"{SALT_KEY}\s*:", line)]
+    newline = "\r\n" if "\r\n" in text else "\n"
+    # split at the line ends only (str.splitlines would also break at U+2028 and the like,
+    # changing what the player wrote)
+    lines = [line for line in text.split(newline) if not re.match(rf"{SALT_KEY}\s*:", line)]
     while lines and lines[-1].strip() in ("", "..."):
         lines.pop()  # the salt goes inside the document
-    newline = "\r\n" if "\r\n" in text else "\n"
     appended = (newline.join([*lines, f"{SALT_KEY}: {salt}"]) + newline).encode("utf-8")
     try:
         before = load(order).data

@@ -249,3 +249,17 @@ def test_the_form_of_a_sealed_game_says_how_to_commit_and_reveal(tmp_path: Path)
     assert all(len(line) <= 72 for line in form.splitlines())
     plain = Table(tmp_path / "plain", players=3)
     assert "commit-reveal" not in run("form", plain.gamedir, "--player", "carol").output
+
+
+def test_commit_keeps_what_the_player_wrote_and_refuses_an_id_it_could_not_write_back(
+    tmp_path: Path,
+) -> None:
+    table = sealed_table(tmp_path)
+    order = table.write("order.yaml", "")
+    order.write_text("id: cairo-2026\nplayer: carol\nturn: 1\nreturn: red\n# a\u2028b\n")
+    assert run("commit", order, "--key", table.keys["carol"]).exit_code == 0
+    assert "# a\u2028b\nsalt: " in order.read_text()
+    odd = table.write("odd.yaml", 'id: "g: x\\ncommit: 00"\nplayer: carol\nturn: 1\n')
+    result = run("commit", odd, "--key", table.keys["carol"])
+    assert result.exit_code == 3 and "id and player must be written as the form" in result.output
+    assert not odd.with_name("odd.yaml.commit").exists()
