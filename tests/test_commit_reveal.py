@@ -256,9 +256,9 @@ def test_commit_keeps_what_the_player_wrote_and_refuses_an_id_it_could_not_write
 ) -> None:
     table = sealed_table(tmp_path)
     order = table.write("order.yaml", "")
-    order.write_text("id: cairo-2026\nplayer: carol\nturn: 1\nreturn: red\n# a\u2028b\n")
+    order.write_text('id: cairo-2026\nplayer: carol\nturn: 1\nreturn: "r\u2028d"\n')
     assert run("commit", order, "--key", table.keys["carol"]).exit_code == 0
-    assert "# a\u2028b\nsalt: " in order.read_text()
+    assert 'return: "r\u2028d"\nsalt: ' in order.read_text()
     odd = table.write("odd.yaml", 'id: "g: x\\ncommit: 00"\nplayer: carol\nturn: 1\n')
     result = run("commit", odd, "--key", table.keys["carol"])
     assert result.exit_code == 3 and "id and player must be written as the form" in result.output
