@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 DEMO_DIR ?= demo-game
 SEED ?= 2026
 
-.PHONY: demo test lint typecheck pytest install install-test dev golden bench crash clean catalogs
+.PHONY: demo test quick lint typecheck pytest install install-test dev golden bench crash clean catalogs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,11 @@ typecheck:
 
 pytest:
 	$(BIN)/pytest
+
+# The suite without the tests marked slow (the kill tests, Chromium, whole games by mail, every
+# option's bot game): for a quick run while working. CI and `make test` run everything.
+quick: install-test lint typecheck
+	$(BIN)/pytest -m "not slow"
 
 # Rewrite the golden report files from the current templates (review the diff before committing).
 golden:

@@ -17,6 +17,8 @@ from adjudicator.registry import game_names
 from tests.browser import Browser, browser
 from tests.helpers import Table, run
 
+pytestmark = pytest.mark.slow  # a real Chromium (`make quick` leaves it out)
+
 __all__ = ["browser"]  # the fixture, shared by the tests below
 
 

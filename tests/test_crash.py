@@ -30,6 +30,8 @@ from tests.helpers import Table, order_mail
 from tests.smtpserver import PASSWORD, USER, Authority, Server, running_server
 from tests.smtpserver import authority as authority
 
+pytestmark = pytest.mark.slow  # every command killed at every point (`make quick` leaves it out)
+
 NOW = "2026-11-25T10:00:00+00:00"
 RUNS = int(os.environ.get("ADJUDICATOR_CRASH_RUNS", "6"))
 Mails = Counter[tuple[str, str]]

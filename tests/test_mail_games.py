@@ -26,6 +26,8 @@ from tests.imapserver import ImapServer
 from tests.smtpserver import PASSWORD, USER, Server
 from tests.ssh import ssh_sign
 
+pytestmark = pytest.mark.slow  # whole games by real mail (`make quick` leaves it out)
+
 authority = smtpserver.authority
 smtp_starttls = smtpserver.smtp_starttls
 imap_server = imapserver.imap_server
