@@ -127,10 +127,9 @@ def _ingest(
 
     if [maildir is not None, mbox is not None, imap].count(True) > 1:
         raise click.UsageError("give at most one of --maildir, --mbox and --imap")
-    served = games_in(games)
     unnamed = maildir is None and mbox is None and not stdin
     if imap or (unnamed and settings.imap is not None):
-        return _ingest_imap(served, settings)
+        return _ingest_imap(games_in(games), settings)
     if maildir is not None:
         messages = list(sources.from_maildir(maildir))
     elif mbox is not None:
@@ -139,6 +138,9 @@ def _ingest(
         messages = list(sources.from_stdin(sys.stdin.buffer))
     else:
         messages = []
+    if not messages:
+        return False  # no game need be read (tick over many idle games: see mail/idle.py)
+    served = games_in(games)
     left = False
     for raw in messages:
         outcome = _ingest_one(served, raw, settings)
@@ -269,7 +271,9 @@ def tick(
     Example (crontab):
       * * * * *  adjudicator tick ~/games --maildir ~/Maildir
     """
-    from adjudicator.mail.ingest import games_in
+    from adjudicator import clock
+    from adjudicator.mail import idle
+    from adjudicator.mail.ingest import game_roots, games_in
 
     with _mail_errors():
         settings = _settings(config_file)
@@ -277,13 +281,18 @@ def tick(
         if _ingest(games, maildir, mbox, settings, stdin=False, imap=imap):
             left.append("a message")
         unreadable: list[tuple[Path, str]] = []
-        for game in games_in(games, unreadable):
+        awake = idle.awake(game_roots(games), clock.now())  # mail in first: it wakes a game
+        served = games_in(awake, unreadable)
+        for game in served:
             with _each_game(game.id, left):
                 _run_clock(game.root, game.id, settings)
         for root, why in unreadable:
             left.append(str(root))
             click.echo(f"{root}: left for a later run: the game cannot be read ({why})", err=True)
-        _send(games, settings, left)
+        _send(tuple(awake), settings, left)
+        for game in served:
+            if game.id not in left:
+                idle.remember(game.root)
 
 
 @contextmanager

@@ -132,17 +132,23 @@ def games_in(paths: Iterable[Path], unreadable: list[tuple[Path, str]] | None = 
     """Game directories given, or found one level down in folders of games. A game whose
     ``game.json`` or journal cannot be read is left out (and added to ``unreadable``, with why)."""
     found = []
+    for root in game_roots(paths):
+        try:
+            found.append(Game(root, GameDir(root).meta()))
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            if unreadable is not None:
+                unreadable.append((root, f"{type(error).__name__}: {error}"))
+    return found
+
+
+def game_roots(paths: Iterable[Path]) -> list[Path]:
+    """The game directories given, or found one level down in folders of games (those with a
+    ``game.json``), without reading them."""
+    roots = []
     for path in paths:
         candidates = [path] if (path / "game.json").exists() else sorted(path.iterdir())
-        for root in candidates:
-            if not (root / "game.json").exists():
-                continue
-            try:
-                found.append(Game(root, GameDir(root).meta()))
-            except (OSError, ValueError, KeyError, TypeError) as error:
-                if unreadable is not None:
-                    unreadable.append((root, f"{type(error).__name__}: {error}"))
-    return found
+        roots += [root for root in candidates if (root / "game.json").exists()]
+    return roots
 
 
 def ingest(games: list[Game], messages: Iterable[Raw], settings: MailSettings) -> Outcome:

@@ -1,0 +1,90 @@
+"""Knowing that nothing is due in a game without opening it: ``tick`` over many idle games.
+
+After ``tick`` has done everything a game asked for (nothing due by the clock, nothing left to
+send), it notes in the user's cache folder, never in the game directory, until when the game
+sleeps: the first instant at which the clock could ask for something (a reminder, the deadline),
+or never. The note is keyed on the journal as it was read (its size, time and inode, and the
+adjudicator's version): any step that changes the game appends a journal line, which wakes it.
+The next ``tick`` skips a sleeping game after one ``stat`` of its journal and one small read,
+and opens no state. A missing, damaged or stale note only means the game is opened as before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from adjudicator import __version__
+from adjudicator.store import LOG, MARKER
+
+NOTE_VERSION = 1
+
+
+def _note(root: Path) -> Path:
+    import platformdirs
+
+    key = hashlib.sha256(str(root.resolve()).encode("utf-8", "surrogateescape")).hexdigest()
+    return Path(platformdirs.user_cache_dir("adjudicator")) / "idle" / f"{key[:32]}.json"
+
+
+def _journal_now(root: Path) -> list[Any] | None:
+    try:
+        seen = os.stat(root / LOG)
+    except OSError:
+        return None
+    return [NOTE_VERSION, __version__, seen.st_size, seen.st_mtime_ns, seen.st_ino]
+
+
+def asleep(root: Path, now: datetime) -> bool:
+    """Whether the game at ``root`` is known to have nothing due at ``now``."""
+    if (root / MARKER).exists():
+        return False  # a step cut short: the next command finishes or discards it
+    try:
+        note = json.loads(_note(root).read_text(encoding="utf-8"))
+        until = note["until"]
+        if note["journal"] != _journal_now(root) or note["journal"] is None:
+            return False
+        return until is None or now < datetime.fromisoformat(until)
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+
+
+def awake(roots: list[Path], now: datetime) -> list[Path]:
+    """The games among ``roots`` that ``tick`` must open now."""
+    return [root for root in roots if not asleep(root, now)]
+
+
+def remember(root: Path) -> None:
+    """After ``tick`` did all it could for the game: when nothing is due and nothing waits to
+    go out, note until when it sleeps (otherwise forget any note)."""
+    from adjudicator import clock, schedule
+    from adjudicator.mail.due import Due, due_now
+
+    journal = _journal_now(root)  # before reading: a later change only wakes the game early
+    note = _note(root)
+    due, status, times, meta = due_now(root)
+    queue = root / "mail" / "queue"
+    waiting_mail = queue.is_dir() and any(queue.glob("*.eml"))
+    if journal is None or due != Due() or waiting_mail:
+        note.unlink(missing_ok=True)
+        return
+    until: datetime | None = None
+    if status["waiting_for"] and times.deadline is not None and times.paused_since is None:
+        offsets = [timedelta(0), *(schedule.duration(r) for r in meta.get("reminders") or [])]
+        coming = [times.deadline - offset for offset in offsets]
+        now = clock.now()
+        until = min((t for t in coming if t > now), default=None)
+    try:
+        note.parent.mkdir(parents=True, exist_ok=True)
+        text = json.dumps(
+            {"journal": journal, "until": None if until is None else until.isoformat()}
+        )
+        tmp = note.with_name(f".{note.name}.{os.getpid()}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, note)
+    except OSError:
+        pass  # no note: the game is opened next time, as before
