@@ -541,7 +541,8 @@ def _replay(
             continue
         turn = int(entry["turn"])
         state = states[turn]
-        received = journal.facts(walk.entries[: number - 1]).in_effect.get(turn, {})
+        before = journal.facts(walk.entries[: number - 1])
+        received = before.in_effect.get(turn, {})
         owed = game.owed(state)
         missing = [p for p in names if p in owed and p not in received]
         if missing != entry.get("defaulted"):
@@ -555,7 +556,7 @@ def _replay(
                 orders[player] = None
                 continue
             rel = walk.now.get(f"turns/{turn:04d}/orders/{received[player]['file']}", "")
-            promise = journal.facts(walk.entries[: number - 1]).committed.get(turn, {})
+            promise = before.committed.get(turn, {})
             sealed = header["options"].get("sealing") == "commit-reveal"
             if not _keeps_promise(walk, files, game, turn, promise.get(player), rel, sealed):
                 summary.findings.append(Finding(turn, rel, msg("verify-reveal-differs")))
