@@ -10,44 +10,13 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 
 from adjudicator import __version__
+from adjudicator.cli_support import EXIT_REFUSED, FAILURES, Failure, fail, private_key
 from adjudicator.lang import DEFAULT, LANGUAGES
-
-EXIT_REFUSED = 3
-EXIT_NOT_NOW = 4
-EXIT_TEMPFAIL = 75
-
-
-class Failure(click.ClickException):
-    """A domain error shown to the user; subclasses carry the exit code."""
-
-
-class UsageFailure(Failure):
-    exit_code = 2
-
-
-class RefusedFailure(Failure):
-    exit_code = EXIT_REFUSED
-
-
-class NotNowFailure(Failure):
-    exit_code = EXIT_NOT_NOW
-
-
-class TempFailure(Failure):
-    exit_code = EXIT_TEMPFAIL
-
-
-FAILURES: dict[int, type[Failure]] = {
-    2: UsageFailure,
-    3: RefusedFailure,
-    4: NotNowFailure,
-    EXIT_TEMPFAIL: TempFailure,
-}
 
 
 class Group(click.Group):
@@ -62,26 +31,6 @@ class Group(click.Group):
             from adjudicator.present.verdicts import error_text
 
             raise FAILURES.get(error.exit_code, Failure)(error_text(error)) from None
-
-
-def fail(message: str, code: int) -> NoReturn:
-    raise FAILURES.get(code, Failure)(message)
-
-
-def private_key(keyfile: Path) -> Any:
-    """The private key in ``keyfile``, asking for its passphrase when it has one (exit 2 when
-    it cannot be read)."""
-    from adjudicator import keys
-    from adjudicator.present.words import say
-
-    try:
-        try:
-            return keys.load_private(keyfile)
-        except keys.PassphraseNeeded:
-            passphrase = click.prompt(f"Passphrase for {keyfile}", hide_input=True)
-            return keys.load_private(keyfile, passphrase.encode())
-    except keys.KeyProblem as error:
-        fail(f"{keyfile}: {say(error.reason)}", 2)
 
 
 def echo_json(data: Any) -> None:
@@ -184,10 +133,10 @@ def check(orders: Path, form_path: Path) -> None:
     Example:
       adjudicator check my-order.yaml --form cairo-2026-turn4-alice.yaml
     """
-    from adjudicator import engine
+    from adjudicator import judging
     from adjudicator.present.verdicts import note_lines, verdict_lines
 
-    verdict = engine.check(orders, form_path)
+    verdict = judging.check(orders, form_path)
     if verdict.accepted:
         click.echo(f"{orders}: valid ({verdict.player}, turn {verdict.turn})")
         for line in note_lines(verdict):
@@ -230,10 +179,10 @@ def submit(gamedir: Path, orders: tuple[Path, ...]) -> None:
     Example:
       adjudicator submit games/cairo-2026 alice.yaml alice.yaml.sig bob.yaml
     """
-    from adjudicator import engine
+    from adjudicator import judging
     from adjudicator.present.verdicts import verdict_lines
 
-    verdicts = engine.submit(gamedir, list(orders))
+    verdicts = judging.submit(gamedir, list(orders))
     for verdict in verdicts:
         for line in verdict_lines(verdict):
             click.echo(line)

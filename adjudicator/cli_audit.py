@@ -76,7 +76,7 @@ def verify(file: Path, head: str | None, lang: str) -> None:
 
     summary = check(read(file), head)
     if summary.findings:
-        from adjudicator.cli import RefusedFailure
+        from adjudicator.cli_support import RefusedFailure
 
         raise RefusedFailure("\n".join(finding_lines(summary, lang)))
     for line in summary_lines(summary, head, lang):
@@ -100,7 +100,7 @@ def commit(orders: Path, keyfile: Path) -> None:
     import re
 
     from adjudicator import sealing, sshsig
-    from adjudicator.cli import fail, private_key
+    from adjudicator.cli_support import fail, private_key
     from adjudicator.orders import MAX_ORDER_BYTES
     from adjudicator.present.words import say
     from adjudicator.readfile import FileRefused, read_regular

@@ -18,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from adjudicator import engine, keys, sealing, sshsig
+from adjudicator import engine, judging, keys, sealing, sshsig
 from adjudicator.errors import UsageProblem
 from adjudicator.lang import DEFAULT
 from adjudicator.present.reports import render_final
@@ -138,7 +138,7 @@ def demo_seed(seed: int) -> str:
 
 
 def _submit(gamedir: Path, path: Path, game_name: str) -> None:
-    verdicts = engine.submit(gamedir, [path])
+    verdicts = judging.submit(gamedir, [path])
     if not all(v.accepted for v in verdicts):
         problems = "; ".join(r for v in verdicts for r in reason_lines(v))
         raise RuntimeError(f"the {game_name} bot's order was refused: {problems}")

@@ -18,7 +18,6 @@ from adjudicator.errors import NotNow, UsageProblem
 from adjudicator.registry import load_game
 from adjudicator.rng import Rng
 from adjudicator.store import GameDir, dump_json
-from adjudicator.verdict import Verdict
 
 if TYPE_CHECKING:
     from adjudicator import sealing
@@ -236,28 +235,7 @@ def write_files(store: GameDir, files: dict[str, bytes]) -> None:
         store.write_bytes(rel, data)
 
 
-# -- submit and check: adjudicator.judging (imported when an order is judged) ----------------
-def submit(root: Path, paths: list[Path]) -> list[Verdict]:
-    """Judge each order file and store those accepted (:func:`adjudicator.judging.submit`)."""
-    from adjudicator import judging
-
-    return judging.submit(root, paths)
-
-
-def check(order_path: Path, form_path: Path, game_name: str | None = None) -> Verdict:
-    """A player's own check of an order file against their form (:mod:`adjudicator.judging`)."""
-    from adjudicator import judging
-
-    return judging.check(order_path, form_path, game_name)
-
-
-def judge_received(handle: OpenGame, label: str, received: bytes, signature: bytes) -> Verdict:
-    """Judge one order that came by mail, inside a step (:mod:`adjudicator.judging`)."""
-    from adjudicator import judging
-
-    return judging.judge_received(handle, label, received, signature)
-
-
+# -- submit and check live in adjudicator.judging ----------------------------------------------
 def reveal_of(handle: OpenGame, turn: int, without: list[str]) -> dict[str, Any]:
     """The reveal of ``turn`` opening now: its deadline (counted as a turn's is) and who made
     no commitment."""

@@ -1,6 +1,6 @@
 """Order files as received: pairing with signatures, reading, parsing, envelope checks.
 
-The pipeline for one file (engine.submit runs it): read (size caps) -> parse (strict YAML, the
+The pipeline for one file (judging.submit runs it): read (size caps) -> parse (strict YAML, the
 game's schema) -> verify the signature (the player's registered key) -> check the envelope (game
 id, player, turn, replay) -> validate against the player's view (the game). Every problem found is
 kept, so the player hears all of them at once.

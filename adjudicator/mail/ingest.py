@@ -11,7 +11,7 @@ For each order found in a message:
    signature, never the From header. No verifying signature: set aside, answered to nobody.
 3. An order that names one player but verifies with another player's key is refused by a
    receipt to the key's owner, and the game master is told. Any other order goes to the engine
-   (:func:`adjudicator.engine.judge_received`) and gets a receipt, to the signer's registered
+   (:func:`adjudicator.judging.judge_received`) and gets a receipt, to the signer's registered
    address only, threaded on the order message.
 
 A message with no order, or with none that verifies, is set aside: kept as an ``.eml`` file, the
@@ -35,7 +35,7 @@ from typing import Any
 
 import platformdirs
 
-from adjudicator import engine, keys, sshsig, steps
+from adjudicator import engine, judging, keys, sshsig, steps
 from adjudicator.contract import Msg, Reason, msg
 from adjudicator.lang import DEFAULT, game_lang, lang_of
 from adjudicator.mail import answers
@@ -325,7 +325,7 @@ def _take(
             about=Msg("mail-names-another-player-subject", names),
         )
     else:
-        verdict = engine.judge_received(handle, found.name, route.order, route.signature)
+        verdict = judging.judge_received(handle, found.name, route.order, route.signature)
     note = _answer(message, handle, game, signer, found, verdict)
     turn = "-" if verdict.turn is None else str(verdict.turn)
     head = f"{message.shown} {game.id} {signer} {turn}"
