@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -31,7 +32,12 @@ def loaded(*args: str) -> list[str]:
     """The heavy packages a run of ``adjudicator ARGS`` imported."""
     code = PROBE.format(heavy=HEAVY, args=list(args))
     done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=tempfile.gettempdir(),  # not the source tree, which `-c` would put first on the path
     )
     assert done.returncode == 0, done.stderr
     found: list[str] = json.loads(done.stderr.strip().splitlines()[-1])
