@@ -292,7 +292,8 @@ def tick(
         _send(tuple(awake), settings, left)
         for game in served:
             if game.id not in left:
-                idle.remember(game.root)
+                with _each_game(game.id, left):
+                    idle.remember(game.root)
 
 
 @contextmanager

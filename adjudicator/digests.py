@@ -23,6 +23,7 @@ import hmac
 import re
 import secrets
 from pathlib import Path
+from typing import Any
 
 SALT_BYTES = 32
 COMMITMENT_DOMAIN = b"adjudicator-seed-commitment/1\n"
@@ -84,4 +85,12 @@ class Digester:
         return self.hidden(data)
 
     def file(self, root: Path, rel: str) -> str:
-        return self.data(rel, (root / rel).read_bytes())
+        """The digest of the file at ``rel``, read in blocks (a mail may be megabytes)."""
+        if is_public(rel) or self.key is None:
+            digest: Any = hashlib.sha256()
+        else:
+            digest = hmac.new(self.key, digestmod=hashlib.sha256)
+        with (root / rel).open("rb") as handle:
+            for block in iter(lambda: handle.read(1 << 16), b""):
+                digest.update(block)
+        return str(digest.hexdigest())

@@ -181,6 +181,8 @@ class _Walk:
 
     def __init__(self, entries: list[dict[str, Any]]) -> None:
         self.entries = entries
+        self.facts = journal.facts(entries)
+        """What the whole journal says (the files it names, the current turn)."""
         self.turn_at: list[int] = []
         self.named_by: dict[str, int] = {}
         """Each file by the path it has now: the number of the line that named it."""
@@ -396,7 +398,7 @@ def _files(
     digester: digests.Digester | None,
     summary: Summary,
 ) -> None:
-    named = journal.facts(walk.entries).files
+    named = walk.facts.files
     for rel, data in sorted(files.items()):
         expected = named.get(rel)
         if expected is None:
@@ -496,7 +498,7 @@ def _over_as_recorded(
 ) -> None:
     """The archive's ``over`` is what the current turn's public view says, and a finished
     game's archive reveals its seed (no archive may keep the replay waiting for ever)."""
-    rel = f"turns/{journal.facts(walk.entries).turn:04d}/views/public.json"
+    rel = f"turns/{walk.facts.turn:04d}/views/public.json"
     if rel not in files:
         summary.findings.append(Finding(walk.turn_of(rel), rel, msg("verify-file-missing")))
         return
