@@ -33,7 +33,17 @@ from typing import Any
 
 from adjudicator import clock, failpoint, journal
 from adjudicator.contract import Msg, msg
-from adjudicator.store import LOG, MARKER, GameDir, atomic_write, dump_json, fsync_dir
+from adjudicator.store import (
+    LOG,
+    MARKER,
+    GameDir,
+    atomic_write,
+    batched,
+    dump_json,
+    fsync_dir,
+    make_folder,
+    sync_folder,
+)
 
 NOT_TRACKED = {".lock", MARKER, LOG}
 """Files of the game directory that are not game files."""
@@ -78,7 +88,7 @@ def step(root: Path, kind: str, timeout: float | None = None) -> Iterator[Step]:
     store = GameDir(root)
     if kind != "new":
         store.require()
-    with store.locked(timeout):
+    with store.locked(timeout), batched():
         recover(store)
         before = journal.facts(store.log())
         strays = tracked(store) - set(before.files)
@@ -110,7 +120,8 @@ def begin(store: GameDir, kind: str, plan: dict[str, Any] | None = None, *, line
     }
     if plan is not None:
         marker["plan"] = plan
-    atomic_write(store.root / MARKER, dump_json(marker))
+    atomic_write(store.root / MARKER, dump_json(marker), sync_dir=False)
+    fsync_dir(store.root)  # the marker lasts before anything the step writes
 
 
 def _end(store: GameDir) -> None:
@@ -249,26 +260,35 @@ def _mend_log(store: GameDir) -> None:
 
 def _move(root: Path, source: str, target: str) -> None:
     destination = root / target
-    destination.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(destination.parent)
     failpoint.reached("move")
     os.replace(root / source, destination)
-    fsync_dir(destination.parent)
-    fsync_dir((root / source).parent)
+    sync_folder(destination.parent)
+    sync_folder((root / source).parent)
 
 
 # -- what is where -----------------------------------------------------------------------------
 def tracked(store: GameDir) -> set[str]:
     """Every game file in the directory (relative, with ``/``), lock files and the like left out."""
-    found = set()
-    root = store.root
-    for folder, dirs, names in os.walk(root):
-        dirs.sort()
-        for name in names:
-            rel = os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/")
-            if rel in NOT_TRACKED or name.endswith(".lock") or is_half_marker(rel):
-                continue
-            found.add(rel)
+    found: set[str] = set()
+    _walk(str(store.root), "", found)
     return found
+
+
+def _walk(folder: str, prefix: str, found: set[str]) -> None:
+    """Add the game files under ``folder`` to ``found``, as ``prefix`` + their relative path
+    (every step walks the whole game twice: no path arithmetic per file)."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return  # as os.walk: a folder that cannot be read is left out
+    for entry in entries:
+        rel = prefix + entry.name
+        if entry.is_dir():  # as os.walk: a link to a folder is neither walked nor a file
+            if not entry.is_symlink():
+                _walk(entry.path, rel + "/", found)
+        elif not (rel in NOT_TRACKED or entry.name.endswith(".lock") or is_half_marker(rel)):
+            found.add(rel)
 
 
 def is_half_marker(rel: str) -> bool:
