@@ -42,8 +42,10 @@ GENESIS = "0" * 64
 
 
 def atomic_write(path: Path, data: bytes, *, sync_dir: bool = True) -> None:
-    """Write ``data`` to ``path`` so that a crash leaves the old file or the new one, never half."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Write ``data`` to ``path`` so that a crash leaves the old file or the new one, never half.
+    The folder is fsynced too (``sync_dir``): at once, or within :func:`batched` once before the
+    next durable point."""
+    make_folder(path.parent)
     failpoint.reached("write")
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
@@ -58,15 +60,69 @@ def atomic_write(path: Path, data: bytes, *, sync_dir: bool = True) -> None:
         raise
     failpoint.reached("renamed")
     if sync_dir:
-        fsync_dir(path.parent)
+        sync_folder(path.parent)
+
+
+def make_folder(folder: Path) -> None:
+    """Make ``folder`` and the folders above it that are missing; each folder a new one went
+    into is fsynced as :func:`sync_folder` says, so that the new names last."""
+    if folder.is_dir():
+        return
+    missing = [folder]
+    while not missing[-1].parent.exists() and missing[-1].parent != missing[-1]:
+        missing.append(missing[-1].parent)
+    folder.mkdir(parents=True, exist_ok=True)
+    for made in reversed(missing):
+        sync_folder(made.parent)
 
 
 def fsync_dir(folder: Path) -> None:
+    """Make the names in ``folder`` last; what :func:`batched` put off is made to last first."""
+    durable_point()
+    _fsync_dir(folder)
+
+
+def _fsync_dir(folder: Path | str) -> None:
     fd = os.open(folder, os.O_RDONLY)
     try:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+_put_off: list[set[str]] = []
+"""The folders whose fsync :func:`batched` puts off (innermost last)."""
+
+
+@contextmanager
+def batched() -> Iterator[None]:
+    """Within: a folder that a file was written or moved into is fsynced once, at the next
+    durable point (a journal line, a marker, a mail moved on its way out, or :func:`fsync_dir`),
+    not once per file. A step's files are not part of the game until its journal line, so they
+    need to last only from then on; everything written before a durable point lasts by it."""
+    _put_off.append(set())
+    try:
+        yield
+    finally:
+        durable_point()
+        _put_off.pop()
+
+
+def sync_folder(folder: Path) -> None:
+    """Fsync ``folder`` now, or at the next durable point within :func:`batched`."""
+    if _put_off:
+        _put_off[-1].add(str(folder))
+    else:
+        _fsync_dir(folder)
+
+
+def durable_point() -> None:
+    """Fsync every folder :func:`batched` put off (each once)."""
+    for pending in _put_off:
+        for folder in sorted(pending):
+            if os.path.isdir(folder):  # a folder a step's discard emptied and removed
+                _fsync_dir(folder)
+        pending.clear()
 
 
 def dump_json(data: Any, sort_keys: bool = True) -> bytes:
@@ -170,6 +226,7 @@ class GameDir:
         point of a step. Returns the line as written."""
         line_entry = {**entry, "prev": self.head()}
         line = json.dumps(line_entry, sort_keys=True, ensure_ascii=False) + "\n"
+        durable_point()  # the step's files last before the line that makes them the game's
         failpoint.reached("journal")
         with open(self.root / LOG, "ab") as handle:
             handle.write(line.encode())

@@ -41,7 +41,7 @@ from adjudicator.mail.config import MailSettings, ServerSettings, password
 from adjudicator.mail.outgoing import POLICY
 from adjudicator.mail.tls import certificate_problem, connection_problem, not_local, tls_context
 from adjudicator.present import mail as present_mail
-from adjudicator.store import atomic_write, fsync_dir
+from adjudicator.store import atomic_write, fsync_dir, make_folder
 
 SMTP_TIMEOUT = 60.0
 """Seconds to wait for the SMTP server at every step before giving up."""
@@ -569,7 +569,7 @@ def _safe_label(label: str) -> str:
 
 def move_into(path: Path, folder: Path) -> Path:
     """``os.replace`` ``path`` into ``folder``; both folders are fsynced, so the move lasts."""
-    folder.mkdir(parents=True, exist_ok=True)
+    make_folder(folder)
     failpoint.reached("move")
     target = folder / path.name
     os.replace(path, target)
