@@ -37,5 +37,6 @@ def drawer(game_name: str) -> Drawer | None:
 def png(image: Image.Image) -> bytes:
     """``image`` as PNG bytes that depend on its pixels alone (no time, no text chunks)."""
     buffer = io.BytesIO()
-    image.save(buffer, "PNG", optimize=False, compress_level=9)
+    # Level 6 (zlib's default) makes files some 7% larger than 9 in an eighth of the time.
+    image.save(buffer, "PNG", optimize=False, compress_level=6)
     return buffer.getvalue()
