@@ -292,7 +292,7 @@ def report(
       adjudicator report games/cairo-2026 --player alice --turn 3
       adjudicator report games/cairo-2026 --player alice --format html > alice.html
     """
-    from adjudicator.present import reports
+    from adjudicator.present import rendered
     from adjudicator.store import GameDir
 
     chosen = [name for name, on in (("--player", player), ("--gm", gm), ("--public", public)) if on]
@@ -305,7 +305,7 @@ def report(
 
         click.echo(report_page(gamedir, reader, turn, head=head).html, nl=False)
         return
-    click.echo(reports.report(gamedir, reader, turn, head=head), nl=False)
+    click.echo(rendered.report(gamedir, reader, turn, head), nl=False)
 
 
 @cli.command()
@@ -342,10 +342,10 @@ def form(gamedir: Path, player: str) -> None:
     Example:
       adjudicator form games/cairo-2026 --player alice > order.yaml
     """
-    from adjudicator.present import reports
+    from adjudicator.present import rendered
     from adjudicator.store import GameDir
 
-    click.echo(reports.form(gamedir, player, GameDir(gamedir).head()), nl=False)
+    click.echo(rendered.form(gamedir, player, GameDir(gamedir).head()), nl=False)
 
 
 @cli.command()
@@ -370,9 +370,9 @@ def view(gamedir: Path, player: str, as_json: bool) -> None:
     if as_json:
         echo_json({**engine.view(gamedir, player), "chain_head": head})
         return
-    from adjudicator.present import reports
+    from adjudicator.present import rendered
 
-    click.echo(reports.report(gamedir, player, head=head), nl=False)
+    click.echo(rendered.report(gamedir, player, None, head), nl=False)
 
 
 @cli.command()

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from adjudicator import demo
+from tests.helpers import Table
 
 HEAVY = ("pydantic", "yaml", "jinja2", "cryptography", "filelock", "PIL", "babel")
 
@@ -67,3 +68,26 @@ def test_reading_a_games_data_opens_no_schema_parser_template_or_lock(
     games: dict[str, Path], game: str, command: list[str]
 ) -> None:
     assert loaded(command[0], str(games[game]), *command[1:]) == []
+
+
+@pytest.mark.parametrize("game", ["sultan", "sultans_court"])
+@pytest.mark.parametrize(
+    "command",
+    [["report", "--player", "alice"], ["report", "--gm"], ["view", "--player", "alice"]],
+    ids=["report", "report --gm", "view"],
+)
+def test_a_report_shown_before_is_shown_again_without_templates(
+    games: dict[str, Path], game: str, command: list[str]
+) -> None:
+    """The first time renders (Jinja, the texts' YAML); the second reads the rendered text
+    from the user's cache folder (adjudicator/present/rendered.py)."""
+    first = loaded(command[0], str(games[game]), *command[1:])
+    assert "jinja2" in first
+    assert loaded(command[0], str(games[game]), *command[1:]) == []
+
+
+def test_a_form_shown_before_is_shown_again_without_templates(tmp_path: Path) -> None:
+    table = Table(tmp_path, players=3)
+    owed = next(iter(table.status()["owed"]))
+    assert "jinja2" in loaded("form", str(table.gamedir), "--player", owed)
+    assert loaded("form", str(table.gamedir), "--player", owed) == []

@@ -1,0 +1,195 @@
+"""Reports and forms rendered once: a cache in the user's cache folder, keyed on all they are
+made from, so that ``report``, ``view`` and ``form`` need not load Jinja to say again what they
+said before.
+
+A report is rendered from a stored view (which never changes once written), the game as the
+journal tells it (``meta``), the reader's language, and the program that renders it: its
+templates, texts, catalogs and code. The key is a SHA-256 over all of these, the program as
+each file's path, size and modification time (the adjudicator's package, its templates, and the
+game's package and templates), so a changed template or upgraded program renders afresh. The
+chain head changes at every step, so it is not in the key: the text is rendered with a
+placeholder head, which is put in its place as the text is read back.
+
+The cache is never in a game directory and holds only what its own user has already been shown
+by ``report`` or ``form``. Each entry carries a checksum: a damaged entry is rendered afresh. A
+folder that cannot be written (a read-only home) only means nothing is kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from adjudicator import __version__
+from adjudicator.present.hashes import TEXT_HEAD_DIGITS
+
+PLACEHOLDER = hashlib.sha256(b"adjudicator-rendered/placeholder-head").hexdigest()
+"""The chain head a cached text is rendered with (put in the real one's place on reading)."""
+KEEP = 2000
+"""At most this many entries; when there are more, the older half goes."""
+_MAGIC = b"adjudicator-rendered/1\n"
+
+
+def shown(
+    kind: str,
+    parts: dict[str, Any],
+    head: str | None,
+    render: Callable[[str | None], str],
+    program: list[Path],
+) -> str:
+    """What ``render(head)`` gives, from the cache when it was rendered before. ``kind`` names
+    what is rendered (``report-text``, ``form``); ``parts`` is everything it is made from but
+    the program (JSON values: the stored view, ``meta``, the language); ``program`` the folders
+    whose files render it."""
+    if head is None:
+        return render(None)
+    key = _key(kind, parts, program)
+    entry = _folder() / key[:2] / f"{key}.txt"
+    text = _read(entry)
+    if text is None:
+        text = render(PLACEHOLDER)
+        _write(entry, text)
+    return text.replace(PLACEHOLDER, head).replace(
+        PLACEHOLDER[:TEXT_HEAD_DIGITS], head[:TEXT_HEAD_DIGITS]
+    )
+
+
+def _key(kind: str, parts: dict[str, Any], program: list[Path]) -> str:
+    digest = hashlib.sha256(_MAGIC)
+    digest.update(json.dumps([kind, __version__, parts], sort_keys=True).encode())
+    for folder in program:
+        digest.update(_fingerprint(str(folder)).encode())
+    return digest.hexdigest()
+
+
+@cache
+def _fingerprint(folder: str) -> str:
+    """Every file under ``folder`` (caches left out) by path, size and modification time."""
+    seen: list[str] = []
+    for top, dirs, names in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(names):
+            path = os.path.join(top, name)
+            try:
+                stat = os.stat(path)
+            except OSError:
+                continue
+            seen.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}")
+    return "\n".join([folder, *seen])
+
+
+def _folder() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("adjudicator")) / "rendered"
+
+
+def _read(entry: Path) -> str | None:
+    try:
+        data = entry.read_bytes()
+    except OSError:
+        return None
+    checksum, _, body = data.partition(b"\n")
+    if hashlib.sha256(body).hexdigest().encode() != checksum:
+        return None
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _write(entry: Path, text: str) -> None:
+    body = text.encode("utf-8")
+    data = hashlib.sha256(body).hexdigest().encode() + b"\n" + body
+    try:
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        temporary = entry.with_name(f".{entry.name}.{os.getpid()}.tmp")
+        temporary.write_bytes(data)
+        os.replace(temporary, entry)
+        _prune(entry.parent.parent)
+    except OSError:
+        return  # a cache that cannot be written only means rendering again next time
+
+
+def _prune(folder: Path) -> None:
+    """Keep at most :data:`KEEP` entries: when there are more, the older half goes."""
+    entries = [e for sub in folder.iterdir() if sub.is_dir() for e in sub.iterdir()]
+    if len(entries) <= KEEP:
+        return
+    entries.sort(key=lambda e: e.stat().st_mtime_ns)
+    for old in entries[: len(entries) // 2]:
+        old.unlink(missing_ok=True)
+
+
+# -- what the commands show --------------------------------------------------------------------
+def report(root: Path, reader: str, turn: int | None, head: str | None) -> str:
+    """``reader``'s text report as turn ``turn`` opened (:func:`adjudicator.present.reports.report`
+    in the reader's language), from the cache when it was rendered before."""
+    from adjudicator.engine import OpenGame, stored_view
+    from adjudicator.lang import lang_of
+
+    handle = OpenGame(root)
+    doc = stored_view(handle, reader, turn)
+    lang = lang_of(handle.meta, reader)
+
+    def render(head: str | None) -> str:
+        from adjudicator.present.reports import render_view
+
+        return render_view(handle.game, handle.meta, doc, lang, head)
+
+    parts = {"view": doc, "meta": handle.meta, "lang": lang}
+    return shown("report-text", parts, head, render, program(handle.game))
+
+
+def form(root: Path, player: str, head: str | None) -> str:
+    """``player``'s order form for the current turn (:func:`adjudicator.present.reports.form`),
+    from the cache when it was rendered before; NotNow when they owe nothing."""
+    from adjudicator.engine import OpenGame, stored_view
+    from adjudicator.errors import NotNow
+    from adjudicator.lang import lang_of
+
+    handle = OpenGame(root)
+    doc = stored_view(handle, player)
+    if "to_do" not in doc:
+        raise NotNow(f"{player} owes no order in turn {doc['turn']}")
+    lang = lang_of(handle.meta, player)
+
+    def render(head: str | None) -> str:
+        from adjudicator.present.reports import form_of_view
+
+        text = form_of_view(handle.game, handle.meta, doc, lang, head)
+        assert text is not None  # the view says the player owes an order
+        return text
+
+    parts = {"view": doc, "meta": handle.meta, "lang": lang}
+    return shown("form", parts, head, render, program(handle.game))
+
+
+def program(game: object) -> list[Path]:
+    """The folders whose files render ``game``'s reports: the adjudicator's package and
+    templates, and the game's package and templates (a folder inside another counted once)."""
+    import sys
+    from importlib.util import find_spec
+
+    import adjudicator
+
+    folders = [Path(adjudicator.__file__).parent]
+    spec = find_spec("adjudicator.templates")
+    if spec is not None and spec.submodule_search_locations:
+        folders += [Path(p) for p in spec.submodule_search_locations]
+    module = sys.modules.get(type(game).__module__)
+    if module is not None and module.__file__:
+        folders.append(Path(module.__file__).parent)
+    templates = getattr(game, "templates", None)
+    if templates is not None:
+        folders.append(Path(str(templates())))
+    kept: list[Path] = []
+    for folder in sorted({f.resolve() for f in folders}):
+        if not any(folder.is_relative_to(k) for k in kept):
+            kept.append(folder)
+    return kept

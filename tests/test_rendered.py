@@ -1,0 +1,142 @@
+"""A report, view or form shown again comes from the rendered-report cache
+(adjudicator/present/rendered.py), and says exactly what rendering it afresh says: for every
+reader, turn and language, with the chain head as it stands now. A change to what renders it,
+or a damaged entry, renders afresh."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from adjudicator import demo
+from adjudicator.present import rendered, reports
+from adjudicator.store import GameDir
+from tests.helpers import Table, run
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    tmp = tmp_path_factory.mktemp("games")
+    return {
+        f"{name}-{lang}": demo.run(name, None, 3, tmp / f"{name}-{lang}", lambda _: None, lang)
+        for name in ("sultan", "sultans_court")
+        for lang in ("en", "de")
+    }
+
+
+@pytest.mark.parametrize("game", ["sultan-en", "sultan-de", "sultans_court-en", "sultans_court-de"])
+def test_every_report_shown_again_is_the_report_rendered_afresh(
+    games: dict[str, Path], game: str
+) -> None:
+    gamedir = games[game]
+    store = GameDir(gamedir)
+    head = store.head()
+    last = len(list((gamedir / "turns").iterdir()))
+    for reader in ["alice", "bob", "gm", "public"]:
+        for turn in (1, last // 2, last):
+            fresh = reports.report(gamedir, reader, turn, head=head)
+            args = ["--gm"] if reader == "gm" else ["--public"] if reader == "public" else []
+            args = args or ["--player", reader]
+            for _ in ("rendered", "from the cache"):
+                result = run("report", gamedir, *args, "--turn", str(turn))
+                assert result.exit_code == 0, result.output
+                assert result.output == fresh
+    assert head[:32] in fresh
+
+
+def test_a_form_and_view_shown_again_carry_the_head_as_it_stands_now(tmp_path: Path) -> None:
+    table = Table(tmp_path, players=4, game="sultans_court")
+    owed, other = list(table.status()["owed"])[:2]
+    first = run("form", table.gamedir, "--player", owed).output
+    view_first = run("view", table.gamedir, "--player", owed).output
+    head = GameDir(table.gamedir).head()
+    assert first == reports.form(table.gamedir, owed, head)
+    assert view_first == reports.report(table.gamedir, owed, head=head)
+    # A step that changes nothing a form shows moves the head: an order from another player.
+    path = table.signed(other, table.legal(other), "other.yaml")
+    assert run("submit", table.gamedir, path).exit_code == 0
+    new_head = GameDir(table.gamedir).head()
+    assert new_head != head
+    again = run("form", table.gamedir, "--player", owed).output
+    assert again == reports.form(table.gamedir, owed, new_head)
+    assert again == first.replace(head[:32], new_head[:32])
+    assert run("view", table.gamedir, "--player", owed).output == reports.report(
+        table.gamedir, owed, head=new_head
+    )
+
+
+def _counting(calls: list[str | None]) -> object:
+    def render(head: str | None) -> str:
+        calls.append(head)
+        return f"chain head #{(head or '-')[:32]}\nfull {head}\n"
+
+    return render
+
+
+def test_the_cache_renders_once_and_again_when_what_renders_changes(tmp_path: Path) -> None:
+    program = tmp_path / "program"
+    program.mkdir()
+    (program / "report.j2").write_text("one")
+    calls: list[str | None] = []
+    render = _counting(calls)
+    head = "ab" * 32
+    parts = {"view": {"turn": 1}, "lang": "en"}
+    first = rendered.shown("report-text", parts, head, render, [program])  # type: ignore[arg-type]
+    assert first == f"chain head #{head[:32]}\nfull {head}\n"
+    assert len(calls) == 1
+    other = "cd" * 32
+    again = rendered.shown("report-text", parts, other, render, [program])  # type: ignore[arg-type]
+    assert again == f"chain head #{other[:32]}\nfull {other}\n"
+    assert len(calls) == 1
+    # Another view, another language: rendered afresh.
+    rendered.shown("report-text", {**parts, "lang": "de"}, head, render, [program])  # type: ignore[arg-type]
+    assert len(calls) == 2
+    # A template edited (its size and time change): rendered afresh.
+    (program / "report.j2").write_text("one, and more")
+    rendered._fingerprint.cache_clear()
+    rendered.shown("report-text", parts, head, render, [program])  # type: ignore[arg-type]
+    assert len(calls) == 3
+
+
+def test_a_damaged_entry_is_rendered_afresh(tmp_path: Path) -> None:
+    calls: list[str | None] = []
+    render = _counting(calls)
+    head = "ab" * 32
+    parts = {"view": {"turn": 2}}
+    rendered.shown("form", parts, head, render, [])  # type: ignore[arg-type]
+    entries = [p for p in rendered._folder().rglob("*.txt")]
+    assert len(entries) == 1
+    data = entries[0].read_bytes()
+    entries[0].write_bytes(data.replace(b"full", b"fake"))
+    said = rendered.shown("form", parts, head, render, [])  # type: ignore[arg-type]
+    assert said == f"chain head #{head[:32]}\nfull {head}\n"
+    assert len(calls) == 2
+
+
+def test_a_cache_folder_that_cannot_be_written_only_renders_each_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the cache folder would be")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    calls: list[str | None] = []
+    render = _counting(calls)
+    head = "ab" * 32
+    for _ in range(2):
+        said = rendered.shown("form", {"x": 1}, head, render, [])  # type: ignore[arg-type]
+        assert said == f"chain head #{head[:32]}\nfull {head}\n"
+    assert len(calls) == 2
+
+
+def test_no_more_than_the_kept_number_of_entries(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(rendered, "KEEP", 10)
+    render = _counting([])
+    for n in range(25):
+        rendered.shown("form", {"n": n}, "ab" * 32, render, [])  # type: ignore[arg-type]
+    kept = list(rendered._folder().rglob("*.txt"))
+    assert 5 <= len(kept) <= 10
+    assert os.path.isdir(rendered._folder())
