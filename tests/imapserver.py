@@ -1,15 +1,17 @@
 """A real IMAP server for tests: Dovecot on 127.0.0.1, TLS from a throwaway trustme CA.
 
-Use the fixture ``imap_server`` by importing it (and ``authority``) into a test module. It starts
-``dovecot -F -c CONFIG`` with a config written to tmp_path: one user (``USER``/``PASSWORD``),
-Maildir storage, its run, state and log files all under tmp_path, listening on loopback only, on
-two free ports: implicit TLS and STARTTLS (logins only over TLS). Nothing system-wide is read or
-written. Dovecot 2.3 and 2.4 (whose settings differ) are both supported.
+Use the fixture ``imap_server`` by importing it and ``dovecot`` into a test module. ``dovecot``
+starts, once per module, ``dovecot -F -c CONFIG`` with a config written to a temporary folder:
+one user (``USER``/``PASSWORD``), Maildir storage, its run, state and log files all in that
+folder, listening on loopback only, on two free ports: implicit TLS and STARTTLS (logins only
+over TLS), with a certificate from the module's own authority; ``imap_server`` empties its mail
+before each test. Nothing system-wide is read or written. Dovecot 2.3 and 2.4 (whose settings
+differ) are both supported.
 
 Run as root (as in CI), Dovecot's own processes use the unprivileged users its package made
 (``dovenull``, ``dovecot``; else ``nobody``), and the mail user is ``nobody``: Dovecot never
-lets uid 0 touch mail. Its mail folder is made under tmp_path, owned by ``nobody``, and the IMAP
-process is chrooted into it (the home ``DIR/./USER`` with ``valid_chroot_dirs``) before it
+lets uid 0 touch mail. Its mail folder is made in the temporary folder, owned by ``nobody``, and
+the IMAP process is chrooted into it (the home ``DIR/./USER`` with ``valid_chroot_dirs``) before it
 drops root, since pytest's temporary folders are closed to other users. Run as another user,
 every process runs as that user, without chroots.
 """
@@ -117,6 +119,20 @@ class ImapServer:
                 for flags, _, name in client.list_folders()
                 if b"\\Noselect" not in flags
             }
+
+    def empty(self) -> None:
+        """Every message and folder a test left goes: an empty INBOX, as a new server has."""
+        with self.client() as client:
+            names = [name for _, _, name in client.list_folders()]
+            for name in sorted(names, key=len, reverse=True):  # inner folders first
+                if name.upper() != "INBOX" and client.folder_exists(name):
+                    client.delete_folder(name)  # a parent with no box of its own went with them
+            client.select_folder("INBOX")
+            uids = client.search("ALL")
+            if uids:
+                client.delete_messages(uids)
+                client.expunge()
+        assert self.counts() == {"INBOX": 0}
 
     def log(self) -> str:
         """What Dovecot wrote: its log file and its own output."""
@@ -348,8 +364,18 @@ def running_dovecot(folder: Path, authority: Authority) -> Iterator[ImapServer]:
         _stop(process)
 
 
-@pytest.fixture
-def imap_server(tmp_path: Path, authority: Authority) -> Iterator[ImapServer]:
-    """A Dovecot with an empty INBOX for ``USER``, over implicit TLS and STARTTLS."""
-    with running_dovecot(tmp_path / "dovecot", authority) as server:
+@pytest.fixture(scope="module")
+def dovecot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ImapServer]:
+    """One Dovecot for a whole test module, with its own authority (started once per module,
+    not once per test: it takes about a second to stop)."""
+    authority = smtpserver.make_authority(tmp_path_factory.mktemp("imap-ca"))
+    with running_dovecot(tmp_path_factory.mktemp("dovecot"), authority) as server:
         yield server
+
+
+@pytest.fixture
+def imap_server(dovecot: ImapServer) -> Iterator[ImapServer]:
+    """The module's Dovecot with an empty INBOX for ``USER`` and no other folder, over implicit
+    TLS and STARTTLS."""
+    dovecot.empty()
+    yield dovecot

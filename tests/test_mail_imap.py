@@ -18,6 +18,7 @@ from tests.smtpserver import make_authority
 
 authority = imapserver.authority
 imap_server = imapserver.imap_server
+dovecot = imapserver.dovecot
 
 DONE = "adjudicator/done"
 SET_ASIDE = "adjudicator/set-aside"
