@@ -37,13 +37,16 @@ lint:
 typecheck:
 	$(BIN)/mypy adjudicator games
 
+# The tests run on every core (pytest-xdist); a worker that is free takes work from a busy one.
+PYTEST := $(BIN)/pytest -n auto --dist worksteal
+
 pytest:
-	$(BIN)/pytest
+	$(PYTEST)
 
 # The suite without the tests marked slow (the kill tests, Chromium, whole games by mail, every
 # option's bot game): for a quick run while working. CI and `make test` run everything.
 quick: install-test lint typecheck
-	$(BIN)/pytest -m "not slow"
+	$(PYTEST) -m "not slow"
 
 # Rewrite the golden report files from the current templates (review the diff before committing).
 golden:
@@ -71,7 +74,7 @@ catalogs:
 	done
 
 # Every benchmark runs, whatever the one before it found; the exit is 1 when any target is missed.
-BENCHMARKS := startup submit headers verify read tick
+BENCHMARKS := startup submit headers verify read tick demo
 bench: install-test
 	@missed=0; for name in $(BENCHMARKS); do \
 	  $(BIN)/python benchmarks/$$name.py || missed=1; done; exit $$missed
