@@ -7,13 +7,19 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 
-def median_seconds(command: list[str], runs: int) -> float:
-    """The median wall time of ``command`` over ``runs`` runs (its output thrown away)."""
+def median_seconds(
+    command: list[str], runs: int, prepare: Callable[[], object] | None = None
+) -> float:
+    """The median wall time of ``command`` over ``runs`` runs (its output thrown away);
+    ``prepare`` runs before each, untimed."""
     samples = []
     for _ in range(runs):
+        if prepare is not None:
+            prepare()
         start = time.perf_counter()
         subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
         samples.append(time.perf_counter() - start)
