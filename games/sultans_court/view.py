@@ -21,11 +21,11 @@ over (and for the game master) ``stacks`` holds every city stack, top first.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from adjudicator.contract import Event, State, View
 
+from ..plain import clone
 from .banish import votes_of
 from .board import CITIES, DUNGEONS, ISLAND, KAFFA, POSITIONS, POWER, RESERVE, at_court, owner
 from .rules import owed, own_vizirs
@@ -47,23 +47,23 @@ def public_cities(cities: dict[str, list[str]]) -> dict[str, list[str | None]]:
 def _round_for(item: dict[str, Any], reader: str | None, see_all: bool) -> dict[str, Any]:
     """One resolved round as ``reader`` may see it."""
     if see_all:
-        return copy.deepcopy(item)
+        return clone(item)
     orders = {
         p: (
             None
             if o is None
-            else copy.deepcopy(o)
+            else clone(o)
             if p == reader
             else {"travel": dict(o["travel"]), "accuse": o["accuse"]}
         )
         for p, o in item["orders"].items()
     }
-    after = copy.deepcopy(item["after"])
+    after = clone(item["after"])
     after["cities"] = public_cities(after["cities"])
     return {
         **{k: item[k] for k in ("round", "turn", "start_player")},
         "orders": orders,
-        "events": [copy.deepcopy(e) for e in item["events"] if visible(e, reader, False)],
+        "events": [clone(e) for e in item["events"] if visible(e, reader, False)],
         "after": after,
     }
 
@@ -113,7 +113,7 @@ def build_view(state: State, player: str | None, gm: bool = False) -> View:
             }
             for city, stack in state["cities"].items()
         },
-        "hands": copy.deepcopy(state["hands"]),
+        "hands": clone(state["hands"]),
         "types": {p: len({c for c in state["hands"][p] if c in POWER}) for p in names},
         "votes": {p: votes_of(state, p) for p in names},
         "dungeons": {d: next((v for v, p in vizirs.items() if p == d), None) for d in DUNGEONS},
@@ -123,20 +123,20 @@ def build_view(state: State, player: str | None, gm: bool = False) -> View:
         },
         "turn_order": [] if over else turn_order(state)[0],
         "last": last,
-        "result": copy.deepcopy(state["result"]),
+        "result": clone(state["result"]),
     }
     if player is not None:
         view["my_vizirs"] = own_vizirs(state, player)
         mine = state["rounds"][-1]["orders"].get(player) if state["rounds"] else None
-        view["my_order"] = copy.deepcopy(mine)
+        view["my_order"] = clone(mine)
     if see_all:
-        view["stacks"] = copy.deepcopy(state["cities"])
+        view["stacks"] = clone(state["cities"])
     assert set(state["cities"]) == set(CITIES)
     return view
 
 
 def _public_deal(state: State) -> dict[str, Any]:
-    deal: dict[str, Any] = copy.deepcopy(state["deal"])
+    deal: dict[str, Any] = clone(state["deal"])
     taken: dict[str, int] = state["taken"]
     deal["cities"] = {
         city: [card if city != KAFFA and i <= taken[city] else None for i, card in enumerate(stack)]
@@ -149,7 +149,7 @@ def record(state: State, complete: bool) -> dict[str, Any]:
     """``colours``, ``deal``, ``rounds`` and ``result`` (DESIGN, the Court's record)."""
     return {
         "colours": dict(state["colours"]),
-        "deal": copy.deepcopy(state["deal"]) if complete else _public_deal(state),
+        "deal": clone(state["deal"]) if complete else _public_deal(state),
         "rounds": [_round_for(item, None, complete) for item in state["rounds"]],
-        "result": copy.deepcopy(state["result"]),
+        "result": clone(state["result"]),
     }
