@@ -63,7 +63,7 @@ def _round_for(item: dict[str, Any], reader: str | None, see_all: bool) -> dict[
     return {
         **{k: item[k] for k in ("round", "turn", "start_player")},
         "orders": orders,
-        "events": [clone(e) for e in item["events"] if visible(e, reader, False)],
+        "events": clone([e for e in item["events"] if visible(e, reader, False)]),
         "after": after,
     }
 
@@ -76,9 +76,13 @@ def build_view(state: State, player: str | None, gm: bool = False) -> View:
     vizirs: dict[str, Any] = state["vizirs"]
     markers: list[int] = state["markers"]
     due = owed(state)
+    sitters: dict[int, str] = {}  # court position -> the first vizir there
+    for vizir, place in vizirs.items():
+        if at_court(place):
+            sitters.setdefault(place, vizir)
     court = []
     for position in range(POSITIONS):
-        sitter = next((v for v, p in vizirs.items() if at_court(p) and p == position), None)
+        sitter = sitters.get(position)
         court.append(
             {
                 "position": position,
