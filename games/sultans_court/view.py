@@ -44,10 +44,13 @@ def public_cities(cities: dict[str, list[str]]) -> dict[str, list[str | None]]:
     }
 
 
-def _round_for(item: dict[str, Any], reader: str | None, see_all: bool) -> dict[str, Any]:
-    """One resolved round as ``reader`` may see it."""
+def _round_for(
+    item: dict[str, Any], reader: str | None, see_all: bool, after: bool = True
+) -> dict[str, Any]:
+    """One resolved round as ``reader`` may see it; without ``after`` (the board after the
+    round), for the view's ``last``."""
     if see_all:
-        return clone(item)
+        return clone(item if after else {k: v for k, v in item.items() if k != "after"})
     orders = {
         p: (
             None
@@ -58,14 +61,16 @@ def _round_for(item: dict[str, Any], reader: str | None, see_all: bool) -> dict[
         )
         for p, o in item["orders"].items()
     }
-    after = clone(item["after"])
-    after["cities"] = public_cities(after["cities"])
-    return {
+    seen = {
         **{k: item[k] for k in ("round", "turn", "start_player")},
         "orders": orders,
         "events": clone([e for e in item["events"] if visible(e, reader, False)]),
-        "after": after,
     }
+    if after:
+        board = clone(item["after"])
+        board["cities"] = public_cities(board["cities"])
+        seen["after"] = board
+    return seen
 
 
 def build_view(state: State, player: str | None, gm: bool = False) -> View:
@@ -93,8 +98,7 @@ def build_view(state: State, player: str | None, gm: bool = False) -> View:
         )
     last = None
     if state["rounds"]:
-        last = _round_for(state["rounds"][-1], player, see_all)
-        last.pop("after")
+        last = _round_for(state["rounds"][-1], player, see_all, after=False)
     view: View = {
         "game": "sultans_court",
         "player": player,
