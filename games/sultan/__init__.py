@@ -11,7 +11,6 @@ Rulings: RULINGS S1–S11, and these of the implementation:
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from importlib.resources import files
 from importlib.resources.abc import Traversable
@@ -20,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from adjudicator.contract import Order, Problem, Resolution, State, View
 from adjudicator.rng import Rng, Stream
 
+from ..plain import clone
 from . import rules
 from .bots import bot_order
 from .view import build_view, record
@@ -106,7 +106,7 @@ class SultanGame:
         """The order with a jewel colour written in another language in English."""
         from .orders import english_colour
 
-        normal = copy.deepcopy(order)
+        normal = clone(order)
         if "return" in normal:
             normal["return"] = english_colour(normal["return"])
         return normal

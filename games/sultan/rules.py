@@ -5,12 +5,13 @@ The state is a plain JSON dict; every function here that returns a new state wor
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from adjudicator.contract import Event, Order, Resolution, State
 from adjudicator.rng import Rng, Stream
+
+from ..plain import clone
 
 COLOURS = ("white", "red", "yellow", "green", "blue")
 VALUES = {"white": 1, "red": 2, "yellow": 3, "green": 4, "blue": 5}
@@ -197,7 +198,7 @@ def default_order(state: State, player: str, to_do: str, stream: Stream) -> Orde
 
 def resolve(state: State, orders: Mapping[str, Order | None], rng: Rng) -> Resolution:
     """Resolve the current turn: the jewel choice, or placements (and the reveal when complete)."""
-    new = copy.deepcopy(state)
+    new = clone(state)
     due = owed(new)
     if not due:
         raise ValueError("the game is over: nothing to resolve")
@@ -215,7 +216,7 @@ def resolve(state: State, orders: Mapping[str, Order | None], rng: Rng) -> Resol
                 "turn": turn,
                 "player": player,
                 "to_do": to_do,
-                "order": copy.deepcopy(order),
+                "order": clone(order),
             }
             current["defaults"].append(entry)
             events.append(
@@ -240,7 +241,7 @@ def resolve(state: State, orders: Mapping[str, Order | None], rng: Rng) -> Resol
             _reveal(new, rng, events)
     new["turn"] = turn + 1
     new["last"] = {"turn": turn, "events": events}
-    return Resolution(new, copy.deepcopy(events))
+    return Resolution(new, clone(events))
 
 
 def _place(
@@ -333,7 +334,7 @@ def _reveal(state: State, rng: Rng, events: list[Event]) -> None:
             "offered": list(current["offered"]),
             "placements": placements,
             "awards": awards,
-            "defaults": copy.deepcopy(current["defaults"]),
+            "defaults": clone(current["defaults"]),
         }
     )
     state["current"] = None
@@ -346,7 +347,7 @@ def _advance(state: State, rng: Rng, events: list[Event]) -> None:
     if last_round and state["stage"] == state["stages"]:
         state["phase"] = "over"
         state["result"] = result(state)
-        events.append({"type": "game_over", **copy.deepcopy(state["result"])})
+        events.append({"type": "game_over", **clone(state["result"])})
         return
     names: list[str] = state["players"]
     state["start_player"] = names[(names.index(state["start_player"]) + 1) % len(names)]

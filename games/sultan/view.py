@@ -8,11 +8,11 @@ every view shows everything.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from adjudicator.contract import Event, State, View
 
+from ..plain import clone
 from .rules import owed, placement_order, standings
 
 
@@ -57,26 +57,26 @@ def build_view(state: State, player: str | None, gm: bool = False) -> View:
             for p in current.get("placements", [])
         ],
         "defaults": [
-            copy.deepcopy(d) if see_all or d.get("player") == player else _hide_cards(d)
+            clone(d) if see_all or d.get("player") == player else _hide_cards(d)
             for d in current.get("defaults", [])
         ],
         "hand_counts": {p: len(state["hands"][p]) for p in names},
         "deck_counts": {p: max(0, len(state["decks"][p]) - dealt) for p in names},
         "played": {p: list(state["played"][p]) for p in names},
-        "rounds": copy.deepcopy(state["rounds"]),
+        "rounds": clone(state["rounds"]),
         "last": _last(state, see_all, player),
     }
     if player is not None:
         view["hand"] = sorted(state["hands"][player])
         view["collection"] = dict(state["collections"][player])
     if see_all or not state["options"]["screens"]:
-        view["collections"] = copy.deepcopy(state["collections"])
+        view["collections"] = clone(state["collections"])
     if see_all:
         view["hands"] = {p: sorted(state["hands"][p]) for p in names}
-        view["decks"] = copy.deepcopy(state["decks"])
+        view["decks"] = clone(state["decks"])
         view["decks_left"] = {p: list(state["decks"][p][dealt:]) for p in names}
     if over:
-        view["result"] = copy.deepcopy(state["result"])
+        view["result"] = clone(state["result"])
         view["standings"] = standings(state)
     return view
 
@@ -109,15 +109,15 @@ def _last(state: State, see_all: bool, player: str | None) -> dict[str, Any] | N
             and event.get("round") == state["round"]
         )
         hide = unrevealed and not see_all and event.get("player") != player
-        events.append(_hide_cards(event) if hide else copy.deepcopy(event))
+        events.append(_hide_cards(event) if hide else clone(event))
     return {"turn": last["turn"], "events": events}
 
 
 def record(state: State, complete: bool) -> dict[str, Any]:
     """The resolved rounds; once complete, the decks as shuffled (top first) and the result."""
-    data: dict[str, Any] = {"rounds": copy.deepcopy(state["rounds"])}
+    data: dict[str, Any] = {"rounds": clone(state["rounds"])}
     if complete:
-        data["decks"] = copy.deepcopy(state["decks"])
+        data["decks"] = clone(state["decks"])
         if state["result"] is not None:
-            data["result"] = copy.deepcopy(state["result"])
+            data["result"] = clone(state["result"])
     return data

@@ -7,13 +7,13 @@ after every single step; a victory ends the round and the game there.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any
 
 from adjudicator.contract import Event, Order, Resolution, State
 from adjudicator.rng import Rng
 
+from ..plain import clone
 from .banish import banish, pardon
 from .board import KINDS, POSITIONS, Victory, at_court, check_victory, seat_of, vizir_name
 from .collect import collect, demand
@@ -63,8 +63,8 @@ def rotate(state: State, events: list[Event]) -> None:
 def snapshot(state: State) -> dict[str, Any]:
     return {
         "vizirs": dict(state["vizirs"]),
-        "cities": copy.deepcopy(state["cities"]),
-        "hands": copy.deepcopy(state["hands"]),
+        "cities": clone(state["cities"]),
+        "hands": clone(state["hands"]),
     }
 
 
@@ -75,7 +75,7 @@ def resolve(state: State, orders: Mapping[str, Order | None], rng: Rng) -> Resol
     del rng  # the round draws nothing at random
     if state["over"]:
         raise ValueError("the game is over: nothing to resolve")
-    new = copy.deepcopy(state)
+    new = clone(state)
     rnd: int = new["round"]
     events: list[Event] = []
     used: dict[str, Order] = {}
@@ -93,7 +93,7 @@ def resolve(state: State, orders: Mapping[str, Order | None], rng: Rng) -> Resol
             details = "; ".join(f"{p.code} at {list(p.path)} {dict(p.params)}" for p in problems)
             raise ValueError(f"{player}'s order for round {rnd} is not valid: {details}")
         used[player] = normalise(order)
-        given[player] = copy.deepcopy(used[player])
+        given[player] = clone(used[player])
     order_, seat = turn_order(new)
     new["start_player"] = order_[0]
     events.append(
@@ -133,10 +133,10 @@ def resolve(state: State, orders: Mapping[str, Order | None], rng: Rng) -> Resol
             "turn": new["turn"],
             "start_player": order_[0],
             "orders": given,
-            "events": copy.deepcopy(events),
+            "events": clone(events),
             "after": snapshot(new),
         }
     )
     new["turn"] += 1
     new["round"] += 1
-    return Resolution(new, copy.deepcopy(events))
+    return Resolution(new, clone(events))

@@ -21,11 +21,11 @@ over (and for the game master) ``stacks`` holds every city stack, top first.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from adjudicator.contract import Event, State, View
 
+from ..plain import clone
 from .banish import votes_of
 from .board import CITIES, DUNGEONS, ISLAND, KAFFA, POSITIONS, POWER, RESERVE, at_court, owner
 from .rules import owed, own_vizirs
@@ -44,28 +44,33 @@ def public_cities(cities: dict[str, list[str]]) -> dict[str, list[str | None]]:
     }
 
 
-def _round_for(item: dict[str, Any], reader: str | None, see_all: bool) -> dict[str, Any]:
-    """One resolved round as ``reader`` may see it."""
+def _round_for(
+    item: dict[str, Any], reader: str | None, see_all: bool, after: bool = True
+) -> dict[str, Any]:
+    """One resolved round as ``reader`` may see it; without ``after`` (the board after the
+    round), for the view's ``last``."""
     if see_all:
-        return copy.deepcopy(item)
+        return clone(item if after else {k: v for k, v in item.items() if k != "after"})
     orders = {
         p: (
             None
             if o is None
-            else copy.deepcopy(o)
+            else clone(o)
             if p == reader
             else {"travel": dict(o["travel"]), "accuse": o["accuse"]}
         )
         for p, o in item["orders"].items()
     }
-    after = copy.deepcopy(item["after"])
-    after["cities"] = public_cities(after["cities"])
-    return {
+    seen = {
         **{k: item[k] for k in ("round", "turn", "start_player")},
         "orders": orders,
-        "events": [copy.deepcopy(e) for e in item["events"] if visible(e, reader, False)],
-        "after": after,
+        "events": clone([e for e in item["events"] if visible(e, reader, False)]),
     }
+    if after:
+        board = clone(item["after"])
+        board["cities"] = public_cities(board["cities"])
+        seen["after"] = board
+    return seen
 
 
 def build_view(state: State, player: str | None, gm: bool = False) -> View:
@@ -76,9 +81,13 @@ def build_view(state: State, player: str | None, gm: bool = False) -> View:
     vizirs: dict[str, Any] = state["vizirs"]
     markers: list[int] = state["markers"]
     due = owed(state)
+    sitters: dict[int, str] = {}  # court position -> the first vizir there
+    for vizir, place in vizirs.items():
+        if at_court(place):
+            sitters.setdefault(place, vizir)
     court = []
     for position in range(POSITIONS):
-        sitter = next((v for v, p in vizirs.items() if at_court(p) and p == position), None)
+        sitter = sitters.get(position)
         court.append(
             {
                 "position": position,
@@ -89,8 +98,7 @@ def build_view(state: State, player: str | None, gm: bool = False) -> View:
         )
     last = None
     if state["rounds"]:
-        last = _round_for(state["rounds"][-1], player, see_all)
-        last.pop("after")
+        last = _round_for(state["rounds"][-1], player, see_all, after=False)
     view: View = {
         "game": "sultans_court",
         "player": player,
@@ -113,7 +121,7 @@ def build_view(state: State, player: str | None, gm: bool = False) -> View:
             }
             for city, stack in state["cities"].items()
         },
-        "hands": copy.deepcopy(state["hands"]),
+        "hands": clone(state["hands"]),
         "types": {p: len({c for c in state["hands"][p] if c in POWER}) for p in names},
         "votes": {p: votes_of(state, p) for p in names},
         "dungeons": {d: next((v for v, p in vizirs.items() if p == d), None) for d in DUNGEONS},
@@ -123,20 +131,20 @@ def build_view(state: State, player: str | None, gm: bool = False) -> View:
         },
         "turn_order": [] if over else turn_order(state)[0],
         "last": last,
-        "result": copy.deepcopy(state["result"]),
+        "result": clone(state["result"]),
     }
     if player is not None:
         view["my_vizirs"] = own_vizirs(state, player)
         mine = state["rounds"][-1]["orders"].get(player) if state["rounds"] else None
-        view["my_order"] = copy.deepcopy(mine)
+        view["my_order"] = clone(mine)
     if see_all:
-        view["stacks"] = copy.deepcopy(state["cities"])
+        view["stacks"] = clone(state["cities"])
     assert set(state["cities"]) == set(CITIES)
     return view
 
 
 def _public_deal(state: State) -> dict[str, Any]:
-    deal: dict[str, Any] = copy.deepcopy(state["deal"])
+    deal: dict[str, Any] = clone(state["deal"])
     taken: dict[str, int] = state["taken"]
     deal["cities"] = {
         city: [card if city != KAFFA and i <= taken[city] else None for i, card in enumerate(stack)]
@@ -149,7 +157,7 @@ def record(state: State, complete: bool) -> dict[str, Any]:
     """``colours``, ``deal``, ``rounds`` and ``result`` (DESIGN, the Court's record)."""
     return {
         "colours": dict(state["colours"]),
-        "deal": copy.deepcopy(state["deal"]) if complete else _public_deal(state),
+        "deal": clone(state["deal"]) if complete else _public_deal(state),
         "rounds": [_round_for(item, None, complete) for item in state["rounds"]],
-        "result": copy.deepcopy(state["result"]),
+        "result": clone(state["result"]),
     }
