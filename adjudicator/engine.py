@@ -7,6 +7,7 @@ and when complete: resolve -> log -> render reports.
 
 from __future__ import annotations
 
+import json
 import os
 from datetime import datetime
 from pathlib import Path
@@ -358,14 +359,19 @@ def adjudicate(
 # -- reading -----------------------------------------------------------------------------------
 def stored_view(handle: OpenGame, reader: str, turn: int | None = None) -> dict[str, Any]:
     """``reader``'s view as turn ``turn`` (default: the current one) opened."""
+    doc: dict[str, Any] = json.loads(stored_view_bytes(handle, reader, turn))
+    return doc
+
+
+def stored_view_bytes(handle: OpenGame, reader: str, turn: int | None = None) -> bytes:
+    """The file of ``reader``'s view as turn ``turn`` (default: the current one) opened."""
     if reader not in ("gm", "public"):
         handle.require_player(reader)
     current = handle.turn()
     turn = current if turn is None else turn
     if turn < 1 or turn > current:
         raise UsageProblem(f"there is no turn {turn} (turns 1 to {current})")
-    doc: dict[str, Any] = handle.dir.read_json(views.path(handle.dir.turn_dir(turn), reader))
-    return doc
+    return (handle.dir.root / views.path(handle.dir.turn_dir(turn), reader)).read_bytes()
 
 
 def view(root: Path, player: str) -> dict[str, Any]:

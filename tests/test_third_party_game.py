@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from adjudicator.present import rendered
 from adjudicator.registry import game_names, load_game
 from tests.helpers import SEED, Table, run
 from tests.ssh import make_key
@@ -66,6 +67,8 @@ def test_the_registry_finds_the_game_by_its_entry_point(higher: Path) -> None:
     game = load_game("higher")
     assert game.title == "Higher"
     assert Path(str(game.templates())) == higher / "higher_game" / "templates"
+    # A report of Higher shown again is keyed on its package, templates included, too.
+    assert (higher / "higher_game").resolve() in rendered.program(game)
     result = run("games")
     assert result.exit_code == 0
     assert "higher\t2-3 players\tHigher\n" in result.output

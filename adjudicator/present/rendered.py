@@ -130,31 +130,32 @@ def _prune(folder: Path) -> None:
 def report(root: Path, reader: str, turn: int | None, head: str | None) -> str:
     """``reader``'s text report as turn ``turn`` opened (:func:`adjudicator.present.reports.report`
     in the reader's language), from the cache when it was rendered before."""
-    from adjudicator.engine import OpenGame, stored_view
+    from adjudicator.engine import OpenGame, stored_view_bytes
     from adjudicator.lang import lang_of
 
     handle = OpenGame(root)
-    doc = stored_view(handle, reader, turn)
+    stored = stored_view_bytes(handle, reader, turn)
     lang = lang_of(handle.meta, reader)
 
     def render(head: str | None) -> str:
         from adjudicator.present.reports import render_view
 
-        return render_view(handle.game, handle.meta, doc, lang, head)
+        return render_view(handle.game, handle.meta, json.loads(stored), lang, head)
 
-    parts = {"view": doc, "meta": handle.meta, "lang": lang}
+    parts = _parts(stored, handle.meta, lang)
     return shown("report-text", parts, head, render, program(handle.game))
 
 
 def form(root: Path, player: str, head: str | None) -> str:
     """``player``'s order form for the current turn (:func:`adjudicator.present.reports.form`),
     from the cache when it was rendered before; NotNow when they owe nothing."""
-    from adjudicator.engine import OpenGame, stored_view
+    from adjudicator.engine import OpenGame, stored_view_bytes
     from adjudicator.errors import NotNow
     from adjudicator.lang import lang_of
 
     handle = OpenGame(root)
-    doc = stored_view(handle, player)
+    stored = stored_view_bytes(handle, player)
+    doc = json.loads(stored)
     if "to_do" not in doc:
         raise NotNow(f"{player} owes no order in turn {doc['turn']}")
     lang = lang_of(handle.meta, player)
@@ -166,30 +167,35 @@ def form(root: Path, player: str, head: str | None) -> str:
         assert text is not None  # the view says the player owes an order
         return text
 
-    parts = {"view": doc, "meta": handle.meta, "lang": lang}
-    return shown("form", parts, head, render, program(handle.game))
+    return shown("form", _parts(stored, handle.meta, lang), head, render, program(handle.game))
+
+
+def _parts(stored: bytes, meta: dict[str, Any], lang: str) -> dict[str, Any]:
+    """What a report is made from: the stored view (by its bytes), the game, the language."""
+    return {"view": hashlib.sha256(stored).hexdigest(), "meta": meta, "lang": lang}
 
 
 def program(game: object) -> list[Path]:
     """The folders whose files render ``game``'s reports: the adjudicator's package and
-    templates, and the game's package and templates (a folder inside another counted once)."""
+    templates (where the built-in games' templates are), and a game of another package's own
+    package and templates (a folder inside another counted once)."""
     import sys
-    from importlib.util import find_spec
+    from importlib import import_module
 
     import adjudicator
 
-    folders = [Path(adjudicator.__file__).parent]
-    spec = find_spec("adjudicator.templates")
-    if spec is not None and spec.submodule_search_locations:
-        folders += [Path(p) for p in spec.submodule_search_locations]
-    module = sys.modules.get(type(game).__module__)
-    if module is not None and module.__file__:
-        folders.append(Path(module.__file__).parent)
-    templates = getattr(game, "templates", None)
-    if templates is not None:
-        folders.append(Path(str(templates())))
+    templates_package = import_module("adjudicator.templates")
+    folders = [Path(adjudicator.__file__).parent, *map(Path, templates_package.__path__)]
+    name = type(game).__module__
+    if not name.startswith("adjudicator."):
+        module = sys.modules.get(name)
+        if module is not None and module.__file__:
+            folders.append(Path(module.__file__).parent)
+        templates = getattr(game, "templates", None)
+        if templates is not None:
+            folders.append(Path(str(templates())))
     kept: list[Path] = []
-    for folder in sorted({f.resolve() for f in folders}):
+    for folder in sorted({Path(os.path.realpath(f)) for f in folders}):
         if not any(folder.is_relative_to(k) for k in kept):
             kept.append(folder)
     return kept
