@@ -35,12 +35,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from adjudicator.rng import Rng, Stream
 
 if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable  # importing it costs a tenth of click's start
+
     from pydantic import BaseModel
 
 State = dict[str, Any]

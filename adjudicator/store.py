@@ -24,7 +24,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -45,6 +44,8 @@ def atomic_write(path: Path, data: bytes, *, sync_dir: bool = True) -> None:
     """Write ``data`` to ``path`` so that a crash leaves the old file or the new one, never half.
     The folder is fsynced too (``sync_dir``): at once, or within :func:`batched` once before the
     next durable point."""
+    import tempfile  # only a command that writes needs it
+
     make_folder(path.parent)
     failpoint.reached("write")
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")

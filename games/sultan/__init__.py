@@ -12,8 +12,6 @@ Rulings: RULINGS S1–S11, and these of the implementation:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from importlib.resources import files
-from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.contract import Order, Problem, Resolution, State, View
@@ -25,6 +23,8 @@ from .bots import bot_order
 from .view import build_view, record
 
 if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
+
     from pydantic import BaseModel
 
 
@@ -50,6 +50,8 @@ class SultanGame:
         return Context
 
     def templates(self) -> Traversable:
+        from importlib.resources import files  # only a command that renders needs it
+
         return files("adjudicator.templates") / "sultan"
 
     def player_model(self) -> type[BaseModel]:

@@ -9,8 +9,6 @@ C1–C17, and those of this implementation listed in ``docs/rulings.md``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from importlib.resources import files
-from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.contract import Order, Problem, Resolution, State, View
@@ -22,6 +20,8 @@ from .bots import bot_order
 from .view import build_view, record
 
 if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
+
     from pydantic import BaseModel
 
 
@@ -47,6 +47,8 @@ class SultansCourtGame:
         return Context
 
     def templates(self) -> Traversable:
+        from importlib.resources import files  # only a command that renders needs it
+
         return files("adjudicator.templates") / "sultans_court"
 
     def player_model(self) -> type[BaseModel]:
