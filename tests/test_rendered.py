@@ -100,6 +100,23 @@ def test_the_cache_renders_once_and_again_when_what_renders_changes(tmp_path: Pa
     assert len(calls) == 3
 
 
+def test_a_text_that_holds_hex_of_its_own_keeps_it(tmp_path: Path) -> None:
+    """What a player wrote (a name, an order, a message) may hold any hex digits: only the head
+    the text was rendered with is replaced, and that is drawn afresh for each entry."""
+    written = "0123456789abcdef" * 4
+    calls: list[str | None] = []
+
+    def render(head: str | None) -> str:
+        calls.append(head)
+        return f"#{(head or '')[:32]} {head}\nalice wrote {written} and {written[:32]}\n"
+
+    head, other = "ab" * 32, "cd" * 32
+    for now in (head, other):
+        said = rendered.shown("form", {"x": 2}, now, render, [])
+        assert said == f"#{now[:32]} {now}\nalice wrote {written} and {written[:32]}\n"
+    assert len(calls) == 1 and calls[0] not in (head, other)
+
+
 def test_a_damaged_entry_is_rendered_afresh(tmp_path: Path) -> None:
     calls: list[str | None] = []
     render = _counting(calls)

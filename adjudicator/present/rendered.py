@@ -8,7 +8,8 @@ templates, texts, catalogs and code. The key is a SHA-256 over all of these, the
 each file's path, size and modification time (the adjudicator's package, its templates, and the
 game's package and templates), so a changed template or upgraded program renders afresh. The
 chain head changes at every step, so it is not in the key: the text is rendered with a
-placeholder head, which is put in its place as the text is read back.
+placeholder head drawn afresh for each entry (so that no text a player wrote can hold it), kept
+beside the text and put in the real head's place as the text is read back.
 
 The cache is never in a game directory and holds only what its own user has already been shown
 by ``report`` or ``form``. Each entry carries a checksum: a damaged entry is rendered afresh. A
@@ -28,11 +29,9 @@ from typing import Any
 from adjudicator import __version__
 from adjudicator.present.hashes import TEXT_HEAD_DIGITS
 
-PLACEHOLDER = hashlib.sha256(b"adjudicator-rendered/placeholder-head").hexdigest()
-"""The chain head a cached text is rendered with (put in the real one's place on reading)."""
 KEEP = 2000
 """At most this many entries; when there are more, the older half goes."""
-_MAGIC = b"adjudicator-rendered/1\n"
+_MAGIC = b"adjudicator-rendered/2\n"
 
 
 def shown(
@@ -50,12 +49,16 @@ def shown(
         return render(None)
     key = _key(kind, parts, program)
     entry = _folder() / key[:2] / f"{key}.txt"
-    text = _read(entry)
-    if text is None:
-        text = render(PLACEHOLDER)
-        _write(entry, text)
-    return text.replace(PLACEHOLDER, head).replace(
-        PLACEHOLDER[:TEXT_HEAD_DIGITS], head[:TEXT_HEAD_DIGITS]
+    kept = _read(entry)
+    if kept is None:
+        import secrets
+
+        placeholder = secrets.token_hex(32)
+        kept = placeholder, render(placeholder)
+        _write(entry, *kept)
+    placeholder, text = kept
+    return text.replace(placeholder, head).replace(
+        placeholder[:TEXT_HEAD_DIGITS], head[:TEXT_HEAD_DIGITS]
     )
 
 
@@ -89,23 +92,25 @@ def _folder() -> Path:
     return Path(platformdirs.user_cache_dir("adjudicator")) / "rendered"
 
 
-def _read(entry: Path) -> str | None:
+def _read(entry: Path) -> tuple[str, str] | None:
+    """The placeholder and the text of an entry: its checksum line, then both."""
     try:
         data = entry.read_bytes()
     except OSError:
         return None
-    checksum, _, body = data.partition(b"\n")
-    if hashlib.sha256(body).hexdigest().encode() != checksum:
+    checksum, _, kept = data.partition(b"\n")
+    if hashlib.sha256(kept).hexdigest().encode() != checksum:
         return None
+    placeholder, _, body = kept.partition(b"\n")
     try:
-        return body.decode("utf-8")
+        return placeholder.decode("ascii"), body.decode("utf-8")
     except UnicodeDecodeError:
         return None
 
 
-def _write(entry: Path, text: str) -> None:
-    body = text.encode("utf-8")
-    data = hashlib.sha256(body).hexdigest().encode() + b"\n" + body
+def _write(entry: Path, placeholder: str, text: str) -> None:
+    kept = placeholder.encode("ascii") + b"\n" + text.encode("utf-8")
+    data = hashlib.sha256(kept).hexdigest().encode() + b"\n" + kept
     try:
         entry.parent.mkdir(parents=True, exist_ok=True)
         temporary = entry.with_name(f".{entry.name}.{os.getpid()}.tmp")
