@@ -6,7 +6,10 @@ what it wrote, and throws the copy away:
 
 - the copy is taken under the game's lock (so it is one consistent moment of the game) into a
   new temporary folder that only the user may open (it holds the seed); the lock is released as
-  soon as the copy is made;
+  soon as the copy is made. A step cut short in the game is finished or discarded in the copy
+  only, as the real adjudication would do it first. The copy goes when the preview ends, also
+  on an error or Ctrl-C; only a preview killed outright (SIGKILL) leaves it behind, in the
+  user's temporary folder, readable by the user alone;
 - nothing is written to the game directory: no file, no journal line, no step marker, no mail
   (an adjudication queues no mail in any case: ``send`` reads what is due from the journal, and
   the preview never runs ``send`` or reads the mail settings);

@@ -261,3 +261,18 @@ def test_a_locked_game_is_not_now(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
         code, output = preview(table, "--default-missing")
     assert code == 4
     assert "the game is locked by another command" in output
+
+
+def test_a_step_cut_short_is_finished_in_the_copy_only(tmp_path: Path) -> None:
+    """A submit killed half-way left its marker and a file: the preview shows what the
+    adjudication that discards it first would make, and leaves both where they are."""
+    table = Table(tmp_path)
+    lines = len((table.gamedir / "log.jsonl").read_bytes().splitlines())
+    marker = f'{{"at": "{NOW}", "kind": "submit", "lines": {lines}, "pid": 1}}\n'
+    (table.gamedir / ".step").write_text(marker)
+    stray = table.gamedir / "turns" / "0001" / "orders" / "carol-1.yaml"
+    stray.parent.mkdir(parents=True, exist_ok=True)
+    stray.write_text("half an order\n")
+    assert run("doctor", table.gamedir).exit_code == 3
+    assert_preview_is_the_adjudication(table, "--default-missing")  # the real one discards it
+    assert (table.gamedir / "discarded" / "0001" / "turns/0001/orders/carol-1.yaml").is_file()
