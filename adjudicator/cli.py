@@ -247,25 +247,76 @@ def _deadline_text(data: dict[str, Any]) -> str:
 @click.option(
     "--default-missing", is_flag=True, help="Apply the game's default orders for missing players."
 )
-def adjudicate(gamedir: Path, default_missing: bool) -> None:
+@click.option(
+    "--preview",
+    is_flag=True,
+    help="Show what the turn would produce (every report); change, write and send nothing.",
+)
+@click.option("--player", default=None, help="With --preview: only this player's report.")
+@click.option("--gm", is_flag=True, help="With --preview: only the game master's report.")
+@click.option("--public", is_flag=True, help="With --preview: only the spectators' report.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "html"]),
+    default=None,
+    help="With --preview: text (default), or html for one reader's page.",
+)
+def adjudicate(
+    gamedir: Path,
+    default_missing: bool,
+    preview: bool,
+    player: str | None,
+    gm: bool,
+    public: bool,
+    fmt: str | None,
+) -> None:
     """Resolve the current turn once every owed order is in (under `sealing: commit-reveal`,
     while commitments are missing: open the reveal).
+
+    With --preview, show what the adjudication would produce (its summary, then the game
+    master's, every player's and the spectators' report of the turn it would open) without
+    changing, writing or sending anything: the later adjudication gives the same result.
 
     \b
     Example:
       adjudicator adjudicate games/cairo-2026 --default-missing
+      adjudicator adjudicate games/cairo-2026 --preview --default-missing
     """
+    given = (("--player", player), ("--gm", gm), ("--public", public))
+    on = [name for name, value in given if value]
+    if preview:
+        from adjudicator.cli_preview import show
+
+        if len(on) > 1:
+            raise click.UsageError("give at most one of --player NAME, --gm, --public")
+        if fmt == "html" and not on:
+            raise click.UsageError("--format html is one page: add --player NAME, --gm or --public")
+        reader = player or ("gm" if gm else "public" if public else None)
+        show(gamedir, default_missing, reader, fmt)
+        return
+    if on or fmt is not None:
+        raise click.UsageError(f"{(on or ['--format'])[0]} goes with --preview")
     from adjudicator import engine
 
     result = engine.adjudicate(gamedir, default_missing)
-    line = f"{gamedir}: turn {result['turn']} adjudicated"
+    for line in adjudicated_lines(gamedir, result):
+        click.echo(line)
+
+
+def adjudicated_lines(gamedir: Path, result: dict[str, Any], would: bool = False) -> list[str]:
+    """What ``adjudicate`` says it did (``would``: what it would do, for ``--preview``)."""
+    done = "would be adjudicated" if would else "adjudicated"
+    line = f"{gamedir}: turn {result['turn']} {done}"
     if result["revealing"]:  # sealing: commit-reveal: the commitments' phase is over
-        line = f"{gamedir}: the reveal of turn {result['turn']} is open"
+        opens = "would open" if would else "is open"
+        line = f"{gamedir}: the reveal of turn {result['turn']} {opens}"
     if result["defaulted"]:
         line += f" (default orders for {', '.join(result['defaulted'])})"
-    click.echo(line)
+    lines = [line]
     if result["over"]:
-        click.echo("the game is over")
+        lines.append("the game would be over" if would else "the game is over")
+    return lines
 
 
 @cli.command()

@@ -1,0 +1,94 @@
+"""``adjudicate --preview``: what the current turn would produce, with nothing made official.
+
+The preview runs the real adjudication (:func:`adjudicator.engine.adjudicate`, the same step,
+resolver, seeded randomness and view functions) on a private copy of the game directory, reads
+what it wrote, and throws the copy away:
+
+- the copy is taken under the game's lock (so it is one consistent moment of the game) into a
+  new temporary folder that only the user may open (it holds the seed); the lock is released as
+  soon as the copy is made. A step cut short in the game is finished or discarded in the copy
+  only, as the real adjudication would do it first. The copy goes when the preview ends, also
+  on an error or Ctrl-C; only a preview killed outright (SIGKILL) leaves it behind, in the
+  user's temporary folder, readable by the user alone;
+- nothing is written to the game directory: no file, no journal line, no step marker, no mail
+  (an adjudication queues no mail in any case: ``send`` reads what is due from the journal, and
+  the preview never runs ``send`` or reads the mail settings);
+- the randomness of an adjudication is drawn from the game's seed and the turn alone
+  (docs/randomness.md), so the preview consumes nothing: the later real ``adjudicate`` resolves
+  the turn exactly as the preview showed it;
+- the refusals are ``adjudicate``'s own (orders missing, a game that is over, ``nmr: wait``),
+  raised by the same code.
+
+What differs from the real adjudication is the journal line's time (and a deadline counted from
+it), so the chain head shown in the preview's reports is the copy's, not the game's: the real
+line, written later, gets its own time and so its own head. Under a fixed ``ADJUDICATOR_NOW`` the
+two agree byte for byte, which the tests use.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from adjudicator import engine, views
+from adjudicator.contract import Game
+from adjudicator.errors import AdjudicatorError
+from adjudicator.store import GameDir
+
+
+@dataclass
+class Preview:
+    """What an adjudication of the current turn would produce."""
+
+    result: dict[str, Any]
+    """What :func:`adjudicator.engine.adjudicate` returns: ``turn``, ``defaulted``, ``over``,
+    ``revealing``."""
+    game: Game
+    meta: dict[str, Any]
+    head: str
+    """The chain head of the private copy after the adjudication (not the game's)."""
+    views: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Each reader's view of the turn that would open (none when only the reveal would open),
+    in the order :func:`adjudicator.views.readers` gives."""
+
+
+def preview(root: Path, default_missing: bool = False) -> Preview:
+    """Adjudicate the current turn of the game at ``root`` on a private copy; raise as
+    ``adjudicate`` would. ``root`` is left exactly as it was."""
+    import tempfile
+
+    store = GameDir(root)
+    store.require()
+    with tempfile.TemporaryDirectory(prefix="adjudicator-preview-") as scratch:
+        copy = Path(scratch) / "game"
+        with store.locked():
+            shutil.copytree(root, copy, symlinks=True, ignore=_lock_files)
+        try:
+            result = engine.adjudicate(copy, default_missing)
+        except AdjudicatorError as error:
+            raise _as_of(error, copy, root) from None
+        handle = engine.OpenGame(copy)
+        found = {}
+        if not result["revealing"]:
+            folder = handle.dir.turn_dir(handle.turn())
+            found = {
+                reader: handle.dir.read_json(views.path(folder, reader))
+                for reader in views.readers(handle.meta)
+            }
+        return Preview(result, handle.game, handle.meta, handle.dir.head(), found)
+
+
+def _lock_files(folder: str, names: list[str]) -> list[str]:
+    """The game's lock is the game directory's own: the copy takes a lock of its own."""
+    return [name for name in names if name == ".lock"]
+
+
+def _as_of(error: AdjudicatorError, copy: Path, root: Path) -> AdjudicatorError:
+    """``error`` as the game directory would have raised it: any mention of the private copy's
+    folder names the game directory instead."""
+    if isinstance(error.message, str) and str(copy) in error.message:
+        error.message = error.message.replace(str(copy), str(root))
+        error.args = (error.message,)
+    return error
