@@ -132,7 +132,7 @@ def run(
 def read_options(pairs: Sequence[str]) -> dict[str, object]:
     """The options of ``demo --option KEY=VALUE`` (each given once): VALUE read as YAML, as
     strictly as a setup file reads it (``max_rounds=5``: the number 5, ``screens=false``: false,
-    ``max_rounds=``: null). The game checks them in :func:`run`."""
+    ``max_rounds=null``: null; an empty VALUE is refused). The game checks them in :func:`run`."""
     options: dict[str, object] = {}
     given: dict[str, str] = {}
     for pair in pairs:
@@ -143,6 +143,8 @@ def read_options(pairs: Sequence[str]) -> dict[str, object]:
                 f"--option {pair}: write KEY=VALUE, as in a setup file's options "
                 "(placement=sequential, screens=false, max_rounds=5)"
             )
+        if not value.strip():
+            raise UsageProblem(f"--option {pair}: give a value after '=' (null for none)")
         if key in given:
             twice = f"{given[key]}, {pair}"
             raise UsageProblem(f"--option {key} is given twice ({twice}): give it once")
