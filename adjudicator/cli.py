@@ -494,7 +494,12 @@ def schema(game: str) -> None:
 
 @cli.command()
 @click.argument("game")
-@click.option("--players", type=int, default=None, help="Number of players (default: the most).")
+@click.option(
+    "--players",
+    type=int,
+    default=None,
+    help="Number of players, any the game allows (default: 4, or the nearest it allows).",
+)
 @click.option(
     "--seed",
     type=int,
@@ -512,16 +517,36 @@ def schema(game: str) -> None:
     show_default=True,
     help="The language of the game and of every player.",
 )
-def demo(game: str, players: int | None, seed: int, directory: Path | None, lang: str) -> None:
+@click.option(
+    "--option",
+    "options",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A game option, VALUE read as a setup file reads it (docs/setup-file.md); repeatable.",
+)
+def demo(
+    game: str,
+    players: int | None,
+    seed: int,
+    directory: Path | None,
+    lang: str,
+    options: tuple[str, ...],
+) -> None:
     """Play a whole game with bots through signed order files; print the final table.
+
+    Any option a setup file takes may be given with --option; the final lines list every
+    option the game was played with.
 
     \b
     Example:
       adjudicator demo sultan --players 3 --seed 7 --dir demo-game --lang de
+      adjudicator demo sultan --option placement=sequential --option screens=false
+      adjudicator demo sultans_court --option max_rounds=3
     """
     from adjudicator import demo as demo_module
 
-    demo_module.run(game, players, seed, directory, click.echo, lang)
+    given = demo_module.read_options(options)
+    demo_module.run(game, players, seed, directory, click.echo, lang, options=given)
 
 
 from adjudicator.cli_audit import archive, commit, verify  # noqa: E402

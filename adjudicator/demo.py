@@ -12,13 +12,14 @@ file's rule for seeds; the bots draw from the same seed. A real game draws its s
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from adjudicator import engine, judging, keys, sealing, sshsig
+from adjudicator import engine, judging, keys, sealing, sshsig, strictyaml
+from adjudicator.contract import Reason
 from adjudicator.errors import UsageProblem
 from adjudicator.lang import DEFAULT
 from adjudicator.present.reports import render_final
@@ -26,9 +27,11 @@ from adjudicator.present.site import write as site_write
 from adjudicator.present.verdicts import reason_lines
 from adjudicator.registry import load_game
 from adjudicator.rng import Rng
-from adjudicator.setupfile import MIN_SEED_DIGITS
+from adjudicator.setupfile import MIN_SEED_DIGITS, check_options
 
 NAMES = ["alice", "bob", "carol", "dave", "erin"]
+MAX_OPTION_BYTES = 1024
+"""The longest value of ``--option KEY=VALUE`` read (an option's value is a word or a number)."""
 
 
 def run(
@@ -45,17 +48,22 @@ def run(
     game = load_game(game_name)
     count = players if players is not None else max(game.min_players, min(4, game.max_players))
     if not game.min_players <= count <= game.max_players:
-        raise UsageProblem(
-            f"{game.title} takes {game.min_players} to {game.max_players} players, not {count}"
-        )
-    if directory is None:
-        directory = Path(tempfile.mkdtemp(prefix=f"adjudicator-demo-{game_name}-"))
-    elif directory.exists() and any(directory.iterdir()):
+        span = f"{game.min_players} to {game.max_players}"
+        if game.min_players == game.max_players:
+            span = str(game.min_players)
+        raise UsageProblem(f"{game.title} takes {span} players, not {count}")
+    if directory is not None and directory.exists() and any(directory.iterdir()):
         raise UsageProblem(f"{directory}: the demo directory must not exist or must be empty")
     if seed < 0:
         raise UsageProblem(f"--seed {seed}: a demo's seed is a whole number, 0 or more")
-    game_seed = demo_seed(seed)
     names = NAMES[:count]
+    _, problems = check_options(game, names, options or {})
+    if problems:  # checked as a setup file's options are, before anything is written
+        reasons = [Reason(p.msg) for p in problems]
+        raise UsageProblem(f"--option: refused for {game.title}", reasons, game)
+    if directory is None:
+        directory = Path(tempfile.mkdtemp(prefix=f"adjudicator-demo-{game_name}-"))
+    game_seed = demo_seed(seed)
     (directory / "keys").mkdir(parents=True, exist_ok=True)
     for name in names:
         keys.generate(directory / "keys" / name, f"{name}@demo")
@@ -101,6 +109,8 @@ def run(
     # the same seed makes the same demo (`report` shows them).
     table = render_final(handle.game, handle.meta, final, lang, checking=False)
     echo(table.rstrip("\n"))
+    played = ", ".join(f"{k}={_scalar(v)}" for k, v in handle.meta["options"].items())
+    echo(f"options: {played} (each as --option KEY=VALUE gives it)")
     # The last adjudication, of turn T, ended the game and wrote the final reports into the
     # next turn's folder, T+1, which no turn uses (the final table says "over after turn T").
     last = handle.turn() - 1
@@ -117,6 +127,44 @@ def run(
         "public, a real game draws its own and keeps it secret until the end)"
     )
     return gamedir
+
+
+def read_options(pairs: Sequence[str]) -> dict[str, object]:
+    """The options of ``demo --option KEY=VALUE`` (each given once): VALUE read as YAML, as
+    strictly as a setup file reads it (``max_rounds=5``: the number 5, ``screens=false``: false,
+    ``max_rounds=null``: null; an empty VALUE is refused). The game checks them in :func:`run`."""
+    options: dict[str, object] = {}
+    given: dict[str, str] = {}
+    for pair in pairs:
+        key, equals, value = pair.partition("=")
+        key = key.strip()
+        if not equals or not key:
+            raise UsageProblem(
+                f"--option {pair}: write KEY=VALUE, as in a setup file's options "
+                "(placement=sequential, screens=false, max_rounds=5)"
+            )
+        if not value.strip():
+            raise UsageProblem(f"--option {pair}: give a value after '=' (null for none)")
+        if key in given:
+            twice = f"{given[key]}, {pair}"
+            raise UsageProblem(f"--option {key} is given twice ({twice}): give it once")
+        try:
+            loaded = strictyaml.load(value.encode("utf-8"), max_bytes=MAX_OPTION_BYTES, max_depth=2)
+        except strictyaml.StrictYamlError as error:
+            raise UsageProblem(
+                f"--option {pair}: its value is not plain YAML",
+                [Reason(problem.msg) for problem in error.problems],
+            ) from None
+        given[key] = pair
+        options[key] = loaded.data
+    return options
+
+
+def _scalar(value: object) -> str:
+    """An option's value as YAML writes it (``true``, ``null``, ``5``, ``sealed``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "null" if value is None else str(value)
 
 
 class _Quoted(str):

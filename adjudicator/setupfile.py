@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import secrets
 import string
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import GenericAlias
 from typing import Any, Final
@@ -172,15 +173,7 @@ def _meta(spec: SetupSpec, game: Game, base: Path) -> tuple[dict[str, Any], list
         )
         for i, p in game.check_players(players)
     ]
-    game_options = {k: v for k, v in spec.options.items() if k not in ENGINE_OPTIONS}
-    engine_options = {
-        "nmr": spec.options.get("nmr", "default"),
-        "sealing": spec.options.get("sealing", "plain"),  # games made before: plain
-    }
-    for name, values in ENGINE_OPTIONS.items():
-        if engine_options[name] not in values:
-            problems.append(Problem(f"bad-{name}", ("options", name)))
-    effective, option_problems = game.options([p["name"] for p in players], game_options)
+    effective, option_problems = check_options(game, [p["name"] for p in players], spec.options)
     problems += [p.at("options") for p in option_problems]
     problems += _schedule_problems(spec)
     if "seed" in spec.model_fields_set:
@@ -191,7 +184,7 @@ def _meta(spec: SetupSpec, game: Game, base: Path) -> tuple[dict[str, Any], list
         "id": spec.id,
         "game": spec.game,
         "players": players,
-        "options": {**effective, **engine_options},
+        "options": effective,
         "seed": seed,
         "salt": salt,
         "commitment": digests.commitment(seed, salt) if not problems else None,
@@ -201,6 +194,36 @@ def _meta(spec: SetupSpec, game: Game, base: Path) -> tuple[dict[str, Any], list
         "lang": spec.lang,
     }
     return meta, problems
+
+
+def check_options(
+    game: Game, players: Sequence[str], given: Mapping[str, Any]
+) -> tuple[dict[str, Any], list[Problem]]:
+    """The effective options, the game's and the engine's (``nmr``, ``sealing``), defaults
+    filled in, and every problem with those ``given``, each placed under the option's name:
+    what a setup file's ``options`` and ``demo --option`` are checked by."""
+    game_options = {k: v for k, v in given.items() if k not in ENGINE_OPTIONS}
+    engine_options = {
+        "nmr": given.get("nmr", "default"),
+        "sealing": given.get("sealing", "plain"),  # games made before: plain
+    }
+    problems = [
+        Problem(f"bad-{name}", (name,))
+        for name, values in ENGINE_OPTIONS.items()
+        if engine_options[name] not in values
+    ]
+    effective, game_problems = game.options(players, game_options)
+    problems += [_with_engine_options(p) for p in game_problems]
+    return {**effective, **engine_options}, problems
+
+
+def _with_engine_options(problem: Problem) -> Problem:
+    """An unknown option, with the engine's options named beside the game's."""
+    known = problem.params.get("known")
+    if problem.code != "unknown-option" or not isinstance(known, list):
+        return problem
+    params = {**problem.params, "known": [*known, *ENGINE_OPTIONS]}
+    return Problem(problem.code, problem.path, words=problem.words, **params)
 
 
 # The words of the reader each reserved name stands for (adjudicator.names.RESERVED_READERS).

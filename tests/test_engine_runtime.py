@@ -31,9 +31,19 @@ def test_a_locked_game_refuses_with_exit_4_and_changes_nothing(
     assert table.status()["received"] == []
 
 
-def demo_output(gamedir: Path, seed: int, last: int) -> str:
-    """What a Sultan demo prints after its final table; ``last``: the last turn played."""
+DEFAULT_OPTIONS = {
+    "sultan": "jewel_choice=player, nmr=default, placement=sealed, screens=true, sealing=plain, "
+    "start_player=null",
+    "sultans_court": "banish_tie=lower_seat_goes, first_round_all_travel=true, max_rounds=null, "
+    "nmr=default, sealing=plain",
+}
+
+
+def demo_output(gamedir: Path, seed: int, last: int, game: str = "sultan") -> str:
+    """What a demo with the default options prints after its final table; ``last``: the last
+    turn played."""
     return (
+        f"options: {DEFAULT_OPTIONS[game]} (each as --option KEY=VALUE gives it)\n"
         f"reports: adjudicator report {gamedir} --player NAME --turn N (turns 1 to {last}: as "
         f"each turn opened; {last + 1}: the final reports)\n"
         f"html:    adjudicator report {gamedir} --player NAME --format html (with pictures)\n"
@@ -84,7 +94,7 @@ The cards in front of each player at the end (the player's colour in brackets):
 def test_the_court_demo_prints_its_final_table_and_where_the_game_is(tmp_path: Path) -> None:
     result = run("demo", "sultans_court", "--seed", 5, "--dir", tmp_path / "d")
     assert result.exit_code == 0, result.output
-    assert result.output == COURT_5 + demo_output(tmp_path / "d" / "game", 5, 6)
+    assert result.output == COURT_5 + demo_output(tmp_path / "d" / "game", 5, 6, "sultans_court")
 
 
 def test_status_of_a_finished_game_names_its_last_turn(tmp_path: Path) -> None:
