@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from adjudicator import steps
+from adjudicator.present import rendered
 from adjudicator.store import GameDir
 from tests.helpers import Table, run
 
@@ -51,3 +52,78 @@ def test_a_symbolic_link_loop_in_a_game_does_not_stop_its_steps(tmp_path: Path) 
     path = table.signed(player, table.legal(player), "order.yaml")
     result = run("submit", table.gamedir, path)
     assert result.exit_code == 0, result.output
+
+
+# -- the rendered-report cache -----------------------------------------------------------------
+def _render(head: str | None) -> str:
+    return f"chain head #{(head or '-')[:32]}\n"
+
+
+def test_a_template_in_a_linked_folder_changes_the_key(tmp_path: Path) -> None:
+    """Jinja reads templates through a link to a folder (a game's templates sharing another
+    folder's): a change there renders afresh, as a change anywhere else does."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "part.j2").write_text("one")
+    program = tmp_path / "program"
+    program.mkdir()
+    (program / "shared").symlink_to(shared)
+    before = rendered._fingerprint(str(program))
+    (shared / "part.j2").write_text("one, and more")
+    rendered._fingerprint.cache_clear()
+    assert rendered._fingerprint(str(program)) != before
+
+
+def test_a_linked_folder_loop_is_walked_once(tmp_path: Path) -> None:
+    program = tmp_path / "program"
+    (program / "sub").mkdir(parents=True)
+    (program / "sub" / "up").symlink_to(program)
+    (program / "a.j2").write_text("a")
+    rendered._fingerprint.cache_clear()
+    assert rendered._fingerprint(str(program)).count("a.j2") == 1
+
+
+def test_the_game_s_own_code_is_part_of_the_program() -> None:
+    """The game's title comes from its code: wherever its package is (an editable install keeps
+    the built-in games in games/, outside adjudicator/), a change there renders afresh."""
+    from adjudicator.games import sultan
+
+    folder = Path(os.path.realpath(Path(sultan.__file__).parent))
+    assert any(folder.is_relative_to(kept) for kept in rendered.program(sultan.GAME))
+
+
+def test_a_stray_in_the_cache_folder_does_not_stop_pruning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(rendered, "KEEP", 10)
+    shard = rendered._folder() / "00"
+    (shard / "a-folder").mkdir(parents=True)
+    (shard / "dangling").symlink_to(tmp_path / "nowhere")
+    for n in range(40):
+        rendered.shown("form", {"n": n}, "ab" * 32, _render, [])
+    assert len(list(rendered._folder().rglob("*.txt"))) <= 10
+
+
+def test_pruning_never_deletes_beyond_the_cache_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(rendered, "KEEP", 10)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    for n in range(10):
+        (elsewhere / f"precious-{n}.txt").write_text("keep me")
+    rendered._folder().mkdir(parents=True)
+    (rendered._folder() / "zz").symlink_to(elsewhere)
+    for n in range(25):
+        rendered.shown("form", {"n": n}, "ab" * 32, _render, [])
+    assert len(list(elsewhere.iterdir())) == 10
+
+
+def test_a_cached_report_is_for_its_user_only(tmp_path: Path) -> None:
+    """The game master's report (every hand) is kept where only they can read it."""
+    table = Table(tmp_path, players=3)
+    assert run("report", table.gamedir, "--gm").exit_code == 0
+    entries = list(rendered._folder().rglob("*.txt"))
+    assert entries
+    for entry in entries:
+        assert entry.stat().st_mode & 0o077 == 0, oct(entry.stat().st_mode)
