@@ -11,7 +11,11 @@ import pytest
 from adjudicator import steps
 from adjudicator.present import rendered
 from adjudicator.store import GameDir
+from tests import imapserver
 from tests.helpers import Table, run
+from tests.imapserver import ImapServer
+
+dovecot = imapserver.dovecot
 
 
 def _walked(root: Path) -> set[str]:
@@ -127,3 +131,16 @@ def test_a_cached_report_is_for_its_user_only(tmp_path: Path) -> None:
     assert entries
     for entry in entries:
         assert entry.stat().st_mode & 0o077 == 0, oct(entry.stat().st_mode)
+
+
+# -- tests/imapserver.py -----------------------------------------------------------------------
+def test_an_emptied_dovecot_keeps_no_subscription(dovecot: ImapServer) -> None:
+    """The adjudicator subscribes the folders it makes (mail/imap.py): a test that checks that
+    must not pass on a subscription an earlier test of the module left."""
+    with dovecot.client() as client:
+        for name in ("Done", "Set aside", 'quo"te', "a.b.c", "\u00c9mile"):
+            client.create_folder(name)
+            client.subscribe_folder(name)
+    dovecot.empty()
+    with dovecot.client() as client:
+        assert [name for _, _, name in client.list_sub_folders()] in ([], ["INBOX"])
