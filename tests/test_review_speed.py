@@ -144,3 +144,22 @@ def test_an_emptied_dovecot_keeps_no_subscription(dovecot: ImapServer) -> None:
     dovecot.empty()
     with dovecot.client() as client:
         assert [name for _, _, name in client.list_sub_folders()] in ([], ["INBOX"])
+
+
+# -- batched fsyncs ----------------------------------------------------------------------------
+def test_a_new_game_lasts_its_folder_and_journal_included(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``new`` says the game was created once its first line is written: the game's folder (a
+    name in the folder above) and its journal (a new name in the game's folder) last by then."""
+    from tests.test_durability import Recorder
+
+    table = Table(tmp_path, players=3)
+    recorder = Recorder(monkeypatch)
+    gamedir = tmp_path / "games" / "second"
+    result = run("new", gamedir, "--setup", table.setup_path)
+    assert result.exit_code == 0, result.output
+    recorder.check_each_rename_lasts_before_the_journal()
+    events = recorder.events
+    journal = events.index(("journal", ""))
+    assert ("fsync-folder", os.path.abspath(gamedir)) in events[journal + 1 :]
