@@ -18,7 +18,7 @@ from adjudicator.contract import Game, State
 from adjudicator.errors import NotNow, UsageProblem
 from adjudicator.registry import load_game
 from adjudicator.rng import Rng
-from adjudicator.store import GameDir, dump_json
+from adjudicator.store import GameDir, dump_json, make_folder
 
 if TYPE_CHECKING:
     from adjudicator import sealing
@@ -156,7 +156,7 @@ def new(root: Path, setup_path: Path) -> OpenGame:
     state = game.setup(meta["players"], game_options(meta), Rng(meta["seed"]))
     opened = clock.now()
     deadline = deadline_of(meta, opened) if not game.is_over(state) else None
-    root.mkdir(parents=True, exist_ok=True)
+    make_folder(root)  # its name lasts in the folder above, as the game's files do in it
     with steps.step(root, "new") as running:
         running.strays = set()  # what a new cut short left, moved aside: named with the game
         store = running.store

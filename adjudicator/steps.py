@@ -284,11 +284,22 @@ def _walk(folder: str, prefix: str, found: set[str]) -> None:
         return  # as os.walk: a folder that cannot be read is left out
     for entry in entries:
         rel = prefix + entry.name
-        if entry.is_dir():  # as os.walk: a link to a folder is neither walked nor a file
-            if not entry.is_symlink():
+        try:
+            is_dir = entry.is_dir()
+        except OSError:  # as os.walk: a link that cannot be followed (a loop, no access) is a file
+            is_dir = False
+        if is_dir:  # as os.walk: a link to a folder is neither walked nor a file
+            if not _is_link(entry):
                 _walk(entry.path, rel + "/", found)
         elif not (rel in NOT_TRACKED or entry.name.endswith(".lock") or is_half_marker(rel)):
             found.add(rel)
+
+
+def _is_link(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_symlink()
+    except OSError:  # as os.walk
+        return False
 
 
 def is_half_marker(rel: str) -> bool:

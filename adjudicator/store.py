@@ -229,10 +229,13 @@ class GameDir:
         line = json.dumps(line_entry, sort_keys=True, ensure_ascii=False) + "\n"
         durable_point()  # the step's files last before the line that makes them the game's
         failpoint.reached("journal")
+        first = not (self.root / LOG).exists()
         with open(self.root / LOG, "ab") as handle:
             handle.write(line.encode())
             handle.flush()
             os.fsync(handle.fileno())
+        if first:
+            fsync_dir(self.root)  # the journal's own name lasts too
         failpoint.reached("journaled")
         return line_entry
 

@@ -121,8 +121,11 @@ class ImapServer:
             }
 
     def empty(self) -> None:
-        """Every message and folder a test left goes: an empty INBOX, as a new server has."""
+        """Every message, folder and subscription a test left goes: an empty INBOX, as a new
+        server has (but for the keywords INBOX was given, and its next UID)."""
         with self.client() as client:
+            for _, _, name in client.list_sub_folders():  # kept when their folders go
+                client.unsubscribe_folder(name)
             names = [name for _, _, name in client.list_folders()]
             for name in sorted(names, key=len, reverse=True):  # inner folders first
                 if name.upper() != "INBOX" and client.folder_exists(name):

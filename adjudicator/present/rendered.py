@@ -12,8 +12,9 @@ placeholder head drawn afresh for each entry (so that no text a player wrote can
 beside the text and put in the real head's place as the text is read back.
 
 The cache is never in a game directory and holds only what its own user has already been shown
-by ``report`` or ``form``. Each entry carries a checksum: a damaged entry is rendered afresh. A
-folder that cannot be written (a read-only home) only means nothing is kept.
+by ``report`` or ``form``, in files only they may read (a game master's report holds every hand).
+Each entry carries a checksum: a damaged entry is rendered afresh. A folder that cannot be
+written (a read-only home) only means nothing is kept.
 """
 
 from __future__ import annotations
@@ -72,9 +73,16 @@ def _key(kind: str, parts: dict[str, Any], program: list[Path]) -> str:
 
 @cache
 def _fingerprint(folder: str) -> str:
-    """Every file under ``folder`` (caches left out) by path, size and modification time."""
+    """Every file under ``folder`` (caches left out) by path, size and modification time; a
+    link to a folder is followed, as Jinja follows it to a template (each folder walked once)."""
     seen: list[str] = []
-    for top, dirs, names in os.walk(folder):
+    walked: set[str] = set()
+    for top, dirs, names in os.walk(folder, followlinks=True):
+        real = os.path.realpath(top)
+        if real in walked:
+            dirs[:] = []
+            continue
+        walked.add(real)
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
         for name in sorted(names):
             path = os.path.join(top, name)
@@ -112,9 +120,14 @@ def _write(entry: Path, placeholder: str, text: str) -> None:
     kept = placeholder.encode("ascii") + b"\n" + text.encode("utf-8")
     data = hashlib.sha256(kept).hexdigest().encode() + b"\n" + kept
     try:
-        entry.parent.mkdir(parents=True, exist_ok=True)
+        entry.parent.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        entry.parent.mkdir(mode=0o700, exist_ok=True)
         temporary = entry.with_name(f".{entry.name}.{os.getpid()}.tmp")
-        temporary.write_bytes(data)
+        temporary.unlink(missing_ok=True)
+        # A game master's report holds every hand: for this user's eyes only.
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
         os.replace(temporary, entry)
         _prune(entry.parent.parent)
     except OSError:
@@ -122,13 +135,26 @@ def _write(entry: Path, placeholder: str, text: str) -> None:
 
 
 def _prune(folder: Path) -> None:
-    """Keep at most :data:`KEEP` entries: when there are more, the older half goes."""
-    entries = [e for sub in folder.iterdir() if sub.is_dir() for e in sub.iterdir()]
+    """Keep at most :data:`KEEP` entries: when there are more, the older half goes. Only the
+    cache's own files are counted and removed: never what a link leads to, never a folder."""
+    entries: list[tuple[int, str]] = []
+    for sub in os.scandir(folder):
+        if not sub.is_dir(follow_symlinks=False):
+            continue
+        try:
+            for entry in os.scandir(sub.path):
+                if entry.is_file(follow_symlinks=False):
+                    entries.append((entry.stat(follow_symlinks=False).st_mtime_ns, entry.path))
+        except OSError:
+            continue  # a folder that cannot be read, an entry that went meanwhile
     if len(entries) <= KEEP:
         return
-    entries.sort(key=lambda e: e.stat().st_mtime_ns)
-    for old in entries[: len(entries) // 2]:
-        old.unlink(missing_ok=True)
+    entries.sort()
+    for _, old in entries[: len(entries) // 2]:
+        try:
+            os.unlink(old)
+        except OSError:
+            continue
 
 
 # -- what the commands show --------------------------------------------------------------------
@@ -182,8 +208,8 @@ def _parts(stored: bytes, meta: dict[str, Any], lang: str) -> dict[str, Any]:
 
 def program(game: object) -> list[Path]:
     """The folders whose files render ``game``'s reports: the adjudicator's package and
-    templates (where the built-in games' templates are), and a game of another package's own
-    package and templates (a folder inside another counted once)."""
+    templates (where the built-in games' templates are), and the game's own package and
+    templates (a folder inside another counted once)."""
     import sys
     from importlib import import_module
 
@@ -191,14 +217,14 @@ def program(game: object) -> list[Path]:
 
     templates_package = import_module("adjudicator.templates")
     folders = [Path(adjudicator.__file__).parent, *map(Path, templates_package.__path__)]
-    name = type(game).__module__
-    if not name.startswith("adjudicator."):
-        module = sys.modules.get(name)
-        if module is not None and module.__file__:
-            folders.append(Path(module.__file__).parent)
-        templates = getattr(game, "templates", None)
-        if templates is not None:
-            folders.append(Path(str(templates())))
+    # The game's own code (its title): the built-in games' too, which an editable install keeps
+    # in games/, outside the adjudicator's package.
+    module = sys.modules.get(type(game).__module__)
+    if module is not None and module.__file__:
+        folders.append(Path(module.__file__).parent)
+    templates = getattr(game, "templates", None)
+    if templates is not None:
+        folders.append(Path(str(templates())))
     kept: list[Path] = []
     for folder in sorted({Path(os.path.realpath(f)) for f in folders}):
         if not any(folder.is_relative_to(k) for k in kept):

@@ -1,0 +1,165 @@
+"""Review of the speed-ups (issue 13): the rendered-report cache, batched fsyncs, the scandir walk
+of a game's files, the plain copies of the games."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from adjudicator import steps
+from adjudicator.present import rendered
+from adjudicator.store import GameDir
+from tests import imapserver
+from tests.helpers import Table, run
+from tests.imapserver import ImapServer
+
+dovecot = imapserver.dovecot
+
+
+def _walked(root: Path) -> set[str]:
+    """``steps.tracked`` as os.walk gave it before the scandir walk."""
+    found = set()
+    for folder, dirs, names in os.walk(root):
+        dirs.sort()
+        for name in names:
+            rel = os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/")
+            if rel in steps.NOT_TRACKED or name.endswith(".lock") or steps.is_half_marker(rel):
+                continue
+            found.add(rel)
+    return found
+
+
+# -- steps.tracked -----------------------------------------------------------------------------
+def test_the_walk_finds_what_os_walk_found(tmp_path: Path) -> None:
+    root = tmp_path / "game"
+    (root / "turns" / "0001").mkdir(parents=True)
+    (root / "turns" / "0001" / "state.json").write_text("{}")
+    (root / ".hidden").write_text("x")
+    (root / "odd\udcff name").write_text("x")
+    (root / "to-file").symlink_to(root / ".hidden")
+    (root / "to-folder").symlink_to(root / "turns")
+    (root / "dangling").symlink_to(root / "nowhere")
+    (root / "loop").symlink_to("loop")  # ELOOP when followed
+    (root / ".lock").write_text("")
+    (root / "mail.lock").write_text("")
+    assert steps.tracked(GameDir(root)) == _walked(root)
+
+
+def test_a_symbolic_link_loop_in_a_game_does_not_stop_its_steps(tmp_path: Path) -> None:
+    """A link that points at itself (a slip with ln -s) is a stray the game does not name, as it
+    was: steps and doctor go on (exit 1 would mean a bug)."""
+    table = Table(tmp_path, players=3)
+    (table.gamedir / "loop").symlink_to("loop")
+    player = next(iter(table.status()["owed"]))
+    path = table.signed(player, table.legal(player), "order.yaml")
+    result = run("submit", table.gamedir, path)
+    assert result.exit_code == 0, result.output
+
+
+# -- the rendered-report cache -----------------------------------------------------------------
+def _render(head: str | None) -> str:
+    return f"chain head #{(head or '-')[:32]}\n"
+
+
+def test_a_template_in_a_linked_folder_changes_the_key(tmp_path: Path) -> None:
+    """Jinja reads templates through a link to a folder (a game's templates sharing another
+    folder's): a change there renders afresh, as a change anywhere else does."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "part.j2").write_text("one")
+    program = tmp_path / "program"
+    program.mkdir()
+    (program / "shared").symlink_to(shared)
+    before = rendered._fingerprint(str(program))
+    (shared / "part.j2").write_text("one, and more")
+    rendered._fingerprint.cache_clear()
+    assert rendered._fingerprint(str(program)) != before
+
+
+def test_a_linked_folder_loop_is_walked_once(tmp_path: Path) -> None:
+    program = tmp_path / "program"
+    (program / "sub").mkdir(parents=True)
+    (program / "sub" / "up").symlink_to(program)
+    (program / "a.j2").write_text("a")
+    rendered._fingerprint.cache_clear()
+    assert rendered._fingerprint(str(program)).count("a.j2") == 1
+
+
+def test_the_game_s_own_code_is_part_of_the_program() -> None:
+    """The game's title comes from its code: wherever its package is (an editable install keeps
+    the built-in games in games/, outside adjudicator/), a change there renders afresh."""
+    from adjudicator.games import sultan
+
+    folder = Path(os.path.realpath(Path(sultan.__file__).parent))
+    assert any(folder.is_relative_to(kept) for kept in rendered.program(sultan.GAME))
+
+
+def test_a_stray_in_the_cache_folder_does_not_stop_pruning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(rendered, "KEEP", 10)
+    shard = rendered._folder() / "00"
+    (shard / "a-folder").mkdir(parents=True)
+    (shard / "dangling").symlink_to(tmp_path / "nowhere")
+    for n in range(40):
+        rendered.shown("form", {"n": n}, "ab" * 32, _render, [])
+    assert len(list(rendered._folder().rglob("*.txt"))) <= 10
+
+
+def test_pruning_never_deletes_beyond_the_cache_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(rendered, "KEEP", 10)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    for n in range(10):
+        (elsewhere / f"precious-{n}.txt").write_text("keep me")
+    rendered._folder().mkdir(parents=True)
+    (rendered._folder() / "zz").symlink_to(elsewhere)
+    for n in range(25):
+        rendered.shown("form", {"n": n}, "ab" * 32, _render, [])
+    assert len(list(elsewhere.iterdir())) == 10
+
+
+def test_a_cached_report_is_for_its_user_only(tmp_path: Path) -> None:
+    """The game master's report (every hand) is kept where only they can read it."""
+    table = Table(tmp_path, players=3)
+    assert run("report", table.gamedir, "--gm").exit_code == 0
+    entries = list(rendered._folder().rglob("*.txt"))
+    assert entries
+    for entry in entries:
+        assert entry.stat().st_mode & 0o077 == 0, oct(entry.stat().st_mode)
+
+
+# -- tests/imapserver.py -----------------------------------------------------------------------
+def test_an_emptied_dovecot_keeps_no_subscription(dovecot: ImapServer) -> None:
+    """The adjudicator subscribes the folders it makes (mail/imap.py): a test that checks that
+    must not pass on a subscription an earlier test of the module left."""
+    with dovecot.client() as client:
+        for name in ("Done", "Set aside", 'quo"te', "a.b.c", "\u00c9mile"):
+            client.create_folder(name)
+            client.subscribe_folder(name)
+    dovecot.empty()
+    with dovecot.client() as client:
+        assert [name for _, _, name in client.list_sub_folders()] in ([], ["INBOX"])
+
+
+# -- batched fsyncs ----------------------------------------------------------------------------
+def test_a_new_game_lasts_its_folder_and_journal_included(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``new`` says the game was created once its first line is written: the game's folder (a
+    name in the folder above) and its journal (a new name in the game's folder) last by then."""
+    from tests.test_durability import Recorder
+
+    table = Table(tmp_path, players=3)
+    recorder = Recorder(monkeypatch)
+    gamedir = tmp_path / "games" / "second"
+    result = run("new", gamedir, "--setup", table.setup_path)
+    assert result.exit_code == 0, result.output
+    recorder.check_each_rename_lasts_before_the_journal()
+    events = recorder.events
+    journal = events.index(("journal", ""))
+    assert ("fsync-folder", os.path.abspath(gamedir)) in events[journal + 1 :]
