@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator import demo
+from adjudicator import demo, registry
 from adjudicator.present import rendered, reports
 from adjudicator.store import GameDir
 from tests.helpers import Table, run
@@ -65,6 +65,14 @@ def test_a_form_and_view_shown_again_carry_the_head_as_it_stands_now(tmp_path: P
     assert run("view", table.gamedir, "--player", owed).output == reports.report(
         table.gamedir, owed, head=new_head
     )
+
+
+def test_a_built_in_games_templates_are_in_the_key() -> None:
+    """A built-in game's templates are keyed as part of adjudicator.templates."""
+    for name in registry.BUILT_IN:
+        game = registry.load_game(name)
+        folders = rendered.program(game)
+        assert any(Path(str(game.templates())).resolve().is_relative_to(f) for f in folders)
 
 
 def _counting(calls: list[str | None]) -> object:

@@ -29,6 +29,7 @@ from typing import Any
 
 from adjudicator import __version__
 from adjudicator.present.hashes import TEXT_HEAD_DIGITS
+from adjudicator.registry import BUILT_IN
 
 KEEP = 2000
 """At most this many entries; when there are more, the older half goes."""
@@ -206,6 +207,11 @@ def _parts(stored: bytes, meta: dict[str, Any], lang: str) -> dict[str, Any]:
     return {"view": hashlib.sha256(stored).hexdigest(), "meta": meta, "lang": lang}
 
 
+_BUILT_IN = {entry.split(":")[0] for entry in BUILT_IN.values()}
+"""The built-in games' modules, whose templates are folders of ``adjudicator.templates``
+(finding them through ``templates()`` would load ``importlib.resources`` at every report)."""
+
+
 def program(game: object) -> list[Path]:
     """The folders whose files render ``game``'s reports: the adjudicator's package and
     templates (where the built-in games' templates are), and the game's own package and
@@ -223,8 +229,8 @@ def program(game: object) -> list[Path]:
     if module is not None and module.__file__:
         folders.append(Path(module.__file__).parent)
     templates = getattr(game, "templates", None)
-    if templates is not None:
-        folders.append(Path(str(templates())))
+    if templates is not None and type(game).__module__ not in _BUILT_IN:
+        folders.append(Path(str(templates())))  # a built-in game's are in adjudicator.templates
     kept: list[Path] = []
     for folder in sorted({Path(os.path.realpath(f)) for f in folders}):
         if not any(folder.is_relative_to(k) for k in kept):
