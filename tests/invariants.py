@@ -6,7 +6,14 @@ from collections import Counter
 from collections.abc import Callable
 
 from adjudicator.contract import State
-from adjudicator.games.sultans_court.board import CITIES, DUNGEONS, ISLAND, POWER, RESERVE
+from adjudicator.games.sultans_court.board import (
+    CITIES,
+    DUNGEONS,
+    ISLAND,
+    POWER,
+    RESERVE,
+    nobody_can_win,
+)
 
 
 def sultan_invariants(state: State) -> None:
@@ -67,7 +74,9 @@ def court_invariants(state: State) -> None:
     assert state["markers"] == state["deal"]["markers"], "markers never move"
     result = state["result"]
     if state["over"]:
-        if result["draw"]:
+        if result["draw"] and result.get("stalemate"):  # P23
+            assert result["winner"] is None and nobody_can_win(state)
+        elif result["draw"]:
             assert result["winner"] is None and result["rounds"] == state["options"]["max_rounds"]
         else:
             winner = result["winner"]
@@ -79,6 +88,7 @@ def court_invariants(state: State) -> None:
             ), "the winner has a vizir on the favoured seat"
     else:
         assert result is None
+        assert not nobody_can_win(state), "a court that can never change has ended (P23)"
 
 
 INVARIANTS: dict[str, Callable[[State], None]] = {

@@ -8,6 +8,7 @@ from typing import Any
 from adjudicator.contract import State
 from adjudicator.forms import read_form_file
 from adjudicator.games.sultans_court import GAME as COURT
+from adjudicator.games.sultans_court.board import DUNGEONS, KINDS
 from adjudicator.present.reports import counted, form_text, render
 from adjudicator.rng import Rng
 
@@ -115,3 +116,47 @@ def test_no_golden_form_has_a_line_over_72_characters() -> None:
     assert len(forms) > 80
     long = [(f.name, line) for f in forms for line in f.read_text().splitlines() if len(line) > 72]
     assert long == []
+
+
+def _frozen_court(pardon_with_bob: bool) -> tuple[dict[str, Any], State]:
+    """A Court game where alice's, carol's and dave's vizirs are on the Island and bob's in the
+    three dungeons; every Pardon card under Bukhara's stack, or one in bob's hand."""
+    meta, state = court_game(["alice", "bob", "carol", "dave"])
+    for vizir in state["vizirs"]:
+        state["vizirs"][vizir] = "island"
+    for kind, dungeon in zip(KINDS, DUNGEONS, strict=True):
+        state["vizirs"][f"bob.{kind}"] = dungeon
+    pardons = []
+    for player, hand in state["hands"].items():
+        pardons += [card for card in hand if card == "Pardon"]
+        state["hands"][player] = [card for card in hand if card != "Pardon"]
+    state["cities"]["Bukhara"] = state["cities"]["Bukhara"] + pardons + ["Pardon"] * (not pardons)
+    if pardon_with_bob:
+        state["cities"]["Bukhara"].pop()
+        state["hands"]["bob"].append("Pardon")
+    return meta, state
+
+
+def test_a_court_that_can_never_change_ends_in_a_draw() -> None:
+    """Ruling P23: no vizir can move, take a card or be pardoned any more, so nobody can win."""
+    meta, state = _frozen_court(pardon_with_bob=False)
+    resolution = COURT.resolve(state, dict.fromkeys(COURT.owed(state)), Rng(SEED))
+    after = resolution.state
+    rnd = state["round"]
+    assert COURT.is_over(after)
+    assert after["result"] == {"winner": None, "draw": True, "rounds": rnd, "stalemate": True}
+    assert {"type": "stalemate", "round": rnd} in resolution.events
+    assert COURT.owed(after) == {}
+    for reader in ("public", "alice", "gm"):
+        text = render(COURT, meta, after, reader)
+        assert f"THE GAME IS OVER after round {rnd}: a draw (nobody can win any more)." in text
+        assert "nobody can win any more, and the game ends in a DRAW." in text
+    german = render(COURT, meta, after, "public", lang="de")
+    assert "unentschieden (niemand kann mehr gewinnen)" in german
+
+
+def test_a_pardon_that_can_still_be_played_keeps_the_game_going() -> None:
+    _, state = _frozen_court(pardon_with_bob=True)
+    resolution = COURT.resolve(state, dict.fromkeys(COURT.owed(state)), Rng(SEED))
+    assert not COURT.is_over(resolution.state)
+    assert all(event["type"] != "stalemate" for event in resolution.events)

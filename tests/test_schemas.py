@@ -118,6 +118,7 @@ EVENTS = {
     "victory",
     "draw",
     "skipped",
+    "stalemate",
 }
 PRIVATE = {"kaffa_searched", "skipped"}
 BODY = {"travel", "accuse", "kaffa", "demand", "pardon", "trades"}
@@ -185,7 +186,7 @@ def test_complete_court_records_fit_the_schema(
     assert events_of(record)[-1] == last
 
 
-def test_the_court_demo_games_use_every_event_type_but_default_and_draw(
+def test_the_court_demo_games_use_every_event_type_but_the_ends_without_a_winner(
     court_demos: dict[int, dict[str, Any]],
 ) -> None:
     """So the schema's event shapes are exercised (if the bots change, choose other seeds)."""
@@ -197,7 +198,21 @@ def test_the_court_demo_games_use_every_event_type_but_default_and_draw(
     }
     assert described == EVENTS
     used = {event["type"] for record in court_demos.values() for event in events_of(record)}
-    assert used == EVENTS - {"default", "draw"}
+    assert used == EVENTS - {"default", "draw", "stalemate"}
+
+
+def test_a_court_that_ended_in_a_stalemate_fits_the_schema(
+    court_demos: dict[int, dict[str, Any]], court_validator: jsonschema.Draft7Validator
+) -> None:
+    """Ruling P23's end as the rules write it (tests/test_court_reports.py plays it)."""
+    record = copy.deepcopy(next(iter(court_demos.values())))
+    last = record["rounds"][-1]
+    last["events"] = [e for e in last["events"] if e["type"] != "victory"]
+    last["events"].append({"type": "stalemate", "round": last["round"]})
+    record["result"] = {"winner": None, "draw": True, "rounds": last["round"], "stalemate": True}
+    assert errors_of(court_validator, record) == []
+    record["result"]["stalemate"] = False
+    assert errors_of(court_validator, record) != []
 
 
 def court_round(table: Table, default: str | None = None) -> None:

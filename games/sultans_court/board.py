@@ -65,6 +65,19 @@ def movable(place: Any) -> bool:
     return at_court(place) or place in CITIES or place == RESERVE
 
 
+def nobody_can_win(state: Mapping[str, Any]) -> bool:
+    """No vizir is at court, in a city or with its player, and no player who holds a Pardon
+    card has a vizir in Dungeon 2 or 3 (the project's ruling P23, docs/rulings.md): then no card
+    can be taken, nobody can be banished or pardoned, no vizir can reach the favoured seat, and
+    nothing but trades can ever change."""
+    if any(movable(place) for place in state["vizirs"].values()):
+        return False
+    return not any(
+        "Pardon" in state["hands"][owner(vizir)] and place in DUNGEONS[1:]
+        for vizir, place in state["vizirs"].items()
+    )
+
+
 def types_held(hand: Iterable[str]) -> set[str]:
     return {card for card in hand if card in POWER}
 

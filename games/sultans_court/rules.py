@@ -15,7 +15,16 @@ from adjudicator.rng import Rng
 
 from ..plain import clone
 from .banish import banish, pardon
-from .board import KINDS, POSITIONS, Victory, at_court, check_victory, seat_of, vizir_name
+from .board import (
+    KINDS,
+    POSITIONS,
+    Victory,
+    at_court,
+    check_victory,
+    nobody_can_win,
+    seat_of,
+    vizir_name,
+)
 from .collect import collect, demand
 from .trades import trades
 from .travel import travel, turn_order
@@ -125,6 +134,10 @@ def resolve(state: State, orders: Mapping[str, Order | None], rng: Rng) -> Resol
         new["over"] = True
         new["result"] = {"winner": None, "draw": True, "rounds": rnd}
         events.append({"type": "draw", "round": rnd, "max_rounds": limit})
+    elif nobody_can_win(new):  # P23: the court can never change again
+        new["over"] = True
+        new["result"] = {"winner": None, "draw": True, "rounds": rnd, "stalemate": True}
+        events.append({"type": "stalemate", "round": rnd})
     for event in events:
         event.setdefault("round", rnd)  # every event says its round, a skipped one too
     new["rounds"].append(
