@@ -51,8 +51,11 @@ print(calls)
 
 def fsyncs_of_a_demo(folder: Path) -> int:
     """How many fsyncs one demo makes (played in a process that counts them)."""
-    done = subprocess.run(
-        [sys.executable, "-c", COUNT_FSYNCS, str(folder)], capture_output=True, text=True
+    done = subprocess.run(  # not from the source tree, which `-c` would put first on the path
+        [sys.executable, "-c", COUNT_FSYNCS, str(folder)],
+        capture_output=True,
+        text=True,
+        cwd=tempfile.gettempdir(),
     )
     if done.returncode != 0:
         raise SystemExit(done.stderr)

@@ -26,6 +26,22 @@ def median_seconds(
     return statistics.median(samples)
 
 
+def paired(
+    command: list[str],
+    yardstick: list[str],
+    runs: int,
+    prepare: Callable[[], object] | None = None,
+) -> tuple[float, float]:
+    """The median wall times of ``command`` and of ``yardstick``, run in turns (one, then the
+    other, ``runs`` times), so that a machine that grows busier or quieter meanwhile weighs on
+    both alike; ``prepare`` runs before each run of ``command``, untimed."""
+    mine, theirs = [], []
+    for _ in range(runs):
+        mine.append(median_seconds(command, 1, prepare))
+        theirs.append(median_seconds(yardstick, 1))
+    return statistics.median(mine), statistics.median(theirs)
+
+
 def adjudicator() -> str:
     """The `adjudicator` command of this Python's environment."""
     return shutil.which("adjudicator") or str(Path(sys.executable).parent / "adjudicator")
