@@ -232,7 +232,8 @@ def on_both_cores(
     """Run ``check(script, item)`` for every item, half of them in a forked worker playing in a
     game directory of its own (the machine has two cores); the problems found, in order."""
     half = len(work) // 2
-    report = script.snapshots.parent / "worker-problems.json"
+    report = script.snapshots.parent / f"worker-problems-{script.gamedir.name}.json"
+    report.unlink(missing_ok=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         pid = os.fork()

@@ -7,7 +7,8 @@ command runs, ``doctor`` must be clean right after it, and the game plays on: it
 status must equal the unkilled game's, and every mail must go out exactly once. A second test
 kills ``send`` over a real SMTP server: no mail twice, and a mail is missing only when it stays
 "in doubt". ``ADJUDICATOR_CRASH_RUNS`` sets how many failpoints per command are tried (default
-6, some 170 kills in all; ``make crash`` tries every failpoint of every command).
+6, some 170 kills in all; ``make crash`` tries every failpoint of every command). The game is
+played once per worker of the suite; its kills are shared out in ``PARTS`` tests.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import random
 import shutil
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass
 from email import message_from_bytes, policy
 from pathlib import Path
 
@@ -102,39 +104,71 @@ def _outbox(gamedir: Path) -> Mails:
     return found
 
 
-def test_every_command_killed_at_any_instant_loses_nothing(tmp_path: Path) -> None:
-    script = _court_game(tmp_path)
-    done = [(c[0], o.code, o.output) for c, o in zip(script.commands, script.outcomes, strict=True)]
-    assert [code for _, code, _ in done] == [0] * len(done), done
-    final = script.snapshot(len(script.commands))
-    reference = _end(final)
-    assert json.loads(reference[1])["over"] is True
-    rng = random.Random(2026)
-    work: list[tuple[int, int | None, float | None]] = []
-    for index, outcome in enumerate(script.outcomes):
-        work += [(index, point, None) for point in kill_points(outcome.failpoints, RUNS, rng)]
-        timed = min(max(1, RUNS // 6), 12)
-        work += [(index, None, rng.uniform(0, outcome.seconds)) for _ in range(timed)]
-    expected = {
-        index: _outbox(final) - _outbox(script.snapshot(index))
-        for index in range(len(script.commands))
-    }
+PARTS = 6
+"""The kills of the first test, in this many parts, so that the suite's workers share them."""
+Work = tuple[int, int | None, float | None]
 
-    def check(playing: Script, item: tuple[int, int | None, float | None]) -> str | None:
+
+@dataclass
+class Plan:
+    """The unkilled game, what it ended as, and every kill to try."""
+
+    script: Script
+    reference: tuple[str, str]
+    expected: dict[int, Mails]
+    work: list[Work]
+
+
+@pytest.fixture(scope="module")
+def plan(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Plan]:
+    saved = dict(os.environ)
+    try:
+        script = _court_game(tmp_path_factory.mktemp("court"))
+        outcomes = zip(script.commands, script.outcomes, strict=True)
+        done = [(c[0], o.code, o.output) for c, o in outcomes]
+        assert [code for _, code, _ in done] == [0] * len(done), done
+        final = script.snapshot(len(script.commands))
+        reference = _end(final)
+        assert json.loads(reference[1])["over"] is True
+        rng = random.Random(2026)
+        work: list[Work] = []
+        for index, outcome in enumerate(script.outcomes):
+            work += [(index, point, None) for point in kill_points(outcome.failpoints, RUNS, rng)]
+            timed = min(max(1, RUNS // 6), 12)
+            work += [(index, None, rng.uniform(0, outcome.seconds)) for _ in range(timed)]
+        expected = {
+            index: _outbox(final) - _outbox(script.snapshot(index))
+            for index in range(len(script.commands))
+        }
+        assert len(work) >= min(100, 16 * RUNS)
+    finally:  # the game's fixed clock is this module's alone
+        os.environ.clear()
+        os.environ.update(saved)
+    yield Plan(script, reference, expected, work)
+
+
+@pytest.mark.parametrize("part", range(PARTS))
+def test_every_command_killed_at_any_instant_loses_nothing(
+    plan: Plan, part: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, value in plan.script.env.items():
+        monkeypatch.setenv(name, value)
+
+    def check(playing: Script, item: Work) -> str | None:
         index, kill_at, kill_after = item
         run = kill_run(playing, index, kill_at=kill_at, kill_after=kill_after)
         where = f"command {index} ({playing.commands[index][0]}), {run.how}"
         if run.doctor.problems:
             return f"{where}: doctor after the next command: {run.doctor.problems}"
-        if _end(playing.gamedir) != reference:
+        if _end(playing.gamedir) != plan.reference:
             return f"{where}: the game ended otherwise"
         mailed = _outbox(playing.gamedir) - _outbox(playing.snapshot(index))
-        if mailed != expected[index]:
-            return f"{where}: mailed {mailed}, not {expected[index]}"
+        if mailed != plan.expected[index]:
+            return f"{where}: mailed {mailed}, not {plan.expected[index]}"
         return None
 
-    assert len(work) >= min(100, 16 * RUNS)
-    assert on_both_cores(work, check, script) == []
+    mine = plan.script.elsewhere(plan.script.gamedir.with_name(f"part-{part}"))
+    assert on_both_cores(plan.work[part::PARTS], check, mine) == []
 
 
 @pytest.fixture
