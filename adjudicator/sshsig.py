@@ -25,17 +25,14 @@ import re
 import struct
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.asymmetric import ec, ed25519, padding, rsa
-from cryptography.hazmat.primitives.asymmetric.utils import (
-    decode_dss_signature,
-    encode_dss_signature,
-)
-
-from adjudicator import keys
 from adjudicator.contract import Msg, msg
+
+if TYPE_CHECKING:  # cryptography loads when a signature is made or checked (`check` makes none)
+    from cryptography.hazmat.primitives import hashes
+
+    from adjudicator.keys import PrivateKey, PublicKey
 
 NAMESPACE = "adjudicator-orders"
 ARMOR_BEGIN = b"-----BEGIN SSH SIGNATURE-----"
@@ -52,15 +49,13 @@ WRAP = 70
 
 _BOM = b"\xef\xbb\xbf"
 _BARE_LF = re.compile(rb"(?<!\r)\n")
-_RSA_SIGNATURE_HASHES: dict[str, hashes.HashAlgorithm] = {
-    "rsa-sha2-512": hashes.SHA512(),
-    "rsa-sha2-256": hashes.SHA256(),
+_RSA_SIGNATURE_HASHES = {"rsa-sha2-512": "SHA512", "rsa-sha2-256": "SHA256"}
+_ECDSA_HASHES = {
+    "ecdsa-sha2-nistp256": "SHA256",
+    "ecdsa-sha2-nistp384": "SHA384",
+    "ecdsa-sha2-nistp521": "SHA512",
 }
-_ECDSA_HASHES: dict[str, hashes.HashAlgorithm] = {
-    "ecdsa-sha2-nistp256": hashes.SHA256(),
-    "ecdsa-sha2-nistp384": hashes.SHA384(),
-    "ecdsa-sha2-nistp521": hashes.SHA512(),
-}
+"""The hash of each signature algorithm, by the name of its class in cryptography's ``hashes``."""
 MISMATCH = msg("sig-mismatch")
 
 
@@ -144,6 +139,8 @@ class Signature:
     @property
     def fingerprint(self) -> str:
         """The signing key's fingerprint as ``ssh-keygen -l`` prints it ("SHA256:...")."""
+        from adjudicator import keys
+
         return keys.fingerprint(self.public_key_blob)
 
     @property
@@ -257,9 +254,16 @@ def _signed_data(namespace: str, reserved: bytes, hash_algorithm: str, message: 
     )
 
 
+def _hash(name: str) -> hashes.HashAlgorithm:
+    from cryptography.hazmat.primitives import hashes
+
+    algorithm: hashes.HashAlgorithm = getattr(hashes, name)()
+    return algorithm
+
+
 def sign(
     message: bytes,
-    private_key: keys.PrivateKey,
+    private_key: PrivateKey,
     namespace: str = NAMESPACE,
     hash_algorithm: str = "sha512",
 ) -> bytes:
@@ -268,6 +272,11 @@ def sign(
     Ed25519 keys sign with ssh-ed25519, RSA keys with rsa-sha2-512, ECDSA keys with the
     ecdsa-sha2-nistp* algorithm of their curve.
     """
+    from cryptography.hazmat.primitives.asymmetric import ec, ed25519, padding, rsa
+    from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
+
+    from adjudicator import keys
+
     if hash_algorithm not in HASH_ALGORITHMS:
         raise SignatureError(msg("sig-sign-hash", hash=hash_algorithm))
     if not namespace:
@@ -282,10 +291,10 @@ def sign(
         algorithm, raw = key_type, private_key.sign(to_sign)
     elif isinstance(private_key, rsa.RSAPrivateKey):
         algorithm = "rsa-sha2-512"
-        raw = private_key.sign(to_sign, padding.PKCS1v15(), hashes.SHA512())
+        raw = private_key.sign(to_sign, padding.PKCS1v15(), _hash("SHA512"))
     elif isinstance(private_key, ec.EllipticCurvePrivateKey):
         algorithm = key_type
-        der = private_key.sign(to_sign, ec.ECDSA(_ECDSA_HASHES[key_type]))
+        der = private_key.sign(to_sign, ec.ECDSA(_hash(_ECDSA_HASHES[key_type])))
         r, s = decode_dss_signature(der)
         raw = _mpint(r) + _mpint(s)
     else:  # pragma: no cover - key_type_name refused it already
@@ -297,7 +306,9 @@ def sign(
 # --- verifying ----------------------------------------------------------------------------------
 
 
-def _registered_key(public_key_line: str) -> tuple[bytes, keys.PublicKey]:
+def _registered_key(public_key_line: str) -> tuple[bytes, PublicKey]:
+    from adjudicator import keys
+
     try:
         blob = keys.parse_public_line(public_key_line)
         return blob, keys.public_key_from_blob(blob)
@@ -309,6 +320,8 @@ def _check(
     signature: Signature, registered_blob: bytes, namespace: str, signer: str
 ) -> tuple[str, bytes]:
     """Everything but the cryptography: key, namespace, algorithms; returns (algorithm, raw)."""
+    from adjudicator import keys
+
     if signature.public_key_blob != registered_blob:
         made_with, registered = signature.fingerprint, keys.fingerprint(registered_blob)
         raise SignatureError(
@@ -333,6 +346,8 @@ def _check(
 
 
 def _ecdsa_der(raw: bytes) -> bytes | None:
+    from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+
     try:
         reader = _Reader(raw, msg("sig-part-ecdsa"))
         r, s = reader.mpint(), reader.mpint()
@@ -345,9 +360,12 @@ def _ecdsa_der(raw: bytes) -> bytes | None:
 
 
 def _valid(
-    signature: Signature, algorithm: str, raw: bytes, key: keys.PublicKey, message: bytes
+    signature: Signature, algorithm: str, raw: bytes, key: PublicKey, message: bytes
 ) -> bool:
     """Whether the signature's cryptography checks out for exactly ``message``."""
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric import ec, ed25519, padding, rsa
+
     signed = _signed_data(
         signature.namespace, signature.reserved, signature.hash_algorithm, message
     )
@@ -362,12 +380,12 @@ def _valid(
                 return False
             # OpenSSH accepts (and some signers make) signatures shorter than the modulus.
             padded = raw.rjust(size, b"\0")
-            key.verify(padded, signed, padding.PKCS1v15(), _RSA_SIGNATURE_HASHES[algorithm])
+            key.verify(padded, signed, padding.PKCS1v15(), _hash(_RSA_SIGNATURE_HASHES[algorithm]))
         else:
             der = _ecdsa_der(raw)
             if der is None:
                 return False
-            key.verify(der, signed, ec.ECDSA(_ECDSA_HASHES[algorithm]))
+            key.verify(der, signed, ec.ECDSA(_hash(_ECDSA_HASHES[algorithm])))
     except InvalidSignature:
         return False
     return True

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from adjudicator import demo
-from tests.helpers import Table
+from tests.helpers import Table, run
 
 HEAVY = ("pydantic", "yaml", "jinja2", "cryptography", "filelock", "PIL", "babel")
 
@@ -91,3 +91,15 @@ def test_a_form_shown_before_is_shown_again_without_templates(tmp_path: Path) ->
     owed = next(iter(table.status()["owed"]))
     assert "jinja2" in loaded("form", str(table.gamedir), "--player", owed)
     assert loaded("form", str(table.gamedir), "--player", owed) == []
+
+
+def test_checking_an_order_against_its_form_loads_no_signature_code(tmp_path: Path) -> None:
+    """`check` verifies no signature: the cryptography is left unloaded (issue 13)."""
+    table = Table(tmp_path, players=3)
+    owed = next(iter(table.status()["owed"]))
+    form = tmp_path / "form.yaml"
+    form.write_text(run("form", table.gamedir, "--player", owed).output)
+    order = table.write("order.yaml", table.order_text(owed, table.legal(owed)))
+    found = loaded("check", str(order), "--form", str(form))
+    assert "cryptography" not in found
+    assert "pydantic" in found  # the order is checked as submit checks it
