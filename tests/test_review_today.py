@@ -96,6 +96,16 @@ def test_a_full_temporary_folder_is_a_message_not_a_crash(
     assert list(Path(tempfile.gettempdir()).iterdir()) == []
 
 
+def test_a_temporary_folder_that_is_gone_is_a_message_not_a_crash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = Table(tmp_path)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "no-such-folder"))
+    result = invoke("adjudicate", table.gamedir, "--preview", "--default-missing")
+    assert result.exit_code == 4, (result.output, result.exception)
+    assert str(table.gamedir) in result.output
+
+
 def test_a_game_whose_lock_cannot_be_made_is_a_message_not_a_crash(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -132,3 +142,18 @@ def test_an_option_that_is_not_utf8_is_refused_by_name(tmp_path: Path, pair: str
     assert result.exit_code == 2, (result.output, result.exception)
     assert "--option" in result.output and "UTF-8" in result.output
     assert not (tmp_path / "demo").exists()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a linked folder in the game: the step's writes land through the link, but the "
+    "step's own walk of the game does not follow it, so it sees the journal's files gone "
+    "(RuntimeError, exit 1, with the new files left behind): not today's code, not a small fix",
+)
+def test_adjudicate_in_a_game_with_a_linked_folder(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    kept = tmp_path / "turns-kept-elsewhere"
+    (table.gamedir / "turns").rename(kept)
+    (table.gamedir / "turns").symlink_to(kept)
+    result = invoke("adjudicate", table.gamedir, "--default-missing")
+    assert result.exit_code in (0, 2, 3, 4), (result.output, result.exception)
