@@ -136,6 +136,13 @@ def read_options(pairs: Sequence[str]) -> dict[str, object]:
     options: dict[str, object] = {}
     given: dict[str, str] = {}
     for pair in pairs:
+        try:
+            pair.encode("utf-8")
+        except UnicodeEncodeError:  # bytes that are not UTF-8 come as lone surrogates
+            shown = pair.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+            raise UsageProblem(
+                f"--option {shown}: not UTF-8 text; write the option in UTF-8"
+            ) from None
         key, equals, value = pair.partition("=")
         key = key.strip()
         if not equals or not key:

@@ -4,7 +4,9 @@ The preview runs the real adjudication (:func:`adjudicator.engine.adjudicate`, t
 resolver, seeded randomness and view functions) on a private copy of the game directory, reads
 what it wrote, and throws the copy away:
 
-- the copy is taken under the game's lock (so it is one consistent moment of the game) into a
+- the copy is taken under the game's lock (so it is one consistent moment of the game), links
+  followed (so that no write of the copy's reaches through a link into the game) and named pipes
+  and sockets left out (no step reads them), into a
   new temporary folder that only the user may open (it holds the seed); the lock is released as
   soon as the copy is made. A step cut short in the game is finished or discarded in the copy
   only, as the real adjudication would do it first. The copy goes when the preview ends, also
@@ -27,14 +29,17 @@ two agree byte for byte, which the tests use.
 
 from __future__ import annotations
 
+import errno
+import os
 import shutil
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from adjudicator import engine, views
 from adjudicator.contract import Game
-from adjudicator.errors import AdjudicatorError
+from adjudicator.errors import AdjudicatorError, NotNow
 from adjudicator.store import GameDir
 
 
@@ -61,14 +66,25 @@ def preview(root: Path, default_missing: bool = False) -> Preview:
 
     store = GameDir(root)
     store.require()
-    with tempfile.TemporaryDirectory(prefix="adjudicator-preview-") as scratch:
+    try:
+        scratch_folder = tempfile.TemporaryDirectory(prefix="adjudicator-preview-")
+    except OSError as error:
+        raise _no_copy(root, error) from None
+    with scratch_folder as scratch:
         copy = Path(scratch) / "game"
         with store.locked():
-            shutil.copytree(root, copy, symlinks=True, ignore=_lock_files)
+            try:  # links followed: the copy's writes must never reach through one into the game
+                shutil.copytree(root, copy, ignore=_not_copied, copy_function=_copy_file)
+            except (OSError, shutil.Error) as error:
+                raise _no_copy(root, error) from None
         try:
             result = engine.adjudicate(copy, default_missing)
         except AdjudicatorError as error:
             raise _as_of(error, copy, root) from None
+        except OSError as error:
+            if error.errno not in (errno.ENOSPC, errno.EDQUOT):
+                raise
+            raise _no_copy(root, error) from None
         handle = engine.OpenGame(copy)
         found = {}
         if not result["revealing"]:
@@ -80,9 +96,37 @@ def preview(root: Path, default_missing: bool = False) -> Preview:
         return Preview(result, handle.game, handle.meta, handle.dir.head(), found)
 
 
-def _lock_files(folder: str, names: list[str]) -> list[str]:
-    """The game's lock is the game directory's own: the copy takes a lock of its own."""
-    return [name for name in names if name == ".lock"]
+def _not_copied(folder: str, names: list[str]) -> list[str]:
+    """What the copy leaves out: the game's lock (the copy takes a lock of its own), and what is
+    no file or folder (a named pipe, a socket, a link leading nowhere), which no step reads."""
+    left_out = []
+    for name in names:
+        try:
+            mode = os.stat(os.path.join(folder, name)).st_mode
+        except OSError:
+            mode = 0
+        if name == ".lock" or not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            left_out.append(name)
+    return left_out
+
+
+def _copy_file(source: str, target: str) -> object:
+    return shutil.copy2(source, target)
+
+
+def _no_copy(root: Path, error: OSError | shutil.Error) -> NotNow:
+    """The private copy could not be made or written: what stood in the way, the game named."""
+    if isinstance(error, shutil.Error):
+        first = error.args[0][0] if error.args and error.args[0] else ("", "", str(error))
+        why = str(first[2])
+    else:
+        why = error.strerror or str(error)
+        if error.filename:
+            why = f"{why}: {error.filename}"
+    return NotNow(
+        f"{root}: cannot preview: no private copy of the game could be made in the temporary "
+        f"folder ({why}); nothing was changed (give another folder with TMPDIR)"
+    )
 
 
 def _as_of(error: AdjudicatorError, copy: Path, root: Path) -> AdjudicatorError:

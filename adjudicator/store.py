@@ -31,7 +31,7 @@ from typing import Any
 
 from adjudicator import failpoint, journal
 from adjudicator.digests import Digester
-from adjudicator.errors import Locked, UsageProblem
+from adjudicator.errors import Locked, NotNow, UsageProblem
 
 LOCK_TIMEOUT = 30.0
 LOG = "log.jsonl"
@@ -167,6 +167,11 @@ class GameDir:
             lock.acquire()
         except Timeout:
             raise Locked(f"{self.root}: the game is locked by another command; try again") from None
+        except OSError as error:  # a folder that cannot be written (a read-only mount, say)
+            raise NotNow(
+                f"{self.root}: cannot take the game's lock ({error.strerror or error}); "
+                "nothing was changed"
+            ) from None
         try:
             yield
         finally:
