@@ -33,6 +33,7 @@ from typing import Any
 
 from adjudicator import clock, failpoint, journal
 from adjudicator.contract import Msg, msg
+from adjudicator.errors import UsageProblem
 from adjudicator.store import (
     LOG,
     MARKER,
@@ -269,7 +270,8 @@ def _move(root: Path, source: str, target: str) -> None:
 
 # -- what is where -----------------------------------------------------------------------------
 def tracked(store: GameDir) -> set[str]:
-    """Every game file in the directory (relative, with ``/``), lock files and the like left out."""
+    """Every game file in the directory (relative, with ``/``), lock files and the like left out;
+    UsageProblem for a folder that is a link (a step's files would land elsewhere)."""
     found: set[str] = set()
     _walk(str(store.root), "", found)
     return found
@@ -288,9 +290,14 @@ def _walk(folder: str, prefix: str, found: set[str]) -> None:
             is_dir = entry.is_dir()
         except OSError:  # as os.walk: a link that cannot be followed (a loop, no access) is a file
             is_dir = False
-        if is_dir:  # as os.walk: a link to a folder is neither walked nor a file
-            if not _is_link(entry):
-                _walk(entry.path, rel + "/", found)
+        if is_dir:
+            if _is_link(entry):
+                raise UsageProblem(
+                    f"{entry.path}: this folder of the game is a link to another place; a "
+                    "game's folders must be its own (a step moves files between them), so "
+                    "move it back into the game directory"
+                )
+            _walk(entry.path, rel + "/", found)
         elif not (rel in NOT_TRACKED or entry.name.endswith(".lock") or is_half_marker(rel)):
             found.add(rel)
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from adjudicator import steps
+from adjudicator.errors import UsageProblem
 from adjudicator.present import rendered
 from adjudicator.store import GameDir
 from tests import imapserver
@@ -39,12 +40,15 @@ def test_the_walk_finds_what_os_walk_found(tmp_path: Path) -> None:
     (root / ".hidden").write_text("x")
     (root / "odd\udcff name").write_text("x")
     (root / "to-file").symlink_to(root / ".hidden")
-    (root / "to-folder").symlink_to(root / "turns")
     (root / "dangling").symlink_to(root / "nowhere")
     (root / "loop").symlink_to("loop")  # ELOOP when followed
     (root / ".lock").write_text("")
     (root / "mail.lock").write_text("")
     assert steps.tracked(GameDir(root)) == _walked(root)
+    # A link to a folder, which os.walk passed over, is refused: a step would write through it.
+    (root / "to-folder").symlink_to(root / "turns")
+    with pytest.raises(UsageProblem, match="is a link to another place"):
+        steps.tracked(GameDir(root))
 
 
 def test_a_symbolic_link_loop_in_a_game_does_not_stop_its_steps(tmp_path: Path) -> None:
