@@ -136,6 +136,11 @@ def read_options(pairs: Sequence[str]) -> dict[str, object]:
     options: dict[str, object] = {}
     given: dict[str, str] = {}
     for pair in pairs:
+        if len(pair) > MAX_OPTION_BYTES:
+            raise UsageProblem(
+                f"--option {pair[:40]}...: {len(pair)} characters; an option takes at most "
+                f"{MAX_OPTION_BYTES}"
+            )
         try:
             pair.encode("utf-8")
         except UnicodeEncodeError:  # bytes that are not UTF-8 come as lone surrogates

@@ -455,6 +455,12 @@ COURT_KNOWN = "first_round_all_travel, banish_tie, max_rounds, nmr, sealing"
             "--option start_player=&a bob: its value is not plain YAML\n"
             "  anchors ('&a') are not allowed; remove it",
         ),
+        (  # not echoed whole
+            "sultan",
+            ["start_player=" + "b" * 100_000],
+            "--option start_player=bbbbbbbbbbbbbbbbbbbbbbbbbbb...: 100013 characters; an option "
+            "takes at most 1024",
+        ),
     ],
 )
 def test_an_option_the_game_does_not_take_is_a_usage_error_naming_it(
