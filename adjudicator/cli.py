@@ -18,6 +18,9 @@ from adjudicator import __version__
 from adjudicator.cli_support import EXIT_REFUSED, FAILURES, Failure, fail, private_key
 from adjudicator.lang import DEFAULT, LANGUAGES
 
+EXIT_INTERRUPTED = 130
+"""Ctrl-C (SIGINT), as shells report a command it stopped."""
+
 
 class Group(click.Group):
     """Turns the library's domain errors into messages and exit codes."""
@@ -31,6 +34,12 @@ class Group(click.Group):
             from adjudicator.present.verdicts import error_text
 
             raise FAILURES.get(error.exit_code, Failure)(error_text(error)) from None
+        except KeyboardInterrupt:  # Ctrl-C: the shell's 128 + SIGINT, not click's exit 1 (a bug)
+            click.echo(
+                "\ninterrupted; a step cut short is finished or undone by the next command",
+                err=True,
+            )
+            sys.exit(EXIT_INTERRUPTED)
 
 
 def echo_json(data: Any) -> None:

@@ -325,3 +325,21 @@ def test_doctor_names_a_journal_or_marker_it_cannot_read(
     code, lines = _doctor(table.gamedir)
     assert code == 3, lines
     assert any(line.startswith(f"{table.gamedir}/{where}: ") for line in lines), lines
+
+
+def test_ctrl_c_is_an_interruption_not_a_bug(tmp_path: Path) -> None:
+    """Ctrl-C (SIGINT) ends a command with the shell's 130 and says so, never click's exit 1
+    (which means a bug here); the next command settles a step it cut short."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    command = [sys.executable, "-m", "adjudicator", "demo", "sultan", "--dir", tmp_path / "d"]
+    running = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(1.5)  # a demo plays for some seconds: it is inside a command by now
+    running.send_signal(signal.SIGINT)
+    out, err = running.communicate(timeout=60)
+    assert running.returncode == 130, (out, err)
+    assert b"interrupted" in err
+    assert b"Traceback" not in err
