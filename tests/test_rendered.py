@@ -167,3 +167,10 @@ def test_no_more_than_the_kept_number_of_entries(
     kept = list(rendered._folder().rglob("*.txt"))
     assert 5 <= len(kept) <= 10
     assert os.path.isdir(rendered._folder())
+
+
+def test_a_form_of_a_finished_game_says_the_game_is_over(games: dict[str, Path]) -> None:
+    gamedir = games["sultan-de"]
+    result = run("form", gamedir, "--player", "alice")
+    assert result.exit_code == 4
+    assert "is over; it takes no more orders" in result.output

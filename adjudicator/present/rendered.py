@@ -188,6 +188,8 @@ def form(root: Path, player: str, head: str | None) -> str:
     handle = OpenGame(root)
     stored = stored_view_bytes(handle, player)
     doc = json.loads(stored)
+    if doc.get("over"):
+        raise NotNow(f"game {handle.meta['id']} is over; it takes no more orders")
     if "to_do" not in doc:
         raise NotNow(f"{player} owes no order in turn {doc['turn']}")
     lang = lang_of(handle.meta, player)
