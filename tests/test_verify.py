@@ -333,7 +333,8 @@ def test_a_head_the_chain_passes_through_is_said_and_one_it_does_not_is_refused(
     assert code == 3
     assert lines[0] == (
         f"Error: log.jsonl: the journal does not pass through the chain head {'ab' * 16}: the "
-        "history was rewritten after that head was shown"
+        "history was rewritten after that head was shown, or this archive was made before it "
+        "(make a new one)"
     )
     for bad in ("abc", "xyz" * 11, "a" * 65):
         result = run("verify", path, "--head", bad)
