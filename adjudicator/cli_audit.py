@@ -15,7 +15,14 @@ FILE = click.Path(path_type=Path, dir_okay=False)
 
 @click.command()
 @click.argument("gamedir", type=GAMEDIR)
-@click.option("-o", "--output", "out", type=FILE, required=True, help="The archive file to write.")
+@click.option(
+    "-o",
+    "--output",
+    "out",
+    type=FILE,
+    required=True,
+    help="The archive file to write (in a folder that exists; a file there is replaced).",
+)
 @click.option(
     "--public",
     is_flag=True,
@@ -31,6 +38,8 @@ def archive(gamedir: Path, out: Path, public: bool) -> None:
     """
     from adjudicator.audit import archive as archives
 
+    if not out.parent.is_dir():
+        raise click.UsageError(f"{out}: there is no folder {out.parent} to write the archive in")
     written = archives.write(gamedir, out, public)
     kind = "public archive" if public else "archive"
     click.echo(f"{out}: {kind} of {written['id']}, {len(written['files'])} files")

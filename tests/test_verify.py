@@ -467,3 +467,12 @@ def test_a_journal_line_holding_a_line_separator_is_archived_whole(tmp_path: Pat
     assert "\u2028" in data["journal"][0]
     code, lines = verify(tmp_path / "a.json")
     assert code == 0, lines
+
+
+def test_an_archive_into_a_folder_that_does_not_exist_is_refused(tmp_path: Path) -> None:
+    table = Table(tmp_path, players=2)
+    out = tmp_path / "no-such-folder" / "game.json"
+    result = run("archive", table.gamedir, "-o", out)
+    assert result.exit_code == 2, result.output
+    assert f"there is no folder {out.parent} to write the archive in" in result.output
+    assert not out.parent.exists()
