@@ -336,7 +336,9 @@ def test_ctrl_c_is_an_interruption_not_a_bug(tmp_path: Path) -> None:
     import time
 
     command = [sys.executable, "-m", "adjudicator", "demo", "sultan", "--dir", tmp_path / "d"]
-    running = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    running = subprocess.Popen(  # not from the source tree, which -m would put first on the path
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path
+    )
     time.sleep(1.5)  # a demo plays for some seconds: it is inside a command by now
     running.send_signal(signal.SIGINT)
     out, err = running.communicate(timeout=60)
