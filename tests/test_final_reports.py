@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from adjudicator.present import reports
 from tests.helpers import run
 
 
@@ -43,3 +44,20 @@ def test_the_final_reports_reveal_every_order_of_the_record(
         args = [reader, record["players"][0]] if reader == "--player" else [reader]
         report = run("report", gamedir, *args).output
         assert revealed(report, word) == wanted
+
+
+def test_a_tie_on_points_says_the_most_jewels_won(tmp_path: Path) -> None:
+    """bob and alice both score 59 in this game; bob wins on jewels, 17 to 16 (RULINGS S9), and
+    the final table says why, in every language and in HTML."""
+    options = ["--option", "placement=sequential", "--option", "screens=false"]
+    result = run("demo", "sultan", "--players", 2, *options, "--dir", tmp_path / "d")
+    assert result.exit_code == 0, result.output
+    assert "1      bob" in result.output and "59  WINNER" in result.output
+    said = "Equal totals (59 points): the player with the most jewels wins (RULINGS S9); jewels: "
+    assert said + "bob 17, alice 16." in result.output
+    gamedir = tmp_path / "d" / "game"
+    german = reports.report(gamedir, "public", lang="de")
+    assert "Gleiche Summe (59 Punkte): Es gewinnt, wer die meisten Juwelen hat" in german
+    assert "bob 17, alice 16" in german
+    page = run("report", gamedir, "--player", "alice", "--format", "html")
+    assert said + "bob 17, alice 16." in page.output
