@@ -77,7 +77,10 @@ FINAL TABLE
   white to blue: the jewels of each colour collected, worth 1, 2, 3, 4 and 5 points each;
   bonus: for 4 or more jewels of one colour (RULINGS S9); total: points and bonus.
 bob wins and becomes the Sultan's new treasurer.
-"""
+""" + (
+    "Equal totals (55 points): the player with the most jewels wins (RULINGS S9); "
+    "jewels: bob 14, alice 13.\n"
+)
 
 COURT_5 = """\
 At the Sultan's Court, game demo-sultans_court-5: the game is over after round 6 (seed \
