@@ -33,14 +33,16 @@ def fixed_time_and_own_temp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def snapshot(root: Path) -> dict[str, str]:
-    """Every file and folder under ``root`` (the lock and journal too): path -> SHA-256."""
+    """Every file and folder under ``root`` (the lock and journal too), links followed: path ->
+    SHA-256 (``folder``; ``not a file`` for a named pipe or the like, which is not read)."""
     found: dict[str, str] = {}
-    for top, dirs, names in os.walk(root):
+    for top, dirs, names in os.walk(root, followlinks=True):
         for name in dirs:
             found[os.path.relpath(os.path.join(top, name), root) + "/"] = "folder"
         for name in names:
             path = Path(top, name)
-            found[str(path.relative_to(root))] = hashlib.sha256(path.read_bytes()).hexdigest()
+            digest = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
+            found[str(path.relative_to(root))] = digest or "not a file"
     return found
 
 

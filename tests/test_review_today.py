@@ -6,7 +6,6 @@ Each test is a bug found by trying to break what landed; see the review's report
 from __future__ import annotations
 
 import errno
-import hashlib
 import os
 import shutil
 import tempfile
@@ -17,28 +16,9 @@ from click.testing import CliRunner, Result
 
 from adjudicator import store
 from tests.helpers import Table, run
+from tests.test_preview import fixed_time_and_own_temp, snapshot
 
-NOW = "2026-11-23T10:00:00+00:00"
-
-
-@pytest.fixture(autouse=True)
-def fixed_time_and_own_temp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("ADJUDICATOR_NOW", NOW)
-    scratch = tmp_path / "scratch"
-    scratch.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
-    return scratch
-
-
-def snapshot(root: Path) -> dict[str, str]:
-    """Every file under ``root``, links followed: path -> SHA-256."""
-    found: dict[str, str] = {}
-    for top, _, names in os.walk(root, followlinks=True):
-        for name in names:
-            path = Path(top, name)
-            if path.is_file():
-                found[str(path.relative_to(root))] = hashlib.sha256(path.read_bytes()).hexdigest()
-    return found
+__all__ = ["fixed_time_and_own_temp"]  # the fixture, shared with test_preview.py
 
 
 # -- adjudicate --preview ------------------------------------------------------------------------
