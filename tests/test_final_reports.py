@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.present import reports
+from adjudicator.present import rendered
 from tests.helpers import run
 
 
@@ -56,7 +56,7 @@ def test_a_tie_on_points_says_the_most_jewels_won(tmp_path: Path) -> None:
     said = "Equal totals (59 points): the player with the most jewels wins (RULINGS S9); jewels: "
     assert said + "bob 17, alice 16." in result.output
     gamedir = tmp_path / "d" / "game"
-    german = reports.report(gamedir, "public", lang="de")
+    german = rendered.report(gamedir, "public", None, None, lang="de", cache=False)
     assert "Gleiche Summe (59 Punkte): Es gewinnt, wer die meisten Juwelen hat" in german
     assert "bob 17, alice 16" in german
     page = run("report", gamedir, "--player", "alice", "--format", "html")

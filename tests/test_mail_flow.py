@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from adjudicator.mail import queue
-from adjudicator.present import reports
+from adjudicator.present import rendered
 from tests import smtpserver
 from tests.helpers import Table, order_mail, run
 from tests.smtpserver import PASSWORD, USER, Server
@@ -61,7 +61,7 @@ def test_reports_are_mailed_once_with_the_form_attached(table: Table, config: Pa
         -2
     ]
     assert queued["type"] == "queued"
-    report = reports.report(table.gamedir, "alice", head=queued["prev"])
+    report = rendered.report(table.gamedir, "alice", None, queued["prev"], cache=False)
     assert body.get_content().replace("\r\n", "\n") == report
     owed = table.status()["owed"]
     names = [a.get_filename() for m in mails for a in m.iter_attachments()]

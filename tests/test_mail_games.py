@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from adjudicator.present import reports
+from adjudicator.present import rendered
 from adjudicator.registry import game_names, load_game
 from tests import imapserver, smtpserver
 from tests.helpers import Table, run
@@ -203,7 +203,7 @@ def test_a_whole_game_by_email(
             f"[cairo-2026] {word} {t}: report for {name}" for t in range(1, final + 1)
         ]
         body: Any = player.reports[-1].get_body(("plain",))
-        shown = reports.report(table.gamedir, name, head=queued["prev"])
+        shown = rendered.report(table.gamedir, name, None, queued["prev"], cache=False)
         assert body.get_content().replace("\r\n", "\n") == shown
     # mail went to registered addresses only
     registered = {f"{n}@example.org" for n in table.names} | {"gm@example.org"}

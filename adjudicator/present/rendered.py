@@ -42,13 +42,14 @@ def shown(
     head: str | None,
     render: Callable[[str | None], str],
     program: list[Path],
+    cache: bool = True,
 ) -> str:
     """What ``render(head)`` gives, from the cache when it was rendered before. ``kind`` names
     what is rendered (``report-text``, ``form``); ``parts`` is everything it is made from but
     the program (JSON values: the stored view, ``meta``, the language); ``program`` the folders
-    whose files render it."""
-    if head is None:
-        return render(None)
+    whose files render it; ``cache=False`` renders afresh and keeps nothing."""
+    if head is None or not cache:
+        return render(head)
     key = _key(kind, parts, program)
     entry = _folder() / key[:2] / f"{key}.txt"
     kept = _read(entry)
@@ -159,15 +160,24 @@ def _prune(folder: Path) -> None:
 
 
 # -- what the commands show --------------------------------------------------------------------
-def report(root: Path, reader: str, turn: int | None, head: str | None) -> str:
-    """``reader``'s text report as turn ``turn`` opened (:func:`adjudicator.present.reports.report`
-    in the reader's language), from the cache when it was rendered before."""
+def report(
+    root: Path,
+    reader: str,
+    turn: int | None,
+    head: str | None,
+    *,
+    lang: str | None = None,
+    cache: bool = True,
+) -> str:
+    """``reader``'s text report as turn ``turn`` (None: the current one) opened, in ``lang``
+    (None: the reader's), with the chain head ``head`` (None: none), from the cache when it
+    was rendered before (``cache=False``: rendered afresh, nothing kept)."""
     from adjudicator.engine import OpenGame, stored_view_bytes
     from adjudicator.lang import lang_of
 
     handle = OpenGame(root)
     stored = stored_view_bytes(handle, reader, turn)
-    lang = lang_of(handle.meta, reader)
+    lang = lang or lang_of(handle.meta, reader)
 
     def render(head: str | None) -> str:
         from adjudicator.present.reports import render_view
@@ -175,12 +185,13 @@ def report(root: Path, reader: str, turn: int | None, head: str | None) -> str:
         return render_view(handle.game, handle.meta, json.loads(stored), lang, head)
 
     parts = _parts(stored, handle.meta, lang)
-    return shown("report-text", parts, head, render, program(handle.game))
+    return shown("report-text", parts, head, render, program(handle.game), cache)
 
 
-def form(root: Path, player: str, head: str | None) -> str:
-    """``player``'s order form for the current turn (:func:`adjudicator.present.reports.form`),
-    from the cache when it was rendered before; NotNow when they owe nothing."""
+def form(root: Path, player: str, head: str | None, *, cache: bool = True) -> str:
+    """``player``'s order form for the current turn in their language, with the chain head
+    ``head``, from the cache when it was rendered before (``cache=False``: rendered afresh);
+    NotNow when the game is over or they owe nothing."""
     from adjudicator.engine import OpenGame, stored_view_bytes
     from adjudicator.errors import NotNow
     from adjudicator.lang import lang_of
@@ -201,7 +212,8 @@ def form(root: Path, player: str, head: str | None) -> str:
         assert text is not None  # the view says the player owes an order
         return text
 
-    return shown("form", _parts(stored, handle.meta, lang), head, render, program(handle.game))
+    parts = _parts(stored, handle.meta, lang)
+    return shown("form", parts, head, render, program(handle.game), cache)
 
 
 def _parts(stored: bytes, meta: dict[str, Any], lang: str) -> dict[str, Any]:

@@ -22,15 +22,12 @@ from __future__ import annotations
 import json
 import textwrap
 from importlib.resources import files
-from pathlib import Path
 from typing import Any
 
 import jinja2
 
 from adjudicator.contract import Game, Msg, State, msg
-from adjudicator.errors import NotNow
 from adjudicator.formlines import FORM_WIDTH, carried_lines
-from adjudicator.lang import lang_of
 from adjudicator.present.catalogs import DEFAULT, environment, translations
 from adjudicator.present.hashes import chain, head_line, say_filter
 from adjudicator.present.words import say
@@ -226,32 +223,3 @@ def form_text(
 ) -> str | None:
     """``player``'s order form for the turn of ``state``, or None when they owe nothing."""
     return form_of_view(game, meta, reader_view(game, meta, state, player), lang, head)
-
-
-def report(
-    root: Path,
-    reader: str,
-    turn: int | None = None,
-    lang: str | None = None,
-    head: str | None = None,
-) -> str:
-    """``reader``'s report as turn ``turn`` (default: the current one) opened, as text, in
-    ``lang`` (default: the reader's), with the chain head ``head`` (None: none)."""
-    from adjudicator.engine import OpenGame, stored_view
-
-    handle = OpenGame(root)
-    doc = stored_view(handle, reader, turn)
-    return render_view(handle.game, handle.meta, doc, lang or lang_of(handle.meta, reader), head)
-
-
-def form(root: Path, player: str, head: str | None = None) -> str:
-    """``player``'s order form for the current turn, with the chain head ``head`` (None:
-    none); NotNow when they owe nothing."""
-    from adjudicator.engine import OpenGame, stored_view
-
-    handle = OpenGame(root)
-    doc = stored_view(handle, player)
-    text = form_of_view(handle.game, handle.meta, doc, lang_of(handle.meta, player), head)
-    if text is None:
-        raise NotNow(f"{player} owes no order in turn {doc['turn']}")
-    return text
