@@ -12,10 +12,12 @@ a placeholder in its place, so that two worlds whose seed commitments and chain 
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from typing import Any
 
 from adjudicator import digests
+from adjudicator.contract import Game, State
 
 TEXT = re.compile(r"#([0-9a-f]{64}|[0-9a-f]{32})(?![0-9a-f])")
 HTML = re.compile(r'<code class="hash">([0-9a-f]{64})</code>')
@@ -61,3 +63,44 @@ def head_of(info: dict[str, Any]) -> str:
     """A chain head for the world of ``info``: one per seed, as two worlds' journals (which
     hold digests of hidden files) differ."""
     return hashlib.sha256(f"journal {info['seed']}".encode()).hexdigest()
+
+
+def readings(game: Game, state: State, info: dict[str, Any], reader: str) -> dict[str, Any]:
+    """Everything ``reader`` may read of ``state``, in every format and language, with the
+    chain head of this world (:func:`head_of`) and its seed commitment (``info``): reports,
+    the public report, the form, the HTML pages (as shown, as mailed), the view as ``view
+    --json`` gives it, and the running record."""
+    from adjudicator.lang import LANGUAGES
+    from adjudicator.present.html import render_page
+    from adjudicator.present.reports import form_text, render
+    from adjudicator.views import reader_view
+
+    head = head_of(info)
+    public = reader_view(game, info, state, "public")
+    mine = reader_view(game, info, state, reader)
+    return {
+        **{
+            f"{kind} {lang}": text
+            for lang in LANGUAGES
+            for kind, text in (
+                ("report", render(game, info, state, reader, lang=lang, head=head)),
+                ("public", render(game, info, state, "public", lang=lang, head=head)),
+                ("form", form_text(game, info, state, reader, lang, head)),
+                ("html", render_page(game, info, mine, lang, head=head)),
+                ("html public", render_page(game, info, public, lang, head=head)),
+                ("html mail", render_page(game, info, mine, lang, embed="cid", head=head)),
+            )
+        },
+        "view": {**game.view(state, reader), "chain_head": head},
+        "record": json.dumps(game.record(state, False), sort_keys=True),
+    }
+
+
+def same_but_hashes(first: dict[str, Any], second: dict[str, Any]) -> bool:
+    """Whether two worlds' readings are the same once every hash the macro printed (and every
+    hash under a JSON key) is a placeholder; each world showed its own hashes."""
+    assert first != second, "the worlds' hashes differ: the readings must too"
+    for one in (first, second):
+        texts = [v.html if hasattr(v, "html") else v for v in one.values() if v is not None]
+        assert any(found(t) for t in texts if isinstance(t, str))
+    return bool(blanked(first) == blanked(second))

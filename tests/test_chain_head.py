@@ -21,8 +21,9 @@ from adjudicator.games.sultan import GAME as SULTAN
 from adjudicator.games.sultans_court import GAME as COURT
 from adjudicator.lang import LANGUAGES
 from adjudicator.present import mail as present_mail
+from adjudicator.present import rendered
 from adjudicator.present.html import render_page
-from adjudicator.present.reports import form_text, render, render_final, report
+from adjudicator.present.reports import form_text, render, render_final
 from adjudicator.rng import Rng
 from adjudicator.views import reader_view
 from tests.hashes import blanked, committed, found
@@ -174,7 +175,7 @@ def test_a_report_mail_shows_the_head_just_before_its_queue_line(
     for message in mails(table):
         player = message["To"].split("@")[0]
         body = text_of(message)
-        assert body == report(table.gamedir, player, head=head)
+        assert body == rendered.report(table.gamedir, player, None, head, cache=False)
         html = message.get_body(("html",))
         assert html is not None and HTML_HEAD.format(head) in html.get_content()
         forms = [a.get_content() for a in message.iter_attachments()]
