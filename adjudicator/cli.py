@@ -561,10 +561,11 @@ def demo(
 from adjudicator.cli_audit import archive, commit, verify  # noqa: E402
 from adjudicator.cli_gm import extend, pause, replace, resign, resume, rollback  # noqa: E402
 from adjudicator.cli_mail import ingest, send, tick  # noqa: E402  (they only import click here)
+from adjudicator.cli_notices import absence, press  # noqa: E402
 
 _COMMANDS = (
     *(ingest, send, tick, extend, pause, resume, replace, resign, rollback),
-    *(archive, verify, commit),
+    *(archive, verify, commit, press, absence),
 )
 for _command in _COMMANDS:
     cli.add_command(_command)

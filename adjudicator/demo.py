@@ -87,6 +87,7 @@ def run(
         if status["over"]:
             break
         turn = status["turn"]
+        _table_talk(gamedir, directory, setup["id"], names, turn, game_name)
         for player in status["owed"]:
             view = engine.view(gamedir, player)
             view["to_do"] = view.pop("order", view["to_do"])  # sealed: the order it seals
@@ -202,6 +203,23 @@ def _submit(gamedir: Path, path: Path, game_name: str) -> None:
     if not all(v.accepted for v in verdicts):
         problems = "; ".join(r for v in verdicts for r in reason_lines(v))
         raise RuntimeError(f"the {game_name} bot's order was refused: {problems}")
+
+
+def _table_talk(
+    gamedir: Path, directory: Path, game_id: str, names: list[str], turn: int, game_name: str
+) -> None:
+    """Under a ``press`` option other than ``none``, one bot a turn (in seat order) sends press:
+    to everyone under ``public``, else to the next seat."""
+    option = engine.OpenGame(gamedir).meta["options"].get("press", "none")
+    if option == "none":
+        return
+    sender = names[(turn - 1) % len(names)]
+    to: object = "all" if option == "public" else [names[turn % len(names)]]
+    text = f"Greetings from {sender} in turn {turn}."
+    notice = {"id": game_id, "player": sender, "press": {"to": to, "text": text}}
+    path = directory / "press" / f"turn{turn:03d}-{sender}.yaml"
+    _write_signed(path, notice, directory / "keys" / sender)
+    _submit(gamedir, path, game_name)
 
 
 def _write_signed(

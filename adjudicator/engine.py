@@ -40,6 +40,8 @@ class OpenGame:
         self.meta = journal.seats(self.dir.created(), self.log, self.dir.read_json)
         self.game: Game = load_game(self.meta["game"])
         self.pending: list[dict[str, Any]] = []
+        self.noticed: list[dict[str, Any]] = []
+        """The notices this step accepted so far (press, absences, votes)."""
         self.opens: dict[str, Any] | None = None
         """The reveal this step opens (``sealing: commit-reveal``), journaled with its line."""
 
@@ -102,7 +104,20 @@ class OpenGame:
 
     def accepted(self) -> dict[str, int]:
         """The digest of every order accepted in this game, with its turn (for replays)."""
-        return {**self.facts.accepted, **{o["digest"]: o["turn"] for o in self.pending}}
+        return {
+            **self.facts.accepted,
+            **{o["digest"]: o["turn"] for o in self.pending},
+            **{n["digest"]: n["turn"] for n in self.noticed},
+        }
+
+    def notices(self) -> list[dict[str, Any]]:
+        """Every notice accepted, in the order they came (this step's included)."""
+        return [*self.facts.notices, *self.noticed]
+
+    def accepted_lines(self) -> dict[str, Any]:
+        """What a step's journal line says it accepted: ``orders``, and ``notices`` when it
+        took any (a line without notices has no such key, as lines made before them)."""
+        return {"orders": self.pending, **({"notices": self.noticed} if self.noticed else {})}
 
     def resigned(self) -> list[str]:
         """The players who resigned: their seats play the default orders."""
@@ -127,8 +142,10 @@ class OpenGame:
 
 
 def game_options(meta: dict[str, Any]) -> dict[str, Any]:
-    """The options the game module sees: the engine's own (nmr, sealing) left out."""
-    return {k: v for k, v in meta["options"].items() if k not in ("nmr", "sealing")}
+    """The options the game module sees: the engine's own (nmr, sealing, press) left out."""
+    from adjudicator.setupfile import ENGINE_OPTIONS
+
+    return {k: v for k, v in meta["options"].items() if k not in ENGINE_OPTIONS}
 
 
 def now() -> str:

@@ -39,6 +39,9 @@ and of mail add these lines:
                 game master (below)
 ==============  ===============================================================================
 
+A ``submitted`` or ``mail`` line may also name ``notices``: the press, absences and votes it
+accepted (:mod:`adjudicator.notices`); a line without any has no such key.
+
 Under ``sealing: commit-reveal`` an accepted commitment is an order entry with ``kind:
 commitment``; the line that opens a turn's reveal (the ``submitted`` or ``mail`` line that
 stored the last owed commitment, or a ``revealing`` line) holds ``reveal``: ``turn``,
@@ -141,7 +144,10 @@ class Facts:
     """The turns whose reveal has opened: ``deadline``, and ``without``, who made no
     commitment (their seats play the default orders)."""
     accepted: dict[str, int] = field(default_factory=dict)
-    """The digest of every order accepted in this game, with its turn (for replays)."""
+    """The digest of every order and notice accepted in this game, with its turn (for
+    replays)."""
+    notices: list[dict[str, Any]] = field(default_factory=list)
+    """Every notice accepted (press, absence, vote), in the order they came."""
     processed: set[str] = field(default_factory=set)
     """The Message-IDs of mail processed for this game."""
     queued: set[int] = field(default_factory=set)
@@ -192,6 +198,9 @@ def facts(log: list[dict[str, Any]]) -> Facts:
             kept = result.committed if order.get("kind") == "commitment" else result.in_effect
             kept.setdefault(order["turn"], {})[order["player"]] = order
             result.accepted[order_digest(order)] = order["turn"]
+        for notice in entry.get("notices") or []:
+            result.notices.append(notice)
+            result.accepted[notice["digest"]] = notice["turn"]
         if entry.get("reveal"):
             result.revealing[entry["reveal"]["turn"]] = entry["reveal"]
         if entry.get("message_id"):

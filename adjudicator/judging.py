@@ -16,6 +16,7 @@ from adjudicator.contract import Msg, Problem, Reason, msg
 from adjudicator.engine import OpenGame, now, reveal_of
 from adjudicator.errors import NotNow
 from adjudicator.lang import DEFAULT, game_lang
+from adjudicator.notices import looks_like_notice
 from adjudicator.orders import (
     Kind,
     Refusal,
@@ -33,9 +34,10 @@ from adjudicator.verdict import Verdict
 
 
 # -- submit ------------------------------------------------------------------------------------
-def submit(root: Path, paths: list[Path]) -> list[Verdict]:
-    """Judge each order file in turn against the game as the files before it left it; one step
-    (one journal line) for all the orders accepted."""
+def submit(root: Path, paths: list[Path], only: str | None = None) -> list[Verdict]:
+    """Judge each order file (or notice) in turn against the game as the files before it left
+    it; one step (one journal line) for all those accepted. ``only``: the one kind of notice
+    taken (``press`` and ``absence`` take only their own)."""
     GameDir(root).require()  # a folder that is no game is named before the files are
     submissions = pair(paths)
     verdicts = []
@@ -44,19 +46,19 @@ def submit(root: Path, paths: list[Path]) -> list[Verdict]:
         if handle.over():
             raise NotNow(f"game {handle.meta['id']} is over; it takes no more orders")
         for submission in submissions:
-            verdicts.append(_submit_one(handle, submission))
-        if handle.pending:
-            running.commit("submitted", orders=handle.pending, **handle.opening())
+            verdicts.append(_submit_one(handle, submission, only))
+        if handle.pending or handle.noticed:
+            running.commit("submitted", **handle.accepted_lines(), **handle.opening())
     return verdicts
 
 
-def _submit_one(handle: OpenGame, submission: Submission) -> Verdict:
+def _submit_one(handle: OpenGame, submission: Submission, only: str | None) -> Verdict:
     label = str(submission.order_path)
     try:
         received, signature = order_and_signature(submission)
     except Refusal as refusal:
         return Verdict(label, False, reasons=[Reason(refusal.reason)])
-    return judge(handle, label, received, signature)
+    return judge(handle, label, received, signature, only)
 
 
 def judge_received(handle: OpenGame, label: str, received: bytes, signature: bytes) -> Verdict:
@@ -70,9 +72,20 @@ def judge_received(handle: OpenGame, label: str, received: bytes, signature: byt
     return judge(handle, label, received, signature)
 
 
-def judge(handle: OpenGame, label: str, received: bytes, signature: bytes | None) -> Verdict:
-    """The pipeline for one order: parse, verify, envelope, validate, store."""
-    verdict = _judge(handle, label, received, signature)
+def judge(
+    handle: OpenGame,
+    label: str,
+    received: bytes,
+    signature: bytes | None,
+    only: str | None = None,
+) -> Verdict:
+    """The pipeline for one order (or notice): parse, verify, envelope, validate, store."""
+    if looks_like_notice(received) or only is not None:
+        from adjudicator.noticing import judge_notice
+
+        verdict = judge_notice(handle, label, received, signature, only)
+    else:
+        verdict = _judge(handle, label, received, signature)
     verdict.game = handle.game
     verdict.lang = game_lang(handle.meta)
     return verdict

@@ -38,7 +38,11 @@ MAX_KEY_FILE_BYTES = 16 * 1024
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,31}$")
 GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
-ENGINE_OPTIONS = {"nmr": ("default", "wait"), "sealing": ("plain", "commit-reveal")}
+ENGINE_OPTIONS = {
+    "nmr": ("default", "wait"),
+    "sealing": ("plain", "commit-reveal"),
+    "press": ("none", "public", "private", "grey"),
+}
 SEED_BYTES = 16
 """A drawn seed: ``secrets.token_hex(16)``, 32 hex digits, 128 bits."""
 MIN_SEED_DIGITS = 2 * SEED_BYTES
@@ -199,13 +203,14 @@ def _meta(spec: SetupSpec, game: Game, base: Path) -> tuple[dict[str, Any], list
 def check_options(
     game: Game, players: Sequence[str], given: Mapping[str, Any]
 ) -> tuple[dict[str, Any], list[Problem]]:
-    """The effective options, the game's and the engine's (``nmr``, ``sealing``), defaults
-    filled in, and every problem with those ``given``, each placed under the option's name:
+    """The effective options, the game's and the engine's (``nmr``, ``sealing``, ``press``),
+    defaults filled in, and every problem with those ``given``, each placed under the option's name:
     what a setup file's ``options`` and ``demo --option`` are checked by."""
     game_options = {k: v for k, v in given.items() if k not in ENGINE_OPTIONS}
     engine_options = {
         "nmr": given.get("nmr", "default"),
         "sealing": given.get("sealing", "plain"),  # games made before: plain
+        "press": given.get("press", "none"),  # games made before: none
     }
     problems = [
         Problem(f"bad-{name}", (name,))

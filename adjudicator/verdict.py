@@ -22,3 +22,4 @@ class Verdict:
     notes: list[Reason] = field(default_factory=list)  # of an accepted order; they never refuse
     game: Game | None = None  # whose words the reasons and notes are in
     lang: str = DEFAULT  # the language they are told in: the game's, or a form's for check
+    kind: str | None = None  # a notice's kind (press, absence, vote); None for an order

@@ -90,6 +90,12 @@ class Table:
         ssh_sign(self.keys[signer or player], path)
         return path
 
+    def notice(self, player: str, body: str, name: str, signer: str | None = None) -> Path:
+        """A signed notice (press, absence or vote): ``body`` is its YAML after the envelope."""
+        path = self.write(name, f"id: {self.setup['id']}\nplayer: {player}\n{body}")
+        ssh_sign(self.keys[signer or player], path)
+        return path
+
     def legal(self, player: str) -> dict[str, Any]:
         """A simple legal order for ``player`` from their view."""
         view = self.view(player)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin
 
 import pytest
+import yaml
 from pydantic import BaseModel
 
 from adjudicator import demo, keys, sealing
@@ -36,7 +37,7 @@ SAMPLES: dict[tuple[str, str], list[Any]] = {
 }
 """Values of the options whose type lists no values (beside ``None`` and the default)."""
 
-ENGINE_DEFAULTS = {"nmr": "default", "sealing": "plain"}
+ENGINE_DEFAULTS = {"nmr": "default", "sealing": "plain", "press": "none"}
 
 
 class NotListed(Exception):
@@ -187,6 +188,25 @@ def no_default_orders(game: Played) -> None:
         assert entry.get("defaulted", []) == []
 
 
+def press_sent(option: str) -> Callable[[Played], None]:
+    """The bots' press was taken (one a turn), and was what the option allows: none, to
+    everyone, or to one player."""
+
+    def check(game: Played) -> None:
+        folder = game.gamedir / "notices" / "press"
+        sent = sorted(folder.glob("*.yaml")) if folder.is_dir() else []
+        if option == "none":
+            assert sent == []
+            return
+        log = (game.gamedir / "log.jsonl").read_text().splitlines()
+        turns = [line for line in log if json.loads(line)["type"] == "adjudicated"]
+        assert len(sent) == len(turns)
+        to = {str(yaml.safe_load(p.read_text())["press"]["to"]) for p in sent}
+        assert (to == {"all"}) == (option == "public"), to
+
+    return check
+
+
 def sealing_plain(game: Played) -> None:
     assert not [p for p in game.stored_orders() if b"\ncommit: " in p.read_bytes()]
 
@@ -283,6 +303,10 @@ EFFECTS: dict[tuple[str, str, Any], Callable[[Played], None]] = {
     ("sultan", "nmr", "wait"): no_default_orders,
     ("sultan", "sealing", "plain"): sealing_plain,
     ("sultan", "sealing", "commit-reveal"): sealing_commit_reveal,
+    ("sultan", "press", "none"): press_sent("none"),
+    ("sultan", "press", "public"): press_sent("public"),
+    ("sultan", "press", "private"): press_sent("private"),
+    ("sultan", "press", "grey"): press_sent("grey"),
     ("sultans_court", "first_round_all_travel", True): court_first_round(True),
     ("sultans_court", "first_round_all_travel", False): court_first_round(False),
     ("sultans_court", "banish_tie", "lower_seat_goes"): court_banish_tie(False),
@@ -294,6 +318,10 @@ EFFECTS: dict[tuple[str, str, Any], Callable[[Played], None]] = {
     ("sultans_court", "nmr", "wait"): no_default_orders,
     ("sultans_court", "sealing", "plain"): sealing_plain,
     ("sultans_court", "sealing", "commit-reveal"): sealing_commit_reveal,
+    ("sultans_court", "press", "none"): press_sent("none"),
+    ("sultans_court", "press", "public"): press_sent("public"),
+    ("sultans_court", "press", "private"): press_sent("private"),
+    ("sultans_court", "press", "grey"): press_sent("grey"),
 }
 
 # How many players each game is played with (every count a game allows comes up) and, where
@@ -359,6 +387,7 @@ def test_every_value_of_every_option_is_played_and_checked() -> None:
         "start_player": [None, "bob"],
         "nmr": ["default", "wait"],
         "sealing": ["plain", "commit-reveal"],
+        "press": ["none", "public", "private", "grey"],
     }
     assert set(MODELS) == {"sultan", "sultans_court"}
     for game, model in MODELS.items():  # the models are what the games check options with
@@ -371,18 +400,18 @@ def test_every_value_of_every_option_is_played_and_checked() -> None:
 # ---------------------------------------------------------------------------------------------
 # Options that cannot be played: exit 2, the option named, nothing written
 
-SULTAN_KNOWN = "placement, jewel_choice, screens, start_player, nmr, sealing"
-COURT_KNOWN = "first_round_all_travel, banish_tie, max_rounds, nmr, sealing"
+SULTAN_KNOWN = "placement, jewel_choice, screens, start_player, nmr, sealing, press"
+COURT_KNOWN = "first_round_all_travel, banish_tie, max_rounds, nmr, sealing, press"
 
 
 @pytest.mark.parametrize(
     ("game", "options", "message"),
     [
-        (  # press (grey or not) comes with a later part of issue 14: not an option yet
+        (
             "sultan",
-            ["press=grey"],
+            ["press=loud"],
             "--option: refused for Sultan\n"
-            f"  unknown option 'press'; Sultan's options are {SULTAN_KNOWN}",
+            "  option 'press' must be 'none', 'public', 'private' or 'grey'",
         ),
         (
             "sultan",
@@ -510,7 +539,8 @@ def test_a_player_count_the_game_does_not_allow_is_refused(
 
 
 def test_a_setup_file_names_the_engine_options_beside_the_games(tmp_path: Path) -> None:
-    """The same check as --option's: an unknown option in a setup file lists nmr and sealing."""
+    """The same check as --option's: an unknown option in a setup file lists nmr, sealing and
+    press."""
     for name in ("alice", "bob"):
         keys.generate(tmp_path / name, name)
     (tmp_path / "setup.yaml").write_text(
@@ -519,11 +549,11 @@ def test_a_setup_file_names_the_engine_options_beside_the_games(tmp_path: Path) 
         "players:\n"
         "  - {name: alice, email: alice@example.org, key_file: alice.pub}\n"
         "  - {name: bob, email: bob@example.org, key_file: bob.pub}\n"
-        "options: {press: grey}\n"
+        "options: {chat: grey}\n"
     )
     result = run("new", tmp_path / "game", "--setup", tmp_path / "setup.yaml")
     assert result.exit_code == 3
     assert result.output == (
         f"Error: {tmp_path / 'setup.yaml'}: refused\n"
-        f"  line 6: unknown option 'press'; Sultan's options are {SULTAN_KNOWN}\n"
+        f"  line 6: unknown option 'chat'; Sultan's options are {SULTAN_KNOWN}\n"
     )

@@ -32,10 +32,10 @@ def test_a_locked_game_refuses_with_exit_4_and_changes_nothing(
 
 
 DEFAULT_OPTIONS = {
-    "sultan": "jewel_choice=player, nmr=default, placement=sealed, screens=true, sealing=plain, "
-    "start_player=null",
+    "sultan": "jewel_choice=player, nmr=default, placement=sealed, press=none, screens=true, "
+    "sealing=plain, start_player=null",
     "sultans_court": "banish_tie=lower_seat_goes, first_round_all_travel=true, max_rounds=null, "
-    "nmr=default, sealing=plain",
+    "nmr=default, press=none, sealing=plain",
 }
 
 

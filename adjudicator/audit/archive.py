@@ -31,9 +31,9 @@ from adjudicator.store import GameDir, atomic_write
 FORMAT = "adjudicator-archive"
 VERSION = 1
 PRIVATE_FILES = ("game.json", "setup.yaml")
-PRIVATE_FOLDERS = ("mail/", "seats/", "setaside/", "outbox/", "discarded/")
+PRIVATE_FOLDERS = ("mail/", "seats/", "setaside/", "outbox/", "discarded/", "notices/press/")
 """Never in a public archive: addresses (game.json, seats/), the setup as written, mail, what
-was set aside."""
+was set aside, press (each player sees only what was addressed to them)."""
 
 
 def shareable(rel: str, over: bool) -> bool:

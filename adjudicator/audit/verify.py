@@ -57,6 +57,8 @@ class Summary:
     head: str = GENESIS
     files: int = 0
     signatures: int = 0
+    notices: int = 0
+    """Of the notices (press, absences, votes) checked, each signed by its player's key."""
     turns: int = 0
     """Adjudications played again (0 when the seed is not revealed yet)."""
     commitment: str = "none"
@@ -469,6 +471,50 @@ def _signatures(
             elif digester is not None and digester.hidden(data) != journal.order_digest(order):
                 summary.findings.append(Finding(turn, rel, msg("verify-order-digest")))
             summary.signatures += 1
+        for notice in entry.get("notices") or []:
+            _notice_signed(notice, walk, files, header, keys, digester, summary)
+
+
+def _notice_signed(
+    notice: dict[str, Any],
+    walk: _Walk,
+    files: dict[str, bytes],
+    header: dict[str, Any],
+    keys: dict[str, Any],
+    digester: digests.Digester | None,
+    summary: Summary,
+) -> None:
+    """A notice the archive holds: signed by the key of the player it names, as it stood then,
+    for this game, of the kind the journal says, with the digest the journal names."""
+    from adjudicator import notices
+
+    turn = int(notice["turn"])
+    origin = notices.path(str(notice["kind"]), str(notice["file"]))
+    rel = walk.now.get(origin, origin)
+    data = files.get(rel)
+    if data is None:
+        return  # not in a public archive (a full one names it missing)
+    signature = files.get(walk.now.get(origin + ".sig", origin + ".sig"))
+    body = notices.parse(data).data or {}
+    player = body.get("player")
+    if not isinstance(player, str) or player not in keys:
+        summary.findings.append(Finding(turn, rel, msg("verify-notice-envelope")))
+        return
+    if signature is None:
+        why = msg("verify-signature-missing", player=player)
+        summary.findings.append(Finding(turn, rel + ".sig", why))
+        return
+    try:
+        sshsig.verify(data, signature, str(keys.get(player)), signer=player)
+    except sshsig.SignatureError as error:
+        why = msg("verify-signature", player=player, why=error.reason)
+        summary.findings.append(Finding(turn, rel + ".sig", why))
+        return
+    if body.get("id") != header["id"] or notices.kind_of(body) != notice["kind"]:
+        summary.findings.append(Finding(turn, rel, msg("verify-notice-envelope")))
+    elif digester is not None and digester.hidden(data) != notice["digest"]:
+        summary.findings.append(Finding(turn, rel, msg("verify-order-digest")))
+    summary.notices += 1
 
 
 def _sealed_in_order(walk: _Walk, header: dict[str, Any], summary: Summary) -> None:

@@ -239,7 +239,7 @@ def _one_message(games: list[Game], raw: Raw, settings: MailSettings) -> Outcome
             for index, (found, route) in enumerate(routes):
                 if route.game is game and route.signer is not None:
                     lines[index] = _take(message, handle, game, route.signer, found, route)
-            running.commit("mail", message_id=key, orders=handle.pending, **handle.opening())
+            running.commit("mail", message_id=key, **handle.accepted_lines(), **handle.opening())
     aside: dict[Game | None, list[Msg]] = {}
     hints: set[Game | None] = set()
     for index, (found, route) in enumerate(routes):
@@ -372,7 +372,7 @@ def receipt_words(
     The attachment's name is a stranger's choice: it is quoted escaped, at most 80 characters.
     """
     facts: dict[str, Any] = {}
-    if not verdict.accepted:
+    if not verdict.accepted and verdict.kind is None:
         turn = handle.turn() if verdict.turn is None else verdict.turn
         entry = handle.in_effect(turn).get(signer)
         in_effect = None if entry is None else _sha256_of(handle, turn, entry)
@@ -390,6 +390,7 @@ def receipt_words(
         game=verdict.game,
         lang=lang_of(handle.meta, signer),
         head=handle.dir.head(),
+        kind=verdict.kind,
         **facts,
     )
 

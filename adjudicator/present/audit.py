@@ -45,6 +45,7 @@ def summary_lines(summary: Summary, head: str | None = None, lang: str = "en") -
         msg("verify-signatures", count=summary.signatures)
         if summary.signatures
         else msg("verify-signatures-none"),
+        *([msg("verify-notices", count=summary.notices)] if summary.notices else []),
         msg(f"verify-commitment-{summary.commitment}"),
         msg("verify-replayed", count=summary.turns)
         if summary.replayed

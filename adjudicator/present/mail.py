@@ -88,13 +88,16 @@ def receipt(
     game: Game | None = None,
     lang: str = "en",
     head: str | None = None,
+    kind: str | None = None,
 ) -> Mail:
-    """A receipt: the order's fate, to its signer only. ``name`` is the attachment's name,
-    escaped; ``order`` the order in effect (accepted); ``in_effect`` the SHA-256 of the order in
-    effect for ``in_effect_turn`` (refused), None when there is none; ``head`` the chain head as
-    the receipt is written (None: none)."""
+    """A receipt: the order's (or a notice's, of ``kind``) fate, to its signer only. ``name``
+    is the attachment's name, escaped; ``order`` the order in effect (accepted); ``in_effect``
+    the SHA-256 of the order in effect for ``in_effect_turn`` (refused), None when there is
+    none; ``head`` the chain head as the receipt is written (None: none)."""
     fate = "accepted" if accepted else "refused"
     code = f"mail-receipt-{fate}{'' if turn is not None else '-no-turn'}-subject"
+    if kind is not None:
+        code = f"mail-receipt-notice-{fate}-subject"
     text = body(
         "receipt.txt.j2",
         lang,
@@ -112,8 +115,11 @@ def receipt(
         else say(turn_label(in_effect_turn), game, lang),
         in_effect=in_effect,
         chain=[] if head is None else [head_line(head)],
+        kind=None if kind is None else say(msg(f"notice-kind-{kind}"), game, lang),
     )
     about = Msg(code, {"game": game_id, "turn": None if turn is None else turn_label(turn)})
+    if kind is not None:
+        about = Msg(code, {"game": game_id, "kind": msg(f"notice-kind-{kind}")})
     return Mail(subject(about, game, lang), text)
 
 

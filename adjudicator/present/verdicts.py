@@ -35,6 +35,8 @@ def note_lines(verdict: Verdict, lang: str | None = None) -> list[str]:
 
 
 def verdict_lines(verdict: Verdict, lang: str | None = None) -> list[str]:
+    if verdict.accepted and verdict.kind is not None:
+        return [f"{verdict.label}: accepted ({verdict.player}, {verdict.kind})"]
     if verdict.accepted:
         extra = ", replaces the earlier order" if verdict.replaces else ""
         head = f"{verdict.label}: accepted ({verdict.player}, turn {verdict.turn}){extra}"

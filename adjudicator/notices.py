@@ -1,0 +1,96 @@
+"""Notices: what a player sends besides orders, signed like orders (DESIGN.md, issue 14).
+
+A notice file holds ``id``, ``player`` and exactly one of
+
+- ``press: {to: all | [names], text: ...}``: table talk, relayed by mail (docs/press.md);
+- ``absence: {from: DATE, to: DATE}``: the player is away (ISO dates in the game's time zone);
+- ``vote: draw | concede | none``: a vote for a draw, a concession, or a draw vote withdrawn.
+
+It carries no ``turn``: it is taken whatever the player owes now. It is read as strictly as an
+order (the same size caps, strict YAML, no unknown key), signed in the same namespace, and
+stored under ``notices/KIND/`` by the step that accepts it, which names it in its journal line
+(``notices``: each ``kind``, ``file``, ``digest``, ``turn`` (the turn open when it came) and
+``at``). Neither the file's name nor the line names the player: only the file, which only the
+game master's copy of the game holds, says who sent it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from adjudicator.contract import Problem
+from adjudicator.orders import MAX_ORDER_BYTES, Parsed
+from adjudicator.problems import located_all, schema_problems
+from adjudicator.strictyaml import StrictYamlError, load
+
+KINDS = ("press", "absence", "vote")
+Kind = Literal["press", "absence", "vote"]
+FOLDER = "notices"
+MAX_PRESS_CHARS = 8000
+"""A press message's text: at most this many characters (a long letter; the file's cap is
+64 KiB)."""
+
+
+class Press(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    to: Literal["all"] | list[str]
+    text: str
+
+
+class Absence(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    from_: dt.date = Field(alias="from")
+    to: dt.date
+
+
+class NoticeFile(BaseModel):
+    """A notice file: the envelope of an order without ``turn``, and one kind."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    id: str
+    player: str
+    press: Press | None = None
+    absence: Absence | None = None
+    vote: Literal["draw", "concede", "none"] | None = None
+
+
+def looks_like_notice(received: bytes) -> bool:
+    """Whether a file has a top-level ``press:``, ``absence:`` or ``vote:`` key (a file that
+    has none is judged as an order)."""
+    return any(
+        line.startswith((b"press:", b"absence:", b"vote:")) for line in received.splitlines()
+    )
+
+
+def kind_of(data: dict[str, Any]) -> Kind | None:
+    """The one kind a parsed notice holds (None when it holds none or more than one)."""
+    found = [k for k in KINDS if data.get(k) is not None]
+    return found[0] if len(found) == 1 else None  # type: ignore[return-value]
+
+
+def parse(raw: bytes) -> Parsed:
+    """Strict YAML, then the notice's schema and its one kind: every problem at once."""
+    parsed = Parsed(raw)
+    try:
+        parsed.loaded = load(raw, max_bytes=MAX_ORDER_BYTES)
+    except StrictYamlError as error:
+        parsed.reasons = [p.reason for p in error.problems]
+        return parsed
+    data = parsed.loaded.data
+    problems = schema_problems(NoticeFile, data)
+    if isinstance(data, dict):
+        given = [k for k in KINDS if data.get(k) is not None]
+        if len(given) != 1:
+            problems.append(Problem("notice-one-kind", (), given=given, kinds=list(KINDS)))
+        parsed.data = data
+    parsed.schema = problems
+    parsed.reasons = located_all(problems, parsed.loaded)
+    return parsed
+
+
+def path(kind: str, file: str) -> str:
+    """Where a notice's file lies in the game directory."""
+    return f"{FOLDER}/{kind}/{file}"

@@ -1,0 +1,176 @@
+"""Judging notices (press, absences, votes): parse -> player -> verify signature -> replay ->
+envelope -> what the kind says -> store; for ``submit``, ``press``, ``absence`` and mail.
+
+A notice is judged inside the step of the command (or mail) that brought it, as orders are, and
+the step's journal line names it (:meth:`adjudicator.engine.OpenGame.accepted_lines`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adjudicator import clock, notices, schedule, sshsig
+from adjudicator.contract import Problem, Reason, msg
+from adjudicator.engine import OpenGame, now
+from adjudicator.judging import _NO_SIGNATURE, _signature_reason
+from adjudicator.notices import Kind
+from adjudicator.orders import sha256
+from adjudicator.verdict import Verdict
+
+PRESS = ("none", "public", "private", "grey")
+"""The ``press`` option: no press, press to everyone only, to anyone, or to anyone with the
+sender hidden from the recipients (the game master always sees the sender)."""
+
+
+def judge_notice(
+    handle: OpenGame, label: str, received: bytes, signature: bytes | None, only: str | None
+) -> Verdict:
+    """One notice: its verdict, and, when it is accepted, its files written and its entry in
+    ``handle.noticed``."""
+    parsed = notices.parse(received)
+    if parsed.data is None:
+        if signature is None:
+            parsed.reasons.insert(0, _NO_SIGNATURE)
+        return _verdict(label, False, None, parsed.reasons, only)
+    player = parsed.data.get("player")
+    if not isinstance(player, str) or player not in handle.players:
+        if isinstance(player, str):
+            parsed.add(
+                Problem("unknown-player", ("player",), player=player, game=handle.meta["id"])
+            )
+        return _verdict(label, False, None, parsed.reasons, only)
+    if signature is None:
+        return _verdict(label, False, player, [_NO_SIGNATURE, *parsed.reasons], only)
+    try:
+        signed = sshsig.verify_variants(received, signature, handle.key_of(player), signer=player)
+    except sshsig.SignatureError as error:
+        why = Reason(_signature_reason(handle, player, error, signature))
+        return _verdict(label, False, player, [why, *parsed.reasons], only)
+    digest = handle.dir.digester().hidden(signed)
+    replayed = handle.accepted().get(digest)
+    if replayed is not None:
+        return _verdict(label, False, player, [Reason(msg("replay", turn=replayed))], only)
+    out = out_of_game(handle, player)
+    if out is not None:
+        return _verdict(label, False, player, [Reason(out)], only)
+    data = parsed.data
+    if "id" in data and data["id"] != handle.meta["id"]:
+        parsed.add(Problem("wrong-game", ("id",), given=data["id"], game=handle.meta["id"]))
+    kind = notices.kind_of(data)
+    if parsed.ok and kind is not None:
+        for problem in kind_problems(handle, player, kind, data[kind]):
+            parsed.add(problem)
+        if only is not None and kind != only:
+            parsed.reasons.insert(0, Reason(msg("notice-not-of-kind", kind=kind, only=only)))
+    if not parsed.ok or kind is None:
+        return _verdict(label, False, player, parsed.reasons, only or kind)
+    _store(handle, kind, signed, signature, digest)
+    return _verdict(label, True, player, [], kind, sha256(signed))
+
+
+def _verdict(
+    label: str,
+    accepted: bool,
+    player: str | None,
+    reasons: list[Reason],
+    kind: str | None,
+    digest: str | None = None,
+) -> Verdict:
+    return Verdict(label, accepted, player, None, reasons=reasons, sha256=digest, kind=kind)
+
+
+def out_of_game(handle: OpenGame, player: str) -> Any:
+    """Why ``player`` may send no notice (they resigned, or conceded), or None."""
+    if player in handle.resigned():
+        return msg("player-resigned", player=player, game=handle.meta["id"])
+    if player in conceded(handle):
+        return msg("player-conceded", player=player, game=handle.meta["id"])
+    return None
+
+
+def conceded(handle: OpenGame) -> list[str]:
+    """The players who conceded, in the order they did."""
+    found = [read(handle, n) for n in handle.notices() if n["kind"] == "vote"]
+    return list(dict.fromkeys(f["player"] for f in found if f["vote"] == "concede"))
+
+
+def read(handle: OpenGame, entry: dict[str, Any]) -> dict[str, Any]:
+    """The notice a journal entry names, as its player signed it (parsed; it was valid when
+    it was accepted)."""
+    raw = (handle.dir.root / notices.path(entry["kind"], entry["file"])).read_bytes()
+    data = notices.parse(raw).data
+    assert data is not None
+    return data
+
+
+def kind_problems(handle: OpenGame, player: str, kind: Kind, body: Any) -> list[Problem]:
+    """What is wrong with a well-formed notice of ``kind`` in this game now."""
+    if kind == "press":
+        return press_problems(handle, player, body)
+    if kind == "absence":
+        return absence_problems(handle, body)
+    return []
+
+
+def press_problems(handle: OpenGame, player: str, press: dict[str, Any]) -> list[Problem]:
+    """Press the game's ``press`` option allows, to players of the game other than the sender,
+    each named once, with some text and not too much."""
+    option = handle.meta["options"].get("press", "none")
+    if option == "none":
+        return [Problem("press-off", ("press",), game=handle.meta["id"])]
+    problems: list[Problem] = []
+    to = press["to"]
+    if option == "public" and to != "all":
+        problems.append(Problem("press-public-only", ("press", "to"), game=handle.meta["id"]))
+    elif isinstance(to, list):
+        if not to:
+            problems.append(Problem("press-to-nobody", ("press", "to")))
+        for index, name in enumerate(to):
+            if name == player:
+                problems.append(Problem("press-to-self", ("press", "to", index)))
+            elif name not in handle.players:
+                problems.append(
+                    Problem(
+                        "press-unknown-recipient",
+                        ("press", "to", index),
+                        name=name,
+                        players=[p for p in handle.players if p != player],
+                    )
+                )
+            elif name in to[:index]:
+                problems.append(Problem("press-recipient-twice", ("press", "to", index), name=name))
+    text = press["text"]
+    if not text.strip():
+        problems.append(Problem("press-empty", ("press", "text")))
+    elif len(text) > notices.MAX_PRESS_CHARS:
+        problems.append(
+            Problem(
+                "press-too-long", ("press", "text"), size=len(text), cap=notices.MAX_PRESS_CHARS
+            )
+        )
+    return problems
+
+
+def absence_problems(handle: OpenGame, absence: dict[str, Any]) -> list[Problem]:
+    """An absence that ends no earlier than it begins, and not in the past (the game's time
+    zone's today)."""
+    start, end = absence["from"], absence["to"]
+    today = clock.now().astimezone(schedule.game_zone(handle.meta)).date()
+    if end < start:
+        return [Problem("absence-ends-first", ("absence", "to"), start=str(start), end=str(end))]
+    if end < today:
+        return [Problem("absence-past", ("absence", "to"), end=str(end), today=str(today))]
+    return []
+
+
+def _store(handle: OpenGame, kind: Kind, signed: bytes, signature: bytes, digest: str) -> None:
+    """Write the notice's files, numbered in their kind's folder; the step's journal line will
+    name it. Neither names the player: a public archive holds the journal, and grey press
+    must not tell its recipients who sent it (nor a vote who made it)."""
+    store = handle.dir
+    number = 1 + sum(1 for n in handle.notices() if n["kind"] == kind)
+    name = f"{number:04d}.yaml"
+    store.write_bytes(notices.path(kind, name), signed)
+    store.write_bytes(notices.path(kind, name + ".sig"), signature)
+    entry = {"kind": kind, "file": name, "digest": digest, "turn": handle.turn(), "at": now()}
+    handle.noticed.append(entry)

@@ -1,0 +1,249 @@
+"""Notices (issue 14, DESIGN.md): press, absences and votes, signed like orders, taken by
+``submit``, ``press``, ``absence`` and mail whatever the player owes, named in the journal
+without their sender, and checked by ``verify``."""
+
+from __future__ import annotations
+
+import email.policy
+import json
+import subprocess
+from email.message import EmailMessage
+from email.parser import BytesParser
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import Table, run
+from tests.test_preview import snapshot as tree_hashes
+
+PRESS = "press:\n  to: [bob]\n  text: Shall we share the rubies?\n"
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Table:
+    return Table(tmp_path, players=3, press="private")
+
+
+def journal(table: Table) -> list[dict]:
+    return [json.loads(line) for line in (table.gamedir / "log.jsonl").read_text().splitlines()]
+
+
+def test_press_is_stored_as_signed_and_named_without_its_sender(table: Table) -> None:
+    path = table.notice("alice", PRESS, "press.yaml")
+    result = run("press", table.gamedir, path)
+    assert result.exit_code == 0, result.output
+    assert result.output == f"{path}: accepted (alice, press)\n"
+    stored = table.gamedir / "notices" / "press" / "0001.yaml"
+    assert stored.read_bytes() == path.read_bytes()
+    # what is stored verifies with OpenSSH itself, as an order does
+    signers = table.root / "allowed"
+    key = (table.root / "keys" / "alice.pub").read_text()
+    signers.write_text(f"alice {key}")
+    checked = subprocess.run(
+        [
+            "ssh-keygen",
+            "-Y",
+            "verify",
+            "-f",
+            signers,
+            "-I",
+            "alice",
+            "-n",
+            "adjudicator-orders",
+            "-s",
+            f"{stored}.sig",
+        ],
+        input=stored.read_bytes(),
+        capture_output=True,
+    )
+    assert checked.returncode == 0, checked.stderr
+    line = journal(table)[-1]
+    assert line["type"] == "submitted" and line["orders"] == []
+    [entry] = line["notices"]
+    assert set(entry) == {"kind", "file", "digest", "turn", "at"}
+    assert (entry["kind"], entry["file"], entry["turn"]) == ("press", "0001.yaml", 1)
+    assert "alice" not in json.dumps(line), "the journal is public: it never names the sender"
+
+
+def test_submit_takes_every_kind_and_each_command_only_its_own(table: Table) -> None:
+    vote = table.notice("alice", "vote: draw\n", "vote.yaml")
+    away = table.notice("bob", "absence:\n  from: 2099-01-01\n  to: 2099-01-09\n", "away.yaml")
+    press = table.notice("carol", PRESS.replace("[bob]", "all"), "press.yaml")
+    before = tree_hashes(table.gamedir)
+    for command, path in (("press", vote), ("absence", press), ("press", away)):
+        result = run(command, table.gamedir, path)
+        assert result.exit_code == 3, result.output
+        assert f"and this command takes only {command} notices" in result.output
+    assert tree_hashes(table.gamedir) == before, "a refused notice changes nothing"
+    result = run("submit", table.gamedir, vote, away, press)
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == [
+        f"{vote}: accepted (alice, vote)",
+        f"{away}: accepted (bob, absence)",
+        f"{press}: accepted (carol, press)",
+    ]
+    kinds = [n["kind"] for n in journal(table)[-1]["notices"]]
+    assert kinds == ["vote", "absence", "press"]
+    assert table.status()["received"] == [], "a notice is no order"
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (
+            "press:\n  to: [alice, zed, bob, bob]\n  text: hi\n",
+            [
+                "line 4: this press is addressed to its sender",
+                "line 4: there is no player 'zed' in this game (the others are bob, carol)",
+                "line 4: bob is named twice",
+            ],
+        ),
+        ("press:\n  to: []\n  text: hi\n", ["line 4: the press names no recipient"]),
+        ("press:\n  to: all\n  text: '  '\n", ["line 5: the press has no text"]),
+        (
+            "press:\n  to: all\n  text: " + "x" * 8001 + "\n",
+            ["line 5: the press's text has 8001 characters; at most 8000 are taken"],
+        ),
+        (
+            "absence:\n  from: 2099-02-01\n  to: 2099-01-01\n",
+            ["line 5: the absence ends (2099-01-01) before it begins (2099-02-01)"],
+        ),
+        ("absence:\n  from: 2001-02-01\n  to: 2001-02-02\n", ["line 5: the absence ended on"]),
+        ("absence:\n  from: 2099-02-01\n", ["line 3: the key 'absence.to' is missing"]),
+        ("vote: resign\n", ["line 3: "]),
+        (
+            "vote: draw\nabsence:\n  from: 2099-02-01\n  to: 2099-02-02\n",
+            ["line 1: a notice holds exactly one of press, absence and vote"],
+        ),
+        ("turn: 1\nvote: draw\n", ["line 3: unknown key 'turn'"]),
+    ],
+)
+def test_a_notice_is_read_as_strictly_as_an_order(
+    table: Table, body: str, expected: list[str]
+) -> None:
+    path = table.notice("alice", body, "notice.yaml")
+    before = tree_hashes(table.gamedir)
+    result = run("submit", table.gamedir, path)
+    assert result.exit_code == 3, result.output
+    lines = [line.strip() for line in result.output.splitlines()]
+    lines[0] = lines[0].removeprefix(f"{path}: refused: ")
+    assert len(lines) == len(expected), lines
+    for line, start in zip(lines, expected, strict=True):
+        assert line.startswith(start), (line, start)
+    assert tree_hashes(table.gamedir) == before
+
+
+def test_signature_replay_wrong_game_and_other_players(table: Table) -> None:
+    unsigned = table.write("unsigned.yaml", "id: cairo-2026\nplayer: alice\nvote: draw\n")
+    forged = table.notice("alice", "vote: draw\n", "forged.yaml", signer="bob")
+    other = table.notice("alice", "vote: concede\n".replace("cairo", "x"), "o.yaml")
+    other.write_text(other.read_text().replace("cairo-2026", "rome-2027"))
+    cases = {
+        unsigned: "refused: no signature",
+        forged: "signed with bob's key",
+    }
+    for path, said in cases.items():
+        result = run("submit", table.gamedir, path)
+        assert result.exit_code == 3 and said in result.output, result.output
+    vote = table.notice("alice", "vote: draw\n", "vote.yaml")
+    assert run("submit", table.gamedir, vote).exit_code == 0
+    again = run("submit", table.gamedir, vote)
+    assert again.exit_code == 3
+    assert "replay: these exact signed bytes were accepted before (turn 1)" in again.output
+
+
+def test_press_follows_the_game_option(tmp_path: Path) -> None:
+    for option, to, said in (
+        ("none", "all", "game cairo-2026 takes no press (its option press is none)"),
+        ("public", "[bob]", "game cairo-2026 takes only press to everyone"),
+    ):
+        table = Table(tmp_path / option, players=3, press=option)
+        path = table.notice("alice", f"press:\n  to: {to}\n  text: hi\n", "p.yaml")
+        result = run("press", table.gamedir, path)
+        assert result.exit_code == 3 and said in result.output, result.output
+    table = Table(tmp_path / "default", players=3)
+    assert table.view("alice")  # a game made without the option takes no press
+    result = run("press", table.gamedir, table.notice("alice", PRESS, "p.yaml"))
+    assert result.exit_code == 3 and "takes no press" in result.output
+
+
+def test_a_bad_press_option_is_refused_by_new(tmp_path: Path) -> None:
+    with pytest.raises(AssertionError, match="option 'press' must be"):
+        Table(tmp_path, players=3, press="loud")
+
+
+def test_a_resigned_player_sends_no_notice_and_a_finished_game_takes_none(
+    table: Table,
+) -> None:
+    assert run("resign", table.gamedir, "--player", "carol").exit_code == 0
+    result = run("submit", table.gamedir, table.notice("carol", "vote: draw\n", "c.yaml"))
+    assert result.exit_code == 3 and "carol has resigned" in result.output
+
+
+def test_verify_checks_every_notice(table: Table) -> None:
+    paths = [
+        table.notice("alice", PRESS, "press.yaml"),
+        table.notice("bob", "vote: draw\n", "vote.yaml"),
+    ]
+    assert run("submit", table.gamedir, *paths).exit_code == 0
+    archive = table.root / "game.archive"
+    assert run("archive", table.gamedir, "-o", archive).exit_code == 0
+    result = run("verify", archive)
+    assert result.exit_code == 0, result.output
+    assert "notices: 2 press, absences and votes, each signed" in result.output
+    # a notice whose signature is another's is found
+    data = json.loads(archive.read_text())
+    for item in data["files"]:
+        if item["path"] == "notices/vote/0001.yaml.sig":
+            item["text"] = (paths[0].parent / "press.yaml.sig").read_text()
+    archive.write_text(json.dumps(data))
+    result = run("verify", archive)
+    assert result.exit_code == 3
+    assert "notices/vote/0001.yaml.sig" in result.output
+
+
+def test_a_public_archive_never_holds_press(table: Table) -> None:
+    assert run("submit", table.gamedir, table.notice("alice", PRESS, "press.yaml")).exit_code == 0
+    while not table.status()["over"]:
+        table.play_turn()
+    archive = table.root / "public.archive"
+    assert run("archive", table.gamedir, "--public", "-o", archive).exit_code == 0
+    paths = [item["path"] for item in json.loads(archive.read_text())["files"]]
+    assert not [p for p in paths if p.startswith("notices/press/")]
+    assert "Shall we share" not in archive.read_text()
+    result = run("verify", archive)
+    assert result.exit_code == 0, result.output
+    late = run("submit", table.gamedir, table.notice("bob", "vote: draw\n", "late.yaml"))
+    assert late.exit_code == 4 and "is over" in late.output
+
+
+def test_a_notice_by_mail_gets_its_own_receipt(table: Table) -> None:
+    config = table.root / "mail.toml"
+    config.write_text('[mail]\nfrom = "gm-bot@example.org"\ngm = "gm@example.org"\n')
+    assert run("send", table.gamedir, "--config", config).exit_code == 0
+    path = table.notice("bob", "vote: draw\n", "vote.yaml")
+    message = EmailMessage()
+    message["From"] = "bob@example.org"
+    message["To"] = "gm-bot@example.org"
+    message["Subject"] = "my vote"
+    message["Message-ID"] = "<vote1@mail>"
+    message.set_content("I vote for a draw.\n")
+    message.add_attachment(path.read_bytes(), maintype="text", subtype="yaml", filename="v.yaml")
+    signature = Path(f"{path}.sig").read_bytes()
+    message.add_attachment(
+        signature, maintype="application", subtype="octet-stream", filename="v.yaml.sig"
+    )
+    raw = message.as_bytes(policy=email.policy.SMTP)
+    result = run("ingest", table.gamedir, "--config", config, input=raw)  # type: ignore[arg-type]
+    assert result.exit_code == 0, result.output
+    assert result.output == "<vote1@mail> cairo-2026 bob - accepted\n"
+    assert journal(table)[-1]["type"] == "mail"
+    assert journal(table)[-1]["notices"][0]["kind"] == "vote"
+    assert run("send", table.gamedir, "--config", config).exit_code == 0
+    parser = BytesParser(policy=email.policy.default)
+    mails = [parser.parsebytes(p.read_bytes()) for p in (table.gamedir / "outbox").glob("*.eml")]
+    [receipt] = [m for m in mails if m["In-Reply-To"] == "<vote1@mail>"]
+    assert receipt["Subject"] == "[cairo-2026] vote accepted"
+    text = receipt.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+    assert "Your vote v.yaml for game cairo-2026 was accepted." in text
+    assert "vote: draw" in text
