@@ -216,7 +216,7 @@ def _table_talk(
     sender = names[(turn - 1) % len(names)]
     to: object = "all" if option == "public" else [names[turn % len(names)]]
     text = f"Greetings from {sender} in turn {turn}."
-    notice = {"id": game_id, "player": sender, "press": {"to": to, "text": text}}
+    notice: dict[str, object] = {"id": game_id, "player": sender, "press": {"to": to, "text": text}}
     path = directory / "press" / f"turn{turn:03d}-{sender}.yaml"
     _write_signed(path, notice, directory / "keys" / sender)
     _submit(gamedir, path, game_name)
