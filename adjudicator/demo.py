@@ -11,6 +11,7 @@ file's rule for seeds; the bots draw from the same seed. A real game draws its s
 
 from __future__ import annotations
 
+import datetime as dt
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -88,6 +89,8 @@ def run(
             break
         turn = status["turn"]
         _table_talk(gamedir, directory, setup["id"], names, turn, game_name)
+        if turn == 1:
+            _away(gamedir, directory, setup["id"], names, game_name)
         for player in status["owed"]:
             view = engine.view(gamedir, player)
             view["to_do"] = view.pop("order", view["to_do"])  # sealed: the order it seals
@@ -218,6 +221,24 @@ def _table_talk(
     text = f"Greetings from {sender} in turn {turn}."
     notice: dict[str, object] = {"id": game_id, "player": sender, "press": {"to": to, "text": text}}
     path = directory / "press" / f"turn{turn:03d}-{sender}.yaml"
+    _write_signed(path, notice, directory / "keys" / sender)
+    _submit(gamedir, path, game_name)
+
+
+AWAY = {"from": dt.date(2099, 1, 1), "to": dt.date(2099, 1, 7)}
+"""The week the last seat's bot is away: fixed, so that the same seed makes the same demo, and
+far ahead, so that it moves no deadline and skips no order of the game played now."""
+
+
+def _away(gamedir: Path, directory: Path, game_id: str, names: list[str], game_name: str) -> None:
+    """Under an ``absence`` option other than ``none`` (and days to take), the last seat's bot
+    announces an absence in the first turn: every report shows it."""
+    options = engine.OpenGame(gamedir).meta["options"]
+    if options.get("absence", "none") == "none" or not options.get("absence_days"):
+        return
+    sender = names[-1]
+    notice: dict[str, object] = {"id": game_id, "player": sender, "absence": dict(AWAY)}
+    path = directory / "absence" / f"{sender}.yaml"
     _write_signed(path, notice, directory / "keys" / sender)
     _submit(gamedir, path, game_name)
 

@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from adjudicator import clock, journal, schedule, steps, views
+from adjudicator import absences, clock, journal, schedule, steps, views
 from adjudicator.contract import Game, State
 from adjudicator.errors import NotNow, UsageProblem
 from adjudicator.registry import load_game
@@ -116,8 +116,10 @@ class OpenGame:
 
     def accepted_lines(self) -> dict[str, Any]:
         """What a step's journal line says it accepted: ``orders``, and ``notices`` when it
-        took any (a line without notices has no such key, as lines made before them)."""
-        return {"orders": self.pending, **({"notices": self.noticed} if self.noticed else {})}
+        took any (a line without notices has no such key, as lines made before them), and
+        ``deadline_moved`` when an absence it took moves the current turn's deadline."""
+        noticed = {"notices": self.noticed} if self.noticed else {}
+        return {"orders": self.pending, **noticed, **absences.moved_now(self)}
 
     def resigned(self) -> list[str]:
         """The players who resigned: their seats play the default orders."""
@@ -142,10 +144,12 @@ class OpenGame:
 
 
 def game_options(meta: dict[str, Any]) -> dict[str, Any]:
-    """The options the game module sees: the engine's own (nmr, sealing, press) left out."""
-    from adjudicator.setupfile import ENGINE_OPTIONS
+    """The options the game module sees: the engine's own (nmr, sealing, press, absence,
+    absence_days) left out."""
+    from adjudicator.setupfile import ENGINE_OPTIONS, NUMBER_OPTIONS
 
-    return {k: v for k, v in meta["options"].items() if k not in ENGINE_OPTIONS}
+    engine = {*ENGINE_OPTIONS, *NUMBER_OPTIONS}
+    return {k: v for k, v in meta["options"].items() if k not in engine}
 
 
 def now() -> str:
@@ -257,7 +261,10 @@ def write_files(store: GameDir, files: dict[str, bytes]) -> None:
 def reveal_of(handle: OpenGame, turn: int, without: list[str]) -> dict[str, Any]:
     """The reveal of ``turn`` opening now: its deadline (counted as a turn's is) and who made
     no commitment."""
-    return {"turn": turn, "deadline": deadline_of(handle.meta, clock.now()), "without": without}
+    deadline = deadline_of(handle.meta, clock.now())
+    owing = [p for p in handle.players if p in handle.committed(turn) and p not in without]
+    deadline = absences.opening_deadline(handle, deadline, owing)
+    return {"turn": turn, "deadline": deadline, "without": without}
 
 
 # -- adjudicate --------------------------------------------------------------------------------
@@ -273,9 +280,9 @@ def status_of(handle: OpenGame) -> dict[str, Any]:
     received = handle.received(turn)
     order = handle.players
     resigned = handle.resigned()
-    left_out = resigned + handle.without(turn)
-    over = handle.game.is_over(state)
     times = handle.clock()
+    left_out = resigned + handle.without(turn) + absences.left_out(handle, times.deadline)
+    over = handle.game.is_over(state)
     return {
         "id": handle.meta["id"],
         "game": handle.meta["game"],
@@ -287,6 +294,7 @@ def status_of(handle: OpenGame) -> dict[str, Any]:
         "received": [p for p in order if p in received],
         "resigned": resigned,
         "without": handle.without(turn),
+        "away": [a.json() for a in absences.ahead(handle)],
         "deadline": None if over or times.deadline is None else clock.stamp(times.deadline),
         "timezone": schedule.game_zone(handle.meta).key,
         "paused": times.paused_since is not None,
@@ -331,9 +339,11 @@ def adjudicate(
         owed = game.owed(state)
         received = handle.received(turn)
         missing = [p for p in handle.players if p in owed and p not in received]
-        left_out = handle.resigned() + handle.without(turn)
+        times = handle.clock()
+        away = absences.left_out(handle, times.deadline)
+        left_out = handle.resigned() + handle.without(turn) + away
         absent = [p for p in missing if p not in left_out]
-        fixed = handle.clock().rolled_back
+        fixed = times.rolled_back
         if absent and not (default_missing or fixed):
             raise NotNow(
                 f"turn {turn} cannot be adjudicated: orders missing from {', '.join(absent)} "
@@ -358,6 +368,8 @@ def adjudicate(
         over = game.is_over(resolution.state)
         opened = clock.now()
         deadline = None if over else deadline_of(handle.meta, opened)
+        owing = list(game.owed(resolution.state))
+        deadline = absences.opening_deadline(handle, deadline, owing)
         everything = {**all_orders(handle), str(turn): orders} if over else None
         files = dict([resolution_file(turn, orders, missing, resolution.events)])
         files.update(opening_files(game, handle.meta, turn + 1, resolution.state, everything))

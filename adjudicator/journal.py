@@ -40,7 +40,9 @@ and of mail add these lines:
 ==============  ===============================================================================
 
 A ``submitted`` or ``mail`` line may also name ``notices``: the press, absences and votes it
-accepted (:mod:`adjudicator.notices`); a line without any has no such key.
+accepted (:mod:`adjudicator.notices`); a line without any has no such key. Under ``absence:
+extend``, a line whose absences move the current turn's deadline also holds ``deadline_moved``:
+``turn``, ``deadline`` (the new one) and ``was`` (:mod:`adjudicator.absences`).
 
 Under ``sealing: commit-reveal`` an accepted commitment is an order entry with ``kind:
 commitment``; the line that opens a turn's reveal (the ``submitted`` or ``mail`` line that
@@ -111,6 +113,10 @@ def clock(log: list[dict[str, Any]], turn: int) -> Clock:
             state = Clock(turn, opened=_time(entry["at"]))
             if reveal.get("deadline"):
                 state.deadline = _time(reveal["deadline"])
+        elif (
+            entry.get("deadline_moved") and entry["deadline_moved"]["turn"] == turn
+        ):  # an absence (extend)
+            state.deadline = _time(entry["deadline_moved"]["deadline"])
         elif entry.get("turn") != turn:
             continue
         elif kind in ("deadline", "extended", "resumed") and entry.get("deadline"):

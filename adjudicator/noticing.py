@@ -108,7 +108,9 @@ def kind_problems(handle: OpenGame, player: str, kind: Kind, body: Any) -> list[
     if kind == "press":
         return press_problems(handle, player, body)
     if kind == "absence":
-        return absence_problems(handle, body)
+        from adjudicator import absences
+
+        return absence_problems(handle, body) or absences.problems_of(handle, player, body)
     return []
 
 

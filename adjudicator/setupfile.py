@@ -13,6 +13,7 @@ from typing import Any, Final
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from adjudicator import clock, digests, keys
+from adjudicator.absences import DEFAULT_DAYS, MAX_DAYS
 from adjudicator.contract import Game, Msg, Problem, msg
 from adjudicator.errors import InputRefused
 from adjudicator.lang import DEFAULT, Lang
@@ -42,7 +43,10 @@ ENGINE_OPTIONS = {
     "nmr": ("default", "wait"),
     "sealing": ("plain", "commit-reveal"),
     "press": ("none", "public", "private", "grey"),
+    "absence": ("none", "extend", "default"),
 }
+NUMBER_OPTIONS = {"absence_days": (DEFAULT_DAYS, MAX_DAYS)}
+"""The engine's whole-number options: each one's default and highest value (the lowest is 0)."""
 SEED_BYTES = 16
 """A drawn seed: ``secrets.token_hex(16)``, 32 hex digits, 128 bits."""
 MIN_SEED_DIGITS = 2 * SEED_BYTES
@@ -206,17 +210,25 @@ def check_options(
     """The effective options, the game's and the engine's (``nmr``, ``sealing``, ``press``),
     defaults filled in, and every problem with those ``given``, each placed under the option's name:
     what a setup file's ``options`` and ``demo --option`` are checked by."""
-    game_options = {k: v for k, v in given.items() if k not in ENGINE_OPTIONS}
+    game_options = {
+        k: v for k, v in given.items() if k not in ENGINE_OPTIONS and k not in NUMBER_OPTIONS
+    }
     engine_options = {
         "nmr": given.get("nmr", "default"),
         "sealing": given.get("sealing", "plain"),  # games made before: plain
         "press": given.get("press", "none"),  # games made before: none
+        "absence": given.get("absence", "none"),  # games made before: none
     }
     problems = [
         Problem(f"bad-{name}", (name,))
         for name, values in ENGINE_OPTIONS.items()
         if engine_options[name] not in values
     ]
+    for name, (default, highest) in NUMBER_OPTIONS.items():
+        value = given.get(name, default)
+        engine_options[name] = value
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= highest:
+            problems.append(Problem(f"bad-{name}", (name,), given=value, highest=highest))
     effective, game_problems = game.options(players, game_options)
     problems += [_with_engine_options(p) for p in game_problems]
     return {**effective, **engine_options}, problems
@@ -227,7 +239,7 @@ def _with_engine_options(problem: Problem) -> Problem:
     known = problem.params.get("known")
     if problem.code != "unknown-option" or not isinstance(known, list):
         return problem
-    params = {**problem.params, "known": [*known, *ENGINE_OPTIONS]}
+    params = {**problem.params, "known": [*known, *ENGINE_OPTIONS, *NUMBER_OPTIONS]}
     return Problem(problem.code, problem.path, words=problem.words, **params)
 
 

@@ -10,6 +10,7 @@ tests fail while one has none, or while a value has no check of its effect in ``
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import types
 from collections.abc import Callable
@@ -21,11 +22,12 @@ import pytest
 import yaml
 from pydantic import BaseModel
 
-from adjudicator import demo, keys, sealing
+from adjudicator import absences, demo, keys, sealing
+from adjudicator.engine import OpenGame
 from adjudicator.games.sultan.options import Options as SultanOptions
 from adjudicator.games.sultans_court.setup import Options as CourtOptions
 from adjudicator.registry import load_game
-from adjudicator.setupfile import ENGINE_OPTIONS, check_options
+from adjudicator.setupfile import ENGINE_OPTIONS, NUMBER_OPTIONS, check_options
 from tests.helpers import run
 
 MODELS: dict[str, type[BaseModel]] = {"sultan": SultanOptions, "sultans_court": CourtOptions}
@@ -34,10 +36,18 @@ MODELS: dict[str, type[BaseModel]] = {"sultan": SultanOptions, "sultans_court": 
 SAMPLES: dict[tuple[str, str], list[Any]] = {
     ("sultan", "start_player"): ["bob"],
     ("sultans_court", "max_rounds"): [1, 3],  # both end the game early, as a draw
+    ("sultan", "absence_days"): [0],
+    ("sultans_court", "absence_days"): [0],
 }
 """Values of the options whose type lists no values (beside ``None`` and the default)."""
 
-ENGINE_DEFAULTS = {"nmr": "default", "sealing": "plain", "press": "none"}
+ENGINE_DEFAULTS = {
+    "nmr": "default",
+    "sealing": "plain",
+    "press": "none",
+    "absence": "none",
+    "absence_days": 14,
+}
 
 
 class NotListed(Exception):
@@ -79,6 +89,8 @@ def option_values(game: str) -> dict[str, list[Any]]:
         values[name] = [field.default, *(v for v in found if v != field.default)]
     for name, choices in ENGINE_OPTIONS.items():
         values[name] = [ENGINE_DEFAULTS[name], *(v for v in choices if v != ENGINE_DEFAULTS[name])]
+    for name in NUMBER_OPTIONS:
+        values[name] = [ENGINE_DEFAULTS[name], *SAMPLES[game, name]]
     return values
 
 
@@ -207,6 +219,38 @@ def press_sent(option: str) -> Callable[[Played], None]:
     return check
 
 
+def absence_taken(option: str) -> Callable[[Played], None]:
+    """Under ``extend`` and ``default`` the last seat's bot announced a week away (demo.AWAY),
+    honoured (the reports of a running game show it: tests/test_absences.py); under ``none`` no
+    bot announces any."""
+
+    def check(game: Played) -> None:
+        folder = game.gamedir / "notices" / "absence"
+        sent = sorted(folder.glob("*.yaml")) if folder.is_dir() else []
+        if option == "none":
+            assert sent == []
+            return
+        away = game.record["players"][-1]
+        assert [yaml.safe_load(p.read_text())["player"] for p in sent] == [away]
+        handle = OpenGame(game.gamedir)
+        honoured = absences.stretches(absences.days_of(handle), handle.players)
+        assert honoured == [absences.Away(away, dt.date(2099, 1, 1), dt.date(2099, 1, 7))]
+
+    return check
+
+
+def absence_days(days: int) -> Callable[[Played], None]:
+    """The limit stands in the record; with ``absence: none`` beside it no absence is taken
+    (what the limit does is checked in tests/test_absences.py)."""
+
+    def check(game: Played) -> None:
+        assert game.record["options"]["absence_days"] == days
+        if game.record["options"]["absence"] == "none":
+            assert not (game.gamedir / "notices" / "absence").exists()
+
+    return check
+
+
 def sealing_plain(game: Played) -> None:
     assert not [p for p in game.stored_orders() if b"\ncommit: " in p.read_bytes()]
 
@@ -307,6 +351,11 @@ EFFECTS: dict[tuple[str, str, Any], Callable[[Played], None]] = {
     ("sultan", "press", "public"): press_sent("public"),
     ("sultan", "press", "private"): press_sent("private"),
     ("sultan", "press", "grey"): press_sent("grey"),
+    ("sultan", "absence", "none"): absence_taken("none"),
+    ("sultan", "absence", "extend"): absence_taken("extend"),
+    ("sultan", "absence", "default"): absence_taken("default"),
+    ("sultan", "absence_days", 14): absence_days(14),
+    ("sultan", "absence_days", 0): absence_days(0),
     ("sultans_court", "first_round_all_travel", True): court_first_round(True),
     ("sultans_court", "first_round_all_travel", False): court_first_round(False),
     ("sultans_court", "banish_tie", "lower_seat_goes"): court_banish_tie(False),
@@ -322,6 +371,11 @@ EFFECTS: dict[tuple[str, str, Any], Callable[[Played], None]] = {
     ("sultans_court", "press", "public"): press_sent("public"),
     ("sultans_court", "press", "private"): press_sent("private"),
     ("sultans_court", "press", "grey"): press_sent("grey"),
+    ("sultans_court", "absence", "none"): absence_taken("none"),
+    ("sultans_court", "absence", "extend"): absence_taken("extend"),
+    ("sultans_court", "absence", "default"): absence_taken("default"),
+    ("sultans_court", "absence_days", 14): absence_days(14),
+    ("sultans_court", "absence_days", 0): absence_days(0),
 }
 
 # How many players each game is played with (every count a game allows comes up) and, where
@@ -388,6 +442,8 @@ def test_every_value_of_every_option_is_played_and_checked() -> None:
         "nmr": ["default", "wait"],
         "sealing": ["plain", "commit-reveal"],
         "press": ["none", "public", "private", "grey"],
+        "absence": ["none", "extend", "default"],
+        "absence_days": [14, 0],
     }
     assert set(MODELS) == {"sultan", "sultans_court"}
     for game, model in MODELS.items():  # the models are what the games check options with
@@ -400,8 +456,9 @@ def test_every_value_of_every_option_is_played_and_checked() -> None:
 # ---------------------------------------------------------------------------------------------
 # Options that cannot be played: exit 2, the option named, nothing written
 
-SULTAN_KNOWN = "placement, jewel_choice, screens, start_player, nmr, sealing, press"
-COURT_KNOWN = "first_round_all_travel, banish_tie, max_rounds, nmr, sealing, press"
+ENGINE_KNOWN = "nmr, sealing, press, absence, absence_days"
+SULTAN_KNOWN = f"placement, jewel_choice, screens, start_player, {ENGINE_KNOWN}"
+COURT_KNOWN = f"first_round_all_travel, banish_tie, max_rounds, {ENGINE_KNOWN}"
 
 
 @pytest.mark.parametrize(
@@ -437,6 +494,19 @@ COURT_KNOWN = "first_round_all_travel, banish_tie, max_rounds, nmr, sealing, pre
             "  option 'banish_tie' must be one of 'lower_seat_goes' or 'higher_seat_goes', "
             "not the text 'lower'\n"
             "  option 'max_rounds': input should be greater than or equal to 1, not 0",
+        ),
+        (
+            "sultan",
+            ["absence=away", "absence_days=-1"],
+            "--option: refused for Sultan\n"
+            "  option 'absence' must be 'none', 'extend' or 'default'\n"
+            "  option 'absence_days' must be a whole number of days from 0 to 366 (not -1)",
+        ),
+        (
+            "sultans_court",
+            ["absence_days=two"],
+            "--option: refused for At the Sultan's Court\n"
+            "  option 'absence_days' must be a whole number of days from 0 to 366 (not 'two')",
         ),
         (
             "sultans_court",

@@ -32,9 +32,11 @@ def test_a_locked_game_refuses_with_exit_4_and_changes_nothing(
 
 
 DEFAULT_OPTIONS = {
-    "sultan": "jewel_choice=player, nmr=default, placement=sealed, press=none, screens=true, "
+    "sultan": "absence=none, absence_days=14, "
+    "jewel_choice=player, nmr=default, placement=sealed, press=none, screens=true, "
     "sealing=plain, start_player=null",
-    "sultans_court": "banish_tie=lower_seat_goes, first_round_all_travel=true, max_rounds=null, "
+    "sultans_court": "absence=none, absence_days=14, "
+    "banish_tie=lower_seat_goes, first_round_all_travel=true, max_rounds=null, "
     "nmr=default, press=none, sealing=plain",
 }
 

@@ -21,7 +21,7 @@ PRESS = "press:\n  to: [bob]\n  text: Shall we share the rubies?\n"
 
 @pytest.fixture
 def table(tmp_path: Path) -> Table:
-    return Table(tmp_path, players=3, press="private")
+    return Table(tmp_path, players=3, press="private", absence="extend")
 
 
 def journal(table: Table) -> list[dict]:

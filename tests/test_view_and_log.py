@@ -93,7 +93,8 @@ def test_log_text_of_a_new_sultan_game(tmp_path: Path) -> None:
     assert result.output == (
         "Sultan, game cairo-2026 (sultan)\n"
         "players: alice, bob, carol\n"
-        "options: jewel_choice player, nmr default, placement sealed, press none, screens yes, "
+        "options: absence none, absence_days 14, "
+        "jewel_choice player, nmr default, placement sealed, press none, screens yes, "
         "sealing plain, start_player none\n"
         f"seed commitment: {commitment}\n"
         "the game is running: the record holds what is public, ? what is not yet "
@@ -111,7 +112,8 @@ def test_log_text_of_a_whole_sultan_demo(tmp_path: Path) -> None:
     assert text.startswith(
         "Sultan, game demo-sultan-42 (sultan)\n"
         "players: alice, bob, carol\n"
-        "options: jewel_choice player, nmr default, placement sealed, press none, screens yes, "
+        "options: absence none, absence_days 14, "
+        "jewel_choice player, nmr default, placement sealed, press none, screens yes, "
         "sealing plain, start_player none\n"
         f"seed commitment: {record['commitment']}\n"
         "the game is over: the record is complete (15 rounds)\n"
@@ -174,7 +176,8 @@ def test_log_text_of_a_court_game_keeps_hidden_cards_hidden(tmp_path: Path) -> N
     assert text.startswith(
         "At the Sultan's Court, game cairo-2026 (sultans_court)\n"
         "players: alice (red), bob (yellow), carol (green), dave (blue)\n"
-        "options: banish_tie lower_seat_goes, first_round_all_travel yes, max_rounds none, "
+        "options: absence none, absence_days 14, "
+        "banish_tie lower_seat_goes, first_round_all_travel yes, max_rounds none, "
         "nmr default, press none, sealing plain\n"
         f"seed commitment: {record['commitment']}\n"
         "the game is running: the record holds what is public, ? what is not yet "

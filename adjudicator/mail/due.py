@@ -4,7 +4,8 @@ A turn is adjudicated when every owed order is in, or, under ``nmr: default``, o
 has passed; under ``nmr: wait`` the game master is told instead (once per deadline). Before the
 deadline, players who still owe orders are reminded at the setup's ``reminders``. A paused game
 and a rolled-back turn (the game master adjudicates it again) wait. Players are told by mail of
-the game master's actions (see :data:`adjudicator.journal.GM_ACTIONS`).
+the game master's actions (see :data:`adjudicator.journal.GM_ACTIONS`), and of a deadline an
+absence moved (``absence: extend``).
 """
 
 from __future__ import annotations
@@ -187,6 +188,12 @@ def _announcement(
             when = schedule.shown(datetime.fromisoformat(reveal["deadline"]), where)
             return Msg("mail-announce-reveal-deadline", {"turn": label, "deadline": when}), told
         return Msg("mail-announce-reveal", {"turn": label}), told
+    moved = entry.get("deadline_moved")
+    if moved:  # absence: extend
+        when = schedule.shown(datetime.fromisoformat(moved["deadline"]), where)
+        return Msg(
+            "mail-announce-absence", {"turn": turn_label(moved["turn"]), "deadline": when}
+        ), playing
     if kind in ("extended", "resumed") and entry.get("deadline"):
         when = schedule.shown(datetime.fromisoformat(entry["deadline"]), where)
         code = "mail-announce-resumed-deadline" if kind == "resumed" else "mail-announce-extended"
@@ -222,7 +229,9 @@ def announce(root: Path, sender: str) -> int:
         log = store.log()
         start = running.facts.announced
         for index, entry in enumerate(log[start:], start):
-            if entry["type"] not in journal.GM_ACTIONS and not entry.get("reveal"):
+            if entry["type"] not in journal.GM_ACTIONS and not (
+                entry.get("reveal") or entry.get("deadline_moved")
+            ):
                 continue
             action, told = _announcement(entry, meta, store.read_json)
             if action is None:

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from adjudicator import journal, schedule, steps, views
+from adjudicator import absences, journal, schedule, steps, views
 from adjudicator.contract import msg
+from adjudicator.engine import OpenGame
 from adjudicator.lang import lang_of
 from adjudicator.mail.outgoing import new_message_id, report_mail
 from adjudicator.mail.queue import Outbox
@@ -42,6 +43,7 @@ def queue_due_reports(root: Path, sender: str) -> int:
         outbox = Outbox(root)
         game = load_game(meta["game"])
         head = store.head()
+        away = absences.lines(OpenGame(root))
         for turn in due:
             for player in meta["players"]:
                 name = player["name"]
@@ -49,12 +51,12 @@ def queue_due_reports(root: Path, sender: str) -> int:
                     continue
                 doc = store.read_json(views.path(store.turn_dir(turn), name))
                 lang = lang_of(meta, name)
-                body = render_view(game, meta, doc, lang, head)
+                body = render_view(game, meta, doc, lang, head, away=away)
                 form = form_of_view(game, meta, doc, lang, head)
                 if form is not None and deadline is not None and turn == current:
                     due_by = msg("orders-due", turn=turn_label(turn), deadline=deadline)
                     body += "\n" + say(due_by, game, lang) + "\n"
-                page = render_page(game, meta, doc, lang, embed="cid", head=head)
+                page = render_page(game, meta, doc, lang, embed="cid", head=head, away=away)
                 message = report_mail(
                     sender=sender,
                     to=player["email"],

@@ -51,9 +51,10 @@ def render_page(
     lang: str = DEFAULT,
     embed: Embed = "data",
     head: str | None = None,
+    away: list[Any] | None = None,
 ) -> Page:
     """The HTML report of a stored view (:func:`adjudicator.views.reader_view`) in ``lang``,
-    with the chain head ``head`` (None: none)."""
+    with the chain head ``head`` (None: none) and who is away until when (``away``)."""
     env = _environment(game, lang)
     name = _TEMPLATES.get(doc["reader"], "player.html.j2")
     template = env.select_template([name, "fallback.html.j2"])
@@ -79,6 +80,7 @@ def render_page(
         orders=doc.get("orders"),
         text=render_view(game, meta, doc, lang, head, checking=False),
         chain=chain(doc, head),
+        away=away or [],
         picture=picture,
         pictures=sorted(drawn),
         sizes={
@@ -98,11 +100,13 @@ def report_page(
 ) -> Page:
     """``reader``'s HTML report as turn ``turn`` (default: the current one) opened, with the
     chain head ``head`` (None: none)."""
+    from adjudicator import absences
     from adjudicator.engine import OpenGame, stored_view
     from adjudicator.lang import lang_of
 
     handle = OpenGame(root)
     doc = stored_view(handle, reader, turn)
+    away = absences.lines(handle) if turn in (None, handle.turn()) else []
     return render_page(
-        handle.game, handle.meta, doc, lang or lang_of(handle.meta, reader), head=head
+        handle.game, handle.meta, doc, lang or lang_of(handle.meta, reader), head=head, away=away
     )

@@ -172,19 +172,22 @@ def report(
     """``reader``'s text report as turn ``turn`` (None: the current one) opened, in ``lang``
     (None: the reader's), with the chain head ``head`` (None: none), from the cache when it
     was rendered before (``cache=False``: rendered afresh, nothing kept)."""
+    from adjudicator import absences
     from adjudicator.engine import OpenGame, stored_view_bytes
     from adjudicator.lang import lang_of
 
     handle = OpenGame(root)
     stored = stored_view_bytes(handle, reader, turn)
     lang = lang or lang_of(handle.meta, reader)
+    away = absences.lines(handle) if turn in (None, handle.turn()) else []
 
     def render(head: str | None) -> str:
         from adjudicator.present.reports import render_view
 
-        return render_view(handle.game, handle.meta, json.loads(stored), lang, head)
+        doc = json.loads(stored)
+        return render_view(handle.game, handle.meta, doc, lang, head, away=away)
 
-    parts = _parts(stored, handle.meta, lang)
+    parts = {**_parts(stored, handle.meta, lang), "away": [m.to_json() for m in away]}
     return shown("report-text", parts, head, render, program(handle.game), cache)
 
 

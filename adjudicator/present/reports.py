@@ -118,10 +118,12 @@ def render_view(
     head: str | None = None,
     *,
     checking: bool = True,
+    away: list[Msg] | None = None,
 ) -> str:
     """The report of a stored view (:func:`adjudicator.views.reader_view`) in ``lang``, with the
     chain head ``head`` (None: none); ``checking=False`` leaves out what lets the reader check
-    the game (a page that shows the text says that itself)."""
+    the game (a page that shows the text says that itself); ``away``: who is away until when
+    (:func:`adjudicator.absences.lines`, read with the head: no stored view holds it)."""
     reader = doc["reader"]
     env = _environment(game, lang)
     text = env.get_template(_TEMPLATES.get(reader, "player.txt.j2")).render(
@@ -132,6 +134,8 @@ def render_view(
         form=form_of_view(game, meta, doc, lang, head),
         orders=doc.get("orders"),
     )
+    if away:
+        text += env.get_template("_away.txt.j2").render(away=away)
     return text + _checking(env, doc, head) if checking else text
 
 
