@@ -203,7 +203,7 @@ def submit(gamedir: Path, orders: tuple[Path, ...]) -> None:
 @click.argument("gamedir", type=GAMEDIR)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def status(gamedir: Path, as_json: bool) -> None:
-    """Show the turn, who owes what, and the deadline.
+    """Show the turn, who owes what, who is away until when, and the deadline.
 
     \b
     Example:
@@ -229,6 +229,8 @@ def status(gamedir: Path, as_json: bool) -> None:
             state = "no commitment: default orders"
         owes = {"commit": f"a commitment to {to_do}", "reveal": f"{to_do} as committed"}
         click.echo(f"  {player}: owes {owes.get(data['phase'], to_do)} ({state})")
+    for stretch in data["away"]:
+        click.echo(f"away: {stretch['player']} from {stretch['from']} to {stretch['to']}")
     click.echo(f"deadline: {_deadline_text(data)}")
     if data["rolled_back"]:
         click.echo("rolled back: adjudicate again (the orders are fixed)")
