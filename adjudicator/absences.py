@@ -115,7 +115,7 @@ def ahead(handle: OpenGame, today: dt.date | None = None) -> list[Away]:
     """The stretches not over by ``today`` (default: today in the game's time zone): who is
     away, or will be, until when (nothing once the game is over). Absences are public: every
     reader is shown these."""
-    if handle.over():
+    if mode(handle.meta) == "none" or handle.over():
         return []
     today = today or _local_date(handle.meta, clock.now())
     every = stretches(days_of(handle), handle.players)
@@ -159,18 +159,20 @@ def _run_end(days: set[dt.date], day: dt.date) -> dt.date:
 
 def opening_deadline(handle: OpenGame, deadline: str | None, owing: list[str]) -> str | None:
     """The deadline of a turn opening now (``deadline``, as :func:`engine.deadline_of` gives
-    it), moved under ``extend`` when one of ``owing`` is away on its day."""
+    it), moved under ``extend`` when one of ``owing`` (a resigned seat left out) is away on its
+    day."""
     if deadline is None or mode(handle.meta) != "extend":
         return deadline
-    moved = moved_deadline(handle.meta, days_of(handle), dt.datetime.fromisoformat(deadline), owing)
-    return clock.stamp(moved)
+    playing = [p for p in owing if p not in handle.resigned()]
+    opened = dt.datetime.fromisoformat(deadline)
+    return clock.stamp(moved_deadline(handle.meta, days_of(handle), opened, playing))
 
 
 def moved_now(handle: OpenGame) -> dict[str, Any]:
-    """What a step that accepted absences says of the current turn's deadline: ``{"deadline_moved":
-    {turn, deadline, was}}`` when they move it (``extend``), else nothing. A step that opens a
-    reveal counts its deadline afresh (:func:`engine.reveal_of`), and a paused clock moves no
-    deadline (``resume`` sets it)."""
+    """What a step that accepted absences says of the current turn's deadline:
+    ``{"deadline_moved": {turn, deadline, was}}`` when they move it (``extend``), else nothing.
+    A step that opens a reveal counts its deadline afresh (:func:`engine.reveal_of`), and a
+    paused clock moves no deadline (``resume`` sets it)."""
     if not any(n["kind"] == "absence" for n in handle.noticed) or handle.opens:
         return {}
     if mode(handle.meta) != "extend":
@@ -179,7 +181,7 @@ def moved_now(handle: OpenGame) -> dict[str, Any]:
     if times.deadline is None or times.paused_since is not None or handle.over():
         return {}
     turn = handle.turn()
-    owing = list(handle.game.owed(handle.state(turn)))
+    owing = [p for p in handle.game.owed(handle.state(turn)) if p not in handle.resigned()]
     moved = moved_deadline(handle.meta, days_of(handle), times.deadline, owing)
     if moved is None or moved == times.deadline:
         return {}

@@ -17,6 +17,7 @@ import pytest
 from adjudicator import absences, journal
 from adjudicator.present import rendered
 from tests.helpers import Table, run
+from tests.test_commit_reveal import committed
 
 Clock = Callable[[str], None]
 START = "2026-11-23T10:00:00+00:00"
@@ -156,6 +157,30 @@ def test_a_turn_that_opens_during_an_absence_gets_its_deadline_moved(
     assert table.status()["deadline"] == moved
 
 
+def test_the_reveal_of_a_sealed_turn_opens_with_its_deadline_moved(
+    tmp_path: Path, at: Clock
+) -> None:
+    table = Table(
+        tmp_path,
+        players=3,
+        schedule={"deadline": "24h"},
+        jewel_choice="random",
+        sealing="commit-reveal",
+        absence="extend",
+    )
+    assert table.status()["deadline"] == "2026-11-24T10:00:00+00:00"
+    assert away(table, "bob", "2026-11-25", "2026-11-26").exit_code == 0
+    assert table.status()["deadline"] == "2026-11-24T10:00:00+00:00"  # not a day bob is away
+    at("2026-11-24T09:00:00+00:00")
+    promises = [committed(table, p, table.legal(p), f"{p}.yaml")[1] for p in table.names]
+    assert run("submit", table.gamedir, *promises).exit_code == 0
+    status = table.status()
+    # the reveal's 24 h end on the 25th, a day bob is away: the 27th at the same time
+    assert status["phase"] == "reveal" and status["deadline"] == "2026-11-27T09:00:00+00:00"
+    assert log(table)[-1]["reveal"]["deadline"] == "2026-11-27T09:00:00+00:00"
+    assert "deadline_moved" not in log(table)[-1]
+
+
 def test_two_absences_in_a_row_move_the_deadline_past_both(tmp_path: Path, at: Clock) -> None:
     table = make_table(tmp_path, "extend")
     assert away(table, "bob", "2026-11-24", "2026-11-25", "bob.yaml").exit_code == 0
@@ -256,11 +281,17 @@ def test_an_absence_that_does_not_hold_the_deadline_leaves_the_seat_waited_for(
     assert refused.exit_code != 0 and "orders missing from bob" in refused.output
 
 
-def test_an_archive_of_a_game_with_absences_verifies(tmp_path: Path, at: Clock) -> None:
-    table = make_table(tmp_path, "default")
+@pytest.mark.parametrize("option", ["default", "extend"])
+def test_an_archive_of_a_game_with_absences_verifies(
+    tmp_path: Path, at: Clock, option: str
+) -> None:
+    table = make_table(tmp_path, option)
     assert away(table, "bob", "2026-11-24", "2026-11-26").exit_code == 0
     submit(table, "alice")
     submit(table, "carol")
+    if option == "extend":
+        assert "deadline_moved" in log(table)[-3]
+        submit(table, "bob")
     assert run("adjudicate", table.gamedir).exit_code == 0
     for flags in ((), ("--public",)):
         out = tmp_path / f"archive{len(flags)}.json"
