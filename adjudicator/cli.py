@@ -227,6 +227,8 @@ def status(gamedir: Path, as_json: bool) -> None:
             state = "resigned: default orders"
         elif player in data["without"]:
             state = "no commitment: default orders"
+        elif player not in data["received"] and player not in data["waiting_for"]:
+            state = "away: default orders unless they send orders"  # absence: default
         owes = {"commit": f"a commitment to {to_do}", "reveal": f"{to_do} as committed"}
         click.echo(f"  {player}: owes {owes.get(data['phase'], to_do)} ({state})")
     for stretch in data["away"]:

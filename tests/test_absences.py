@@ -321,6 +321,7 @@ def test_every_report_says_who_is_away_until_when(tmp_path: Path, at: Clock) -> 
         assert said in rendered.report(table.gamedir, "public", None, None, lang=lang, cache=False)
     status = run("status", table.gamedir).output
     assert "away: bob from 2026-11-24 to 2026-11-26" in status
+    assert "bob: owes bid (away: default orders unless they send orders)" in status
 
 
 def test_an_absence_over_is_no_longer_shown(tmp_path: Path, at: Clock) -> None:
