@@ -8,6 +8,7 @@ import datetime as dt
 import email.policy
 import json
 from collections.abc import Callable
+from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
 from typing import Any
@@ -130,7 +131,33 @@ def test_an_absence_over_the_deadline_moves_it_for_everyone_in_its_step(
         "deadline": moved,
         "was": FIRST_DEADLINE,
     }
+    assert "bob" not in json.dumps(log(table)[-1])  # the journal never names a notice's sender
     assert table.status()["away"] == [{"player": "bob", "from": "2026-11-24", "to": "2026-11-27"}]
+
+
+def test_an_absence_by_mail_moves_the_deadline_in_the_mail_step(
+    tmp_path: Path, at: Clock, config: Path
+) -> None:
+    table = make_table(tmp_path, "extend")
+    notice = table.notice("bob", "absence:\n  from: 2026-11-25\n  to: 2026-11-25\n", "a.yaml")
+    message = EmailMessage()
+    message["From"] = "bob@example.org"
+    message["To"] = "gm-bot@example.org"
+    message["Subject"] = "away"
+    message["Message-ID"] = "<away1@mail>"
+    message.set_content("I am away on the 25th.\n")
+    message.add_attachment(notice.read_bytes(), maintype="text", subtype="yaml", filename="a.yaml")
+    signature = Path(f"{notice}.sig").read_bytes()
+    message.add_attachment(
+        signature, maintype="application", subtype="octet-stream", filename="a.yaml.sig"
+    )
+    raw = message.as_bytes(policy=email.policy.SMTP)
+    result = run("ingest", table.gamedir, "--config", config, input=raw)  # type: ignore[arg-type]
+    assert result.exit_code == 0, result.output
+    line = log(table)[-1]
+    assert line["type"] == "mail" and line["notices"][0]["kind"] == "absence"
+    assert line["deadline_moved"]["deadline"] == "2026-11-26T10:00:00+00:00"
+    assert table.status()["deadline"] == "2026-11-26T10:00:00+00:00"
 
 
 def test_an_absence_beside_the_deadline_moves_nothing(tmp_path: Path, at: Clock) -> None:
