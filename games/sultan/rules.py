@@ -196,9 +196,36 @@ def default_order(state: State, player: str, to_do: str, stream: Stream) -> Orde
     return {"bid": {"cushion": stream.choice(free), "card": hand[0]}}
 
 
+def _fresh(state: State) -> State:
+    """A state whose parts a turn may change are new objects: the rest is shared with ``state``.
+
+    A turn changes the current round, the pouch, hands, collections and played cards, and adds a
+    filed round; it never changes a filed round, a deck, the options or the last events, which
+    stay shared (nothing changes a state once ``setup`` or ``resolve`` has returned it), so a
+    turn does not copy the whole history.
+    """
+    new = dict(state)
+    current = state["current"]
+    if current is not None:
+        new["current"] = {
+            **current,
+            "turns": list(current["turns"]),
+            "drawn": list(current["drawn"]),
+            "offered": None if current["offered"] is None else list(current["offered"]),
+            "placements": list(current["placements"]),
+            "defaults": list(current["defaults"]),
+        }
+    new["pouch"] = dict(state["pouch"])
+    new["hands"] = {p: list(cards) for p, cards in state["hands"].items()}
+    new["collections"] = {p: dict(jewels) for p, jewels in state["collections"].items()}
+    new["played"] = {p: list(cards) for p, cards in state["played"].items()}
+    new["rounds"] = list(state["rounds"])
+    return new
+
+
 def resolve(state: State, orders: Mapping[str, Order | None], rng: Rng) -> Resolution:
     """Resolve the current turn: the jewel choice, or placements (and the reveal when complete)."""
-    new = clone(state)
+    new = _fresh(state)
     due = owed(new)
     if not due:
         raise ValueError("the game is over: nothing to resolve")
