@@ -4,6 +4,11 @@ This is the only place hidden information is removed: other players' hands, ever
 and the values of others' cards laid in sequential placement before the round's reveal (a
 player always sees their own). Once the game is over,
 every view shows everything.
+
+A view is read, not changed: it shares with the state what no turn changes once made (the filed
+rounds, the last adjudication's events, placements and default orders of the current round that
+the reader may see), so that a view does not copy the whole history; its own lists and dicts
+at the top are new, and a card hidden from the reader is hidden in a new copy.
 """
 
 from __future__ import annotations
@@ -48,29 +53,31 @@ def build_view(state: State, player: str | None, gm: bool = False) -> View:
         "returned_by": current.get("returned_by"),
         "offered": list(offered) if offered is not None else None,
         "placements": [
-            {
+            p
+            if see_all or p["player"] == player
+            else {
                 "player": p["player"],
                 "cushion": p["cushion"],
-                "card": p["card"] if see_all or p["player"] == player else None,
+                "card": None,
                 "default": p["default"],
             }
             for p in current.get("placements", [])
         ],
         "defaults": [
-            clone(d) if see_all or d.get("player") == player else _hide_cards(d)
+            d if see_all or d.get("player") == player else _hide_cards(d)
             for d in current.get("defaults", [])
         ],
         "hand_counts": {p: len(state["hands"][p]) for p in names},
         "deck_counts": {p: max(0, len(state["decks"][p]) - dealt) for p in names},
         "played": {p: list(state["played"][p]) for p in names},
-        "rounds": clone(state["rounds"]),
+        "rounds": list(state["rounds"]),
         "last": _last(state, see_all, player),
     }
     if player is not None:
         view["hand"] = sorted(state["hands"][player])
         view["collection"] = dict(state["collections"][player])
     if see_all or not state["options"]["screens"]:
-        view["collections"] = clone(state["collections"])
+        view["collections"] = {p: dict(state["collections"][p]) for p in names}
     if see_all:
         view["hands"] = {p: sorted(state["hands"][p]) for p in names}
         view["decks"] = clone(state["decks"])
@@ -109,7 +116,7 @@ def _last(state: State, see_all: bool, player: str | None) -> dict[str, Any] | N
             and event.get("round") == state["round"]
         )
         hide = unrevealed and not see_all and event.get("player") != player
-        events.append(_hide_cards(event) if hide else clone(event))
+        events.append(_hide_cards(event) if hide else event)
     return {"turn": last["turn"], "events": events}
 
 
