@@ -19,12 +19,16 @@ whole number, whose ``str`` is its decimal digits.
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import TypeVar, cast
 
 T = TypeVar("T")
 
 _DOMAIN = b"adjudicator-rng/1\n"
+_sha256 = hashlib.sha256
+_FOUR = struct.Struct(">4Q")  # a block read as four unsigned big-endian 8-byte integers
+_LIMITS = {n: (1 << 64) - ((1 << 64) % n) for n in range(1, 257)}  # below(n)'s, worked out once
 
 
 class Stream:
@@ -33,21 +37,26 @@ class Stream:
     def __init__(self, seed: int | str, label: str) -> None:
         self._key = _DOMAIN + str(seed).encode() + b"\n" + label.encode() + b"\n"
         self._counter = 0
-        self._buffer = b""
+        self._values: list[int] = []  # the current block's 8-byte values not yet read, last first
 
     def _u64(self) -> int:
-        if len(self._buffer) < 8:
-            block = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
+        # A block of 32 bytes holds exactly four values: one is never split between two blocks.
+        values = self._values
+        if not values:
+            block = _sha256(self._key + self._counter.to_bytes(8, "big")).digest()
             self._counter += 1
-            self._buffer += block
-        value, self._buffer = self._buffer[:8], self._buffer[8:]
-        return int.from_bytes(value, "big")
+            v0, v1, v2, v3 = cast(tuple[int, int, int, int], _FOUR.unpack(block))
+            values += (v3, v2, v1)
+            return v0
+        return values.pop()
 
     def below(self, n: int) -> int:
         """A uniform integer in ``range(n)``."""
         if n <= 0:
             raise ValueError("below() needs a positive bound")
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = _LIMITS.get(n)
+        if limit is None:
+            limit = (1 << 64) - ((1 << 64) % n)
         while True:
             value = self._u64()
             if value < limit:
