@@ -5,6 +5,7 @@ It reads only the player's view and its random stream, so the same stream gives 
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from adjudicator.contract import Order, View
@@ -15,8 +16,13 @@ from .rules import VALUES, bonus_for
 
 def jewel_worth(view: View, colour: str) -> float:
     """What one more jewel of ``colour`` is worth to this player (points and bonus to come)."""
-    have = int(view.get("collection", {}).get(colour, 0))
-    players = len(view["players"])
+    return _worth(colour, int(view.get("collection", {}).get(colour, 0)), len(view["players"]))
+
+
+@functools.lru_cache(maxsize=1024)
+def _worth(colour: str, have: int, players: int) -> float:
+    """``jewel_worth`` for ``have`` jewels of ``colour`` already, worked out once for each (five
+    colours, a few counts, four player counts: a few hundred at most)."""
     gain = VALUES[colour] + bonus_for(have + 1, players) - bonus_for(have, players)
     near = bonus_for(have + 2, players) - bonus_for(have + 1, players)
     return gain + near / 3

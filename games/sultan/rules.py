@@ -392,11 +392,14 @@ def _advance(state: State, rng: Rng, events: list[Event]) -> None:
 
 
 # -- scoring -------------------------------------------------------------------------------------
+_BONUS_RANGE = {2: (BONUS_2P, min(BONUS_2P), max(BONUS_2P))}  # players -> table, least, most
+_BONUS_3_5 = (BONUS, min(BONUS), max(BONUS))
+
+
 def bonus_for(count: int, players: int) -> int:
     """S9: the bonus for ``count`` jewels of one colour."""
-    table = BONUS_2P if players == 2 else BONUS
-    top = max(table)
-    return table[min(count, top)] if count >= min(table) else 0
+    table, least, most = _BONUS_RANGE.get(players, _BONUS_3_5)
+    return table[min(count, most)] if count >= least else 0
 
 
 def score(collection: Mapping[str, int], players: int) -> dict[str, Any]:
