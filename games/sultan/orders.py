@@ -158,9 +158,10 @@ def _plainly_valid(context: Mapping[str, Any], order: Any) -> bool:
         return False
     if type(hand) is not list or type(used) is not list:
         return False
+    # the first card of the hand equal to ``card`` a whole number (not True, not 7.0)
     return (
         card in hand
-        and any(type(held) is int and held == card for held in hand)
+        and type(hand[hand.index(card)]) is int
         and 1 <= cushion <= cushions
         and cushion not in used
     )

@@ -111,10 +111,15 @@ def owed(state: State) -> dict[str, str]:
 
 def context_for(state: State, player: str) -> dict[str, Any]:
     """What ``validate`` needs of ``player``'s position (the same as ``context(view)``)."""
+    return _context(state, player, owed(state).get(player))
+
+
+def _context(state: State, player: str, to_do: str | None) -> dict[str, Any]:
+    """``context_for`` with what ``player`` owes (``owed(state).get(player)``) already known."""
     current = state["current"] or {}
     offered = current.get("offered")
     return {
-        "to_do": owed(state).get(player),
+        "to_do": to_do,
         "hand": sorted(state["hands"].get(player, [])),
         "cushions": len(offered) if offered is not None else state["cushions"],
         "drawn": list(current.get("drawn", [])),
@@ -235,6 +240,8 @@ def resolve(state: State, orders: Mapping[str, Order | None], rng: Rng) -> Resol
     events: list[Event] = []
     chosen: dict[str, Order] = {}
     defaulted: set[str] = set()
+    if any(orders.get(player) is not None for player in due):
+        from .orders import validate  # the schemas load when an order is validated
     for player, to_do in due.items():
         order = orders.get(player)
         if order is None:
@@ -251,9 +258,7 @@ def resolve(state: State, orders: Mapping[str, Order | None], rng: Rng) -> Resol
             )
             defaulted.add(player)
         else:
-            from .orders import validate  # the schemas load when an order is validated
-
-            problems = validate(context_for(state, player), order)
+            problems = validate(_context(state, player, to_do), order)
             if problems:
                 details = ", ".join(p.code for p in problems)
                 raise ValueError(f"{player}'s order for turn {turn} is not valid: {details}")

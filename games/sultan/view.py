@@ -89,18 +89,24 @@ def build_view(state: State, player: str | None, gm: bool = False) -> View:
 
 
 def _hide_cards(item: dict[str, Any]) -> dict[str, Any]:
-    """A copy with every card value inside set to None (sequential placement before the reveal)."""
-    hidden: dict[str, Any] = {}
+    """``item`` with every card value inside set to None (sequential placement before the
+    reveal): a copy where there is a card to hide, else ``item`` itself, shared."""
+    hidden: dict[str, Any] = {}  # the values that change
     for key, value in item.items():
         if key == "card":
-            hidden[key] = None
+            if value is not None:
+                hidden[key] = None
         elif isinstance(value, dict):
-            hidden[key] = _hide_cards(value)
-        elif isinstance(value, list):
-            hidden[key] = [_hide_cards(v) if isinstance(v, dict) else v for v in value]
-        else:
-            hidden[key] = value
-    return hidden
+            inner = _hide_cards(value)
+            if inner is not value:
+                hidden[key] = inner
+        elif isinstance(value, list) and any(isinstance(v, dict) for v in value):
+            items = [_hide_cards(v) if isinstance(v, dict) else v for v in value]
+            if any(new is not old for new, old in zip(items, value, strict=True)):
+                hidden[key] = items
+    if not hidden:
+        return item
+    return {key: hidden.get(key, value) for key, value in item.items()}
 
 
 def _last(state: State, see_all: bool, player: str | None) -> dict[str, Any] | None:
