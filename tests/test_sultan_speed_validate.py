@@ -1,4 +1,4 @@
-"""Sultan's ``validate`` takes a short way for the common valid order (orders._plainly_valid,
+"""Sultan's ``validate`` takes a short way for the common valid order (checks._plainly_valid,
 issue 13): it must give exactly the problems of the full check for every context and order, valid
 or not, near-valid or junk."""
 
@@ -10,8 +10,8 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.games.sultan import orders
-from adjudicator.games.sultan.orders import _plainly_valid, _problems, validate
+from adjudicator.games.sultan import checks
+from adjudicator.games.sultan.checks import _plainly_valid, _problems, validate
 
 ODD = st.sampled_from([True, False, None, 0, 7.0, "7", "", "white", "Red", " red", "weiß", -1, 4])
 SMALL = st.one_of(st.integers(-1, 16), ODD)
@@ -20,7 +20,7 @@ SEQUENCES = st.one_of(
     st.tuples(SMALL, SMALL),
     st.sampled_from(["", "white red", "17", None, {1: 1}, 3]),
 )
-COLOURS = st.sampled_from([*orders.ORDER_COLOURS, "weiß", "Blue", " red ", "purple", "", "x"])
+COLOURS = st.sampled_from([*checks.ORDER_COLOURS, "weiß", "Blue", " red ", "purple", "", "x"])
 CONTEXTS = st.fixed_dictionaries(
     {},
     optional={

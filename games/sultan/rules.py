@@ -12,6 +12,7 @@ from adjudicator.contract import Event, Order, Resolution, State
 from adjudicator.rng import Rng, Stream
 
 from ..plain import clone
+from .checks import validate
 
 COLOURS = ("white", "red", "yellow", "green", "blue")
 VALUES = {"white": 1, "red": 2, "yellow": 3, "green": 4, "blue": 5}
@@ -134,7 +135,9 @@ def _open_round(state: State, rng: Rng, events: list[Event]) -> None:
     """Draw (cushions + 1) jewels (S1, S5); with ``jewel_choice: random`` return one at once."""
     stage, rnd = state["stage"], state["round"]
     pouch: dict[str, int] = state["pouch"]
-    jewels = [colour for colour in COLOURS for _ in range(pouch[colour])]
+    jewels: list[str] = []
+    for colour in COLOURS:
+        jewels += [colour] * pouch[colour]
     want = min(state["cushions"] + 1, len(jewels))
     drawn = rng.stream(f"stage {stage} round {rnd} draw").sample(jewels, want)
     for colour in drawn:
@@ -202,46 +205,40 @@ def default_order(state: State, player: str, to_do: str, stream: Stream) -> Orde
 
 
 def _fresh(state: State) -> State:
-    """A state whose parts a turn may change are new objects: the rest is shared with ``state``.
+    """A state for a turn to change: what the turn changes first is new, the rest shared.
 
-    A turn changes the current round, the pouch, hands, collections and played cards, and adds a
-    filed round; it never changes a filed round, a deck, the options or the last events, which
-    stay shared (nothing changes a state once ``setup`` or ``resolve`` has returned it), so a
+    Nothing changes a state once ``setup`` or ``resolve`` has returned it, so a turn copies only
+    what it changes: the current round and the pouch, the hands when cards are placed, and
+    (``_reveal``) the collections, played cards and the list of filed rounds when a round ends.
+    Filed rounds, decks, options and the last events are never changed and stay shared, so a
     turn does not copy the whole history.
     """
     new = dict(state)
     current = state["current"]
-    if current is not None:
-        new["current"] = {
-            **current,
-            "turns": list(current["turns"]),
-            "drawn": list(current["drawn"]),
-            "offered": None if current["offered"] is None else list(current["offered"]),
-            "placements": list(current["placements"]),
-            "defaults": list(current["defaults"]),
-        }
+    new["current"] = {
+        **current,
+        "turns": list(current["turns"]),
+        "placements": list(current["placements"]),
+        "defaults": list(current["defaults"]),
+    }
     new["pouch"] = dict(state["pouch"])
-    new["hands"] = {p: list(cards) for p, cards in state["hands"].items()}
-    new["collections"] = {p: dict(jewels) for p, jewels in state["collections"].items()}
-    new["played"] = {p: list(cards) for p, cards in state["played"].items()}
-    new["rounds"] = list(state["rounds"])
+    if state["phase"] == "place":
+        new["hands"] = {p: list(cards) for p, cards in state["hands"].items()}
     return new
 
 
 def resolve(state: State, orders: Mapping[str, Order | None], rng: Rng) -> Resolution:
     """Resolve the current turn: the jewel choice, or placements (and the reveal when complete)."""
-    new = _fresh(state)
-    due = owed(new)
+    due = owed(state)
     if not due:
         raise ValueError("the game is over: nothing to resolve")
+    new = _fresh(state)
     turn: int = new["turn"]
     current = new["current"]
     current["turns"].append(turn)
     events: list[Event] = []
     chosen: dict[str, Order] = {}
     defaulted: set[str] = set()
-    if any(orders.get(player) is not None for player in due):
-        from .orders import validate  # the schemas load when an order is validated
     for player, to_do in due.items():
         order = orders.get(player)
         if order is None:
@@ -308,18 +305,14 @@ def _place(
 
 def winning_placement(state: State, cushion: int) -> dict[str, Any] | None:
     """S7: the highest card; ties go to the earlier-placed card (2 players: the start player)."""
-    placements = state["current"]["placements"]
-    two = len(state["players"]) == 2
-    bids = [(i, p) for i, p in enumerate(placements) if p["cushion"] == cushion]
-    if not bids:
-        return None
-
-    def strength(item: tuple[int, dict[str, Any]]) -> tuple[int, int, int]:
-        position, placement = item
-        starts = 1 if two and placement["player"] == state["start_player"] else 0
-        return (placement["card"], starts, -position)
-
-    winner: dict[str, Any] = max(bids, key=strength)[1]
+    start = state["start_player"] if len(state["players"]) == 2 else None
+    winner: dict[str, Any] | None = None
+    best = (0, 0)
+    for placement in state["current"]["placements"]:
+        if placement["cushion"] == cushion:
+            strength = (placement["card"], 1 if placement["player"] == start else 0)
+            if winner is None or strength > best:  # equal: the earlier stays
+                winner, best = placement, strength
     return winner
 
 
@@ -332,6 +325,10 @@ def _reveal(state: State, rng: Rng, events: list[Event]) -> None:
         for p in current["placements"]
     ]
     events.append({"type": "revealed", "stage": stage, "round": rnd, "placements": placements})
+    # shared with the state resolve was given until now (``_fresh``)
+    state["collections"] = {p: dict(jewels) for p, jewels in state["collections"].items()}
+    state["played"] = {p: list(cards) for p, cards in state["played"].items()}
+    state["rounds"] = list(state["rounds"])
     awards = []
     for cushion, jewel in enumerate(current["offered"], start=1):
         best = winning_placement(state, cushion)
