@@ -37,18 +37,20 @@ class Stream:
     def __init__(self, seed: int | str, label: str) -> None:
         self._key = _DOMAIN + str(seed).encode() + b"\n" + label.encode() + b"\n"
         self._counter = 0
-        self._values: list[int] = []  # the current block's 8-byte values not yet read, last first
+        self._values: list[int] = []  # the latest block's values not read yet, the next one last
 
     def _u64(self) -> int:
-        # A block of 32 bytes holds exactly four values: one is never split between two blocks.
         values = self._values
-        if not values:
-            block = _sha256(self._key + self._counter.to_bytes(8, "big")).digest()
-            self._counter += 1
-            v0, v1, v2, v3 = cast(tuple[int, int, int, int], _FOUR.unpack(block))
-            values += (v3, v2, v1)
-            return v0
-        return values.pop()
+        return values.pop() if values else self._block()
+
+    def _block(self) -> int:
+        """Hash the next block: its first value, the other three kept for the next reads (a block
+        of 32 bytes holds exactly four 8-byte values, so none is split between two blocks)."""
+        block = _sha256(self._key + self._counter.to_bytes(8, "big")).digest()
+        self._counter += 1
+        v0, v1, v2, v3 = cast(tuple[int, int, int, int], _FOUR.unpack(block))
+        self._values += (v3, v2, v1)
+        return v0
 
     def below(self, n: int) -> int:
         """A uniform integer in ``range(n)``."""
@@ -57,8 +59,9 @@ class Stream:
         limit = _LIMITS.get(n)
         if limit is None:
             limit = (1 << 64) - ((1 << 64) % n)
+        values = self._values
         while True:
-            value = self._u64()
+            value = values.pop() if values else self._block()  # self._u64(), without the call
             if value < limit:
                 return value % n
 

@@ -51,17 +51,21 @@ def _choose_bids(view: View, stream: Stream, count: int) -> list[dict[str, Any]]
     """``count`` placements on different cushions: better jewels get higher cards."""
     offered: list[str] = view["offered"]
     me = view["player"]
-    placements = view.get("placements", [])
-    used = {p["cushion"] for p in placements if p["player"] == me}
-    crowd = {c: 0 for c in range(1, len(offered) + 1)}
-    for p in placements:
+    used: set[int] = set()
+    crowd: dict[int, int] = {}  # cards on each cushion
+    for p in view.get("placements", []):
         crowd[p["cushion"]] = crowd.get(p["cushion"], 0) + 1
+        if p["player"] == me:
+            used.add(p["cushion"])
+    collection = view.get("collection", {})
+    players = len(view["players"])
     scored = []
     for cushion, colour in enumerate(offered, start=1):
         if cushion in used:
             continue
         noise = stream.below(100) / 60
-        scored.append((jewel_worth(view, colour) - 0.8 * crowd[cushion] + noise, cushion))
+        worth = _worth(colour, int(collection.get(colour, 0)), players)  # jewel_worth(view, colour)
+        scored.append((worth - 0.8 * crowd.get(cushion, 0) + noise, cushion))
     scored.sort(reverse=True)
     if count == 1 and len(scored) > 1 and stream.below(5) == 0:
         scored[0], scored[1] = scored[1], scored[0]  # bluff: go for the second best

@@ -31,6 +31,7 @@ def build_view(state: State, player: str | None, gm: bool = False) -> View:
     due = owed(state)
     size: int = state["hand_size"]
     dealt = state["stage"] * size
+    hands, decks, played = state["hands"], state["decks"], state["played"]
     view: View = {
         "game": "sultan",
         "player": player,
@@ -67,9 +68,9 @@ def build_view(state: State, player: str | None, gm: bool = False) -> View:
             d if see_all or d.get("player") == player else _hide_cards(d)
             for d in current.get("defaults", [])
         ],
-        "hand_counts": {p: len(state["hands"][p]) for p in names},
-        "deck_counts": {p: max(0, len(state["decks"][p]) - dealt) for p in names},
-        "played": {p: list(state["played"][p]) for p in names},
+        "hand_counts": {p: len(hands[p]) for p in names},
+        "deck_counts": {p: max(0, len(decks[p]) - dealt) for p in names},
+        "played": {p: list(played[p]) for p in names},
         "rounds": list(state["rounds"]),
         "last": _last(state, see_all, player),
     }
@@ -115,13 +116,15 @@ def _last(state: State, see_all: bool, player: str | None) -> dict[str, Any] | N
     if last is None:
         return None
     events: list[Event] = []
+    # the round being placed, whose events may hold others' cards (None: no round open)
+    placing = (state["stage"], state["round"]) if state["current"] is not None else None
     for event in last["events"]:
-        unrevealed = (
-            state["current"] is not None
-            and event.get("stage") == state["stage"]
-            and event.get("round") == state["round"]
+        hide = (
+            placing is not None
+            and not see_all
+            and (event.get("stage"), event.get("round")) == placing
+            and event.get("player") != player
         )
-        hide = unrevealed and not see_all and event.get("player") != player
         events.append(_hide_cards(event) if hide else event)
     return {"turn": last["turn"], "events": events}
 
