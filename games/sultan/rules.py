@@ -270,7 +270,7 @@ def resolve(state: State, orders: Mapping[str, Order | None], rng: Rng) -> Resol
             _reveal(new, rng, events)
     new["turn"] = turn + 1
     new["last"] = {"turn": turn, "events": events}
-    return Resolution(new, clone(events))
+    return Resolution(new, events)  # the state's last events, shared: read, never changed
 
 
 def _place(

@@ -101,7 +101,12 @@ def _hide_cards(item: dict[str, Any]) -> dict[str, Any]:
             inner = _hide_cards(value)
             if inner is not value:
                 hidden[key] = inner
-        elif isinstance(value, list) and any(isinstance(v, dict) for v in value):
+        elif isinstance(value, list):
+            for inner in value:
+                if isinstance(inner, dict):
+                    break
+            else:
+                continue  # a list of plain values: nothing to hide in it
             items = [_hide_cards(v) if isinstance(v, dict) else v for v in value]
             if any(new is not old for new, old in zip(items, value, strict=True)):
                 hidden[key] = items
