@@ -59,24 +59,25 @@ def _choose_bids(view: View, stream: Stream, count: int) -> list[dict[str, Any]]
             used.add(p["cushion"])
     collection = view.get("collection", {})
     players = len(view["players"])
+    below = stream.below
     scored = []
     for cushion, colour in enumerate(offered, start=1):
         if cushion in used:
             continue
-        noise = stream.below(100) / 60
+        noise = below(100) / 60
         worth = _worth(colour, int(collection.get(colour, 0)), players)  # jewel_worth(view, colour)
         scored.append((worth - 0.8 * crowd.get(cushion, 0) + noise, cushion))
     scored.sort(reverse=True)
-    if count == 1 and len(scored) > 1 and stream.below(5) == 0:
+    if count == 1 and len(scored) > 1 and below(5) == 0:
         scored[0], scored[1] = scored[1], scored[0]  # bluff: go for the second best
     hand: list[int] = sorted(view["hand"])
     free = list(range(len(hand)))  # indices into the hand still unplayed by this order
     bids = []
     for score, cushion in scored[:count]:
-        strength = max(0.0, min(1.0, score / 7))
-        if stream.below(6) == 0:
+        strength = score / 7
+        strength = 0.0 if strength < 0.0 else 1.0 if strength > 1.0 else strength  # 0 to 1
+        if below(6) == 0:
             strength = 0.0 if strength > 0.5 else 1.0  # bluff: cheap on the best, dear on the rest
-        pick = round(strength * (len(free) - 1))
-        index = free.pop(pick)
+        index = free.pop(round(strength * (len(free) - 1)))
         bids.append({"cushion": cushion, "card": hand[index]})
     return bids

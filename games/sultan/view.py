@@ -32,6 +32,8 @@ def build_view(state: State, player: str | None, gm: bool = False) -> View:
     size: int = state["hand_size"]
     dealt = state["stage"] * size
     hands, decks, played = state["hands"], state["decks"], state["played"]
+    placements = current.get("placements", [])
+    defaults = current.get("defaults", [])
     view: View = {
         "game": "sultan",
         "player": player,
@@ -62,14 +64,17 @@ def build_view(state: State, player: str | None, gm: bool = False) -> View:
                 "card": None,
                 "default": p["default"],
             }
-            for p in current.get("placements", [])
-        ],
+            for p in placements
+        ]
+        if placements
+        else [],
         "defaults": [
-            d if see_all or d.get("player") == player else _hide_cards(d)
-            for d in current.get("defaults", [])
-        ],
+            d if see_all or d.get("player") == player else _hide_cards(d) for d in defaults
+        ]
+        if defaults
+        else [],
         "hand_counts": {p: len(hands[p]) for p in names},
-        "deck_counts": {p: max(0, len(decks[p]) - dealt) for p in names},
+        "deck_counts": {p: left if (left := len(decks[p]) - dealt) > 0 else 0 for p in names},
         "played": {p: list(played[p]) for p in names},
         "rounds": list(state["rounds"]),
         "last": _last(state, see_all, player),
