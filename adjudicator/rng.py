@@ -54,10 +54,10 @@ class Stream:
 
     def below(self, n: int) -> int:
         """A uniform integer in ``range(n)``."""
-        if n <= 0:
-            raise ValueError("below() needs a positive bound")
         limit = _LIMITS.get(n)
         if limit is None:
+            if n <= 0:
+                raise ValueError("below() needs a positive bound")
             limit = (1 << 64) - ((1 << 64) % n)
         values = self._values
         while True:
@@ -71,8 +71,9 @@ class Stream:
     def shuffle(self, items: Sequence[T]) -> list[T]:
         """A shuffled copy of ``items``."""
         result = list(items)
+        below = self.below
         for i in range(len(result) - 1, 0, -1):
-            j = self.below(i + 1)
+            j = below(i + 1)
             result[i], result[j] = result[j], result[i]
         return result
 

@@ -325,10 +325,10 @@ def _reveal(state: State, rng: Rng, events: list[Event]) -> None:
         for p in current["placements"]
     ]
     events.append({"type": "revealed", "stage": stage, "round": rnd, "placements": placements})
-    # shared with the state resolve was given until now (``_fresh``)
-    state["collections"] = {p: dict(jewels) for p, jewels in state["collections"].items()}
-    state["played"] = {p: list(cards) for p, cards in state["played"].items()}
-    state["rounds"] = list(state["rounds"])
+    # The collections and played cards are shared with the state resolve was given (``_fresh``):
+    # each one that changes is replaced by a changed copy.
+    collections = state["collections"] = dict(state["collections"])
+    played = state["played"] = dict(state["played"])
     awards = []
     for cushion, jewel in enumerate(current["offered"], start=1):
         best = winning_placement(state, cushion)
@@ -336,7 +336,7 @@ def _reveal(state: State, rng: Rng, events: list[Event]) -> None:
         if winner is None:
             state["pouch"][jewel] += 1
         else:
-            state["collections"][winner][jewel] += 1
+            collections[winner] = {**collections[winner], jewel: collections[winner][jewel] + 1}
         awards.append({"cushion": cushion, "jewel": jewel, "winner": winner})
         events.append(
             {
@@ -350,8 +350,9 @@ def _reveal(state: State, rng: Rng, events: list[Event]) -> None:
             }
         )
     for placement in placements:
-        state["played"][placement["player"]].append(placement["card"])
-    state["rounds"].append(
+        played[placement["player"]] = [*played[placement["player"]], placement["card"]]
+    state["rounds"] = [
+        *state["rounds"],
         {
             "stage": stage,
             "round": rnd,
@@ -363,9 +364,9 @@ def _reveal(state: State, rng: Rng, events: list[Event]) -> None:
             "offered": list(current["offered"]),
             "placements": placements,
             "awards": awards,
-            "defaults": clone(current["defaults"]),
-        }
-    )
+            "defaults": clone(current["defaults"]) if current["defaults"] else [],
+        },
+    ]
     state["current"] = None
     _advance(state, rng, events)
 
