@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import struct
 from collections.abc import Sequence
-from typing import TypeVar, cast
+from typing import TypeVar
 
 T = TypeVar("T")
 
@@ -48,9 +48,9 @@ class Stream:
         of 32 bytes holds exactly four 8-byte values, so none is split between two blocks)."""
         block = _sha256(self._key + self._counter.to_bytes(8, "big")).digest()
         self._counter += 1
-        v0, v1, v2, v3 = cast(tuple[int, int, int, int], _FOUR.unpack(block))
-        self._values += (v3, v2, v1)
-        return v0
+        four: tuple[int, ...] = _FOUR.unpack(block)
+        self._values += (four[3], four[2], four[1])
+        return four[0]
 
     def below(self, n: int) -> int:
         """A uniform integer in ``range(n)``."""

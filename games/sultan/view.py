@@ -94,6 +94,9 @@ def build_view(state: State, player: str | None, gm: bool = False) -> View:
     return view
 
 
+_SCALARS = frozenset({str, int, bool, float, type(None)})  # values with nothing inside
+
+
 def _hide_cards(item: dict[str, Any]) -> dict[str, Any]:
     """``item`` with every card value inside set to None (sequential placement before the
     reveal): a copy where there is a card to hide, else ``item`` itself, shared."""
@@ -102,6 +105,8 @@ def _hide_cards(item: dict[str, Any]) -> dict[str, Any]:
         if key == "card":
             if value is not None:
                 hidden[key] = None
+        elif type(value) in _SCALARS:
+            continue
         elif isinstance(value, dict):
             inner = _hide_cards(value)
             if inner is not value:
