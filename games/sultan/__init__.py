@@ -91,14 +91,15 @@ class SultanGame:
     def context(self, view: View) -> dict[str, Any]:
         """The part of a player's view that ``validate`` needs; small plain JSON."""
         placements = view.get("placements") or []
+        me = view.get("player")
         return {
             "to_do": view.get("to_do"),
             "hand": list(view.get("hand") or []),
             "cushions": view.get("cushions"),
             "drawn": list(view.get("drawn") or []),
-            "used_cushions": [
-                p["cushion"] for p in placements if p.get("player") == view.get("player")
-            ],
+            "used_cushions": [p["cushion"] for p in placements if p.get("player") == me]
+            if placements
+            else [],
         }
 
     def validate(self, context: Mapping[str, Any], order: Order) -> list[Problem]:

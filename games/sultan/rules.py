@@ -119,14 +119,15 @@ def _context(state: State, player: str, to_do: str | None) -> dict[str, Any]:
     """``context_for`` with what ``player`` owes (``owed(state).get(player)``) already known."""
     current = state["current"] or {}
     offered = current.get("offered")
+    placements = current.get("placements", [])
     return {
         "to_do": to_do,
         "hand": sorted(state["hands"].get(player, [])),
         "cushions": len(offered) if offered is not None else state["cushions"],
         "drawn": list(current.get("drawn", [])),
-        "used_cushions": [
-            p["cushion"] for p in current.get("placements", []) if p["player"] == player
-        ],
+        "used_cushions": [p["cushion"] for p in placements if p["player"] == player]
+        if placements
+        else [],
     }
 
 
