@@ -28,6 +28,7 @@ T = TypeVar("T")
 _DOMAIN = b"adjudicator-rng/1\n"
 _sha256 = hashlib.sha256
 _FOUR = struct.Struct(">4Q")  # a block read as four unsigned big-endian 8-byte integers
+_COUNTS = [i.to_bytes(8, "big") for i in range(64)]  # the first blocks' counters, as bytes
 _LIMITS = {n: (1 << 64) - ((1 << 64) % n) for n in range(1, 257)}  # below(n)'s, worked out once
 
 
@@ -35,7 +36,7 @@ class Stream:
     """One labelled stream of random numbers."""
 
     def __init__(self, seed: int | str, label: str) -> None:
-        self._key = _DOMAIN + str(seed).encode() + b"\n" + label.encode() + b"\n"
+        self._key = _DOMAIN + (str(seed) + "\n" + label + "\n").encode()
         self._counter = 0
         self._values: list[int] = []  # the latest block's values not read yet, the next one last
 
@@ -46,7 +47,9 @@ class Stream:
     def _block(self) -> int:
         """Hash the next block: its first value, the other three kept for the next reads (a block
         of 32 bytes holds exactly four 8-byte values, so none is split between two blocks)."""
-        block = _sha256(self._key + self._counter.to_bytes(8, "big")).digest()
+        counter = self._counter
+        count = _COUNTS[counter] if counter < 64 else counter.to_bytes(8, "big")
+        block = _sha256(self._key + count).digest()
         self._counter += 1
         four: tuple[int, ...] = _FOUR.unpack(block)
         self._values += (four[3], four[2], four[1])

@@ -24,6 +24,8 @@ def test_the_values_are_those_of_the_definition() -> None:
         for label in ("deal alice", "bot bob turn 3", "stage 2 round 5 draw", ""):
             stream = Rng(seed).stream(label)
             assert [stream._u64() for _ in range(23)] == reference(seed, label, 23)
+    long = Rng("5eed" * 8).stream("past the 64th block")
+    assert [long._u64() for _ in range(300)] == reference("5eed" * 8, "past the 64th block", 300)
 
 
 def test_below_choice_shuffle_and_sample_follow_the_values() -> None:
