@@ -6,9 +6,10 @@ player always sees their own). Once the game is over,
 every view shows everything.
 
 A view is read, not changed: it shares with the state what no turn changes once made (the filed
-rounds, the last adjudication's events, placements and default orders of the current round that
-the reader may see), so that a view does not copy the whole history; its own lists and dicts
-at the top are new, and a card hidden from the reader is hidden in a new copy.
+rounds, each player's played cards, the last adjudication's events, placements and default
+orders of the current round that the reader may see), so that a view does not copy the whole
+history; its own lists and dicts at the top are new, and a card hidden from the reader is hidden
+in a new copy.
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ def build_view(state: State, player: str | None, gm: bool = False) -> View:
         else [],
         "hand_counts": {p: len(hands[p]) for p in names},
         "deck_counts": {p: left if (left := len(decks[p]) - dealt) > 0 else 0 for p in names},
-        "played": {p: list(played[p]) for p in names},
+        "played": {p: played[p] for p in names},
         "rounds": list(state["rounds"]),
         "last": _last(state, see_all, player),
     }
