@@ -35,6 +35,14 @@ def build_view(state: State, player: str | None, gm: bool = False) -> View:
     hands, decks, played = state["hands"], state["decks"], state["played"]
     placements = current.get("placements", [])
     defaults = current.get("defaults", [])
+    hand_counts: dict[str, int] = {}
+    deck_counts: dict[str, int] = {}
+    played_cards: dict[str, list[int]] = {}
+    for p in names:  # one pass for the three
+        hand_counts[p] = len(hands[p])
+        left = len(decks[p]) - dealt
+        deck_counts[p] = left if left > 0 else 0
+        played_cards[p] = played[p]
     view: View = {
         "game": "sultan",
         "player": player,
@@ -74,9 +82,9 @@ def build_view(state: State, player: str | None, gm: bool = False) -> View:
         ]
         if defaults
         else [],
-        "hand_counts": {p: len(hands[p]) for p in names},
-        "deck_counts": {p: left if (left := len(decks[p]) - dealt) > 0 else 0 for p in names},
-        "played": {p: played[p] for p in names},
+        "hand_counts": hand_counts,
+        "deck_counts": deck_counts,
+        "played": played_cards,
         "rounds": list(state["rounds"]),
         "last": _last(state, see_all, player),
     }
