@@ -1,6 +1,8 @@
 """Sultan's rules (RULINGS S1–S11): options, setup, who owes, resolution and scoring.
 
-The state is a plain JSON dict; every function here that returns a new state works on a deep copy.
+The state is a plain JSON dict. Nothing changes a state once ``setup`` or ``resolve`` has returned
+it: ``resolve`` copies the parts a turn changes (``_fresh``, ``_reveal``) and shares the rest (the
+filed rounds, decks, options, played cards) with the state it was given.
 """
 
 from __future__ import annotations
