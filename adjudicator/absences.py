@@ -119,7 +119,8 @@ def ahead(handle: OpenGame, today: dt.date | None = None) -> list[Away]:
         return []
     today = today or _local_date(handle.meta, clock.now())
     every = stretches(days_of(handle), handle.players)
-    return [a for a in every if a.end >= today and a.player not in handle.resigned()]
+    gone = out_of_game(handle)
+    return [a for a in every if a.end >= today and a.player not in gone]
 
 
 def lines(handle: OpenGame) -> list[Msg]:
@@ -159,11 +160,11 @@ def _run_end(days: set[dt.date], day: dt.date) -> dt.date:
 
 def opening_deadline(handle: OpenGame, deadline: str | None, owing: list[str]) -> str | None:
     """The deadline of a turn opening now (``deadline``, as :func:`engine.deadline_of` gives
-    it), moved under ``extend`` when one of ``owing`` (a resigned seat left out) is away on its
-    day."""
+    it), moved under ``extend`` when one of ``owing`` (a resigned or conceded seat left out) is
+    away on its day."""
     if deadline is None or mode(handle.meta) != "extend":
         return deadline
-    playing = [p for p in owing if p not in handle.resigned()]
+    playing = [p for p in owing if p not in out_of_game(handle)]
     opened = dt.datetime.fromisoformat(deadline)
     return clock.stamp(moved_deadline(handle.meta, days_of(handle), opened, playing))
 
@@ -181,12 +182,17 @@ def moved_now(handle: OpenGame) -> dict[str, Any]:
     if times.deadline is None or times.paused_since is not None or handle.over():
         return {}
     turn = handle.turn()
-    owing = [p for p in handle.game.owed(handle.state(turn)) if p not in handle.resigned()]
+    owing = [p for p in handle.game.owed(handle.state(turn)) if p not in out_of_game(handle)]
     moved = moved_deadline(handle.meta, days_of(handle), times.deadline, owing)
     if moved is None or moved == times.deadline:
         return {}
     was = clock.stamp(times.deadline)
     return {"deadline_moved": {"turn": turn, "deadline": clock.stamp(moved), "was": was}}
+
+
+def out_of_game(handle: OpenGame) -> list[str]:
+    """The players whose absences no longer count: they resigned or conceded."""
+    return [*handle.resigned(), *handle.votes().conceded]
 
 
 def left_out(handle: OpenGame, deadline: dt.datetime | None) -> list[str]:

@@ -218,6 +218,8 @@ def status(gamedir: Path, as_json: bool) -> None:
     if data["over"]:  # the last adjudication, of the turn before, opened no turn
         after = f" after turn {data['turn'] - 1}" if data["turn"] > 1 else ""
         click.echo(f"{data['id']} ({data['game']}): the game is over{after}")
+        if data["ended"] is not None:
+            click.echo(_ended_text(data["ended"]))
         return
     phase = {"commit": ": commitments", "reveal": ": the reveal"}.get(data["phase"], "")
     click.echo(f"{data['id']} ({data['game']}), turn {data['turn']}{phase}")
@@ -225,6 +227,8 @@ def status(gamedir: Path, as_json: bool) -> None:
         state = "received" if player in data["received"] else "waiting"
         if player in data["resigned"]:
             state = "resigned: default orders"
+        elif player in data["conceded"]:
+            state = "conceded: default orders"
         elif player in data["without"]:
             state = "no commitment: default orders"
         elif player not in data["received"] and player not in data["waiting_for"]:
@@ -236,6 +240,8 @@ def status(gamedir: Path, as_json: bool) -> None:
     click.echo(f"deadline: {_deadline_text(data)}")
     if data["rolled_back"]:
         click.echo("rolled back: adjudicate again (the orders are fixed)")
+    if data["agreed"]:
+        click.echo("the players' votes end the game at the next adjudication (due now)")
 
 
 def _deadline_text(data: dict[str, Any]) -> str:
@@ -327,9 +333,22 @@ def adjudicated_lines(gamedir: Path, result: dict[str, Any], would: bool = False
     if result["defaulted"]:
         line += f" (default orders for {', '.join(result['defaulted'])})"
     lines = [line]
-    if result["over"]:
+    ended = result.get("ended")
+    if ended is not None:
+        lines.append(_ended_text(ended, would))
+    elif result["over"]:
         lines.append("the game would be over" if would else "the game is over")
     return lines
+
+
+def _ended_text(ended: dict[str, Any], would: bool = False) -> str:
+    """How the players' votes end the game, in a line."""
+    is_over = "the game would be over" if would else "the game is over"
+    if ended["by"] == "draw":
+        return f"{is_over}: a draw, agreed by {', '.join(ended['players'])}"
+    if ended["winner"] is None:
+        return f"{is_over}: every player conceded, nobody wins"
+    return f"{is_over}: every other player conceded, {ended['winner']} wins"
 
 
 @cli.command()

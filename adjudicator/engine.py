@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from adjudicator import absences, clock, journal, schedule, steps, views
+from adjudicator import absences, clock, journal, schedule, steps, views, votes
 from adjudicator.contract import Game, State
 from adjudicator.errors import NotNow, UsageProblem
 from adjudicator.registry import load_game
@@ -42,6 +42,7 @@ class OpenGame:
         self.pending: list[dict[str, Any]] = []
         self.noticed: list[dict[str, Any]] = []
         """The notices this step accepted so far (press, absences, votes)."""
+        self._tally: tuple[int, votes.Tally] | None = None
         self.opens: dict[str, Any] | None = None
         """The reveal this step opens (``sealing: commit-reveal``), journaled with its line."""
 
@@ -129,7 +130,27 @@ class OpenGame:
         return journal.clock(self.log, self.turn())
 
     def over(self) -> bool:
-        return self.game.is_over(self.state())
+        """The game is over: by its rules, or because the players' votes ended it."""
+        return self.facts.ended is not None or self.game.is_over(self.state())
+
+    def votes(self) -> votes.Tally:
+        """The players' draw votes and concessions as they stand (this step's included)."""
+        found = [n for n in self.notices() if n["kind"] == "vote"]
+        if not found:
+            return votes.Tally()
+        if self._tally is None or self._tally[0] != len(found):  # read each file once
+            from adjudicator.noticing import read
+
+            counted = votes.tally((d["player"], d["vote"]) for d in (read(self, n) for n in found))
+            self._tally = (len(found), counted)
+        return self._tally[1]
+
+    def ending(self) -> dict[str, Any] | None:
+        """How the votes as they stand end the game at the adjudication of the current turn
+        (None: they do not)."""
+        if self.facts.ended is not None:
+            return None
+        return votes.ending(self.votes(), self.players, self.resigned(), self.turn())
 
     def opening(self) -> dict[str, Any]:
         """What the step's line says of the reveal it opens (nothing when it opens none)."""
@@ -230,15 +251,22 @@ def _make_room(root: Path) -> None:
 
 
 def opening_files(
-    game: Game, meta: dict[str, Any], turn: int, state: State, orders: dict[str, Any] | None
+    game: Game,
+    meta: dict[str, Any],
+    turn: int,
+    state: State,
+    orders: dict[str, Any] | None,
+    ended: dict[str, Any] | None = None,
+    conceded: list[str] | None = None,
 ) -> dict[str, bytes]:
     """The files of a turn as it opens: its state and every reader's view (what their reports
-    and forms are rendered from); ``orders``: every order used, by turn, once the game is over.
+    and forms are rendered from); ``orders``: every order used, by turn, once the game is over;
+    ``ended``: how the players' votes ended the game; ``conceded``: who conceded so far.
     ``verify`` recomputes these to compare them with the journal."""
     folder = GameDir.turn_dir(turn)
     files = {f"{folder}/state.json": dump_json(state)}
     for reader in views.readers(meta):
-        doc = views.reader_view(game, meta, state, reader, orders)
+        doc = views.reader_view(game, meta, state, reader, orders, ended, conceded)
         files[views.path(folder, reader)] = dump_json(doc, sort_keys=False)
     return files
 
@@ -276,13 +304,15 @@ def status_of(handle: OpenGame) -> dict[str, Any]:
     """The status as ``handle`` read the journal (one reading: turn and clock agree)."""
     turn = handle.turn()
     state = handle.state(turn)
-    owed = handle.game.owed(state)
+    over = handle.over()
+    owed = {} if over else handle.game.owed(state)
     received = handle.received(turn)
     order = handle.players
     resigned = handle.resigned()
+    conceded = handle.votes().conceded
     times = handle.clock()
-    left_out = resigned + handle.without(turn) + absences.left_out(handle, times.deadline)
-    over = handle.game.is_over(state)
+    away = absences.left_out(handle, times.deadline)
+    left_out = resigned + conceded + handle.without(turn) + away
     return {
         "id": handle.meta["id"],
         "game": handle.meta["game"],
@@ -293,6 +323,9 @@ def status_of(handle: OpenGame) -> dict[str, Any]:
         "waiting_for": [p for p in order if p in owed and p not in received and p not in left_out],
         "received": [p for p in order if p in received],
         "resigned": resigned,
+        "conceded": [p for p in order if p in conceded],
+        "ended": handle.facts.ended,
+        "agreed": not over and handle.ending() is not None,
         "without": handle.without(turn),
         "away": [a.json() for a in absences.ahead(handle)],
         "deadline": None if over or times.deadline is None else clock.stamp(times.deadline),
@@ -314,8 +347,9 @@ def stored_order(handle: OpenGame, turn: int, player: str) -> dict[str, Any]:
     return handle.game.normalise(parsed.body())
 
 
-Why = Literal["complete", "deadline", "gm"]
-"""Why a turn was adjudicated: every order was in, its deadline passed, or the game master."""
+Why = Literal["complete", "deadline", "gm", "agreed"]
+"""Why a turn was adjudicated: every order was in, its deadline passed, the game master, or
+the players' votes ended the game (a draw agreed, or one player left)."""
 
 
 def adjudicate(
@@ -334,14 +368,24 @@ def adjudicate(
             raise NotNow(f"turn {only_turn} was adjudicated already (turn {turn} is open)")
         state = handle.state(turn)
         game = handle.game
-        if game.is_over(state):
+        if handle.over():
             raise NotNow(f"game {handle.meta['id']} is over")
+        ending = handle.ending()
+        if ending is not None:
+            _end_by_votes(handle, running, state, ending, why)
+            return {
+                "turn": turn,
+                "defaulted": [],
+                "over": True,
+                "revealing": False,
+                "ended": ending,
+            }
         owed = game.owed(state)
         received = handle.received(turn)
         missing = [p for p in handle.players if p in owed and p not in received]
         times = handle.clock()
         away = absences.left_out(handle, times.deadline)
-        left_out = handle.resigned() + handle.without(turn) + away
+        left_out = handle.resigned() + handle.votes().conceded + handle.without(turn) + away
         absent = [p for p in missing if p not in left_out]
         fixed = times.rolled_back
         if absent and not (default_missing or fixed):
@@ -372,7 +416,10 @@ def adjudicate(
         deadline = absences.opening_deadline(handle, deadline, owing)
         everything = {**all_orders(handle), str(turn): orders} if over else None
         files = dict([resolution_file(turn, orders, missing, resolution.events)])
-        files.update(opening_files(game, handle.meta, turn + 1, resolution.state, everything))
+        conceded = handle.votes().conceded
+        files.update(
+            opening_files(game, handle.meta, turn + 1, resolution.state, everything, None, conceded)
+        )
         write_files(handle.dir, files)
         running.commit(
             "adjudicated",
@@ -383,6 +430,44 @@ def adjudicate(
             deadline=deadline,
         )
     return {"turn": turn, "defaulted": missing, "over": over, "revealing": False}
+
+
+def _end_by_votes(
+    handle: OpenGame, running: steps.Step, state: State, ending: dict[str, Any], why: Why
+) -> None:
+    """End the game at the current turn as the votes say: no order is played; the next turn's
+    folder holds the state as it stood and the final views, which say how it ended."""
+    turn = handle.turn()
+    files = dict(ending_files(handle.game, handle.meta, state, ending, all_orders(handle)))
+    write_files(handle.dir, files)
+    running.commit(
+        "adjudicated",
+        at=now(),
+        turn=turn,
+        defaulted=[],
+        why="agreed" if why != "gm" else why,
+        deadline=None,
+        ended=ending,
+    )
+
+
+def ending_files(
+    game: Game,
+    meta: dict[str, Any],
+    state: State,
+    ending: dict[str, Any],
+    orders: dict[str, Any],
+) -> dict[str, bytes]:
+    """The files of an adjudication that ends the game by the players' votes: a resolution
+    that played no order, and the state as it stood (its turn one higher) with the final
+    views. ``verify`` recomputes these."""
+    turn = state["turn"]
+    event = {"type": "ended_by_votes", **ending}
+    files = dict([resolution_file(turn, {}, [], [event])])
+    after = {**state, "turn": turn + 1}
+    everything = {**orders, str(turn): {}}
+    files.update(opening_files(game, meta, turn + 1, after, everything, ending, ending["conceded"]))
+    return files
 
 
 # -- reading -----------------------------------------------------------------------------------
@@ -436,7 +521,7 @@ def record(root: Path) -> dict[str, Any]:
     it is over (with the seed and salt that open the commitment)."""
     handle = OpenGame(root)
     state = handle.state()
-    over = handle.game.is_over(state)
+    over = handle.over()
     data: dict[str, Any] = {
         "game": handle.meta["game"],
         "id": handle.meta["id"],
@@ -445,6 +530,12 @@ def record(root: Path) -> dict[str, Any]:
         "over": over,
     }
     data.update(handle.game.record(state, over))
+    if handle.facts.ended is not None:  # the game's own result never came
+        data["result"] = None
+        data["ended"] = handle.facts.ended
+    conceded = handle.votes().conceded
+    if conceded:
+        data["conceded"] = [p for p in handle.players if p in conceded]
     if handle.meta.get("commitment"):
         data["commitment"] = handle.meta["commitment"]
     if over:

@@ -2,7 +2,8 @@
 
 Besides the engine's ``created`` and ``adjudicated`` lines (each with the ``deadline`` of the
 turn it opens, or null; the second with the players ``defaulted`` and ``why``: ``complete``,
-``deadline`` or ``gm``), the log holds:
+``deadline``, ``gm`` or ``agreed``, and, when the players' votes ended the game there,
+``ended``: :func:`adjudicator.votes.ending`), the log holds:
 
 ==============  ===============================================================================
 ``deadline``    ``turn``, ``deadline``: the turn's deadline (older journals; now on the line
@@ -160,6 +161,8 @@ class Facts:
     """The turns whose reports were queued for mail."""
     announced: int = 0
     """The journal lines before this index were announced to the players."""
+    ended: dict[str, Any] | None = None
+    """How the players' votes ended the game (a draw, or by concession), if they did."""
 
 
 def order_entries(entry: dict[str, Any]) -> list[dict[str, Any]]:
@@ -191,11 +194,13 @@ def facts(log: list[dict[str, Any]]) -> Facts:
             result.in_effect[1] = {}
         elif kind == "adjudicated":
             result.turn = entry["turn"] + 1
+            result.ended = entry.get("ended")
             result.in_effect[result.turn] = {}
             result.committed[result.turn] = {}  # a turn opened again after a rollback: afresh
             result.revealing.pop(result.turn, None)
         elif kind == "rolled-back":
             result.turn = entry["turn"]
+            result.ended = None
             result.queued.discard(entry["turn"] + 1)
         elif kind in ("queued", "adopted"):
             result.queued.update(entry.get("turns") or [])

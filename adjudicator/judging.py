@@ -190,15 +190,19 @@ def _wrong_kind(handle: OpenGame, kind: Kind, player: str, turn: int) -> Msg | N
 def _open_reveal_when_complete(handle: OpenGame, turn: int, owed: dict[str, Any]) -> None:
     """The step that stores the last owed commitment opens the reveal (a resigned seat owes
     none: it plays the default orders)."""
-    missing = [p for p in owed if p not in handle.committed(turn) and p not in handle.resigned()]
+    out = handle.resigned() + handle.votes().conceded
+    missing = [p for p in owed if p not in handle.committed(turn) and p not in out]
     if not missing:
         handle.opens = reveal_of(handle, turn, [])
 
 
 def _closed_to(handle: OpenGame, player: str, turn: int) -> Msg | None:
-    """Why ``player`` may send no order now (resigned, or the turn was rolled back), or None."""
+    """Why ``player`` may send no order now (resigned, conceded, or the turn was rolled back),
+    or None."""
     if player in handle.resigned():
         return msg("player-resigned", player=player, game=handle.meta["id"])
+    if player in handle.votes().conceded:
+        return msg("player-conceded", player=player, game=handle.meta["id"])
     if handle.clock().rolled_back:
         return msg("turn-rolled-back", turn=turn)
     return None

@@ -83,15 +83,9 @@ def out_of_game(handle: OpenGame, player: str) -> Any:
     """Why ``player`` may send no notice (they resigned, or conceded), or None."""
     if player in handle.resigned():
         return msg("player-resigned", player=player, game=handle.meta["id"])
-    if player in conceded(handle):
+    if player in handle.votes().conceded:
         return msg("player-conceded", player=player, game=handle.meta["id"])
     return None
-
-
-def conceded(handle: OpenGame) -> list[str]:
-    """The players who conceded, in the order they did."""
-    found = [read(handle, n) for n in handle.notices() if n["kind"] == "vote"]
-    return list(dict.fromkeys(f["player"] for f in found if f["vote"] == "concede"))
 
 
 def read(handle: OpenGame, entry: dict[str, Any]) -> dict[str, Any]:

@@ -59,10 +59,24 @@ def record_text(record: dict[str, Any], title: str) -> str:
         lines.append(f"seed: {record['seed']}")
     if "salt" in record:
         lines.append(f"salt: {record['salt']}")
-    if record.get("result") is not None:
+    if record.get("conceded"):
+        lines.append(f"conceded: {', '.join(record['conceded'])}")
+    ended = record.get("ended")
+    if ended is not None:  # the players' votes ended it: the game's own result never came
+        lines.append("")
+        lines.append(_ended(ended))
+    elif record.get("result") is not None:
         lines.append("")
         lines.extend(_result(record["result"]))
     return "\n".join(lines) + "\n"
+
+
+def _ended(ended: dict[str, Any]) -> str:
+    """How the players' votes ended the game."""
+    if ended["by"] == "draw":
+        return f"result: a draw, agreed by {', '.join(ended['players'])} at turn {ended['turn']}"
+    winner = ended["winner"] or "nobody"
+    return f"result: {winner} won, every other player having conceded at turn {ended['turn']}"
 
 
 def _round_head(entry: dict[str, Any]) -> str:

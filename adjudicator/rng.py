@@ -19,37 +19,52 @@ whole number, whose ``str`` is its decimal digits.
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections.abc import Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
 
 _DOMAIN = b"adjudicator-rng/1\n"
+_sha256 = hashlib.sha256
+_FOUR = struct.Struct(">4Q")  # a block read as four unsigned big-endian 8-byte integers
+_COUNTS = [i.to_bytes(8, "big") for i in range(64)]  # the first blocks' counters, as bytes
+_LIMITS = {n: (1 << 64) - ((1 << 64) % n) for n in range(1, 257)}  # below(n)'s, worked out once
 
 
 class Stream:
     """One labelled stream of random numbers."""
 
     def __init__(self, seed: int | str, label: str) -> None:
-        self._key = _DOMAIN + str(seed).encode() + b"\n" + label.encode() + b"\n"
+        self._key = _DOMAIN + (str(seed) + "\n" + label + "\n").encode()
         self._counter = 0
-        self._buffer = b""
+        self._values: list[int] = []  # the latest block's values not read yet, the next one last
 
     def _u64(self) -> int:
-        if len(self._buffer) < 8:
-            block = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
-            self._counter += 1
-            self._buffer += block
-        value, self._buffer = self._buffer[:8], self._buffer[8:]
-        return int.from_bytes(value, "big")
+        values = self._values
+        return values.pop() if values else self._block()
+
+    def _block(self) -> int:
+        """Hash the next block: its first value, the other three kept for the next reads (a block
+        of 32 bytes holds exactly four 8-byte values, so none is split between two blocks)."""
+        counter = self._counter
+        count = _COUNTS[counter] if counter < 64 else counter.to_bytes(8, "big")
+        block = _sha256(self._key + count).digest()
+        self._counter += 1
+        four: tuple[int, ...] = _FOUR.unpack(block)
+        self._values += (four[3], four[2], four[1])
+        return four[0]
 
     def below(self, n: int) -> int:
         """A uniform integer in ``range(n)``."""
-        if n <= 0:
-            raise ValueError("below() needs a positive bound")
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = _LIMITS.get(n)
+        if limit is None:
+            if n <= 0:
+                raise ValueError("below() needs a positive bound")
+            limit = (1 << 64) - ((1 << 64) % n)
+        values = self._values
         while True:
-            value = self._u64()
+            value = values.pop() if values else self._block()  # self._u64(), without the call
             if value < limit:
                 return value % n
 
@@ -59,8 +74,9 @@ class Stream:
     def shuffle(self, items: Sequence[T]) -> list[T]:
         """A shuffled copy of ``items``."""
         result = list(items)
+        below = self.below
         for i in range(len(result) - 1, 0, -1):
-            j = self.below(i + 1)
+            j = below(i + 1)
             result[i], result[j] = result[j], result[i]
         return result
 

@@ -12,7 +12,10 @@ or sent; nothing here is words. A stored view holds:
 - for a player who owes an order: ``to_do`` and ``context`` (what ``check --form`` needs);
 - once the game is over: ``orders``, every order used, by turn (the record's ``orders``);
 - ``commitment``: the seed commitment (docs/archive.md), and once the game is over the ``seed``
-  and ``salt`` that open it (games made before seeds were committed have neither).
+  and ``salt`` that open it (games made before seeds were committed have neither);
+- ``conceded``: the players who conceded so far (only when someone did);
+- ``ended``: how the players' votes ended the game (:func:`adjudicator.votes.ending`; only
+  then): the game is over, whatever its rules say of the state, and nobody owes anything.
 """
 
 from __future__ import annotations
@@ -35,16 +38,18 @@ def reader_view(
     state: State,
     reader: str,
     orders: dict[str, Any] | None = None,
+    ended: dict[str, Any] | None = None,
+    conceded: list[str] | None = None,
 ) -> dict[str, Any]:
     """The stored view of ``reader`` (a player's name, ``"public"`` or ``"gm"``)."""
-    over = game.is_over(state)
+    over = ended is not None or game.is_over(state)
     if reader == "gm":
         view = game.gm_view(state)
     elif reader == "public":
         view = game.view(state, None)
     else:
         view = game.view(state, reader)
-    owed = game.owed(state)
+    owed = {} if over else game.owed(state)
     seats = [p["name"] for p in meta["players"]]
     doc: dict[str, Any] = {
         "reader": reader,
@@ -58,6 +63,10 @@ def reader_view(
         doc["context"] = game.context(view)
     if over and orders is not None:
         doc["orders"] = orders
+    if conceded:
+        doc["conceded"] = [p for p in seats if p in conceded]
+    if ended is not None:
+        doc["ended"] = ended
     if meta.get("commitment"):
         doc["commitment"] = meta["commitment"]
         if over:

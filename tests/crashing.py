@@ -29,10 +29,13 @@ from typing import TypeVar
 # starts with it (as a long-running game master's machine would have it in the page cache).
 import adjudicator.cli_gm
 import adjudicator.cli_mail
+import adjudicator.cli_notices
 import adjudicator.engine
 import adjudicator.gm
 import adjudicator.mail.ingest
-import adjudicator.mail.send  # noqa: F401
+import adjudicator.mail.send
+import adjudicator.noticing
+import adjudicator.votes  # noqa: F401
 from adjudicator import failpoint
 from adjudicator.doctor import Examination, examine
 
@@ -41,6 +44,8 @@ KILLED = -signal.SIGKILL
 COMMITS = {
     "new": "created",
     "submit": "submitted",
+    "press": "submitted",
+    "absence": "submitted",
     "adjudicate": "adjudicated",
     "extend": "extended",
     "pause": "paused",

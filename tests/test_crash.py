@@ -1,7 +1,8 @@
 """Crash at any instant, lose nothing: every command that changes a game, killed with SIGKILL.
 
 One game of At the Sultan's Court (two rounds) is played by commands: new, send, submit, the
-game master's commands, adjudicate, rollback, ingest, tick. Then each command is killed at many
+game master's commands, adjudicate, rollback, ingest, press, votes, and a tick that ends the game
+by the draw agreed. Then each command is killed at many
 instants (at failpoints spread over its durable operations, and after random delays), the next
 command runs, ``doctor`` must be clean right after it, and the game plays on: its record and
 status must equal the unkilled game's, and every mail must go out exactly once. A second test
@@ -53,7 +54,12 @@ def _config(path: Path, server: Server | None) -> Path:
 def _court_game(tmp_path: Path) -> Script:
     """The game played unkilled, command by command (orders are signed as it goes)."""
     table = Table(
-        tmp_path, players=4, game="sultans_court", schedule={"deadline": "48h"}, max_rounds=2
+        tmp_path,
+        players=4,
+        game="sultans_court",
+        schedule={"deadline": "48h"},
+        max_rounds=2,
+        press="private",
     )
     shutil.rmtree(table.gamedir)
     config = _config(tmp_path / "mail.toml", None)
@@ -83,7 +89,11 @@ def _court_game(tmp_path: Path) -> Script:
     script.run("ingest", game, "--mbox", tmp_path / "orders.mbox", "--config", config)
     script.run("submit", game, signed("carol", 2))
     script.run("resign", game, "--player", "dave")
-    script.run("tick", game, "--config", config)
+    press = table.notice("alice", "press:\n  to: [bob]\n  text: Kaffa is mine.\n", "press.yaml")
+    script.run("press", game, press)
+    votes = [table.notice(p, "vote: draw\n", f"{p}-draw.yaml") for p in ("alice", "bob", "carol")]
+    script.run("submit", game, *votes)
+    script.run("tick", game, "--config", config)  # the draw agreed ends the game at once
     keep(script.gamedir, script.snapshot(len(script.commands)))
     return script
 
@@ -130,6 +140,7 @@ def plan(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Plan]:
         final = script.snapshot(len(script.commands))
         reference = _end(final)
         assert json.loads(reference[1])["over"] is True
+        assert json.loads(reference[1])["ended"]["by"] == "draw"
         rng = random.Random(2026)
         work: list[Work] = []
         for index, outcome in enumerate(script.outcomes):

@@ -567,7 +567,8 @@ def _replay(
     summary: Summary,
 ) -> None:
     """Play the game again from the journal and compare what each step made."""
-    from adjudicator.engine import game_options, opening_files, resolution_file
+    from adjudicator import votes
+    from adjudicator.engine import ending_files, game_options, opening_files, resolution_file
     from adjudicator.orders import game_problems, parse
     from adjudicator.rng import Rng
 
@@ -590,6 +591,24 @@ def _replay(
         turn = int(entry["turn"])
         state = states[turn]
         before = journal.facts(walk.entries[: number - 1])
+        counted = _votes_before(walk, files, number)
+        resigned = _resigned_before(walk.entries[: number - 1])
+        ending = votes.ending(counted, names, resigned, turn)
+        if ending != entry.get("ended"):
+            summary.findings.append(
+                Finding(turn, "log.jsonl", msg("verify-ending-differs", line=number))
+            )
+            return
+        if ending is not None:
+            done = {str(t): used[t] for t in sorted(used)}
+            if not _compare(
+                ending_files(game, meta, state, ending, done), entry, turn, digester, summary
+            ):
+                return
+            states[turn + 1] = _as_stored({**state, "turn": turn + 1})
+            used[turn] = {}
+            summary.turns += 1
+            continue
         received = before.in_effect.get(turn, {})
         owed = game.owed(state)
         missing = [p for p in names if p in owed and p not in received]
@@ -622,13 +641,43 @@ def _replay(
         if over:
             everything = {**{str(t): used[t] for t in sorted(used)}, str(turn): orders}
         made = dict([resolution_file(turn, orders, missing, resolution.events)])
-        made.update(opening_files(game, meta, turn + 1, resolution.state, everything))
+        made.update(
+            opening_files(
+                game, meta, turn + 1, resolution.state, everything, None, counted.conceded
+            )
+        )
         if not _compare(made, entry, turn, digester, summary):
             return
         states[turn + 1] = _as_stored(resolution.state)
         used[turn] = _as_stored(orders)
         summary.turns += 1
     summary.replayed = True
+
+
+def _votes_before(walk: _Walk, files: dict[str, bytes], number: int) -> Any:
+    """The draw votes and concessions as they stood before journal line ``number``."""
+    from adjudicator import notices, votes
+
+    found = []
+    for entry in walk.entries[: number - 1]:
+        for notice in entry.get("notices") or []:
+            if notice["kind"] != "vote":
+                continue
+            origin = notices.path("vote", str(notice["file"]))
+            data = notices.parse(files.get(walk.now.get(origin, origin), b"")).data or {}
+            found.append((str(data.get("player")), str(data.get("vote"))))
+    return votes.tally(found)
+
+
+def _resigned_before(entries: list[dict[str, Any]]) -> list[str]:
+    """The players whose seats stood resigned after ``entries`` (a replaced seat plays again)."""
+    resigned: list[str] = []
+    for entry in entries:
+        if entry["type"] == "resigned":
+            resigned.append(str(entry["player"]))
+        elif entry["type"] == "replaced" and entry["player"] in resigned:
+            resigned.remove(entry["player"])
+    return resigned
 
 
 def _kind(header: dict[str, Any], order: dict[str, Any]) -> Kind:

@@ -45,6 +45,8 @@ def what_is_due(
     """What the clock asks of the game now (pure)."""
     if status["over"] or times.paused_since is not None or times.rolled_back:
         return Due()
+    if status.get("agreed"):  # a draw agreed, or one player left: due at once
+        return Due(adjudicate="agreed")
     if status["owed"] and not status["waiting_for"]:
         return Due(adjudicate="complete")
     deadline = times.deadline

@@ -78,6 +78,8 @@ def render_page(
         reader=doc["reader"],
         form=form_of_view(game, meta, doc, lang, head),
         orders=doc.get("orders"),
+        ended=doc.get("ended"),
+        conceded=doc.get("conceded"),
         text=render_view(game, meta, doc, lang, head, checking=False),
         chain=chain(doc, head),
         away=away or [],

@@ -134,9 +134,19 @@ def render_view(
         form=form_of_view(game, meta, doc, lang, head),
         orders=doc.get("orders"),
     )
+    text = _votes(env, doc) + text
     if away:
         text += env.get_template("_away.txt.j2").render(away=away)
     return text + _checking(env, doc, head) if checking else text
+
+
+def _votes(env: jinja2.Environment, doc: dict[str, Any]) -> str:
+    """How the players' votes ended the game, or who conceded so far (nothing when neither)."""
+    if not doc.get("ended") and not doc.get("conceded"):
+        return ""
+    return env.get_template("_votes.txt.j2").render(
+        ended=doc.get("ended"), conceded=doc.get("conceded")
+    )
 
 
 def _checking(env: jinja2.Environment, doc: dict[str, Any], head: str | None) -> str:
@@ -198,9 +208,12 @@ def render_final(
     the chain head ``head`` (None: none), the seed commitment and the seed and salt
     (``checking=False``: without them)."""
     env = _environment(game, lang)
-    text = env.get_template("final.txt.j2").render(
-        game=_game_info(game, meta, True), turn=doc["turn"], view=doc["view"]
-    )
+    if doc.get("ended"):  # the votes ended it: the game's own final table has no result
+        text = _votes(env, doc)
+    else:
+        text = env.get_template("final.txt.j2").render(
+            game=_game_info(game, meta, True), turn=doc["turn"], view=doc["view"]
+        )
     return text + _checking(env, doc, head) if checking else text
 
 

@@ -1,6 +1,7 @@
 """Sultan (2–5 players): bid money cards for jewels on cushions over three stages.
 
-Rules in ``rules``, order files in ``orders``, views and record in ``view``, the bot in ``bots``.
+Rules in ``rules``, order files in ``orders`` (their checks in ``checks``), views and record in
+``view``, the bot in ``bots``.
 Rulings: RULINGS S1–S11, and these of the implementation:
 
 - When the returned colour was drawn more than once, the earliest-drawn jewel of that colour goes
@@ -20,6 +21,7 @@ from adjudicator.rng import Rng, Stream
 from ..plain import clone
 from . import rules
 from .bots import bot_order
+from .checks import english_colour, validate
 from .view import build_view, record
 
 if TYPE_CHECKING:
@@ -89,25 +91,22 @@ class SultanGame:
     def context(self, view: View) -> dict[str, Any]:
         """The part of a player's view that ``validate`` needs; small plain JSON."""
         placements = view.get("placements") or []
+        me = view.get("player")
         return {
             "to_do": view.get("to_do"),
             "hand": list(view.get("hand") or []),
             "cushions": view.get("cushions"),
             "drawn": list(view.get("drawn") or []),
-            "used_cushions": [
-                p["cushion"] for p in placements if p.get("player") == view.get("player")
-            ],
+            "used_cushions": [p["cushion"] for p in placements if p.get("player") == me]
+            if placements
+            else [],
         }
 
     def validate(self, context: Mapping[str, Any], order: Order) -> list[Problem]:
-        from .orders import validate
-
         return validate(context, order)
 
     def normalise(self, order: Order) -> Order:
         """The order with a jewel colour written in another language in English."""
-        from .orders import english_colour
-
         normal = clone(order)
         if "return" in normal:
             normal["return"] = english_colour(normal["return"])

@@ -5,6 +5,7 @@ It reads only the player's view and its random stream, so the same stream gives 
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from adjudicator.contract import Order, View
@@ -15,8 +16,13 @@ from .rules import VALUES, bonus_for
 
 def jewel_worth(view: View, colour: str) -> float:
     """What one more jewel of ``colour`` is worth to this player (points and bonus to come)."""
-    have = int(view.get("collection", {}).get(colour, 0))
-    players = len(view["players"])
+    return _worth(colour, int(view.get("collection", {}).get(colour, 0)), len(view["players"]))
+
+
+@functools.lru_cache(maxsize=1024)
+def _worth(colour: str, have: int, players: int) -> float:
+    """``jewel_worth`` for ``have`` jewels of ``colour`` already, worked out once for each (five
+    colours, a few counts, four player counts: a few hundred at most)."""
     gain = VALUES[colour] + bonus_for(have + 1, players) - bonus_for(have, players)
     near = bonus_for(have + 2, players) - bonus_for(have + 1, players)
     return gain + near / 3
@@ -45,28 +51,33 @@ def _choose_bids(view: View, stream: Stream, count: int) -> list[dict[str, Any]]
     """``count`` placements on different cushions: better jewels get higher cards."""
     offered: list[str] = view["offered"]
     me = view["player"]
-    placements = view.get("placements", [])
-    used = {p["cushion"] for p in placements if p["player"] == me}
-    crowd = {c: 0 for c in range(1, len(offered) + 1)}
-    for p in placements:
+    used: set[int] = set()
+    crowd: dict[int, int] = {}  # cards on each cushion
+    for p in view.get("placements", []):
         crowd[p["cushion"]] = crowd.get(p["cushion"], 0) + 1
+        if p["player"] == me:
+            used.add(p["cushion"])
+    collection = view.get("collection", {})
+    players = len(view["players"])
+    below = stream.below
     scored = []
     for cushion, colour in enumerate(offered, start=1):
         if cushion in used:
             continue
-        noise = stream.below(100) / 60
-        scored.append((jewel_worth(view, colour) - 0.8 * crowd[cushion] + noise, cushion))
+        noise = below(100) / 60
+        worth = _worth(colour, int(collection.get(colour, 0)), players)  # jewel_worth(view, colour)
+        scored.append((worth - 0.8 * crowd.get(cushion, 0) + noise, cushion))
     scored.sort(reverse=True)
-    if count == 1 and len(scored) > 1 and stream.below(5) == 0:
+    if count == 1 and len(scored) > 1 and below(5) == 0:
         scored[0], scored[1] = scored[1], scored[0]  # bluff: go for the second best
     hand: list[int] = sorted(view["hand"])
     free = list(range(len(hand)))  # indices into the hand still unplayed by this order
     bids = []
     for score, cushion in scored[:count]:
-        strength = max(0.0, min(1.0, score / 7))
-        if stream.below(6) == 0:
+        strength = score / 7
+        strength = 0.0 if strength < 0.0 else 1.0 if strength > 1.0 else strength  # 0 to 1
+        if below(6) == 0:
             strength = 0.0 if strength > 0.5 else 1.0  # bluff: cheap on the best, dear on the rest
-        pick = round(strength * (len(free) - 1))
-        index = free.pop(pick)
+        index = free.pop(round(strength * (len(free) - 1)))
         bids.append({"cushion": cushion, "card": hand[index]})
     return bids

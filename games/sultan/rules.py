@@ -1,6 +1,8 @@
 """Sultan's rules (RULINGS S1–S11): options, setup, who owes, resolution and scoring.
 
-The state is a plain JSON dict; every function here that returns a new state works on a deep copy.
+The state is a plain JSON dict. Nothing changes a state once ``setup`` or ``resolve`` has returned
+it: ``resolve`` copies the parts a turn changes (``_fresh``, ``_reveal``) and shares the rest (the
+filed rounds, decks, options, played cards) with the state it was given.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from adjudicator.contract import Event, Order, Resolution, State
 from adjudicator.rng import Rng, Stream
 
 from ..plain import clone
+from .checks import validate
 
 COLOURS = ("white", "red", "yellow", "green", "blue")
 VALUES = {"white": 1, "red": 2, "yellow": 3, "green": 4, "blue": 5}
@@ -111,16 +114,22 @@ def owed(state: State) -> dict[str, str]:
 
 def context_for(state: State, player: str) -> dict[str, Any]:
     """What ``validate`` needs of ``player``'s position (the same as ``context(view)``)."""
+    return _context(state, player, owed(state).get(player))
+
+
+def _context(state: State, player: str, to_do: str | None) -> dict[str, Any]:
+    """``context_for`` with what ``player`` owes (``owed(state).get(player)``) already known."""
     current = state["current"] or {}
     offered = current.get("offered")
+    placements = current.get("placements", [])
     return {
-        "to_do": owed(state).get(player),
+        "to_do": to_do,
         "hand": sorted(state["hands"].get(player, [])),
         "cushions": len(offered) if offered is not None else state["cushions"],
         "drawn": list(current.get("drawn", [])),
-        "used_cushions": [
-            p["cushion"] for p in current.get("placements", []) if p["player"] == player
-        ],
+        "used_cushions": [p["cushion"] for p in placements if p["player"] == player]
+        if placements
+        else [],
     }
 
 
@@ -129,7 +138,9 @@ def _open_round(state: State, rng: Rng, events: list[Event]) -> None:
     """Draw (cushions + 1) jewels (S1, S5); with ``jewel_choice: random`` return one at once."""
     stage, rnd = state["stage"], state["round"]
     pouch: dict[str, int] = state["pouch"]
-    jewels = [colour for colour in COLOURS for _ in range(pouch[colour])]
+    jewels: list[str] = []
+    for colour in COLOURS:
+        jewels += [colour] * pouch[colour]
     want = min(state["cushions"] + 1, len(jewels))
     drawn = rng.stream(f"stage {stage} round {rnd} draw").sample(jewels, want)
     for colour in drawn:
@@ -196,12 +207,35 @@ def default_order(state: State, player: str, to_do: str, stream: Stream) -> Orde
     return {"bid": {"cushion": stream.choice(free), "card": hand[0]}}
 
 
+def _fresh(state: State) -> State:
+    """A state for a turn to change: what the turn changes first is new, the rest shared.
+
+    Nothing changes a state once ``setup`` or ``resolve`` has returned it, so a turn copies only
+    what it changes: the current round and the pouch, the hands when cards are placed, and
+    (``_reveal``) the collections, played cards and the list of filed rounds when a round ends.
+    Filed rounds, decks, options and the last events are never changed and stay shared, so a
+    turn does not copy the whole history.
+    """
+    new = dict(state)
+    current = state["current"]
+    new["current"] = {
+        **current,
+        "turns": list(current["turns"]),
+        "placements": list(current["placements"]),
+        "defaults": list(current["defaults"]),
+    }
+    new["pouch"] = dict(state["pouch"])
+    if state["phase"] == "place":
+        new["hands"] = {p: list(cards) for p, cards in state["hands"].items()}
+    return new
+
+
 def resolve(state: State, orders: Mapping[str, Order | None], rng: Rng) -> Resolution:
     """Resolve the current turn: the jewel choice, or placements (and the reveal when complete)."""
-    new = clone(state)
-    due = owed(new)
+    due = owed(state)
     if not due:
         raise ValueError("the game is over: nothing to resolve")
+    new = _fresh(state)
     turn: int = new["turn"]
     current = new["current"]
     current["turns"].append(turn)
@@ -224,9 +258,7 @@ def resolve(state: State, orders: Mapping[str, Order | None], rng: Rng) -> Resol
             )
             defaulted.add(player)
         else:
-            from .orders import validate  # the schemas load when an order is validated
-
-            problems = validate(context_for(state, player), order)
+            problems = validate(_context(state, player, to_do), order)
             if problems:
                 details = ", ".join(p.code for p in problems)
                 raise ValueError(f"{player}'s order for turn {turn} is not valid: {details}")
@@ -241,7 +273,7 @@ def resolve(state: State, orders: Mapping[str, Order | None], rng: Rng) -> Resol
             _reveal(new, rng, events)
     new["turn"] = turn + 1
     new["last"] = {"turn": turn, "events": events}
-    return Resolution(new, clone(events))
+    return Resolution(new, events)  # the state's last events, shared: read, never changed
 
 
 def _place(
@@ -276,18 +308,14 @@ def _place(
 
 def winning_placement(state: State, cushion: int) -> dict[str, Any] | None:
     """S7: the highest card; ties go to the earlier-placed card (2 players: the start player)."""
-    placements = state["current"]["placements"]
-    two = len(state["players"]) == 2
-    bids = [(i, p) for i, p in enumerate(placements) if p["cushion"] == cushion]
-    if not bids:
-        return None
-
-    def strength(item: tuple[int, dict[str, Any]]) -> tuple[int, int, int]:
-        position, placement = item
-        starts = 1 if two and placement["player"] == state["start_player"] else 0
-        return (placement["card"], starts, -position)
-
-    winner: dict[str, Any] = max(bids, key=strength)[1]
+    start = state["start_player"] if len(state["players"]) == 2 else None
+    winner: dict[str, Any] | None = None
+    best = (0, 0)
+    for placement in state["current"]["placements"]:
+        if placement["cushion"] == cushion:
+            strength = (placement["card"], 1 if placement["player"] == start else 0)
+            if winner is None or strength > best:  # equal: the earlier stays
+                winner, best = placement, strength
     return winner
 
 
@@ -300,6 +328,10 @@ def _reveal(state: State, rng: Rng, events: list[Event]) -> None:
         for p in current["placements"]
     ]
     events.append({"type": "revealed", "stage": stage, "round": rnd, "placements": placements})
+    # The collections and played cards are shared with the state resolve was given (``_fresh``):
+    # each one that changes is replaced by a changed copy.
+    collections = state["collections"] = dict(state["collections"])
+    played = state["played"] = dict(state["played"])
     awards = []
     for cushion, jewel in enumerate(current["offered"], start=1):
         best = winning_placement(state, cushion)
@@ -307,7 +339,7 @@ def _reveal(state: State, rng: Rng, events: list[Event]) -> None:
         if winner is None:
             state["pouch"][jewel] += 1
         else:
-            state["collections"][winner][jewel] += 1
+            collections[winner] = {**collections[winner], jewel: collections[winner][jewel] + 1}
         awards.append({"cushion": cushion, "jewel": jewel, "winner": winner})
         events.append(
             {
@@ -321,8 +353,9 @@ def _reveal(state: State, rng: Rng, events: list[Event]) -> None:
             }
         )
     for placement in placements:
-        state["played"][placement["player"]].append(placement["card"])
-    state["rounds"].append(
+        played[placement["player"]] = [*played[placement["player"]], placement["card"]]
+    state["rounds"] = [
+        *state["rounds"],
         {
             "stage": stage,
             "round": rnd,
@@ -334,9 +367,9 @@ def _reveal(state: State, rng: Rng, events: list[Event]) -> None:
             "offered": list(current["offered"]),
             "placements": placements,
             "awards": awards,
-            "defaults": clone(current["defaults"]),
-        }
-    )
+            "defaults": clone(current["defaults"]) if current["defaults"] else [],
+        },
+    ]
     state["current"] = None
     _advance(state, rng, events)
 
@@ -365,11 +398,14 @@ def _advance(state: State, rng: Rng, events: list[Event]) -> None:
 
 
 # -- scoring -------------------------------------------------------------------------------------
+_BONUS_RANGE = {2: (BONUS_2P, min(BONUS_2P), max(BONUS_2P))}  # players -> table, least, most
+_BONUS_3_5 = (BONUS, min(BONUS), max(BONUS))
+
+
 def bonus_for(count: int, players: int) -> int:
     """S9: the bonus for ``count`` jewels of one colour."""
-    table = BONUS_2P if players == 2 else BONUS
-    top = max(table)
-    return table[min(count, top)] if count >= min(table) else 0
+    table, least, most = _BONUS_RANGE.get(players, _BONUS_3_5)
+    return table[min(count, most)] if count >= least else 0
 
 
 def score(collection: Mapping[str, int], players: int) -> dict[str, Any]:
