@@ -19,9 +19,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from adjudicator import journal, notices
+from adjudicator import journal
 from adjudicator.store import GameDir
 
+FOLDER = "notices/press"
+"""Where press is stored (:func:`adjudicator.notices.path`); a game without it has none (and a
+report shown again from the cache loads no parser to learn that)."""
 GREY = "grey"
 ALL = "all"
 
@@ -35,6 +38,8 @@ def everything(root: Path, log: list[dict[str, Any]] | None = None) -> list[dict
     """All press the journal names, in the order it came, as the game master sees it: each
     ``number`` (1, 2, ... in the order of the journal), ``file``, ``turn`` (the turn open
     when it came), ``at``, ``from`` (the sender), ``to`` (``all`` or names) and ``text``."""
+    from adjudicator import notices  # pydantic: only for a game that has press
+
     store = GameDir(root)
     entries = journal.facts(store.log() if log is None else log).notices
     found: list[dict[str, Any]] = []
@@ -99,6 +104,6 @@ def received_during(
     root: Path, reader: str, meta: dict[str, Any], turn: int
 ) -> list[dict[str, Any]]:
     """:func:`shown_to` for the game at ``root``."""
-    if reader == "public" or not (root / notices.FOLDER / "press").is_dir():
+    if reader == "public" or not (root / FOLDER).is_dir():
         return []
     return shown_to(everything(root), reader, meta, turn)
