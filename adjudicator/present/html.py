@@ -23,7 +23,13 @@ from adjudicator.contract import Game
 from adjudicator.lang import DEFAULT
 from adjudicator.present.hashes import chain
 from adjudicator.present.pictures import CID_DOMAIN, drawer
-from adjudicator.present.reports import _environment, _game_info, form_of_view, render_view
+from adjudicator.present.reports import (
+    _environment,
+    _game_info,
+    form_of_view,
+    press_facts,
+    render_view,
+)
 
 Embed = Literal["data", "cid", "file"]
 
@@ -51,9 +57,11 @@ def render_page(
     lang: str = DEFAULT,
     embed: Embed = "data",
     head: str | None = None,
+    press: list[dict[str, Any]] | None = None,
 ) -> Page:
     """The HTML report of a stored view (:func:`adjudicator.views.reader_view`) in ``lang``,
-    with the chain head ``head`` (None: none)."""
+    with the chain head ``head`` (None: none) and the ``press`` the reader received during the
+    turn before (``_press.html.j2``, before the chain)."""
     env = _environment(game, lang)
     name = _TEMPLATES.get(doc["reader"], "player.html.j2")
     template = env.select_template([name, "fallback.html.j2"])
@@ -81,6 +89,7 @@ def render_page(
         conceded=doc.get("conceded"),
         text=render_view(game, meta, doc, lang, head, checking=False),
         chain=chain(doc, head),
+        press=press_facts(press, doc["turn"]) if press else None,
         picture=picture,
         pictures=sorted(drawn),
         sizes={
@@ -102,9 +111,11 @@ def report_page(
     chain head ``head`` (None: none)."""
     from adjudicator.engine import OpenGame, stored_view
     from adjudicator.lang import lang_of
+    from adjudicator.press import received_during
 
     handle = OpenGame(root)
     doc = stored_view(handle, reader, turn)
+    press = received_during(root, reader, handle.meta, doc["turn"])
     return render_page(
-        handle.game, handle.meta, doc, lang or lang_of(handle.meta, reader), head=head
+        handle.game, handle.meta, doc, lang or lang_of(handle.meta, reader), head=head, press=press
     )

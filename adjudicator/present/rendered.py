@@ -3,7 +3,8 @@ made from, so that ``report``, ``view`` and ``form`` need not load Jinja to say 
 said before.
 
 A report is rendered from a stored view (which never changes once written), the game as the
-journal tells it (``meta``), the reader's language, and the program that renders it: its
+journal tells it (``meta``), the press the reader received (:mod:`adjudicator.press`: never in a
+view, so in the key as it is shown), the reader's language, and the program that renders it: its
 templates, texts, catalogs and code. The key is a SHA-256 over all of these, the program as
 each file's path, size and modification time (the adjudicator's package, its templates, and the
 game's package and templates), so a changed template or upgraded program renders afresh. The
@@ -174,17 +175,20 @@ def report(
     was rendered before (``cache=False``: rendered afresh, nothing kept)."""
     from adjudicator.engine import OpenGame, stored_view_bytes
     from adjudicator.lang import lang_of
+    from adjudicator.press import received_during
 
     handle = OpenGame(root)
     stored = stored_view_bytes(handle, reader, turn)
     lang = lang or lang_of(handle.meta, reader)
+    doc = json.loads(stored)
+    press = received_during(root, reader, handle.meta, doc["turn"])
 
     def render(head: str | None) -> str:
         from adjudicator.present.reports import render_view
 
-        return render_view(handle.game, handle.meta, json.loads(stored), lang, head)
+        return render_view(handle.game, handle.meta, doc, lang, head, press=press)
 
-    parts = _parts(stored, handle.meta, lang)
+    parts = {**_parts(stored, handle.meta, lang), "press": press}
     return shown("report-text", parts, head, render, program(handle.game), cache)
 
 
