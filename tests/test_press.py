@@ -297,3 +297,33 @@ def test_under_grey_who_sent_does_not_show(tmp_path: Path) -> None:
         tmp_path / "two", "grey", [("carol", ["bob"], "Guess who."), ("alice", "all", "Hi.")]
     )
     assert _readings(one, "bob") == _readings(two, "bob")
+
+
+def test_under_grey_a_press_shares_no_journal_line_with_what_names_its_sender(
+    tmp_path: Path,
+) -> None:
+    """The journal is public. A grey press taken in the same step as an order (or an absence or
+    a vote, which reports name) would stand in one line with it and so name its sender: under
+    grey a step that takes press takes nothing else, and says why."""
+    table = Table(tmp_path, players=3, press="grey")
+    player = table.status()["owed"]
+    sender = next(iter(player))
+    order = table.signed(sender, table.legal(sender), "order.yaml")
+    secret = table.notice(sender, "press:\n  to: all\n  text: psst\n", "press.yaml")
+    before = len(log(table))
+    result = run("submit", table.gamedir, order, secret)
+    assert result.exit_code == 3
+    assert result.output.splitlines()[1] == (
+        f"{secret}: refused: under grey press, a press travels alone, never with an order, "
+        "absence or vote (in one message or submit), so that nobody can tell who sent it"
+    )
+    [line] = log(table)[before:]
+    assert "notices" not in line and line["orders"][0]["player"] == sender
+    vote = table.notice(sender, "vote: draw\n", "vote.yaml")
+    result = run("submit", table.gamedir, secret, vote)
+    assert result.exit_code == 3
+    assert f"{vote}: refused: under grey press" in result.output
+    [line] = log(table)[before + 1 :]
+    assert [n["kind"] for n in line["notices"]] == ["press"] and line["orders"] == []
+    other = table.notice("bob", "press:\n  to: all\n  text: hello\n", "bob.yaml")
+    assert run("submit", table.gamedir, other).exit_code == 0, "press with press is alone"
