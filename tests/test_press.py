@@ -327,3 +327,31 @@ def test_under_grey_a_press_shares_no_journal_line_with_what_names_its_sender(
     assert [n["kind"] for n in line["notices"]] == ["press"] and line["orders"] == []
     other = table.notice("bob", "press:\n  to: all\n  text: hello\n", "bob.yaml")
     assert run("submit", table.gamedir, other).exit_code == 0, "press with press is alone"
+
+
+def test_the_record_of_a_finished_game_keeps_every_press_with_its_sender(tmp_path: Path) -> None:
+    import jsonschema
+
+    table = Table(tmp_path, players=3, press="grey")
+    press(table, "alice", ["bob"], "Shall we share the rubies?", "one.yaml")
+    press(table, "carol", "all", "I take the blue ones.", "two.yaml")
+    running = json.loads(run("log", table.gamedir, "--json").output)
+    assert "press" not in running, "while the game runs the record is public"
+    while not table.status()["over"]:
+        play_turn(table)
+    data = json.loads(run("log", table.gamedir, "--json").output)
+    assert data["press"] == [
+        {
+            "turn": 1,
+            "at": NOW,
+            "from": "alice",
+            "to": ["bob"],
+            "text": "Shall we share the rubies?",
+        },
+        {"turn": 1, "at": NOW, "from": "carol", "to": "all", "text": "I take the blue ones."},
+    ]
+    schema = json.loads(
+        (Path(__file__).parent.parent / "docs/schemas/sultan-record.schema.json").read_text()
+    )
+    assert [e.message for e in jsonschema.Draft7Validator(schema).iter_errors(data)] == []
+    assert "\npress: 2, each with its sender, in log --json\n" in run("log", table.gamedir).output
