@@ -20,7 +20,7 @@ from adjudicator.lang import LANGUAGES
 from adjudicator.present import rendered
 from adjudicator.present.html import report_page
 from tests import hashes
-from tests.helpers import Table, run
+from tests.helpers import Table, notice_mail, run
 
 NOW = "2026-11-27T12:00:00+00:00"
 PARSER = BytesParser(policy=email.policy.default)
@@ -157,23 +157,13 @@ def test_grey_press_by_mail_leaves_no_sender_in_the_journal(tmp_path: Path) -> N
     table = Table(tmp_path, players=3, press="grey")
     send(table)
     path = table.notice("alice", 'press:\n  to: [bob]\n  text: "psst"\n', "alice-press.yaml")
-    message = EmailMessage()
-    message["From"] = "alice@example.org"
-    message["To"] = "gm-bot@example.org"
-    message["Subject"] = "press"
-    message["Message-ID"] = "<p1@mail>"
-    message.set_content("here\n")
-    message.add_attachment(path.read_bytes(), maintype="text", subtype="yaml", filename="p.yaml")
-    sig = Path(f"{path}.sig").read_bytes()
-    message.add_attachment(
-        sig, maintype="application", subtype="octet-stream", filename="p.yaml.sig"
-    )
+    raw = notice_mail(path, "alice@example.org", "<p1@mail>", "press")
     result = run(
         "ingest",
         table.gamedir,
         "--config",
         config(table),
-        input=message.as_bytes(policy=email.policy.SMTP),
+        input=raw,  # type: ignore[arg-type]
     )
     assert result.exit_code == 0, result.output
     send(table)
