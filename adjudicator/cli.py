@@ -179,24 +179,19 @@ def new(gamedir: Path, setup_path: Path) -> None:
 @click.argument("gamedir", type=GAMEDIR)
 @click.argument("orders", nargs=-1, required=True, type=FILE)
 def submit(gamedir: Path, orders: tuple[Path, ...]) -> None:
-    """Store signed order files (never resolves a turn).
+    """Store signed order files and notices (never resolves a turn).
 
     Each ORDERS file is signed by FILE.sig given after it, FILE.sig beside it, or a signature
-    appended to the file itself.
+    appended to the file itself. Notices (press, absences, draw votes and concessions:
+    docs/notices.md) are taken here too.
 
     \b
     Example:
       adjudicator submit games/cairo-2026 alice.yaml alice.yaml.sig bob.yaml
     """
-    from adjudicator import judging
-    from adjudicator.present.verdicts import verdict_lines
+    from adjudicator.cli_notices import store
 
-    verdicts = judging.submit(gamedir, list(orders))
-    for verdict in verdicts:
-        for line in verdict_lines(verdict):
-            click.echo(line)
-    if any(not v.accepted for v in verdicts):
-        sys.exit(EXIT_REFUSED)
+    store(gamedir, orders, None)
 
 
 @cli.command()

@@ -14,7 +14,9 @@ GAMEDIR = click.Path(file_okay=False, path_type=Path)
 FILE = click.Path(dir_okay=False, path_type=Path)
 
 
-def _store(gamedir: Path, files: tuple[Path, ...], kind: str) -> None:
+def store(gamedir: Path, files: tuple[Path, ...], kind: str | None) -> None:
+    """Judge and store ``files`` (only notices of ``kind``; None: orders and notices of every
+    kind), print each verdict, exit 3 when any was refused."""
     from adjudicator import judging
     from adjudicator.present.verdicts import verdict_lines
 
@@ -39,7 +41,7 @@ def press(gamedir: Path, files: tuple[Path, ...]) -> None:
     Example:
       adjudicator press games/cairo-2026 alice-press.yaml
     """
-    _store(gamedir, files, "press")
+    store(gamedir, files, "press")
 
 
 @click.command()
@@ -55,4 +57,4 @@ def absence(gamedir: Path, files: tuple[Path, ...]) -> None:
     Example:
       adjudicator absence games/cairo-2026 bob-away.yaml
     """
-    _store(gamedir, files, "absence")
+    store(gamedir, files, "absence")

@@ -538,6 +538,11 @@ def record(root: Path) -> dict[str, Any]:
         data["conceded"] = [p for p in handle.players if p in conceded]
     if handle.meta.get("commitment"):
         data["commitment"] = handle.meta["commitment"]
+    if over and any(n["kind"] == "press" for n in handle.facts.notices):
+        from adjudicator.press import everything
+
+        keys = ("turn", "at", "from", "to", "text")
+        data["press"] = [{k: p[k] for k in keys} for p in everything(root, handle.log)]
     if over:
         data["seed"] = handle.meta["seed"]
         if handle.meta.get("salt"):

@@ -64,6 +64,8 @@ def judge_notice(
             parsed.reasons.insert(0, Reason(msg("notice-not-of-kind", kind=kind, only=only)))
     if not parsed.ok or kind is None:
         return _verdict(label, False, player, parsed.reasons, only or kind)
+    if not grey_alone(handle, kind):
+        return _verdict(label, False, player, [Reason(msg("grey-press-alone"))], kind)
     _store(handle, kind, signed, signature, digest)
     return _verdict(label, True, player, [], kind, sha256(signed))
 
@@ -77,6 +79,18 @@ def _verdict(
     digest: str | None = None,
 ) -> Verdict:
     return Verdict(label, accepted, player, None, reasons=reasons, sha256=digest, kind=kind)
+
+
+def grey_alone(handle: OpenGame, kind: str) -> bool:
+    """Whether a file of ``kind`` (``order`` for an order) may join this step. Under ``press:
+    grey`` a step that takes press takes nothing else: the journal is public, and a press in
+    one line with an order, an absence or a vote (which reports name) would name its sender."""
+    if handle.meta["options"].get("press") != "grey":
+        return True
+    taken = {n["kind"] for n in handle.noticed} | ({"order"} if handle.pending else set())
+    if kind == "press":
+        return taken <= {"press"}
+    return "press" not in taken
 
 
 def out_of_game(handle: OpenGame, player: str) -> Any:

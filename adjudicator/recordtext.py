@@ -55,6 +55,8 @@ def record_text(record: dict[str, Any], title: str) -> str:
     if "orders" in record:
         lines.append("")
         lines.append("orders: every order by turn, in log --json")
+    if record.get("press"):
+        lines.append(f"press: {len(record['press'])}, each with its sender, in log --json")
     if "seed" in record:
         lines.append(f"seed: {record['seed']}")
     if "salt" in record:

@@ -121,6 +121,23 @@ class Table:
         assert result.exit_code == 0, result.output
 
 
+def notice_mail(path: Path, sender: str, message_id: str, subject: str = "notice") -> bytes:
+    """A message with the signed notice at ``path`` and its .sig attached, as a mail client
+    sends it."""
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = "gm-bot@example.org"
+    message["Subject"] = subject
+    message["Message-ID"] = message_id
+    message.set_content("Here it is.\n")
+    message.add_attachment(path.read_bytes(), maintype="text", subtype="yaml", filename=path.name)
+    signature = Path(f"{path}.sig").read_bytes()
+    message.add_attachment(
+        signature, maintype="application", subtype="octet-stream", filename=f"{path.name}.sig"
+    )
+    return message.as_bytes(policy=email.policy.SMTP)
+
+
 def order_mail(
     table: Table,
     player: str,

@@ -7,13 +7,12 @@ from __future__ import annotations
 import email.policy
 import json
 import subprocess
-from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
 
 import pytest
 
-from tests.helpers import Table, run
+from tests.helpers import Table, notice_mail, run
 from tests.test_preview import snapshot as tree_hashes
 
 PRESS = "press:\n  to: [bob]\n  text: Shall we share the rubies?\n"
@@ -221,19 +220,8 @@ def test_a_notice_by_mail_gets_its_own_receipt(table: Table) -> None:
     config = table.root / "mail.toml"
     config.write_text('[mail]\nfrom = "gm-bot@example.org"\ngm = "gm@example.org"\n')
     assert run("send", table.gamedir, "--config", config).exit_code == 0
-    path = table.notice("bob", "vote: draw\n", "vote.yaml")
-    message = EmailMessage()
-    message["From"] = "bob@example.org"
-    message["To"] = "gm-bot@example.org"
-    message["Subject"] = "my vote"
-    message["Message-ID"] = "<vote1@mail>"
-    message.set_content("I vote for a draw.\n")
-    message.add_attachment(path.read_bytes(), maintype="text", subtype="yaml", filename="v.yaml")
-    signature = Path(f"{path}.sig").read_bytes()
-    message.add_attachment(
-        signature, maintype="application", subtype="octet-stream", filename="v.yaml.sig"
-    )
-    raw = message.as_bytes(policy=email.policy.SMTP)
+    path = table.notice("bob", "vote: draw\n", "v.yaml")
+    raw = notice_mail(path, "bob@example.org", "<vote1@mail>")
     result = run("ingest", table.gamedir, "--config", config, input=raw)  # type: ignore[arg-type]
     assert result.exit_code == 0, result.output
     assert result.output == "<vote1@mail> cairo-2026 bob - accepted\n"

@@ -1,9 +1,10 @@
 """Reports by mail: every turn's reports queued once, one mail per player.
 
 The body is the player's text report for the turn, rendered from the player's stored view as it
-is queued; when the player owes an order, the order form (rendered from the same view) is
-attached as ``<id>-turn<N>-<player>.yaml``. Queuing a turn's reports is one step whose
-``queued`` journal line names the turn, so a turn's reports are queued exactly once, whenever
+is queued, with the press they received during the turn before (:mod:`adjudicator.press`);
+when the player owes an order, the order form (rendered from the same view) is attached as
+``<id>-turn<N>-<player>.yaml``. Queuing a turn's reports is one step whose ``queued`` journal
+line names the turn, so a turn's reports are queued exactly once, whenever
 ``send`` runs (a queuing cut short is discarded whole and done again). Every report, form and
 page of the step shows the chain head as the step finds it, just before its own journal line.
 """
@@ -22,6 +23,7 @@ from adjudicator.present.html import render_page
 from adjudicator.present.mail import turn_label
 from adjudicator.present.reports import form_of_view, render_view
 from adjudicator.present.words import say
+from adjudicator.press import received_during
 from adjudicator.registry import load_game
 
 
@@ -51,12 +53,15 @@ def queue_due_reports(root: Path, sender: str) -> int:
                     continue
                 doc = store.read_json(views.path(store.turn_dir(turn), name))
                 lang = lang_of(meta, name)
-                body = render_view(game, meta, doc, lang, head, away=away)
+                press = received_during(root, name, meta, turn)
+                body = render_view(game, meta, doc, lang, head, press=press, away=away)
                 form = form_of_view(game, meta, doc, lang, head)
                 if form is not None and deadline is not None and turn == current:
                     due_by = msg("orders-due", turn=turn_label(turn), deadline=deadline)
                     body += "\n" + say(due_by, game, lang) + "\n"
-                page = render_page(game, meta, doc, lang, embed="cid", head=head, away=away)
+                page = render_page(
+                    game, meta, doc, lang, embed="cid", head=head, press=press, away=away
+                )
                 message = report_mail(
                     sender=sender,
                     to=player["email"],

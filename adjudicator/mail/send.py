@@ -16,16 +16,18 @@ from adjudicator.mail.answers import queue_digests
 from adjudicator.mail.config import DEFAULT_SENDER, MailSettings
 from adjudicator.mail.due import announce
 from adjudicator.mail.outgoing import new_message_id, notice_mail
+from adjudicator.mail.press import relay_press
 from adjudicator.mail.queue import Outbox, SendReport, deliver, failure_notice
 from adjudicator.mail.reports import queue_due_reports
 from adjudicator.store import GameDir
 
 
 def queue_due(root: Path, settings: MailSettings) -> None:
-    """Queue the notices of the game master's actions, the reports not queued before, and the
-    digests of answers held back an hour."""
+    """Queue the notices of the game master's actions, the press not relayed before, the
+    reports not queued before, and the digests of answers held back an hour."""
     sender = settings.sender or DEFAULT_SENDER
     announce(root, sender)
+    relay_press(root, sender, settings.gm)
     queue_due_reports(root, sender)
     queue_digests(root, sender)
 

@@ -23,7 +23,13 @@ from adjudicator.contract import Game
 from adjudicator.lang import DEFAULT
 from adjudicator.present.hashes import chain
 from adjudicator.present.pictures import CID_DOMAIN, drawer
-from adjudicator.present.reports import _environment, _game_info, form_of_view, render_view
+from adjudicator.present.reports import (
+    _environment,
+    _game_info,
+    form_of_view,
+    press_facts,
+    render_view,
+)
 
 Embed = Literal["data", "cid", "file"]
 
@@ -51,10 +57,12 @@ def render_page(
     lang: str = DEFAULT,
     embed: Embed = "data",
     head: str | None = None,
+    press: list[dict[str, Any]] | None = None,
     away: list[Any] | None = None,
 ) -> Page:
     """The HTML report of a stored view (:func:`adjudicator.views.reader_view`) in ``lang``,
-    with the chain head ``head`` (None: none) and who is away until when (``away``)."""
+    with the chain head ``head`` (None: none), the ``press`` the reader received during the
+    turn before (``_press.html.j2``, before the chain) and who is away until when (``away``)."""
     env = _environment(game, lang)
     name = _TEMPLATES.get(doc["reader"], "player.html.j2")
     template = env.select_template([name, "fallback.html.j2"])
@@ -82,6 +90,7 @@ def render_page(
         conceded=doc.get("conceded"),
         text=render_view(game, meta, doc, lang, head, checking=False),
         chain=chain(doc, head),
+        press=press_facts(press, doc["turn"]) if press else None,
         away=away or [],
         picture=picture,
         pictures=sorted(drawn),
@@ -105,10 +114,18 @@ def report_page(
     from adjudicator import absences
     from adjudicator.engine import OpenGame, stored_view
     from adjudicator.lang import lang_of
+    from adjudicator.press import received_during
 
     handle = OpenGame(root)
     doc = stored_view(handle, reader, turn)
+    press = received_during(root, reader, handle.meta, doc["turn"])
     away = absences.lines(handle) if turn in (None, handle.turn()) else []
     return render_page(
-        handle.game, handle.meta, doc, lang or lang_of(handle.meta, reader), head=head, away=away
+        handle.game,
+        handle.meta,
+        doc,
+        lang or lang_of(handle.meta, reader),
+        head=head,
+        press=press,
+        away=away,
     )

@@ -221,3 +221,30 @@ def refused(
         answer=answer,
     )
     return Mail(subject(Msg("mail-refused-subject", {"name": name}), lang=lang), text)
+
+
+def press(
+    *, game_id: str, press: dict[str, Any], lang: str = "en", game: Game | None = None
+) -> Mail:
+    """Press relayed to a recipient, or its copy to the game master, as its reader sees it
+    (:func:`adjudicator.press.seen`: ``from`` None under grey, and then nothing names the
+    sender)."""
+    to = [msg("press-to-everyone")] if press["to"] == "all" else list(press["to"])
+    sender = press["from"]
+    if sender is None:
+        said = msg("press-from-someone", to=to)
+        title = msg("mail-press-someone-subject", game=game_id)
+    else:
+        said = msg("press-from", sender=sender, to=to)
+        title = msg("mail-press-subject", game=game_id, sender=sender)
+    if press.get("gm"):
+        title = msg("mail-press-gm-subject", game=game_id, sender=sender, to=to)
+    text = body(
+        "press.txt.j2",
+        lang,
+        game_id=game_id,
+        said=say(said, game, lang),
+        text=press["text"].rstrip("\n"),
+        gm=bool(press.get("gm")),
+    )
+    return Mail(subject(title, game, lang), text)

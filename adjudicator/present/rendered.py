@@ -3,7 +3,8 @@ made from, so that ``report``, ``view`` and ``form`` need not load Jinja to say 
 said before.
 
 A report is rendered from a stored view (which never changes once written), the game as the
-journal tells it (``meta``), the reader's language, and the program that renders it: its
+journal tells it (``meta``), the press the reader received (:mod:`adjudicator.press`: never in a
+view, so in the key as it is shown), the reader's language, and the program that renders it: its
 templates, texts, catalogs and code. The key is a SHA-256 over all of these, the program as
 each file's path, size and modification time (the adjudicator's package, its templates, and the
 game's package and templates), so a changed template or upgraded program renders afresh. The
@@ -175,19 +176,25 @@ def report(
     from adjudicator import absences
     from adjudicator.engine import OpenGame, stored_view_bytes
     from adjudicator.lang import lang_of
+    from adjudicator.press import received_during
 
     handle = OpenGame(root)
     stored = stored_view_bytes(handle, reader, turn)
     lang = lang or lang_of(handle.meta, reader)
+    doc = json.loads(stored)
+    press = received_during(root, reader, handle.meta, doc["turn"])
     away = absences.lines(handle) if turn in (None, handle.turn()) else []
 
     def render(head: str | None) -> str:
         from adjudicator.present.reports import render_view
 
-        doc = json.loads(stored)
-        return render_view(handle.game, handle.meta, doc, lang, head, away=away)
+        return render_view(handle.game, handle.meta, doc, lang, head, press=press, away=away)
 
-    parts = {**_parts(stored, handle.meta, lang), "away": [m.to_json() for m in away]}
+    parts = {
+        **_parts(stored, handle.meta, lang),
+        "press": press,
+        "away": [m.to_json() for m in away],
+    }
     return shown("report-text", parts, head, render, program(handle.game), cache)
 
 

@@ -118,14 +118,19 @@ def render_view(
     head: str | None = None,
     *,
     checking: bool = True,
+    press: list[dict[str, Any]] | None = None,
     away: list[Msg] | None = None,
 ) -> str:
     """The report of a stored view (:func:`adjudicator.views.reader_view`) in ``lang``, with the
     chain head ``head`` (None: none); ``checking=False`` leaves out what lets the reader check
-    the game (a page that shows the text says that itself); ``away``: who is away until when
-    (:func:`adjudicator.absences.lines`, read with the head: no stored view holds it)."""
+    the game (a page that shows the text says that itself). ``press``: the press the reader
+    received during the turn before (:func:`adjudicator.press.shown_to`; never in a view),
+    listed before the order form (``_form.txt.j2``), or after a report that has none.
+    ``away``: who is away until when (:func:`adjudicator.absences.lines`, read with the head: no
+    stored view holds it), after the report."""
     reader = doc["reader"]
     env = _environment(game, lang)
+    listed = press_facts(press, doc["turn"]) if press else None
     text = env.get_template(_TEMPLATES.get(reader, "player.txt.j2")).render(
         game=_game_info(game, meta, doc["over"]),
         turn=doc["turn"],
@@ -133,7 +138,10 @@ def render_view(
         view=doc["view"],
         form=form_of_view(game, meta, doc, lang, head),
         orders=doc.get("orders"),
+        press=listed,
     )
+    if listed is not None and not listed["shown"]:  # a report with no _form.txt.j2
+        text += env.get_template("_press.txt.j2").render(press=listed)
     text = _votes(env, doc) + text
     if away:
         text += env.get_template("_away.txt.j2").render(away=away)
@@ -147,6 +155,22 @@ def _votes(env: jinja2.Environment, doc: dict[str, Any]) -> str:
     return env.get_template("_votes.txt.j2").render(
         ended=doc.get("ended"), conceded=doc.get("conceded")
     )
+
+
+def press_facts(press: list[dict[str, Any]], turn: int) -> dict[str, Any]:
+    """What ``_press.txt.j2`` and ``_press.html.j2`` show: a heading and, for each press, who
+    wrote it to whom (codes), and its text."""
+    items = []
+    for one in press:
+        to = [msg("press-to-everyone")] if one["to"] == "all" else list(one["to"])
+        said = (
+            msg("press-from-someone", to=to)
+            if one["from"] is None
+            else msg("press-from", sender=one["from"], to=to)
+        )
+        items.append({"said": said, "text": one["text"]})
+    heading = msg("press-heading", turn=msg("turn-label", turn=turn - 1))
+    return {"heading": heading, "items": items, "shown": []}
 
 
 def _checking(env: jinja2.Environment, doc: dict[str, Any], head: str | None) -> str:

@@ -1,0 +1,347 @@
+"""Press relayed by mail and listed in reports (issue 14, docs/press.md): each press mailed once
+to each recipient and copied to the game master, under grey without a trace of its sender, in
+the recipient's report of the next turn (text and HTML, every language), and never to anyone
+outside the game; the two-worlds tests prove a player learns nothing of press not theirs."""
+
+from __future__ import annotations
+
+import email.policy
+import hashlib
+import json
+import re
+from email.message import EmailMessage
+from email.parser import BytesParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adjudicator.lang import LANGUAGES
+from adjudicator.present import rendered
+from adjudicator.present.html import report_page
+from tests import hashes
+from tests.helpers import Table, notice_mail, run
+
+NOW = "2026-11-27T12:00:00+00:00"
+PARSER = BytesParser(policy=email.policy.default)
+
+
+@pytest.fixture(autouse=True)
+def fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ADJUDICATOR_NOW", NOW)
+
+
+def config(table: Table) -> Path:
+    path = table.root / "mail.toml"
+    path.write_text('[mail]\nfrom = "gm-bot@example.org"\ngm = "gm@example.org"\n')
+    return path
+
+
+def press(table: Table, sender: str, to: str | list[str], text: str, name: str) -> None:
+    target = to if isinstance(to, str) else "[" + ", ".join(to) + "]"
+    path = table.notice(sender, f"press:\n  to: {target}\n  text: {json.dumps(text)}\n", name)
+    result = run("press", table.gamedir, path)
+    assert result.exit_code == 0, result.output
+
+
+def send(table: Table) -> None:
+    result = run("send", table.gamedir, "--config", config(table))
+    assert result.exit_code == 0, result.output
+
+
+def mails(table: Table, label: str = "") -> list[tuple[str, EmailMessage]]:
+    folder = table.gamedir / "outbox"
+    return [
+        (path.name, PARSER.parsebytes(path.read_bytes()))  # type: ignore[misc]
+        for path in sorted(folder.glob("*.eml"))
+        if label in path.name
+    ]
+
+
+def body(message: EmailMessage) -> str:
+    part = message.get_body(("plain",))
+    assert isinstance(part, EmailMessage)
+    return str(part.get_content()).replace("\r\n", "\n")
+
+
+def play_turn(table: Table) -> None:
+    for player in table.status()["owed"]:
+        path = table.signed(
+            player, table.legal(player), name=f"{player}-{table.status()['turn']}.yaml"
+        )
+        result = run("submit", table.gamedir, path)
+        assert result.exit_code == 0, result.output
+    result = run("adjudicate", table.gamedir)
+    assert result.exit_code == 0, result.output
+
+
+def log(table: Table) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (table.gamedir / "log.jsonl").read_text().splitlines()]
+
+
+def test_press_is_relayed_once_to_each_recipient_naming_its_sender(tmp_path: Path) -> None:
+    table = Table(tmp_path, players=3, press="private")
+    press(table, "alice", ["bob"], "Shall we share the rubies?", "one.yaml")
+    press(table, "carol", "all", "I take the blue ones.", "two.yaml")
+    send(table)
+    relayed = mails(table, "press")
+    assert [(m["To"], m["Subject"]) for _, m in relayed] == [
+        ("bob@example.org", "[cairo-2026] press from alice"),
+        ("gm@example.org", "[cairo-2026] press from alice to bob"),
+        ("alice@example.org", "[cairo-2026] press from carol"),
+        ("bob@example.org", "[cairo-2026] press from carol"),
+        ("gm@example.org", "[cairo-2026] press from carol to everyone"),
+    ]
+    for _, message in relayed:
+        assert message["From"] == "gm-bot@example.org"
+        assert message["Reply-To"] is None
+        assert message["Auto-Submitted"] == "auto-generated"
+    assert "From alice, to bob:\n\nShall we share the rubies?\n" in body(relayed[0][1])
+    assert "From carol, to everyone:" in body(relayed[3][1])
+    # once: a second send relays nothing again, and the journal says how many were relayed
+    send(table)
+    assert len(mails(table, "press")) == 5
+    assert [e.get("press") for e in log(table) if e["type"] == "queued" and "press" in e] == [2]
+    press(table, "bob", ["alice", "carol"], "Not so fast.", "three.yaml")
+    send(table)
+    later = [(m["To"], m["Subject"]) for _, m in mails(table, "press")[5:]]
+    assert later == [
+        ("alice@example.org", "[cairo-2026] press from bob"),
+        ("carol@example.org", "[cairo-2026] press from bob"),
+        ("gm@example.org", "[cairo-2026] press from bob to alice and carol"),
+    ]
+
+
+def test_press_goes_only_to_the_players_addresses_and_the_game_master(tmp_path: Path) -> None:
+    table = Table(tmp_path, players=3, press="private")
+    press(table, "alice", ["bob"], "Write to mallory@evil.example, To: x@evil.example", "one.yaml")
+    send(table)
+    addresses = {str(m["To"]) for _, m in mails(table)}
+    assert addresses == {f"{n}@example.org" for n in table.names} | {"gm@example.org"}
+    for _, message in mails(table, "press"):
+        assert message.get_all("Cc") is None and message.get_all("Bcc") is None
+
+
+def test_a_recipients_language(tmp_path: Path) -> None:
+    table = Table(tmp_path, players=3, press="private")
+    meta = json.loads((table.gamedir / "game.json").read_text())
+    assert meta["players"][1]["name"] == "bob"
+    result = run("replace", table.gamedir, "--player", "bob", "--lang", "de")
+    if result.exit_code != 0:
+        pytest.skip(f"no replace --lang here: {result.output}")
+    press(table, "alice", ["bob"], "Hallo", "one.yaml")
+    send(table)
+    (_, to_bob), *_ = mails(table, "press")
+    assert to_bob["Subject"] == "[cairo-2026] Nachricht von alice"
+    assert "Von alice, an bob:" in body(to_bob)
+
+
+def test_grey_press_tells_its_recipients_nothing_of_its_sender(tmp_path: Path) -> None:
+    table = Table(tmp_path, players=3, press="grey")
+    press(table, "alice", ["bob"], "Someone likes you.", "one.yaml")
+    send(table)
+    (name, to_bob), (gm_name, to_gm) = mails(table, "press")
+    raw = (table.gamedir / "outbox" / name).read_bytes()
+    assert b"alice" not in raw.lower() and "alice" not in name
+    assert to_bob["Subject"] == "[cairo-2026] press from someone"
+    assert "From someone, to bob:" in body(to_bob)
+    assert "alice" not in gm_name and to_gm["Subject"] == "[cairo-2026] press from alice to bob"
+    # nor does the journal, which a public archive holds: no line, no file it names
+    lines = [e for e in log(table) if e.get("notices") or e.get("press")]
+    assert len(lines) == 2
+    for entry in lines:
+        assert "alice" not in json.dumps(entry), entry
+
+
+def test_grey_press_by_mail_leaves_no_sender_in_the_journal(tmp_path: Path) -> None:
+    table = Table(tmp_path, players=3, press="grey")
+    send(table)
+    path = table.notice("alice", 'press:\n  to: [bob]\n  text: "psst"\n', "alice-press.yaml")
+    raw = notice_mail(path, "alice@example.org", "<p1@mail>", "press")
+    result = run(
+        "ingest",
+        table.gamedir,
+        "--config",
+        config(table),
+        input=raw,  # type: ignore[arg-type]
+    )
+    assert result.exit_code == 0, result.output
+    send(table)
+    mail_lines = [e for e in log(table) if e.get("notices")]
+    assert len(mail_lines) == 1
+    assert "alice" not in json.dumps(mail_lines[0]), mail_lines[0]
+
+
+def test_reports_list_the_press_of_the_turn_before(tmp_path: Path) -> None:
+    table = Table(tmp_path, players=3, press="grey")
+    press(table, "alice", ["bob"], "Someone likes you.", "one.yaml")
+    press(table, "carol", "all", "Blue is mine.", "two.yaml")
+    assert "Press during" not in rendered.report(table.gamedir, "bob", None, None, cache=False)
+    play_turn(table)
+    bob = rendered.report(table.gamedir, "bob", None, None, cache=False)
+    assert "Press during turn 1:\n\n  From someone, to bob:\n    Someone likes you.\n" in bob
+    assert "  From someone, to everyone:\n    Blue is mine.\n" in bob
+    assert bob.index("Press during") < bob.index("-----8<-----")  # before the form
+    alice = rendered.report(table.gamedir, "alice", None, None, cache=False)
+    assert "Someone likes you." not in alice and "From someone, to everyone:" in alice
+    carol = rendered.report(table.gamedir, "carol", None, None, cache=False)
+    assert "Press during" not in carol  # her own press is not listed to her
+    gm = rendered.report(table.gamedir, "gm", None, None, cache=False)
+    assert "From alice, to bob:\n    Someone likes you." in gm
+    assert "From carol, to everyone:\n    Blue is mine." in gm
+    public = rendered.report(table.gamedir, "public", None, None, cache=False)
+    assert "Press" not in public and "Someone likes" not in public
+    page = report_page(table.gamedir, "bob").html
+    assert "From someone, to bob:" in page and "Someone likes you." in page
+    assert "alice" not in page.split("Press during")[1]
+    german = rendered.report(table.gamedir, "bob", None, None, lang="de", cache=False)
+    assert "Nachrichten während Zug 1:" in german and "Von jemandem, an bob:" in german
+    # the report mailed for turn 2 lists it too; the one for turn 1 did not
+    send(table)
+    reports = {m["To"]: body(m) for name, m in mails(table, "report-2-")}
+    assert "Someone likes you." in reports["bob@example.org"]
+    assert "Someone likes you." not in reports["carol@example.org"]
+    # a press sent during turn 2 is listed in turn 3's report, not turn 2's
+    press(table, "alice", ["bob"], "Again.", "three.yaml")
+    assert "Again." not in rendered.report(table.gamedir, "bob", None, None, cache=False)
+
+
+def test_the_report_cache_keys_on_the_press_shown(tmp_path: Path) -> None:
+    """Two games whose views and setups are the same but for press: the cached report of one
+    must not be shown for the other."""
+    worlds = []
+    for name, text in (("a", "First world."), ("b", "Second world.")):
+        (tmp_path / name).mkdir()
+        table = Table(tmp_path / name, players=3, press="private")
+        press(table, "alice", ["bob"], text, "one.yaml")
+        play_turn(table)
+        worlds.append(table)
+    shown = [rendered.report(t.gamedir, "bob", None, "ab" * 32) for t in worlds]
+    assert "First world." in shown[0] and "Second world." in shown[1]
+
+
+# -- two worlds --------------------------------------------------------------------------------
+def _readings(table: Table, reader: str) -> dict[str, Any]:
+    """Everything ``reader`` reads: the reports (text, HTML, every language), ``view --json``,
+    and the mail sent to them (Message-IDs blanked: random; hashes blanked)."""
+    got: dict[str, Any] = {}
+    for lang in LANGUAGES:
+        got[f"text-{lang}"] = rendered.report(
+            table.gamedir, reader, None, None, lang=lang, cache=False
+        )
+        got[f"html-{lang}"] = report_page(table.gamedir, reader, lang=lang).html
+    got["view"] = table.view(reader)
+    to = f"{reader}@example.org"
+    got["mail"] = [_mail_reading(message) for name, message in mails(table) if message["To"] == to]
+    return hashes.blanked(got)
+
+
+def _mail_reading(message: EmailMessage) -> dict[str, Any]:
+    """A mail as its reader reads it: every header but the Message-ID (random), and each
+    part's type, file name and decoded content."""
+    headers = [
+        (k, re.sub(r"={15}\d+==", "BOUNDARY", str(v)))
+        for k, v in message.items()
+        if k.lower() != "message-id"
+    ]
+    parts = []
+    for part in message.walk():
+        if part.is_multipart():
+            continue
+        content = part.get_content()
+        if isinstance(content, bytes):
+            content = hashlib.sha256(content).hexdigest()
+        parts.append((part.get_content_type(), part.get_filename(), content.replace("\r\n", "\n")))
+    return {"headers": headers, "parts": parts}
+
+
+def _world(root: Path, option: str, notes: list[tuple[str, Any, str]]) -> Table:
+    root.mkdir()
+    table = Table(root, players=4, press=option)
+    send(table)
+    for index, (sender, to, text) in enumerate(notes):
+        press(table, sender, to, text, f"p{index}.yaml")
+    send(table)
+    play_turn(table)
+    send(table)
+    return table
+
+
+@pytest.mark.parametrize("option", ["private", "grey"])
+def test_press_between_others_does_not_show(tmp_path: Path, option: str) -> None:
+    mine = ("alice", ["bob"], "For bob.")
+    one = _world(tmp_path / "one", option, [mine])
+    two = _world(
+        tmp_path / "two",
+        option,
+        [("carol", ["dave"], "A secret."), mine, ("dave", ["alice", "carol"], "Another.")],
+    )
+    assert _readings(one, "bob") == _readings(two, "bob")
+
+
+def test_under_grey_who_sent_does_not_show(tmp_path: Path) -> None:
+    one = _world(
+        tmp_path / "one", "grey", [("alice", ["bob"], "Guess who."), ("dave", "all", "Hi.")]
+    )
+    two = _world(
+        tmp_path / "two", "grey", [("carol", ["bob"], "Guess who."), ("alice", "all", "Hi.")]
+    )
+    assert _readings(one, "bob") == _readings(two, "bob")
+
+
+def test_under_grey_a_press_shares_no_journal_line_with_what_names_its_sender(
+    tmp_path: Path,
+) -> None:
+    """The journal is public. A grey press taken in the same step as an order (or an absence or
+    a vote, which reports name) would stand in one line with it and so name its sender: under
+    grey a step that takes press takes nothing else, and says why."""
+    table = Table(tmp_path, players=3, press="grey")
+    player = table.status()["owed"]
+    sender = next(iter(player))
+    order = table.signed(sender, table.legal(sender), "order.yaml")
+    secret = table.notice(sender, "press:\n  to: all\n  text: psst\n", "press.yaml")
+    before = len(log(table))
+    result = run("submit", table.gamedir, order, secret)
+    assert result.exit_code == 3
+    assert result.output.splitlines()[1] == (
+        f"{secret}: refused: under grey press, a press travels alone, never with an order, "
+        "absence or vote (in one message or submit), so that nobody can tell who sent it"
+    )
+    [line] = log(table)[before:]
+    assert "notices" not in line and line["orders"][0]["player"] == sender
+    vote = table.notice(sender, "vote: draw\n", "vote.yaml")
+    result = run("submit", table.gamedir, secret, vote)
+    assert result.exit_code == 3
+    assert f"{vote}: refused: under grey press" in result.output
+    [line] = log(table)[before + 1 :]
+    assert [n["kind"] for n in line["notices"]] == ["press"] and line["orders"] == []
+    other = table.notice("bob", "press:\n  to: all\n  text: hello\n", "bob.yaml")
+    assert run("submit", table.gamedir, other).exit_code == 0, "press with press is alone"
+
+
+def test_the_record_of_a_finished_game_keeps_every_press_with_its_sender(tmp_path: Path) -> None:
+    import jsonschema
+
+    table = Table(tmp_path, players=3, press="grey")
+    press(table, "alice", ["bob"], "Shall we share the rubies?", "one.yaml")
+    press(table, "carol", "all", "I take the blue ones.", "two.yaml")
+    running = json.loads(run("log", table.gamedir, "--json").output)
+    assert "press" not in running, "while the game runs the record is public"
+    while not table.status()["over"]:
+        play_turn(table)
+    data = json.loads(run("log", table.gamedir, "--json").output)
+    assert data["press"] == [
+        {
+            "turn": 1,
+            "at": NOW,
+            "from": "alice",
+            "to": ["bob"],
+            "text": "Shall we share the rubies?",
+        },
+        {"turn": 1, "at": NOW, "from": "carol", "to": "all", "text": "I take the blue ones."},
+    ]
+    schema = json.loads(
+        (Path(__file__).parent.parent / "docs/schemas/sultan-record.schema.json").read_text()
+    )
+    assert [e.message for e in jsonschema.Draft7Validator(schema).iter_errors(data)] == []
+    assert "\npress: 2, each with its sender, in log --json\n" in run("log", table.gamedir).output
