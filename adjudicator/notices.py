@@ -17,6 +17,7 @@ game master's copy of the game holds, says who sent it.
 from __future__ import annotations
 
 import datetime as dt
+import unicodedata
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -32,6 +33,26 @@ FOLDER = "notices"
 MAX_PRESS_CHARS = 8000
 """A press message's text: at most this many characters (a long letter; the file's cap is
 64 KiB)."""
+
+
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""The embeddings, overrides and isolates that turn the direction of the text after them, so
+that it reads otherwise than it is (the marks LRM and RLM, which writers of Arabic and Hebrew
+need, are text)."""
+
+
+def first_control(text: str) -> tuple[int, str] | None:
+    """The first control character in ``text`` (its place, from 1, and the character), or None.
+
+    Press text is shown in terminals, mail and pages: a strict YAML escape (``"\\e"``) can put
+    any character in it, and an escape sequence would act on the game master's terminal, a NUL
+    or a lone carriage return break a mail. Line feeds and tabs are text."""
+    for at, char in enumerate(text, 1):
+        if char in "\n\t":
+            continue
+        if unicodedata.category(char) == "Cc" or char in BIDI_CONTROLS:
+            return at, char
+    return None
 
 
 class Press(BaseModel):

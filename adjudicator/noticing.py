@@ -122,7 +122,7 @@ def kind_problems(handle: OpenGame, player: str, kind: Kind, body: Any) -> list[
 
 def press_problems(handle: OpenGame, player: str, press: dict[str, Any]) -> list[Problem]:
     """Press the game's ``press`` option allows, to players of the game other than the sender,
-    each named once, with some text and not too much."""
+    each named once, with some text, not too much, and no control character."""
     option = handle.meta["options"].get("press", "none")
     if option == "none":
         return [Problem("press-off", ("press",), game=handle.meta["id"])]
@@ -148,6 +148,7 @@ def press_problems(handle: OpenGame, player: str, press: dict[str, Any]) -> list
             elif name in to[:index]:
                 problems.append(Problem("press-recipient-twice", ("press", "to", index), name=name))
     text = press["text"]
+    control = notices.first_control(text)
     if not text.strip():
         problems.append(Problem("press-empty", ("press", "text")))
     elif len(text) > notices.MAX_PRESS_CHARS:
@@ -156,6 +157,10 @@ def press_problems(handle: OpenGame, player: str, press: dict[str, Any]) -> list
                 "press-too-long", ("press", "text"), size=len(text), cap=notices.MAX_PRESS_CHARS
             )
         )
+    elif control is not None:
+        at, char = control
+        code = f"U+{ord(char):04X}"
+        problems.append(Problem("press-control-character", ("press", "text"), code=code, at=at))
     return problems
 
 

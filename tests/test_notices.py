@@ -99,6 +99,18 @@ def test_submit_takes_every_kind_and_each_command_only_its_own(table: Table) -> 
             ],
         ),
         ("press:\n  to: []\n  text: hi\n", ["line 4: the press names no recipient"]),
+        (  # an escape sequence would reach the game master's terminal with the report
+            'press:\n  to: all\n  text: "ok\\e]0;pwned\\a"\n',
+            ["line 5: the press's text holds the control character U+001B at character 3"],
+        ),
+        (
+            'press:\n  to: all\n  text: "a\\0b"\n',
+            ["line 5: the press's text holds the control character U+0000 at character 2"],
+        ),
+        (  # a bidi override makes the text read otherwise than it is
+            'press:\n  to: all\n  text: "pay \\u202e01$"\n',
+            ["line 5: the press's text holds the control character U+202E at character 5"],
+        ),
         ("press:\n  to: all\n  text: '  '\n", ["line 5: the press has no text"]),
         (
             "press:\n  to: all\n  text: " + "x" * 8001 + "\n",
