@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import datetime as dt
 import unicodedata
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from adjudicator.contract import Problem
+from adjudicator.contract import Problem, msg
+from adjudicator.errors import NotNow
 from adjudicator.orders import MAX_ORDER_BYTES, Parsed
 from adjudicator.problems import located_all, schema_problems
 from adjudicator.strictyaml import StrictYamlError, load
@@ -115,3 +117,17 @@ def parse(raw: bytes) -> Parsed:
 def path(kind: str, file: str) -> str:
     """Where a notice's file lies in the game directory."""
     return f"{FOLDER}/{kind}/{file}"
+
+
+def stored(root: Path, kind: str, file: str) -> dict[str, Any]:
+    """The notice the journal names ``file`` of ``kind``, as its player signed it (it was valid
+    when it was accepted). A file changed or deleted since (not by this program) is named, and
+    the game master sent to ``doctor`` (exit 4)."""
+    rel = path(kind, file)
+    try:
+        data = parse((root / rel).read_bytes()).data
+    except OSError:
+        data = None
+    if data is None or kind_of(data) != kind:
+        raise NotNow(msg("notice-file-damaged", path=rel, game=str(root)))
+    return data

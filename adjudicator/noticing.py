@@ -103,12 +103,8 @@ def out_of_game(handle: OpenGame, player: str) -> Any:
 
 
 def read(handle: OpenGame, entry: dict[str, Any]) -> dict[str, Any]:
-    """The notice a journal entry names, as its player signed it (parsed; it was valid when
-    it was accepted)."""
-    raw = (handle.dir.root / notices.path(entry["kind"], entry["file"])).read_bytes()
-    data = notices.parse(raw).data
-    assert data is not None
-    return data
+    """The notice a journal entry names, as its player signed it (:func:`notices.stored`)."""
+    return notices.stored(handle.dir.root, entry["kind"], entry["file"])
 
 
 def kind_problems(handle: OpenGame, player: str, kind: Kind, body: Any) -> list[Problem]:

@@ -259,3 +259,27 @@ def test_a_notice_by_mail_gets_its_own_receipt(table: Table) -> None:
     text = receipt.get_body(("plain",)).get_content()  # type: ignore[union-attr]
     assert "Your vote v.yaml for game cairo-2026 was accepted." in text
     assert "vote: draw" in text
+
+
+@pytest.mark.parametrize("damage", ["garbage: [\n", None])
+def test_a_notice_file_changed_or_gone_is_named_not_a_crash(
+    table: Table, damage: str | None
+) -> None:
+    """A notice file the journal names, changed or deleted behind its back: every command that
+    reads it names the file and sends the game master to doctor (exit 4), not exit 1."""
+    for name, body in (("v.yaml", "vote: draw\n"), ("p.yaml", PRESS)):
+        assert run("submit", table.gamedir, table.notice("alice", body, name)).exit_code == 0
+    for kind in ("vote", "press"):
+        path = table.gamedir / "notices" / kind / "0001.yaml"
+        if damage is None:
+            path.unlink()
+        else:
+            path.write_text(damage)
+    for args in (["status"], ["report", "--player", "bob"], ["log", "--json"]):
+        result = run(args[0], table.gamedir, *args[1:])
+        assert result.exit_code == 4, (args, result.output)
+        assert (
+            "notices/vote/0001.yaml" in result.output or "notices/press/0001.yaml" in result.output
+        )
+        assert "adjudicator doctor" in result.output
+    assert "notices/vote/0001.yaml" in run("doctor", table.gamedir).output
