@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator import clock, notices, schedule, sshsig
+from adjudicator import clock, notices, schedule, sshsig, votes
 from adjudicator.contract import Problem, Reason, msg
 from adjudicator.engine import OpenGame, now
 from adjudicator.judging import _NO_SIGNATURE, _signature_reason
@@ -113,6 +113,20 @@ def kind_problems(handle: OpenGame, player: str, kind: Kind, body: Any) -> list[
         return press_problems(handle, player, body)
     if kind == "absence":
         return absence_problems(handle, body)
+    return vote_problems(handle, player, body)
+
+
+def vote_problems(handle: OpenGame, player: str, vote: str) -> list[Problem]:
+    """A concession that would leave nobody playing a game it does not end is refused (the
+    others resigned: a resigned seat never concedes, and the game would play itself out by
+    default orders); that player may vote for a draw instead (E8, V2)."""
+    if vote != "concede":
+        return []
+    out = {*handle.resigned(), *handle.votes().conceded, player}
+    counted = votes.tally([*((p, "concede") for p in handle.votes().conceded), (player, vote)])
+    ending = votes.ending(counted, handle.players, handle.resigned(), handle.turn())
+    if ending is None and all(p in out for p in handle.players):
+        return [Problem("concede-last-playing", ("vote",), player=player, game=handle.meta["id"])]
     return []
 
 

@@ -170,6 +170,27 @@ def test_a_concession_defaults_the_seat_and_the_last_player_wins(tmp_path: Path)
     assert "replay: 3 adjudications played again" in verified(table)
 
 
+def test_a_game_keeps_one_player_playing(tmp_path: Path) -> None:
+    """E8: the last player still playing cannot resign; a player who conceded is not playing
+    either. Nor can that player concede while the others resigned (that would not end the
+    game: resigned seats never concede), or the game would play itself out by default orders
+    with nobody in it: they may vote for a draw, which they alone then agree."""
+    table = Table(tmp_path, players=3)
+    vote(table, "alice", "concede")
+    assert run("resign", table.gamedir, "--player", "bob").exit_code == 0
+    last = run("resign", table.gamedir, "--player", "carol")
+    assert last.exit_code == 4 and "carol is the last player still playing" in last.output
+    other = Table(tmp_path / "other", players=3)
+    for name in ("alice", "bob"):
+        assert run("resign", other.gamedir, "--player", name).exit_code == 0
+    path = other.notice("carol", "vote: concede\n", "c.yaml")
+    refused = run("submit", other.gamedir, path)
+    assert refused.exit_code == 3, refused.output
+    assert "carol is the last player still playing game cairo-2026" in refused.output
+    vote(other, "carol", "draw")
+    assert other.status()["agreed"] is True
+
+
 def test_tick_adjudicates_an_agreed_draw_at_once(tmp_path: Path) -> None:
     table = Table(tmp_path, players=2, schedule={"deadline": "48h"})
     config = tmp_path / "no-mail.toml"
