@@ -35,6 +35,9 @@ FOLDER = "notices"
 MAX_PRESS_CHARS = 8000
 """A press message's text: at most this many characters (a long letter; the file's cap is
 64 KiB)."""
+MAX_PRESS_PER_TURN = 30
+"""The most press one player sends during one turn: each is mailed to its recipients, and
+nobody may use the adjudicator to flood the other players' mailboxes."""
 
 
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")

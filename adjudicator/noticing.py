@@ -132,7 +132,8 @@ def vote_problems(handle: OpenGame, player: str, vote: str) -> list[Problem]:
 
 def press_problems(handle: OpenGame, player: str, press: dict[str, Any]) -> list[Problem]:
     """Press the game's ``press`` option allows, to players of the game other than the sender,
-    each named once, with some text, not too much, and no control character."""
+    each named once, with some text, not too much, and no control character; and not more
+    than :data:`notices.MAX_PRESS_PER_TURN` from one player in one turn."""
     option = handle.meta["options"].get("press", "none")
     if option == "none":
         return [Problem("press-off", ("press",), game=handle.meta["id"])]
@@ -171,7 +172,17 @@ def press_problems(handle: OpenGame, player: str, press: dict[str, Any]) -> list
         at, char = control
         code = f"U+{ord(char):04X}"
         problems.append(Problem("press-control-character", ("press", "text"), code=code, at=at))
+    if not problems and sent_this_turn(handle, player) >= notices.MAX_PRESS_PER_TURN:
+        cap = notices.MAX_PRESS_PER_TURN
+        problems.append(Problem("press-too-many", ("press",), turn=handle.turn(), cap=cap))
     return problems
+
+
+def sent_this_turn(handle: OpenGame, player: str) -> int:
+    """How many press ``player`` sent during the current turn (this step's included)."""
+    turn = handle.turn()
+    this_turn = [n for n in handle.notices() if n["kind"] == "press" and n["turn"] == turn]
+    return sum(1 for n in this_turn if read(handle, n)["player"] == player)
 
 
 def absence_problems(handle: OpenGame, absence: dict[str, Any]) -> list[Problem]:

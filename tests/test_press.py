@@ -355,3 +355,26 @@ def test_the_record_of_a_finished_game_keeps_every_press_with_its_sender(tmp_pat
     )
     assert [e.message for e in jsonschema.Draft7Validator(schema).iter_errors(data)] == []
     assert "\npress: 2, each with its sender, in log --json\n" in run("log", table.gamedir).output
+
+
+def test_a_player_sends_at_most_so_many_press_a_turn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each press is mailed to its recipients: without a cap one player could have the
+    adjudicator flood every other player's mailbox. Another player's press, or the next turn,
+    is not held back."""
+    from adjudicator import notices
+
+    monkeypatch.setattr(notices, "MAX_PRESS_PER_TURN", 2)
+    table = Table(tmp_path, players=3, press="private")
+    press(table, "alice", "all", "one", "a1.yaml")
+    press(table, "alice", ["bob"], "two", "a2.yaml")
+    third = table.notice("alice", "press:\n  to: all\n  text: three\n", "a3.yaml")
+    result = run("press", table.gamedir, third)
+    assert result.exit_code == 3, result.output
+    assert (
+        "line 3: you have sent 2 press during turn 1, the most taken in one turn" in result.output
+    )
+    press(table, "bob", "all", "mine", "b1.yaml")
+    play_turn(table)
+    assert run("press", table.gamedir, third).exit_code == 0
