@@ -158,6 +158,10 @@ def press_problems(handle: OpenGame, player: str, press: dict[str, Any]) -> list
                 )
             elif name in to[:index]:
                 problems.append(Problem("press-recipient-twice", ("press", "to", index), name=name))
+            elif name in handle.resigned():
+                problems.append(
+                    Problem("press-recipient-resigned", ("press", "to", index), name=name)
+                )
     text = press["text"]
     control = notices.first_control(text)
     if not text.strip():

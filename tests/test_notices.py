@@ -271,3 +271,13 @@ def test_a_notice_file_changed_or_gone_is_named_not_a_crash(
         )
         assert "adjudicator doctor" in result.output
     assert "notices/vote/0001.yaml" in run("doctor", table.gamedir).output
+
+
+def test_press_to_a_resigned_player_is_refused_for_it_would_reach_nobody(table: Table) -> None:
+    assert run("resign", table.gamedir, "--player", "carol").exit_code == 0
+    path = table.notice("alice", "press:\n  to: [bob, carol]\n  text: hi\n", "p.yaml")
+    result = run("press", table.gamedir, path)
+    assert result.exit_code == 3
+    assert result.output == (
+        f"{path}: refused: line 4: carol has resigned: press to them would reach nobody\n"
+    )
