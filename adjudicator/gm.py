@@ -149,7 +149,8 @@ def resign(root: Path, player: str) -> None:
         seat = next(p for p in meta["players"] if p["name"] == player)
         if seat.get("resigned"):
             raise NotNow(f"{player} resigned already (turn {seat['resigned']})")
-        if all(p.get("resigned") or p is seat for p in meta["players"]):
+        conceded = handle.votes().conceded  # a player who conceded is not playing either
+        if all(p.get("resigned") or p["name"] in conceded or p is seat for p in meta["players"]):
             raise NotNow(f"{player} is the last player still playing; a game needs one")
         running.commit("resigned", turn=handle.turn(), player=player)
 

@@ -17,11 +17,14 @@ game master's copy of the game holds, says who sent it.
 from __future__ import annotations
 
 import datetime as dt
+import unicodedata
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from adjudicator.contract import Problem
+from adjudicator.contract import Problem, msg
+from adjudicator.errors import NotNow
 from adjudicator.orders import MAX_ORDER_BYTES, Parsed
 from adjudicator.problems import located_all, schema_problems
 from adjudicator.strictyaml import StrictYamlError, load
@@ -32,6 +35,29 @@ FOLDER = "notices"
 MAX_PRESS_CHARS = 8000
 """A press message's text: at most this many characters (a long letter; the file's cap is
 64 KiB)."""
+MAX_PRESS_PER_TURN = 30
+"""The most press one player sends during one turn: each is mailed to its recipients, and
+nobody may use the adjudicator to flood the other players' mailboxes."""
+
+
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""The embeddings, overrides and isolates that turn the direction of the text after them, so
+that it reads otherwise than it is (the marks LRM and RLM, which writers of Arabic and Hebrew
+need, are text)."""
+
+
+def first_control(text: str) -> tuple[int, str] | None:
+    """The first control character in ``text`` (its place, from 1, and the character), or None.
+
+    Press text is shown in terminals, mail and pages: a strict YAML escape (``"\\e"``) can put
+    any character in it, and an escape sequence would act on the game master's terminal, a NUL
+    or a lone carriage return break a mail. Line feeds and tabs are text."""
+    for at, char in enumerate(text, 1):
+        if char in "\n\t":
+            continue
+        if unicodedata.category(char) == "Cc" or char in BIDI_CONTROLS:
+            return at, char
+    return None
 
 
 class Press(BaseModel):
@@ -94,3 +120,17 @@ def parse(raw: bytes) -> Parsed:
 def path(kind: str, file: str) -> str:
     """Where a notice's file lies in the game directory."""
     return f"{FOLDER}/{kind}/{file}"
+
+
+def stored(root: Path, kind: str, file: str) -> dict[str, Any]:
+    """The notice the journal names ``file`` of ``kind``, as its player signed it (it was valid
+    when it was accepted). A file changed or deleted since (not by this program) is named, and
+    the game master sent to ``doctor`` (exit 4)."""
+    rel = path(kind, file)
+    try:
+        data = parse((root / rel).read_bytes()).data
+    except OSError:
+        data = None
+    if data is None or kind_of(data) != kind:
+        raise NotNow(msg("notice-file-damaged", path=rel, game=str(root)))
+    return data

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator import clock, notices, schedule, sshsig
+from adjudicator import clock, notices, schedule, sshsig, votes
 from adjudicator.contract import Problem, Reason, msg
 from adjudicator.engine import OpenGame, now
 from adjudicator.judging import _NO_SIGNATURE, _signature_reason
@@ -103,12 +103,8 @@ def out_of_game(handle: OpenGame, player: str) -> Any:
 
 
 def read(handle: OpenGame, entry: dict[str, Any]) -> dict[str, Any]:
-    """The notice a journal entry names, as its player signed it (parsed; it was valid when
-    it was accepted)."""
-    raw = (handle.dir.root / notices.path(entry["kind"], entry["file"])).read_bytes()
-    data = notices.parse(raw).data
-    assert data is not None
-    return data
+    """The notice a journal entry names, as its player signed it (:func:`notices.stored`)."""
+    return notices.stored(handle.dir.root, entry["kind"], entry["file"])
 
 
 def kind_problems(handle: OpenGame, player: str, kind: Kind, body: Any) -> list[Problem]:
@@ -119,12 +115,27 @@ def kind_problems(handle: OpenGame, player: str, kind: Kind, body: Any) -> list[
         from adjudicator import absences
 
         return absence_problems(handle, body) or absences.problems_of(handle, player, body)
+    return vote_problems(handle, player, body)
+
+
+def vote_problems(handle: OpenGame, player: str, vote: str) -> list[Problem]:
+    """A concession that would leave nobody playing a game it does not end is refused (the
+    others resigned: a resigned seat never concedes, and the game would play itself out by
+    default orders); that player may vote for a draw instead (E8, V2)."""
+    if vote != "concede":
+        return []
+    out = {*handle.resigned(), *handle.votes().conceded, player}
+    counted = votes.tally([*((p, "concede") for p in handle.votes().conceded), (player, vote)])
+    ending = votes.ending(counted, handle.players, handle.resigned(), handle.turn())
+    if ending is None and all(p in out for p in handle.players):
+        return [Problem("concede-last-playing", ("vote",), player=player, game=handle.meta["id"])]
     return []
 
 
 def press_problems(handle: OpenGame, player: str, press: dict[str, Any]) -> list[Problem]:
     """Press the game's ``press`` option allows, to players of the game other than the sender,
-    each named once, with some text and not too much."""
+    each named once, with some text, not too much, and no control character; and not more
+    than :data:`notices.MAX_PRESS_PER_TURN` from one player in one turn."""
     option = handle.meta["options"].get("press", "none")
     if option == "none":
         return [Problem("press-off", ("press",), game=handle.meta["id"])]
@@ -149,7 +160,12 @@ def press_problems(handle: OpenGame, player: str, press: dict[str, Any]) -> list
                 )
             elif name in to[:index]:
                 problems.append(Problem("press-recipient-twice", ("press", "to", index), name=name))
+            elif name in handle.resigned():
+                problems.append(
+                    Problem("press-recipient-resigned", ("press", "to", index), name=name)
+                )
     text = press["text"]
+    control = notices.first_control(text)
     if not text.strip():
         problems.append(Problem("press-empty", ("press", "text")))
     elif len(text) > notices.MAX_PRESS_CHARS:
@@ -158,7 +174,21 @@ def press_problems(handle: OpenGame, player: str, press: dict[str, Any]) -> list
                 "press-too-long", ("press", "text"), size=len(text), cap=notices.MAX_PRESS_CHARS
             )
         )
+    elif control is not None:
+        at, char = control
+        code = f"U+{ord(char):04X}"
+        problems.append(Problem("press-control-character", ("press", "text"), code=code, at=at))
+    if not problems and sent_this_turn(handle, player) >= notices.MAX_PRESS_PER_TURN:
+        cap = notices.MAX_PRESS_PER_TURN
+        problems.append(Problem("press-too-many", ("press",), turn=handle.turn(), cap=cap))
     return problems
+
+
+def sent_this_turn(handle: OpenGame, player: str) -> int:
+    """How many press ``player`` sent during the current turn (this step's included)."""
+    turn = handle.turn()
+    this_turn = [n for n in handle.notices() if n["kind"] == "press" and n["turn"] == turn]
+    return sum(1 for n in this_turn if read(handle, n)["player"] == player)
 
 
 def absence_problems(handle: OpenGame, absence: dict[str, Any]) -> list[Problem]:

@@ -44,9 +44,7 @@ def everything(root: Path, log: list[dict[str, Any]] | None = None) -> list[dict
     entries = journal.facts(store.log() if log is None else log).notices
     found: list[dict[str, Any]] = []
     for entry in (e for e in entries if e["kind"] == "press"):
-        raw = (root / notices.path("press", entry["file"])).read_bytes()
-        data = notices.parse(raw).data
-        assert data is not None  # it was valid when it was accepted
+        data = notices.stored(root, "press", entry["file"])
         found.append(
             {
                 "number": len(found) + 1,

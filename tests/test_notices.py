@@ -98,6 +98,18 @@ def test_submit_takes_every_kind_and_each_command_only_its_own(table: Table) -> 
             ],
         ),
         ("press:\n  to: []\n  text: hi\n", ["line 4: the press names no recipient"]),
+        (  # an escape sequence would reach the game master's terminal with the report
+            'press:\n  to: all\n  text: "ok\\e]0;pwned\\a"\n',
+            ["line 5: the press's text holds the control character U+001B at character 3"],
+        ),
+        (
+            'press:\n  to: all\n  text: "a\\0b"\n',
+            ["line 5: the press's text holds the control character U+0000 at character 2"],
+        ),
+        (  # a bidi override makes the text read otherwise than it is
+            'press:\n  to: all\n  text: "pay \\u202e01$"\n',
+            ["line 5: the press's text holds the control character U+202E at character 5"],
+        ),
         ("press:\n  to: all\n  text: '  '\n", ["line 5: the press has no text"]),
         (
             "press:\n  to: all\n  text: " + "x" * 8001 + "\n",
@@ -235,3 +247,37 @@ def test_a_notice_by_mail_gets_its_own_receipt(table: Table) -> None:
     text = receipt.get_body(("plain",)).get_content()  # type: ignore[union-attr]
     assert "Your vote v.yaml for game cairo-2026 was accepted." in text
     assert "vote: draw" in text
+
+
+@pytest.mark.parametrize("damage", ["garbage: [\n", None])
+def test_a_notice_file_changed_or_gone_is_named_not_a_crash(
+    table: Table, damage: str | None
+) -> None:
+    """A notice file the journal names, changed or deleted behind its back: every command that
+    reads it names the file and sends the game master to doctor (exit 4), not exit 1."""
+    for name, body in (("v.yaml", "vote: draw\n"), ("p.yaml", PRESS)):
+        assert run("submit", table.gamedir, table.notice("alice", body, name)).exit_code == 0
+    for kind in ("vote", "press"):
+        path = table.gamedir / "notices" / kind / "0001.yaml"
+        if damage is None:
+            path.unlink()
+        else:
+            path.write_text(damage)
+    for args in (["status"], ["report", "--player", "bob"], ["log", "--json"]):
+        result = run(args[0], table.gamedir, *args[1:])
+        assert result.exit_code == 4, (args, result.output)
+        assert (
+            "notices/vote/0001.yaml" in result.output or "notices/press/0001.yaml" in result.output
+        )
+        assert "adjudicator doctor" in result.output
+    assert "notices/vote/0001.yaml" in run("doctor", table.gamedir).output
+
+
+def test_press_to_a_resigned_player_is_refused_for_it_would_reach_nobody(table: Table) -> None:
+    assert run("resign", table.gamedir, "--player", "carol").exit_code == 0
+    path = table.notice("alice", "press:\n  to: [bob, carol]\n  text: hi\n", "p.yaml")
+    result = run("press", table.gamedir, path)
+    assert result.exit_code == 3
+    assert result.output == (
+        f"{path}: refused: line 4: carol has resigned: press to them would reach nobody\n"
+    )

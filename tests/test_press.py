@@ -345,3 +345,74 @@ def test_the_record_of_a_finished_game_keeps_every_press_with_its_sender(tmp_pat
     )
     assert [e.message for e in jsonschema.Draft7Validator(schema).iter_errors(data)] == []
     assert "\npress: 2, each with its sender, in log --json\n" in run("log", table.gamedir).output
+
+
+def test_a_player_sends_at_most_so_many_press_a_turn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each press is mailed to its recipients: without a cap one player could have the
+    adjudicator flood every other player's mailbox. Another player's press, or the next turn,
+    is not held back."""
+    from adjudicator import notices
+
+    monkeypatch.setattr(notices, "MAX_PRESS_PER_TURN", 2)
+    table = Table(tmp_path, players=3, press="private")
+    press(table, "alice", "all", "one", "a1.yaml")
+    press(table, "alice", ["bob"], "two", "a2.yaml")
+    third = table.notice("alice", "press:\n  to: all\n  text: three\n", "a3.yaml")
+    result = run("press", table.gamedir, third)
+    assert result.exit_code == 3, result.output
+    assert (
+        "line 3: you have sent 2 press during turn 1, the most taken in one turn" in result.output
+    )
+    press(table, "bob", "all", "mine", "b1.yaml")
+    play_turn(table)
+    assert run("press", table.gamedir, third).exit_code == 0
+
+
+def _mail(table: Table, sender: str, message_id: str, *paths: Path) -> None:
+    """``sender`` mails the signed files ``paths`` in one message; it is ingested."""
+    message = EmailMessage()
+    message["From"] = f"{sender}@example.org"
+    message["To"] = "gm-bot@example.org"
+    message["Subject"] = "mine"
+    message["Message-ID"] = message_id
+    message.set_content("here\n")
+    for path in paths:
+        message.add_attachment(
+            path.read_bytes(), maintype="text", subtype="yaml", filename=path.name
+        )
+        message.add_attachment(
+            Path(f"{path}.sig").read_bytes(),
+            maintype="application",
+            subtype="octet-stream",
+            filename=f"{path.name}.sig",
+        )
+    raw = message.as_bytes(policy=email.policy.SMTP)
+    result = run("ingest", table.gamedir, "--config", config(table), input=raw)  # type: ignore[arg-type]
+    assert result.exit_code == 0, result.output
+
+
+def test_grey_press_by_mail_with_an_order_names_no_sender_in_its_receipts(
+    tmp_path: Path,
+) -> None:
+    """Every file a step writes is named in its journal line, which a public archive holds:
+    the receipts of a message that brought grey press (the order with it is refused) must not
+    be named after their player, nor held in the folder of their player's address (whose
+    other held receipts name the player) when that player had their hourly answers already."""
+    table = Table(tmp_path, players=3, press="grey")
+    send(table)
+    sender = next(iter(table.status()["owed"]))
+    for number in range(5):  # five answers within the hour: the next ones are held
+        order = table.signed(sender, {"nonsense": number}, f"bad-{number}.yaml")
+        _mail(table, sender, f"<o{number}@mail>", order)
+    press_file = table.notice(sender, "press:\n  to: all\n  text: psst\n", "p.yaml")
+    order = table.signed(sender, table.legal(sender), "order.yaml")
+    _mail(table, sender, "<p1@mail>", press_file, order)
+    [line] = [e for e in log(table) if e.get("notices")]
+    assert sender not in json.dumps(line), line
+    held = [path for path in line["files"] if path.startswith("mail/held/")]
+    assert held == [], held
+    send(table)
+    receipts = [m for _, m in mails(table) if m["In-Reply-To"] == "<p1@mail>"]
+    assert len(receipts) == 2, "both receipts go out, none held"

@@ -170,6 +170,27 @@ def test_a_concession_defaults_the_seat_and_the_last_player_wins(tmp_path: Path)
     assert "replay: 3 adjudications played again" in verified(table)
 
 
+def test_a_game_keeps_one_player_playing(tmp_path: Path) -> None:
+    """E8: the last player still playing cannot resign; a player who conceded is not playing
+    either. Nor can that player concede while the others resigned (that would not end the
+    game: resigned seats never concede), or the game would play itself out by default orders
+    with nobody in it: they may vote for a draw, which they alone then agree."""
+    table = Table(tmp_path, players=3)
+    vote(table, "alice", "concede")
+    assert run("resign", table.gamedir, "--player", "bob").exit_code == 0
+    last = run("resign", table.gamedir, "--player", "carol")
+    assert last.exit_code == 4 and "carol is the last player still playing" in last.output
+    other = Table(tmp_path / "other", players=3)
+    for name in ("alice", "bob"):
+        assert run("resign", other.gamedir, "--player", name).exit_code == 0
+    path = other.notice("carol", "vote: concede\n", "c.yaml")
+    refused = run("submit", other.gamedir, path)
+    assert refused.exit_code == 3, refused.output
+    assert "carol is the last player still playing game cairo-2026" in refused.output
+    vote(other, "carol", "draw")
+    assert other.status()["agreed"] is True
+
+
 def test_tick_adjudicates_an_agreed_draw_at_once(tmp_path: Path) -> None:
     table = Table(tmp_path, players=2, schedule={"deadline": "48h"})
     config = tmp_path / "no-mail.toml"
@@ -300,3 +321,41 @@ def test_a_record_ended_by_votes_fits_its_schema(tmp_path: Path, game: str) -> N
     assert text.endswith("\nresult: alice won, every other player having conceded at turn 1\n"), (
         text
     )
+
+
+def test_verify_finds_a_withdrawn_vote_sent_again(tmp_path: Path) -> None:
+    """bob votes for a draw, withdraws it, and votes again; a game master who puts the signed
+    bytes of bob's first vote where his last one was (its files and digests rewritten, the
+    journal chained again) has every signature verify, but the same signed vote counted twice
+    is a replay the engine refuses, and so does verify: else a vote once withdrawn could be
+    counted again after the withdrawal, and end a game by a draw nobody agreed to."""
+    from adjudicator.digests import Digester
+
+    table = Table(tmp_path, players=2)
+    vote(table, "alice", "draw")
+    vote(table, "bob", "draw")
+    vote(table, "bob", "none", "bob-withdraws.yaml")
+    vote(table, "bob", "draw", "bob-again.yaml")
+    assert run("adjudicate", table.gamedir).exit_code == 0
+    out = table.root / "archive.json"
+    assert run("archive", table.gamedir, "-o", out).exit_code == 0
+    data = json.loads(out.read_text())
+    digester = Digester.of(json.loads((table.gamedir / "game.json").read_text()))
+    files = {f["path"]: f for f in data["files"]}
+    old, new = "notices/vote/0002.yaml", "notices/vote/0004.yaml"
+    for suffix in ("", ".sig"):
+        files[new + suffix].clear()
+        files[new + suffix].update({**files[old + suffix], "path": new + suffix})
+    raw = files[new]["text"].encode()
+    lines = data["journal"]
+    number = next(i for i, text in enumerate(lines) if new in json.loads(text)["files"])
+    entry = json.loads(lines[number])
+    entry["files"][new] = digester.data(new, raw)
+    entry["files"][new + ".sig"] = digester.data(new + ".sig", files[new + ".sig"]["text"].encode())
+    entry["notices"][0]["digest"] = digester.hidden(raw)
+    lines[number] = json.dumps(entry, sort_keys=True, ensure_ascii=False)
+    data["journal"] = rechain(lines, number)
+    out.write_text(json.dumps(data))
+    result = run("verify", out)
+    assert result.exit_code == 3, result.output
+    assert "the same signed notice was accepted before" in result.output

@@ -437,6 +437,7 @@ def _signatures(
     from adjudicator.orders import parse
 
     keys = {p["name"]: p.get("key") for p in header["players"]}
+    noticed: set[str] = set()
     for entry in walk.entries:
         if entry["type"] == "replaced":
             keys[entry["player"]] = entry["key"]
@@ -472,7 +473,7 @@ def _signatures(
                 summary.findings.append(Finding(turn, rel, msg("verify-order-digest")))
             summary.signatures += 1
         for notice in entry.get("notices") or []:
-            _notice_signed(notice, walk, files, header, keys, digester, summary)
+            _notice_signed(notice, walk, files, header, keys, digester, summary, noticed)
 
 
 def _notice_signed(
@@ -483,9 +484,12 @@ def _notice_signed(
     keys: dict[str, Any],
     digester: digests.Digester | None,
     summary: Summary,
+    noticed: set[str],
 ) -> None:
     """A notice the archive holds: signed by the key of the player it names, as it stood then,
-    for this game, of the kind the journal says, with the digest the journal names."""
+    for this game, of the kind the journal says, with the digest the journal names, and not
+    accepted before (``noticed``: the SHA-256 of each signed notice so far). A notice carries
+    no turn, so the same signed bytes counted again would be a withdrawn vote come back."""
     from adjudicator import notices
 
     turn = int(notice["turn"])
@@ -510,10 +514,14 @@ def _notice_signed(
         why = msg("verify-signature", player=player, why=error.reason)
         summary.findings.append(Finding(turn, rel + ".sig", why))
         return
-    if body.get("id") != header["id"] or notices.kind_of(body) != notice["kind"]:
+    signed = hashlib.sha256(data).hexdigest()
+    if signed in noticed:
+        summary.findings.append(Finding(turn, rel, msg("verify-notice-replayed")))
+    elif body.get("id") != header["id"] or notices.kind_of(body) != notice["kind"]:
         summary.findings.append(Finding(turn, rel, msg("verify-notice-envelope")))
     elif digester is not None and digester.hidden(data) != notice["digest"]:
         summary.findings.append(Finding(turn, rel, msg("verify-order-digest")))
+    noticed.add(signed)
     summary.notices += 1
 
 

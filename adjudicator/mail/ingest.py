@@ -236,9 +236,15 @@ def _one_message(games: list[Game], raw: Raw, settings: MailSettings) -> Outcome
         with steps.step(game.root, "mail") as running:
             handle = engine.OpenGame(game.root)
             game.meta = handle.meta
-            for index, (found, route) in enumerate(routes):
-                if route.game is game and route.signer is not None:
-                    lines[index] = _take(message, handle, game, route.signer, found, route)
+            judged = [
+                (index, found, str(route.signer), _judged(message, handle, game, found, route))
+                for index, (found, route) in enumerate(routes)
+                if route.game is game and route.signer is not None
+            ]
+            unnamed = _grey_step(handle)
+            for index, found, signer, verdict in judged:
+                note = _answer(message, handle, game, signer, found, verdict, unnamed)
+                lines[index] = _line(message, game, signer, verdict, note)
             running.commit("mail", message_id=key, **handle.accepted_lines(), **handle.opening())
     aside: dict[Game | None, list[Msg]] = {}
     hints: set[Game | None] = set()
@@ -298,24 +304,13 @@ def _fields(order: bytes) -> tuple[str | None, object]:
     return found.get(b"id"), found.get(b"player")
 
 
-def _take(
-    message: _Message,
-    handle: engine.OpenGame,
-    game: Game,
-    signer: str,
-    found: FoundOrder,
-    route: _Route,
-) -> str:
-    """Judge an order whose signature verified with ``signer``'s key, within the game's step;
-    answer it; the line."""
-    named = route.named
+def _judged(
+    message: _Message, handle: engine.OpenGame, game: Game, found: FoundOrder, route: _Route
+) -> Verdict:
+    """Judge an order (or notice) whose signature verified with ``route.signer``'s key, within
+    the game's step."""
+    named, signer = route.named, str(route.signer)
     if isinstance(named, str) and named != signer and named in game.players:
-        verdict = Verdict(
-            found.name,
-            False,
-            signer,
-            reasons=[Reason(msg("names-another-player", named=named, signer=signer))],
-        )
         names = {"game": game.id, "named": named, "signer": signer}
         _keep_and_tell(
             message,
@@ -324,9 +319,24 @@ def _take(
             False,
             about=Msg("mail-names-another-player-subject", names),
         )
-    else:
-        verdict = judging.judge_received(handle, found.name, route.order, route.signature)
-    note = _answer(message, handle, game, signer, found, verdict)
+        return Verdict(
+            found.name,
+            False,
+            signer,
+            reasons=[Reason(msg("names-another-player", named=named, signer=signer))],
+        )
+    return judging.judge_received(handle, found.name, route.order, route.signature)
+
+
+def _grey_step(handle: engine.OpenGame) -> bool:
+    """Whether the step took grey press: then nothing it writes may name the sender, and the
+    journal line names every file (the receipts of the message included)."""
+    grey = handle.meta["options"].get("press") == "grey"
+    return grey and any(n["kind"] == "press" for n in handle.noticed)
+
+
+def _line(message: _Message, game: Game, signer: str, verdict: Verdict, note: str) -> str:
+    """What ``ingest`` says of one judged file."""
     turn = "-" if verdict.turn is None else str(verdict.turn)
     head = f"{message.shown} {game.id} {signer} {turn}"
     if verdict.accepted:
@@ -342,8 +352,12 @@ def _answer(
     signer: str,
     found: FoundOrder,
     verdict: Verdict,
+    unnamed: bool = False,
 ) -> str:
-    """Queue (or hold) the receipt to ``signer``; what the output line adds about it."""
+    """Queue (or hold) the receipt to ``signer``; what the output line adds about it.
+    ``unnamed``: the step took grey press, so the receipt is queued as ``receipt`` and never
+    held (the held answers' folder is the address's, and its other files name the player);
+    grey press is at most :data:`adjudicator.notices.MAX_PRESS_PER_TURN` a turn."""
     if message.quiet is not None:
         return f" (not answered: {message.quiet})"
     words = receipt_words(handle, game, signer, found, verdict)
@@ -359,7 +373,10 @@ def _answer(
     )
     # A notice's receipt is not named after its player: the journal names the file, and grey
     # press must not tell who sent it (nor a vote who made it).
-    label = "receipt" if verdict.kind is not None else f"receipt-{signer}"
+    label = "receipt" if verdict.kind is not None or unnamed else f"receipt-{signer}"
+    if unnamed:
+        Outbox(game.root).put(receipt, label)
+        return ""
     if answers.put_answer(game.root, receipt, label):
         return ""
     return f" ({HELD_NOTE})"
