@@ -214,7 +214,7 @@ def status(gamedir: Path, as_json: bool) -> None:
         after = f" after turn {data['turn'] - 1}" if data["turn"] > 1 else ""
         click.echo(f"{data['id']} ({data['game']}): the game is over{after}")
         if data["ended"] is not None:
-            click.echo(_ended_text(data["ended"]))
+            click.echo(ended_text(data["ended"]))
         return
     phase = {"commit": ": commitments", "reveal": ": the reveal"}.get(data["phase"], "")
     click.echo(f"{data['id']} ({data['game']}), turn {data['turn']}{phase}")
@@ -330,13 +330,13 @@ def adjudicated_lines(gamedir: Path, result: dict[str, Any], would: bool = False
     lines = [line]
     ended = result.get("ended")
     if ended is not None:
-        lines.append(_ended_text(ended, would))
+        lines.append(ended_text(ended, would))
     elif result["over"]:
         lines.append("the game would be over" if would else "the game is over")
     return lines
 
 
-def _ended_text(ended: dict[str, Any], would: bool = False) -> str:
+def ended_text(ended: dict[str, Any], would: bool = False) -> str:
     """How the players' votes end the game, in a line."""
     is_over = "the game would be over" if would else "the game is over"
     if ended["by"] == "draw":

@@ -330,6 +330,11 @@ def _run_clock(root: Path, game_id: str, settings: MailSettings) -> None:
             click.echo(f"{game_id}: the reveal of turn {done.turn} is open{why}")
         else:
             click.echo(f"{game_id}: adjudicated turn {done.turn}{why}")
+        if done.over:
+            from adjudicator.cli import ended_text
+
+            said = "the game is over" if done.ended is None else ended_text(done.ended)
+            click.echo(f"{game_id}: {said}")
     elif done.waiting_for:
         click.echo(
             f"{game_id}: turn {done.turn} is past its deadline and waits for "

@@ -218,7 +218,7 @@ def _table_talk(
         return
     sender = names[(turn - 1) % len(names)]
     to: object = "all" if option == "public" else [names[turn % len(names)]]
-    text = f"Greetings from {sender} in turn {turn}."
+    text = f"Greetings to the table in turn {turn}."  # under grey it must not name the sender
     notice: dict[str, object] = {"id": game_id, "player": sender, "press": {"to": to, "text": text}}
     path = directory / "press" / f"turn{turn:03d}-{sender}.yaml"
     _write_signed(path, notice, directory / "keys" / sender)

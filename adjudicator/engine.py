@@ -372,7 +372,7 @@ def adjudicate(
             raise NotNow(f"game {handle.meta['id']} is over")
         ending = handle.ending()
         if ending is not None:
-            _end_by_votes(handle, running, state, ending, why)
+            _end_by_votes(handle, running, state, ending)
             return {
                 "turn": turn,
                 "defaulted": [],
@@ -433,7 +433,7 @@ def adjudicate(
 
 
 def _end_by_votes(
-    handle: OpenGame, running: steps.Step, state: State, ending: dict[str, Any], why: Why
+    handle: OpenGame, running: steps.Step, state: State, ending: dict[str, Any]
 ) -> None:
     """End the game at the current turn as the votes say: no order is played; the next turn's
     folder holds the state as it stood and the final views, which say how it ended."""
@@ -445,7 +445,7 @@ def _end_by_votes(
         at=now(),
         turn=turn,
         defaulted=[],
-        why="agreed" if why != "gm" else why,
+        why="agreed",
         deadline=None,
         ended=ending,
     )

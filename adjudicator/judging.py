@@ -128,9 +128,9 @@ def _judge(handle: OpenGame, label: str, received: bytes, signature: bytes | Non
     turn = handle.turn()
     closed = _closed_to(handle, player, turn) or _wrong_kind(handle, kind, player, turn)
     if closed is None and handle.noticed:
-        from adjudicator.noticing import grey_alone
+        from adjudicator.noticing import not_alone
 
-        closed = None if grey_alone(handle, "order") else msg("grey-press-alone")
+        closed = not_alone(handle, "order")
     if closed is not None:
         return Verdict(label, False, player, turn, reasons=[Reason(closed)])
     state = handle.state(turn)

@@ -62,7 +62,9 @@ def first_control(text: str) -> tuple[int, str] | None:
 
 class Press(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-    to: Literal["all"] | list[str]
+    to: str | list[str]
+    """``all``, or the recipients' names (another word: :func:`adjudicator.noticing.press_problems`
+    says how to write it)."""
     text: str
 
 
@@ -106,7 +108,7 @@ def parse(raw: bytes) -> Parsed:
         parsed.reasons = [p.reason for p in error.problems]
         return parsed
     data = parsed.loaded.data
-    problems = schema_problems(NoticeFile, data)
+    problems = [_plainly(p, data) for p in schema_problems(NoticeFile, data)]
     if isinstance(data, dict):
         given = [k for k in KINDS if data.get(k) is not None]
         if len(given) != 1:
@@ -115,6 +117,17 @@ def parse(raw: bytes) -> Parsed:
     parsed.schema = problems
     parsed.reasons = located_all(problems, parsed.loaded)
     return parsed
+
+
+def _plainly(problem: Problem, data: Any) -> Problem:
+    """An absence's date written as text (quoted, or a date and time) told as such, instead of
+    the schema's "not a valid date"."""
+    where = problem.path
+    if len(where) == 2 and where[0] == "absence" and where[1] in ("from", "to"):
+        value = data.get("absence", {}).get(where[1]) if isinstance(data, dict) else None
+        if isinstance(value, str):
+            return Problem("absence-date-text", where, key=str(where[1]), given=value)
+    return problem
 
 
 def path(kind: str, file: str) -> str:

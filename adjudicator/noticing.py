@@ -27,6 +27,8 @@ def judge_notice(
 ) -> Verdict:
     """One notice: its verdict, and, when it is accepted, its files written and its entry in
     ``handle.noticed``."""
+    if only is not None and not notices.looks_like_notice(received):
+        return _verdict(label, False, None, [Reason(msg("not-a-notice", only=only))], only)
     parsed = notices.parse(received)
     if parsed.data is None:
         if signature is None:
@@ -49,13 +51,13 @@ def judge_notice(
     digest = handle.dir.digester().hidden(signed)
     replayed = handle.accepted().get(digest)
     if replayed is not None:
-        return _verdict(label, False, player, [Reason(msg("replay", turn=replayed))], only)
+        return _verdict(label, False, player, [Reason(msg("notice-replay", turn=replayed))], only)
     out = out_of_game(handle, player)
     if out is not None:
         return _verdict(label, False, player, [Reason(out)], only)
     data = parsed.data
     if "id" in data and data["id"] != handle.meta["id"]:
-        parsed.add(Problem("wrong-game", ("id",), given=data["id"], game=handle.meta["id"]))
+        parsed.add(Problem("notice-wrong-game", ("id",), given=data["id"], game=handle.meta["id"]))
     kind = notices.kind_of(data)
     if parsed.ok and kind is not None:
         for problem in kind_problems(handle, player, kind, data[kind]):
@@ -64,8 +66,9 @@ def judge_notice(
             parsed.reasons.insert(0, Reason(msg("notice-not-of-kind", kind=kind, only=only)))
     if not parsed.ok or kind is None:
         return _verdict(label, False, player, parsed.reasons, only or kind)
-    if not grey_alone(handle, kind):
-        return _verdict(label, False, player, [Reason(msg("grey-press-alone"))], kind)
+    alone = not_alone(handle, kind)
+    if alone is not None:
+        return _verdict(label, False, player, [Reason(alone)], kind)
     _store(handle, kind, signed, signature, digest)
     return _verdict(label, True, player, [], kind, sha256(signed))
 
@@ -81,16 +84,22 @@ def _verdict(
     return Verdict(label, accepted, player, None, reasons=reasons, sha256=digest, kind=kind)
 
 
-def grey_alone(handle: OpenGame, kind: str) -> bool:
-    """Whether a file of ``kind`` (``order`` for an order) may join this step. Under ``press:
-    grey`` a step that takes press takes nothing else: the journal is public, and a press in
-    one line with an order, an absence or a vote (which reports name) would name its sender."""
-    if handle.meta["options"].get("press") != "grey":
-        return True
+def not_alone(handle: OpenGame, kind: str) -> Any:
+    """Why a file of ``kind`` (``order`` for an order) may not join this step, or None.
+
+    The journal is public (a public archive holds it) and names each step's orders with their
+    players, and reports name absences and concessions. So what must stay secret travels alone:
+    a vote (draw votes are secret, V2) shares its step with nothing but votes, and under ``press:
+    grey`` a press with nothing but press; else a vote or press in one line with an order, an
+    absence or the like would name its sender."""
+    secret = {"vote": "vote-alone"}
+    if handle.meta["options"].get("press") == "grey":
+        secret["press"] = "grey-press-alone"
     taken = {n["kind"] for n in handle.noticed} | ({"order"} if handle.pending else set())
-    if kind == "press":
-        return taken <= {"press"}
-    return "press" not in taken
+    if kind in secret:
+        return None if taken <= {kind} else msg(secret[kind])
+    clash = sorted(taken & set(secret))
+    return msg(secret[clash[0]]) if clash else None
 
 
 def out_of_game(handle: OpenGame, player: str) -> Any:
@@ -141,7 +150,9 @@ def press_problems(handle: OpenGame, player: str, press: dict[str, Any]) -> list
         return [Problem("press-off", ("press",), game=handle.meta["id"])]
     problems: list[Problem] = []
     to = press["to"]
-    if option == "public" and to != "all":
+    if isinstance(to, str) and to != "all":
+        problems.append(Problem("press-to-word", ("press", "to"), given=to))
+    elif option == "public" and to != "all":
         problems.append(Problem("press-public-only", ("press", "to"), game=handle.meta["id"]))
     elif isinstance(to, list):
         if not to:
@@ -149,6 +160,17 @@ def press_problems(handle: OpenGame, player: str, press: dict[str, Any]) -> list
         for index, name in enumerate(to):
             if name == player:
                 problems.append(Problem("press-to-self", ("press", "to", index)))
+            elif name.casefold() == "all":
+                problems.append(Problem("press-all-in-list", ("press", "to", index)))
+            elif name not in handle.players and _same_but_case(name, handle.players):
+                problems.append(
+                    Problem(
+                        "press-recipient-case",
+                        ("press", "to", index),
+                        name=name,
+                        player=_same_but_case(name, handle.players),
+                    )
+                )
             elif name not in handle.players:
                 problems.append(
                     Problem(
@@ -189,6 +211,11 @@ def sent_this_turn(handle: OpenGame, player: str) -> int:
     turn = handle.turn()
     this_turn = [n for n in handle.notices() if n["kind"] == "press" and n["turn"] == turn]
     return sum(1 for n in this_turn if read(handle, n)["player"] == player)
+
+
+def _same_but_case(name: str, players: list[str]) -> str | None:
+    """The player whose name is ``name`` but for case (names match exactly, E12)."""
+    return next((p for p in players if p.casefold() == name.casefold()), None)
 
 
 def absence_problems(handle: OpenGame, absence: dict[str, Any]) -> list[Problem]:

@@ -72,17 +72,18 @@ def test_submit_takes_every_kind_and_each_command_only_its_own(table: Table) -> 
     for command, path in (("press", vote), ("absence", press), ("press", away)):
         result = run(command, table.gamedir, path)
         assert result.exit_code == 3, result.output
-        assert f"and this command takes only {command} notices" in result.output
+        assert f"and this command takes only {command}: notices" in result.output
     assert tree_hashes(table.gamedir) == before, "a refused notice changes nothing"
-    result = run("submit", table.gamedir, vote, away, press)
+    result = run("submit", table.gamedir, away, press)
     assert result.exit_code == 0, result.output
     assert result.output.splitlines() == [
-        f"{vote}: accepted (alice, vote)",
         f"{away}: accepted (bob, absence)",
         f"{press}: accepted (carol, press)",
     ]
     kinds = [n["kind"] for n in journal(table)[-1]["notices"]]
-    assert kinds == ["vote", "absence", "press"]
+    assert kinds == ["absence", "press"]
+    result = run("submit", table.gamedir, vote)  # a vote travels alone (V2)
+    assert result.output == f"{vote}: accepted (alice, vote)\n"
     assert table.status()["received"] == [], "a notice is no order"
 
 
@@ -127,6 +128,25 @@ def test_submit_takes_every_kind_and_each_command_only_its_own(table: Table) -> 
             ["line 1: a notice holds exactly one of press, absence and vote"],
         ),
         ("turn: 1\nvote: draw\n", ["line 3: unknown key 'turn'"]),
+        (
+            "press:\n  to: bob\n  text: hi\n",
+            ["line 4: to: 'bob' names nobody: write to: all for everyone, or the recipients"],
+        ),
+        (
+            "press:\n  to: [all]\n  text: hi\n",
+            ["line 4: to write to everyone, write to: all, without brackets"],
+        ),
+        (
+            "press:\n  to: [Bob]\n  text: hi\n",
+            ["line 4: there is no player 'Bob': names match exactly; did you mean bob?"],
+        ),
+        (
+            "absence:\n  from: '2099-02-01'\n  to: 2099-02-02T10:00\n",
+            [
+                "line 4: 'absence.from' is '2099-02-01', which is text: write the day as an ISO",
+                "line 5: 'absence.to' is '2099-02-02T10:00', which is text",
+            ],
+        ),
     ],
 )
 def test_a_notice_is_read_as_strictly_as_an_order(
@@ -196,12 +216,13 @@ def test_verify_checks_every_notice(table: Table) -> None:
         table.notice("alice", PRESS, "press.yaml"),
         table.notice("bob", "vote: draw\n", "vote.yaml"),
     ]
-    assert run("submit", table.gamedir, *paths).exit_code == 0
+    for path in paths:  # a vote travels alone (V2)
+        assert run("submit", table.gamedir, path).exit_code == 0
     archive = table.root / "game.archive"
     assert run("archive", table.gamedir, "-o", archive).exit_code == 0
     result = run("verify", archive)
     assert result.exit_code == 0, result.output
-    assert "notices: 2 press, absences and votes, each signed" in result.output
+    assert "notices (press, absences, votes): 2, each signed" in result.output
     # a notice whose signature is another's is found
     data = json.loads(archive.read_text())
     for item in data["files"]:
@@ -280,4 +301,14 @@ def test_press_to_a_resigned_player_is_refused_for_it_would_reach_nobody(table: 
     assert result.exit_code == 3
     assert result.output == (
         f"{path}: refused: line 4: carol has resigned: press to them would reach nobody\n"
+    )
+
+
+def test_an_order_file_given_to_press_is_told_to_go_to_submit(table: Table) -> None:
+    order = table.signed("alice", table.legal("alice"), "order.yaml")
+    result = run("press", table.gamedir, order)
+    assert result.exit_code == 3
+    assert result.output == (
+        f"{order}: refused: this file holds no press:, absence: or vote: at the top: this "
+        "command takes only press: notices (an order file goes to adjudicator submit)\n"
     )

@@ -312,7 +312,7 @@ def test_under_grey_a_press_shares_no_journal_line_with_what_names_its_sender(
     vote = table.notice(sender, "vote: draw\n", "vote.yaml")
     result = run("submit", table.gamedir, secret, vote)
     assert result.exit_code == 3
-    assert f"{vote}: refused: under grey press" in result.output
+    assert f"{vote}: refused: a vote travels alone" in result.output
     [line] = log(table)[before + 1 :]
     assert [n["kind"] for n in line["notices"]] == ["press"] and line["orders"] == []
     other = table.notice("bob", "press:\n  to: all\n  text: hello\n", "bob.yaml")

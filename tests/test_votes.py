@@ -92,6 +92,8 @@ def test_a_draw_agreed_ends_the_game_at_once_without_playing_the_turn(tmp_path: 
     assert "the players' votes end the game at the next adjudication (due now)" in result.output
     result = run("adjudicate", table.gamedir)  # no order is in: the draw needs none
     assert result.exit_code == 0, result.output
+    log = [json.loads(line) for line in (table.gamedir / "log.jsonl").read_text().splitlines()]
+    assert log[-1]["why"] == "agreed", "the votes ended it, whoever ran adjudicate"
     assert result.output.splitlines()[-1] == (
         "the game is over: a draw, agreed by alice, bob, carol"
     )
@@ -165,7 +167,7 @@ def test_a_concession_defaults_the_seat_and_the_last_player_wins(tmp_path: Path)
     text = run("report", table.gamedir, "--player", "alice").output
     assert text.startswith(
         f"THE GAME IS OVER: every other player conceded at turn {turn}; alice wins.\n"
-        "Conceded: bob, carol (each seat plays the default orders).\n"
+        "Conceded: bob, carol.\n"
     )
     assert "replay: 3 adjudications played again" in verified(table)
 
@@ -199,6 +201,10 @@ def test_tick_adjudicates_an_agreed_draw_at_once(tmp_path: Path) -> None:
         vote(table, player, "draw")
     result = run("tick", table.gamedir, "--config", config)
     assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[:2] == [
+        "cairo-2026: adjudicated turn 1",
+        "cairo-2026: the game is over: a draw, agreed by alice, bob",
+    ]
     status = table.status()
     assert status["over"] and status["ended"]["by"] == "draw"
     log = [json.loads(line) for line in (table.gamedir / "log.jsonl").read_text().splitlines()]
@@ -359,3 +365,28 @@ def test_verify_finds_a_withdrawn_vote_sent_again(tmp_path: Path) -> None:
     result = run("verify", out)
     assert result.exit_code == 3, result.output
     assert "the same signed notice was accepted before" in result.output
+
+
+def test_a_vote_travels_alone_so_the_public_journal_never_names_the_voter(
+    tmp_path: Path,
+) -> None:
+    table = Table(tmp_path, players=3, press="private")
+    sender = next(iter(table.status()["owed"]))
+    order = table.signed(sender, table.legal(sender), "order.yaml")
+    ballot = table.notice(sender, "vote: draw\n", "ballot.yaml")
+    result = run("submit", table.gamedir, order, ballot)
+    assert result.exit_code == 3
+    assert result.output.splitlines()[1] == (
+        f"{ballot}: refused: a vote travels alone, never with an order, press or absence (in "
+        "one message or submit), so that nobody can tell who voted: send it on its own"
+    )
+    talk = table.notice("bob", "press:\n  to: all\n  text: hi\n", "talk.yaml")
+    bob = table.notice("bob", "vote: draw  # bob\n", "bob.yaml")
+    result = run("submit", table.gamedir, bob, talk)
+    assert result.exit_code == 3 and f"{talk}: refused: a vote travels alone" in result.output
+    carol = table.notice("carol", "vote: draw  # carol\n", "carol.yaml")
+    assert run("submit", table.gamedir, ballot, carol).exit_code == 0, "votes go together"
+    log = [json.loads(line) for line in (table.gamedir / "log.jsonl").read_text().splitlines()]
+    for entry in log:
+        if any(n["kind"] == "vote" for n in entry.get("notices") or []):
+            assert entry["orders"] == [] and {n["kind"] for n in entry["notices"]} == {"vote"}

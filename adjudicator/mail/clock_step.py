@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from adjudicator import engine
 from adjudicator.errors import NotNow
@@ -21,6 +22,10 @@ class ClockDone:
 
     turn: int
     adjudicated: bool = False
+    over: bool = False
+    """The adjudication ended the game."""
+    ended: dict[str, Any] | None = None
+    """How the players' votes ended it (:func:`adjudicator.votes.ending`), if they did."""
     revealing: bool = False
     """What was adjudicated was a commit phase: the reveal opened (``sealing: commit-reveal``)."""
     defaulted: list[str] = field(default_factory=list)
@@ -47,6 +52,7 @@ def run_clock(root: Path, settings: MailSettings) -> ClockDone:
             return done
         done.adjudicated, done.defaulted = True, result["defaulted"]
         done.revealing = result["revealing"]
+        done.over, done.ended = result["over"], result.get("ended")
     elif due.wait:
         done.waiting_for = tell_waiting(root, sender, settings.gm) or []
     elif due.remind is not None:
