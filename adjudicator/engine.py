@@ -536,6 +536,9 @@ def record(root: Path) -> dict[str, Any]:
     conceded = handle.votes().conceded
     if conceded:
         data["conceded"] = [p for p in handle.players if p in conceded]
+    away = absences.stretches(absences.days_of(handle), handle.players)
+    if away:  # public, as the reports say them (rulings E22)
+        data["absences"] = [a.json() for a in away]
     if handle.meta.get("commitment"):
         data["commitment"] = handle.meta["commitment"]
     if over and any(n["kind"] == "press" for n in handle.facts.notices):

@@ -61,6 +61,9 @@ def record_text(record: dict[str, Any], title: str) -> str:
         lines.append(f"seed: {record['seed']}")
     if "salt" in record:
         lines.append(f"salt: {record['salt']}")
+    if record.get("absences"):
+        away = [f"{a['player']} {a['from']} to {a['to']}" for a in record["absences"]]
+        lines.append(f"absences: {', '.join(away)}")
     if record.get("conceded"):
         lines.append(f"conceded: {', '.join(record['conceded'])}")
     ended = record.get("ended")

@@ -312,3 +312,18 @@ def test_an_order_file_given_to_press_is_told_to_go_to_submit(table: Table) -> N
         f"{order}: refused: this file holds no press:, absence: or vote: at the top: this "
         "command takes only press: notices (an order file goes to adjudicator submit)\n"
     )
+
+
+def test_the_record_keeps_the_absences_honoured(tmp_path: Path) -> None:
+    import jsonschema
+
+    table = Table(tmp_path, players=3, absence="extend", absence_days=3)
+    away = table.notice("bob", "absence:\n  from: 2099-01-01\n  to: 2099-01-09\n", "away.yaml")
+    assert run("absence", table.gamedir, away).exit_code == 0
+    data = json.loads(run("log", table.gamedir, "--json").output)
+    assert data["absences"] == [{"player": "bob", "from": "2099-01-01", "to": "2099-01-03"}]
+    schema = json.loads(
+        (Path(__file__).parent.parent / "docs/schemas/sultan-record.schema.json").read_text()
+    )
+    assert [e.message for e in jsonschema.Draft7Validator(schema).iter_errors(data)] == []
+    assert "\nabsences: bob 2099-01-01 to 2099-01-03\n" in run("log", table.gamedir).output
