@@ -34,6 +34,9 @@ MODES = ("none", "extend", "default")
 DEFAULT_DAYS = 14
 """``absence_days`` when the setup names none: two weeks per player per game."""
 MAX_DAYS = 366
+LAST_DAY = dt.date.max - dt.timedelta(days=2)
+"""The last day an absence may end on: the day after it must still hold a deadline in every
+time zone (UTC-12 to UTC+14) before the calendar ends with the year 9999 (E15)."""
 
 
 @dataclass(frozen=True)

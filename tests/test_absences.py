@@ -116,6 +116,23 @@ def test_bad_values_are_refused_by_the_setup_file(
     assert said in str(refused.value)
 
 
+@pytest.mark.parametrize("end", ["9999-12-30", "9999-12-31"])
+def test_an_absence_at_the_end_of_the_calendar_is_refused(
+    tmp_path: Path, at: Clock, end: str
+) -> None:
+    """The deadline it moves goes to the day after it, past the year 9999 (or past it in UTC
+    west of Greenwich): refused with the line, not a crash (E15)."""
+    table = make_table(tmp_path, "extend")
+    result = away(table, "bob", "9999-12-29", end)
+    assert result.exit_code == 3, result.output
+    assert f"the absence ends on {end}, past the last day an absence may end on (9999-12-29)" in (
+        result.output
+    )
+    assert not (table.gamedir / "notices" / "absence").exists()
+    assert away(table, "bob", "9999-12-29", "9999-12-29", "last.yaml").exit_code == 0
+    assert table.status()["deadline"] == FIRST_DEADLINE
+
+
 # -- extend ----------------------------------------------------------------------------------------
 def test_an_absence_over_the_deadline_moves_it_for_everyone_in_its_step(
     tmp_path: Path, at: Clock
