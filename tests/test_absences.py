@@ -287,6 +287,22 @@ def test_reminders_and_tick_follow_the_moved_deadline(
     )
 
 
+def test_an_absence_moves_no_deadline_that_has_passed(
+    tmp_path: Path, at: Clock, config: Path
+) -> None:
+    """The turn is due once its deadline passes: whether it is adjudicated must not depend on
+    whether the next tick came before a late absence (a player who missed the deadline could
+    otherwise open it again)."""
+    table = make_table(tmp_path, "extend")
+    at("2026-11-25T11:00:00+00:00")  # an hour past the deadline (11:00 in Berlin), no tick yet
+    result = away(table, "bob", "2026-11-25", "2026-11-26")
+    assert result.exit_code == 0, result.output  # taken, and shown
+    assert "deadline_moved" not in log(table)[-1]
+    assert table.status()["deadline"] == FIRST_DEADLINE
+    tick(table, config)
+    assert table.status()["turn"] == 2
+
+
 # -- default ---------------------------------------------------------------------------------------
 def test_a_player_away_at_the_deadline_is_not_waited_for(
     tmp_path: Path, at: Clock, config: Path
