@@ -188,7 +188,8 @@ def moved_now(handle: OpenGame) -> dict[str, Any]:
     if times.deadline <= clock.now():
         return {}
     turn = handle.turn()
-    owing = [p for p in handle.game.owed(handle.state(turn)) if p not in out_of_game(handle)]
+    gone = [*out_of_game(handle), *handle.without(turn)]  # no commitment: no reveal owed
+    owing = [p for p in handle.game.owed(handle.state(turn)) if p not in gone]
     moved = moved_deadline(handle.meta, days_of(handle), times.deadline, owing)
     if moved is None or moved == times.deadline:
         return {}

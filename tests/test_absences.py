@@ -225,6 +225,32 @@ def test_the_reveal_of_a_sealed_turn_opens_with_its_deadline_moved(
     assert "deadline_moved" not in log(table)[-1]
 
 
+def test_a_player_without_a_commitment_moves_no_reveal_deadline(
+    tmp_path: Path, at: Clock
+) -> None:
+    """In the reveal only the players who committed owe orders (E19): one who made no
+    commitment plays the default orders, and their absence must not hold up everyone else."""
+    table = Table(
+        tmp_path,
+        players=3,
+        schedule={"deadline": "24h"},
+        jewel_choice="random",
+        sealing="commit-reveal",
+        absence="extend",
+    )
+    at("2026-11-24T09:00:00+00:00")
+    others = [n for n in table.names if n != "bob"]
+    promises = [committed(table, p, table.legal(p), f"{p}.yaml")[1] for p in others]
+    assert run("submit", table.gamedir, *promises).exit_code == 0
+    at("2026-11-24T10:30:00+00:00")
+    assert run("adjudicate", table.gamedir, "--default-missing").exit_code == 0
+    assert table.status()["without"] == ["bob"]
+    assert table.status()["deadline"] == "2026-11-25T10:30:00+00:00"
+    assert away(table, "bob", "2026-11-25", "2026-11-26").exit_code == 0
+    assert table.status()["deadline"] == "2026-11-25T10:30:00+00:00"
+    assert "deadline_moved" not in log(table)[-1]
+
+
 def test_two_absences_in_a_row_move_the_deadline_past_both(tmp_path: Path, at: Clock) -> None:
     table = make_table(tmp_path, "extend")
     assert away(table, "bob", "2026-11-24", "2026-11-25", "bob.yaml").exit_code == 0
