@@ -225,9 +225,7 @@ def test_the_reveal_of_a_sealed_turn_opens_with_its_deadline_moved(
     assert "deadline_moved" not in log(table)[-1]
 
 
-def test_a_player_without_a_commitment_moves_no_reveal_deadline(
-    tmp_path: Path, at: Clock
-) -> None:
+def test_a_player_without_a_commitment_moves_no_reveal_deadline(tmp_path: Path, at: Clock) -> None:
     """In the reveal only the players who committed owe orders (E19): one who made no
     commitment plays the default orders, and their absence must not hold up everyone else."""
     table = Table(
@@ -353,6 +351,24 @@ def test_the_orders_of_a_player_away_are_still_taken(tmp_path: Path, at: Clock) 
     assert run("adjudicate", table.gamedir).exit_code == 0
     [adjudicated] = [e for e in log(table) if e["type"] == "adjudicated"]
     assert adjudicated["defaulted"] == []
+
+
+def test_tick_wakes_a_game_without_deadlines_when_an_absence_begins(
+    tmp_path: Path, at: Clock, config: Path
+) -> None:
+    """Without deadlines, who is away is read from today (E21): the day an absence begins can
+    complete a turn with no journal line, so tick must not sleep through it."""
+    table = Table(tmp_path, players=3, jewel_choice="random", absence="default")
+    assert away(table, "bob", "2026-11-24", "2026-11-26").exit_code == 0
+    submit(table, "alice")
+    submit(table, "carol")
+    tick(table, config)  # waiting for bob today: nothing due
+    assert table.status()["turn"] == 1
+    at("2026-11-24T00:30:00+00:00")  # bob is away now
+    tick(table, config)
+    assert table.status()["turn"] == 2
+    [adjudicated] = [e for e in log(table) if e["type"] == "adjudicated"]
+    assert adjudicated["why"] == "complete" and adjudicated["defaulted"] == ["bob"]
 
 
 def test_an_absence_that_does_not_hold_the_deadline_leaves_the_seat_waited_for(
