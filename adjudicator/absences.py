@@ -34,6 +34,9 @@ MODES = ("none", "extend", "default")
 DEFAULT_DAYS = 14
 """``absence_days`` when the setup names none: two weeks per player per game."""
 MAX_DAYS = 366
+LAST_DAY = dt.date.max - dt.timedelta(days=2)
+"""The last day an absence may end on: the day after it must still hold a deadline in every
+time zone (UTC-12 to UTC+14) before the calendar ends with the year 9999 (E15)."""
 
 
 @dataclass(frozen=True)
@@ -172,8 +175,9 @@ def opening_deadline(handle: OpenGame, deadline: str | None, owing: list[str]) -
 def moved_now(handle: OpenGame) -> dict[str, Any]:
     """What a step that accepted absences says of the current turn's deadline:
     ``{"deadline_moved": {turn, deadline, was}}`` when they move it (``extend``), else nothing.
-    A step that opens a reveal counts its deadline afresh (:func:`engine.reveal_of`), and a
-    paused clock moves no deadline (``resume`` sets it)."""
+    A step that opens a reveal counts its deadline afresh (:func:`engine.reveal_of`), a paused
+    clock moves no deadline (``resume`` sets it), nor does an absence taken once the deadline
+    has passed: the turn is due, whether or not ``tick`` came first."""
     if not any(n["kind"] == "absence" for n in handle.noticed) or handle.opens:
         return {}
     if mode(handle.meta) != "extend":
@@ -181,8 +185,11 @@ def moved_now(handle: OpenGame) -> dict[str, Any]:
     times = handle.clock()
     if times.deadline is None or times.paused_since is not None or handle.over():
         return {}
+    if times.deadline <= clock.now():
+        return {}
     turn = handle.turn()
-    owing = [p for p in handle.game.owed(handle.state(turn)) if p not in out_of_game(handle)]
+    gone = [*out_of_game(handle), *handle.without(turn)]  # no commitment: no reveal owed
+    owing = [p for p in handle.game.owed(handle.state(turn)) if p not in gone]
     moved = moved_deadline(handle.meta, days_of(handle), times.deadline, owing)
     if moved is None or moved == times.deadline:
         return {}

@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from adjudicator import engine, judging, keys, sealing, sshsig, strictyaml
+from adjudicator import clock, engine, judging, keys, schedule, sealing, sshsig, strictyaml
 from adjudicator.contract import Reason
 from adjudicator.errors import UsageProblem
 from adjudicator.lang import DEFAULT
@@ -232,9 +232,13 @@ far ahead, so that it moves no deadline and skips no order of the game played no
 
 def _away(gamedir: Path, directory: Path, game_id: str, names: list[str], game_name: str) -> None:
     """Under an ``absence`` option other than ``none`` (and days to take), the last seat's bot
-    announces an absence in the first turn: every report shows it."""
-    options = engine.OpenGame(gamedir).meta["options"]
+    announces an absence in the first turn: every report shows it. A demo played after that
+    week (``ADJUDICATOR_NOW``) announces none: an absence that has ended is refused."""
+    meta = engine.OpenGame(gamedir).meta
+    options = meta["options"]
     if options.get("absence", "none") == "none" or not options.get("absence_days"):
+        return
+    if clock.now().astimezone(schedule.game_zone(meta)).date() > AWAY["to"]:
         return
     sender = names[-1]
     notice: dict[str, object] = {"id": game_id, "player": sender, "absence": dict(AWAY)}

@@ -219,14 +219,18 @@ def _same_but_case(name: str, players: list[str]) -> str | None:
 
 
 def absence_problems(handle: OpenGame, absence: dict[str, Any]) -> list[Problem]:
-    """An absence that ends no earlier than it begins, and not in the past (the game's time
-    zone's today)."""
+    """An absence that ends no earlier than it begins, not in the past (the game's time zone's
+    today), and early enough that a deadline it moves stays in the calendar (E15)."""
+    from adjudicator.absences import LAST_DAY
+
     start, end = absence["from"], absence["to"]
     today = clock.now().astimezone(schedule.game_zone(handle.meta)).date()
     if end < start:
         return [Problem("absence-ends-first", ("absence", "to"), start=str(start), end=str(end))]
     if end < today:
         return [Problem("absence-past", ("absence", "to"), end=str(end), today=str(today))]
+    if end > LAST_DAY:
+        return [Problem("absence-too-late", ("absence", "to"), end=str(end), last=str(LAST_DAY))]
     return []
 
 

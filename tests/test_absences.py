@@ -116,6 +116,23 @@ def test_bad_values_are_refused_by_the_setup_file(
     assert said in str(refused.value)
 
 
+@pytest.mark.parametrize("end", ["9999-12-30", "9999-12-31"])
+def test_an_absence_at_the_end_of_the_calendar_is_refused(
+    tmp_path: Path, at: Clock, end: str
+) -> None:
+    """The deadline it moves goes to the day after it, past the year 9999 (or past it in UTC
+    west of Greenwich): refused with the line, not a crash (E15)."""
+    table = make_table(tmp_path, "extend")
+    result = away(table, "bob", "9999-12-29", end)
+    assert result.exit_code == 3, result.output
+    assert f"the absence ends on {end}, past the last day an absence may end on (9999-12-29)" in (
+        result.output
+    )
+    assert not (table.gamedir / "notices" / "absence").exists()
+    assert away(table, "bob", "9999-12-29", "9999-12-29", "last.yaml").exit_code == 0
+    assert table.status()["deadline"] == FIRST_DEADLINE
+
+
 # -- extend ----------------------------------------------------------------------------------------
 def test_an_absence_over_the_deadline_moves_it_for_everyone_in_its_step(
     tmp_path: Path, at: Clock
@@ -208,6 +225,30 @@ def test_the_reveal_of_a_sealed_turn_opens_with_its_deadline_moved(
     assert "deadline_moved" not in log(table)[-1]
 
 
+def test_a_player_without_a_commitment_moves_no_reveal_deadline(tmp_path: Path, at: Clock) -> None:
+    """In the reveal only the players who committed owe orders (E19): one who made no
+    commitment plays the default orders, and their absence must not hold up everyone else."""
+    table = Table(
+        tmp_path,
+        players=3,
+        schedule={"deadline": "24h"},
+        jewel_choice="random",
+        sealing="commit-reveal",
+        absence="extend",
+    )
+    at("2026-11-24T09:00:00+00:00")
+    others = [n for n in table.names if n != "bob"]
+    promises = [committed(table, p, table.legal(p), f"{p}.yaml")[1] for p in others]
+    assert run("submit", table.gamedir, *promises).exit_code == 0
+    at("2026-11-24T10:30:00+00:00")
+    assert run("adjudicate", table.gamedir, "--default-missing").exit_code == 0
+    assert table.status()["without"] == ["bob"]
+    assert table.status()["deadline"] == "2026-11-25T10:30:00+00:00"
+    assert away(table, "bob", "2026-11-25", "2026-11-26").exit_code == 0
+    assert table.status()["deadline"] == "2026-11-25T10:30:00+00:00"
+    assert "deadline_moved" not in log(table)[-1]
+
+
 def test_two_absences_in_a_row_move_the_deadline_past_both(tmp_path: Path, at: Clock) -> None:
     table = make_table(tmp_path, "extend")
     assert away(table, "bob", "2026-11-24", "2026-11-25", "bob.yaml").exit_code == 0
@@ -270,6 +311,22 @@ def test_reminders_and_tick_follow_the_moved_deadline(
     )
 
 
+def test_an_absence_moves_no_deadline_that_has_passed(
+    tmp_path: Path, at: Clock, config: Path
+) -> None:
+    """The turn is due once its deadline passes: whether it is adjudicated must not depend on
+    whether the next tick came before a late absence (a player who missed the deadline could
+    otherwise open it again)."""
+    table = make_table(tmp_path, "extend")
+    at("2026-11-25T11:00:00+00:00")  # an hour past the deadline (11:00 in Berlin), no tick yet
+    result = away(table, "bob", "2026-11-25", "2026-11-26")
+    assert result.exit_code == 0, result.output  # taken, and shown
+    assert "deadline_moved" not in log(table)[-1]
+    assert table.status()["deadline"] == FIRST_DEADLINE
+    tick(table, config)
+    assert table.status()["turn"] == 2
+
+
 # -- default ---------------------------------------------------------------------------------------
 def test_a_player_away_at_the_deadline_is_not_waited_for(
     tmp_path: Path, at: Clock, config: Path
@@ -294,6 +351,24 @@ def test_the_orders_of_a_player_away_are_still_taken(tmp_path: Path, at: Clock) 
     assert run("adjudicate", table.gamedir).exit_code == 0
     [adjudicated] = [e for e in log(table) if e["type"] == "adjudicated"]
     assert adjudicated["defaulted"] == []
+
+
+def test_tick_wakes_a_game_without_deadlines_when_an_absence_begins(
+    tmp_path: Path, at: Clock, config: Path
+) -> None:
+    """Without deadlines, who is away is read from today (E21): the day an absence begins can
+    complete a turn with no journal line, so tick must not sleep through it."""
+    table = Table(tmp_path, players=3, jewel_choice="random", absence="default")
+    assert away(table, "bob", "2026-11-24", "2026-11-26").exit_code == 0
+    submit(table, "alice")
+    submit(table, "carol")
+    tick(table, config)  # waiting for bob today: nothing due
+    assert table.status()["turn"] == 1
+    at("2026-11-24T00:30:00+00:00")  # bob is away now
+    tick(table, config)
+    assert table.status()["turn"] == 2
+    [adjudicated] = [e for e in log(table) if e["type"] == "adjudicated"]
+    assert adjudicated["why"] == "complete" and adjudicated["defaulted"] == ["bob"]
 
 
 def test_an_absence_that_does_not_hold_the_deadline_leaves_the_seat_waited_for(

@@ -1,8 +1,8 @@
 """Crash at any instant, lose nothing: every command that changes a game, killed with SIGKILL.
 
 One game of At the Sultan's Court (two rounds) is played by commands: new, send, submit, the
-game master's commands, adjudicate, rollback, ingest, press, votes, and a tick that ends the game
-by the draw agreed. Then each command is killed at many
+game master's commands, adjudicate, rollback, ingest, press, an absence that moves the deadline,
+votes, and a tick that ends the game by the draw agreed. Then each command is killed at many
 instants (at failpoints spread over its durable operations, and after random delays), the next
 command runs, ``doctor`` must be clean right after it, and the game plays on: its record and
 status must equal the unkilled game's, and every mail must go out exactly once. A second test
@@ -60,6 +60,7 @@ def _court_game(tmp_path: Path) -> Script:
         schedule={"deadline": "48h"},
         max_rounds=2,
         press="private",
+        absence="extend",
     )
     shutil.rmtree(table.gamedir)
     config = _config(tmp_path / "mail.toml", None)
@@ -76,6 +77,8 @@ def _court_game(tmp_path: Path) -> Script:
     script.run("extend", game, "--by", "24h")
     script.run("pause", game)
     script.run("resume", game)
+    away = table.notice("carol", "absence:\n  from: 2026-11-28\n  to: 2026-11-28\n", "away.yaml")
+    script.run("absence", game, away)  # moves the deadline (absence: extend)
     script.run("submit", game, signed("carol", 1), signed("dave", 1))
     script.run("adjudicate", game)
     script.run("send", game, "--config", config)

@@ -627,3 +627,13 @@ def test_a_setup_file_names_the_engine_options_beside_the_games(tmp_path: Path) 
         f"Error: {tmp_path / 'setup.yaml'}: refused\n"
         f"  line 6: unknown option 'chat'; Sultan's options are {SULTAN_KNOWN}\n"
     )
+
+
+def test_a_demo_played_after_the_bots_week_away_takes_no_absence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ADJUDICATOR_NOW past the bot's fixed week away: an absence that has ended is refused, so
+    the demo announces none instead of stopping with a traceback."""
+    monkeypatch.setenv("ADJUDICATOR_NOW", "2099-01-08T12:00:00+00:00")
+    played = play(tmp_path, "sultan", 3, 1, "absence=extend")
+    assert not (played.gamedir / "notices" / "absence").exists()

@@ -58,10 +58,38 @@ def awake(roots: list[Path], now: datetime) -> list[Path]:
     return [root for root in roots if not asleep(root, now)]
 
 
+def _clock_instants(meta: dict[str, Any], times: Any) -> list[datetime]:
+    """The deadline and the reminders before it (none without a deadline)."""
+    from adjudicator import schedule
+
+    if times.deadline is None:
+        return []
+    offsets = [timedelta(0), *(schedule.duration(r) for r in meta.get("reminders") or [])]
+    return [times.deadline - offset for offset in offsets]
+
+
+def _next_day(
+    meta: dict[str, Any], status: dict[str, Any], times: Any, now: datetime
+) -> list[datetime]:
+    """Under ``absence: default`` without a deadline, while an absence is ahead: the next
+    midnight in the game's time zone. Who is away is read from today there (E21), so the day an
+    absence begins can complete the turn with no journal line to wake the game."""
+    from adjudicator import absences, schedule
+
+    if times.deadline is not None or absences.mode(meta) != "default" or not status["away"]:
+        return []
+    zone = schedule.game_zone(meta)
+    try:
+        tomorrow = now.astimezone(zone).date() + timedelta(days=1)
+    except OverflowError:
+        return []  # the calendar's last day: there is no next one
+    return [datetime.combine(tomorrow, datetime.min.time(), tzinfo=zone)]
+
+
 def remember(root: Path) -> None:
     """After ``tick`` did all it could for the game: when nothing is due and nothing waits to
     go out, note until when it sleeps (otherwise forget any note)."""
-    from adjudicator import clock, schedule
+    from adjudicator import clock
     from adjudicator.mail.due import Due, due_now
 
     journal = _journal_now(root)  # before reading: a later change only wakes the game early
@@ -73,10 +101,9 @@ def remember(root: Path) -> None:
         note.unlink(missing_ok=True)
         return
     until: datetime | None = None
-    if status["waiting_for"] and times.deadline is not None and times.paused_since is None:
-        offsets = [timedelta(0), *(schedule.duration(r) for r in meta.get("reminders") or [])]
-        coming = [times.deadline - offset for offset in offsets]
+    if status["waiting_for"] and times.paused_since is None:
         now = clock.now()
+        coming = [*_clock_instants(meta, times), *_next_day(meta, status, times, now)]
         until = min((t for t in coming if t > now), default=None)
     try:
         note.parent.mkdir(parents=True, exist_ok=True)
