@@ -8,9 +8,8 @@ module reads the files the journal names and derives everything from them and th
 - ``absence: extend``: a turn whose deadline falls on a day a player who owes orders is away
   gets its deadline moved, for everyone, to the deadline's time of day on the day after the
   absence (:func:`moved_deadline`);
-- ``absence: default``: a player away on the day of the turn's deadline (today's, in a game
-  without deadlines) is not waited for: their seat plays the default orders unless they sent
-  orders (:func:`left_out`).
+- ``absence: default``: a player away today is not waited for: their seat plays the default
+  orders unless they sent orders (:func:`left_out`).
 
 ``absence_days`` caps the days honoured per player per game: each absence counts its days from
 its first day (or the day it was accepted, when later) to its last, days already counted not
@@ -202,13 +201,14 @@ def out_of_game(handle: OpenGame) -> list[str]:
     return [*handle.resigned(), *handle.votes().conceded]
 
 
-def left_out(handle: OpenGame, deadline: dt.datetime | None) -> list[str]:
-    """Under ``default``: the players away on the day of ``deadline`` (today's, without one),
-    whose seats the turn does not wait for."""
+def left_out(handle: OpenGame) -> list[str]:
+    """Under ``default``: the players away today (in the game's time zone), whose seats the
+    turn does not wait for. Not before their absence begins: until then they may still send
+    orders (E21)."""
     if mode(handle.meta) != "default":
         return []
     days = days_of(handle)
-    day = _local_date(handle.meta, deadline or clock.now())
+    day = _local_date(handle.meta, clock.now())
     return [p for p in handle.players if day in days.get(p, ())]
 
 

@@ -311,7 +311,7 @@ def status_of(handle: OpenGame) -> dict[str, Any]:
     resigned = handle.resigned()
     conceded = handle.votes().conceded
     times = handle.clock()
-    away = absences.left_out(handle, times.deadline)
+    away = absences.left_out(handle)
     left_out = resigned + conceded + handle.without(turn) + away
     return {
         "id": handle.meta["id"],
@@ -384,7 +384,7 @@ def adjudicate(
         received = handle.received(turn)
         missing = [p for p in handle.players if p in owed and p not in received]
         times = handle.clock()
-        away = absences.left_out(handle, times.deadline)
+        away = absences.left_out(handle)
         left_out = handle.resigned() + handle.votes().conceded + handle.without(turn) + away
         absent = [p for p in missing if p not in left_out]
         fixed = times.rolled_back

@@ -331,13 +331,19 @@ def test_an_absence_moves_no_deadline_that_has_passed(
 def test_a_player_away_at_the_deadline_is_not_waited_for(
     tmp_path: Path, at: Clock, config: Path
 ) -> None:
+    """Not before the absence begins: until then the player may still send orders (the
+    walk-through saw a turn end at once, two days before its player left)."""
     table = make_table(tmp_path, "default")
     assert away(table, "bob", "2026-11-24", "2026-11-26").exit_code == 0
     status = table.status()
     assert status["deadline"] == FIRST_DEADLINE  # default moves no deadline
-    assert status["waiting_for"] == ["alice", "carol"]
+    assert status["waiting_for"] == ["alice", "bob", "carol"], "bob leaves tomorrow"
     submit(table, "alice")
     submit(table, "carol")
+    tick(table, config)
+    assert table.status()["turn"] == 1
+    at("2026-11-23T23:30:00+00:00")  # 00:30 in Berlin: bob is away now
+    assert table.status()["waiting_for"] == []
     tick(table, config)
     [adjudicated] = [e for e in log(table) if e["type"] == "adjudicated"]
     assert (adjudicated["why"], adjudicated["defaulted"]) == ("complete", ["bob"])
@@ -394,6 +400,8 @@ def test_an_archive_of_a_game_with_absences_verifies(
     if option == "extend":
         assert "deadline_moved" in log(table)[-3]
         submit(table, "bob")
+    else:
+        at("2026-11-24T12:00:00+00:00")  # bob is away: the turn does not wait for him
     assert run("adjudicate", table.gamedir).exit_code == 0
     for flags in ((), ("--public",)):
         out = tmp_path / f"archive{len(flags)}.json"
@@ -423,6 +431,9 @@ def test_every_report_says_who_is_away_until_when(tmp_path: Path, at: Clock) -> 
         assert said in rendered.report(table.gamedir, "public", None, None, lang=lang, cache=False)
     status = run("status", table.gamedir).output
     assert "away: bob from 2026-11-24 to 2026-11-26" in status
+    assert "bob: owes bid (waiting)" in status, "bob is still at home"
+    at("2026-11-24T12:00:00+00:00")
+    status = run("status", table.gamedir).output
     assert "bob: owes bid (away: default orders unless they send orders)" in status
 
 

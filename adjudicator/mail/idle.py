@@ -71,12 +71,12 @@ def _clock_instants(meta: dict[str, Any], times: Any) -> list[datetime]:
 def _next_day(
     meta: dict[str, Any], status: dict[str, Any], times: Any, now: datetime
 ) -> list[datetime]:
-    """Under ``absence: default`` without a deadline, while an absence is ahead: the next
-    midnight in the game's time zone. Who is away is read from today there (E21), so the day an
-    absence begins can complete the turn with no journal line to wake the game."""
+    """Under ``absence: default``, while an absence is ahead: the next midnight in the game's
+    time zone. Who is away is read from today there (E21), so the day an absence begins can
+    complete the turn with no journal line to wake the game."""
     from adjudicator import absences, schedule
 
-    if times.deadline is not None or absences.mode(meta) != "default" or not status["away"]:
+    if absences.mode(meta) != "default" or not status["away"]:
         return []
     zone = schedule.game_zone(meta)
     try:
