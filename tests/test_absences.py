@@ -306,6 +306,7 @@ def test_reminders_and_tick_follow_the_moved_deadline(
     assert adjudicated["why"] == "deadline"
     told = [m for m in mails(table) if "absence moves the deadline" in str(m.get_body())]
     assert len(told) == 3  # every player told, once
+    assert {m["Subject"] for m in told} == {"[cairo-2026] deadline moved"}, "by no game master"
     assert "turn 1 to 2026-11-28 10:00 UTC (2026-11-28 11:00 CET" in str(
         told[0].get_body(("plain",)).get_content()
     )

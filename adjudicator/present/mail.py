@@ -177,9 +177,12 @@ def waiting(
 
 
 def announcement(*, game_id: str, action: Msg, lang: str = "en", game: Game | None = None) -> Mail:
-    """The players' notice of a game master's action (a ``mail-announce-...`` code)."""
+    """The players' notice of a game master's action (a ``mail-announce-...`` code), or of a
+    deadline an absence moved, which no game master did."""
     text = body("announcement.txt.j2", lang, game_id=game_id, text=say(action, game, lang))
-    return Mail(subject(Msg("mail-announcement-subject", {"game": game_id}), lang=lang), text)
+    code = "mail-absence-subject" if action.code == "mail-announce-absence" else None
+    about = Msg(code or "mail-announcement-subject", {"game": game_id})
+    return Mail(subject(about, lang=lang), text)
 
 
 def digest(
