@@ -228,7 +228,8 @@ def check_options(
         value = given.get(name, default)
         engine_options[name] = value
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= highest:
-            problems.append(Problem(f"bad-{name}", (name,), given=value, highest=highest))
+            given_as = describe_value(value)  # as the user wrote it: true, not Python's True
+            problems.append(Problem(f"bad-{name}", (name,), given=given_as, highest=highest))
     effective, game_problems = game.options(players, game_options)
     problems += [_with_engine_options(p) for p in game_problems]
     return {**effective, **engine_options}, problems

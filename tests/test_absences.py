@@ -96,15 +96,17 @@ def test_a_game_without_the_option_takes_no_absence(tmp_path: Path, at: Clock) -
         ({"absence": "away"}, "option 'absence' must be 'none', 'extend' or 'default'"),
         (
             {"absence_days": -1},
-            "option 'absence_days' must be a whole number of days from 0 to 366 (not -1)",
+            "option 'absence_days' must be a whole number of days from 0 to 366, not the number -1",
         ),
         (
             {"absence_days": "two"},
-            "option 'absence_days' must be a whole number of days from 0 to 366 (not 'two')",
+            "option 'absence_days' must be a whole number of days from 0 to 366, "
+            "not the text 'two'",
         ),
         (
             {"absence_days": True},
-            "option 'absence_days' must be a whole number of days from 0 to 366 (not True)",
+            "option 'absence_days' must be a whole number of days from 0 to 366, "
+            "not the true/false value true",
         ),
     ],
 )

@@ -500,13 +500,15 @@ COURT_KNOWN = f"first_round_all_travel, banish_tie, max_rounds, {ENGINE_KNOWN}"
             ["absence=away", "absence_days=-1"],
             "--option: refused for Sultan\n"
             "  option 'absence' must be 'none', 'extend' or 'default'\n"
-            "  option 'absence_days' must be a whole number of days from 0 to 366 (not -1)",
+            "  option 'absence_days' must be a whole number of days from 0 to 366, "
+            "not the number -1",
         ),
         (
             "sultans_court",
             ["absence_days=two"],
             "--option: refused for At the Sultan's Court\n"
-            "  option 'absence_days' must be a whole number of days from 0 to 366 (not 'two')",
+            "  option 'absence_days' must be a whole number of days from 0 to 366, "
+            "not the text 'two'",
         ),
         (
             "sultans_court",
