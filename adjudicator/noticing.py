@@ -34,27 +34,28 @@ def judge_notice(
         if signature is None:
             parsed.reasons.insert(0, _NO_SIGNATURE)
         return _verdict(label, False, None, parsed.reasons, only)
+    told = only or notices.kind_of(parsed.data)  # what a refusal's receipt speaks of
     player = parsed.data.get("player")
     if not isinstance(player, str) or player not in handle.players:
         if isinstance(player, str):
             parsed.add(
                 Problem("unknown-player", ("player",), player=player, game=handle.meta["id"])
             )
-        return _verdict(label, False, None, parsed.reasons, only)
+        return _verdict(label, False, None, parsed.reasons, told)
     if signature is None:
-        return _verdict(label, False, player, [_NO_SIGNATURE, *parsed.reasons], only)
+        return _verdict(label, False, player, [_NO_SIGNATURE, *parsed.reasons], told)
     try:
         signed = sshsig.verify_variants(received, signature, handle.key_of(player), signer=player)
     except sshsig.SignatureError as error:
         why = Reason(_signature_reason(handle, player, error, signature))
-        return _verdict(label, False, player, [why, *parsed.reasons], only)
+        return _verdict(label, False, player, [why, *parsed.reasons], told)
     digest = handle.dir.digester().hidden(signed)
     replayed = handle.accepted().get(digest)
     if replayed is not None:
-        return _verdict(label, False, player, [Reason(msg("notice-replay", turn=replayed))], only)
+        return _verdict(label, False, player, [Reason(msg("notice-replay", turn=replayed))], told)
     out = out_of_game(handle, player)
     if out is not None:
-        return _verdict(label, False, player, [Reason(out)], only)
+        return _verdict(label, False, player, [Reason(out)], told)
     data = parsed.data
     if "id" in data and data["id"] != handle.meta["id"]:
         parsed.add(Problem("notice-wrong-game", ("id",), given=data["id"], game=handle.meta["id"]))
@@ -81,7 +82,11 @@ def _verdict(
     kind: str | None,
     digest: str | None = None,
 ) -> Verdict:
-    return Verdict(label, accepted, player, None, reasons=reasons, sha256=digest, kind=kind)
+    """A notice's verdict: its ``kind`` where it is known, else ``notice`` (so that its receipt
+    speaks of a notice, never of an order)."""
+    return Verdict(
+        label, accepted, player, None, reasons=reasons, sha256=digest, kind=kind or "notice"
+    )
 
 
 def not_alone(handle: OpenGame, kind: str) -> Any:

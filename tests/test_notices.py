@@ -327,3 +327,22 @@ def test_the_record_keeps_the_absences_honoured(tmp_path: Path) -> None:
     )
     assert [e.message for e in jsonschema.Draft7Validator(schema).iter_errors(data)] == []
     assert "\nabsences: bob 2099-01-01 to 2099-01-03\n" in run("log", table.gamedir).output
+
+
+def test_a_refused_notice_by_mail_is_told_why_and_what_to_do(table: Table) -> None:
+    config = table.root / "mail.toml"
+    config.write_text('[mail]\nfrom = "gm-bot@example.org"\ngm = "gm@example.org"\n')
+    assert run("send", table.gamedir, "--config", config).exit_code == 0
+    path = table.notice("bob", "vote: draw\n", "v.yaml")
+    assert run("submit", table.gamedir, path).exit_code == 0
+    raw = notice_mail(path, "bob@example.org", "<again@mail>")
+    result = run("ingest", table.gamedir, "--config", config, input=raw)  # type: ignore[arg-type]
+    assert result.exit_code == 0 and "refused: replay" in result.output, result.output
+    assert run("send", table.gamedir, "--config", config).exit_code == 0
+    parser = BytesParser(policy=email.policy.default)
+    mails = [parser.parsebytes(p.read_bytes()) for p in (table.gamedir / "outbox").glob("*.eml")]
+    [receipt] = [m for m in mails if m["In-Reply-To"] == "<again@mail>"]
+    assert receipt["Subject"] == "[cairo-2026] notice refused"
+    text = receipt.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+    assert "- replay: these exact signed bytes were accepted before (turn 1)" in text
+    assert "This file changed nothing in the game; the reasons above say what to do" in text
