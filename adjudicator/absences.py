@@ -82,13 +82,11 @@ def honoured(
 
 def taken(handle: OpenGame) -> list[tuple[str, dict[str, Any], dt.datetime]]:
     """Every accepted absence (this step's included): player, ``{from, to}``, accepted when."""
-    from adjudicator import noticing
-
     found = []
     for entry in handle.notices():
         if entry["kind"] != "absence":
             continue
-        data = noticing.read(handle, entry)
+        data = handle.notice(entry)
         found.append((data["player"], data["absence"], dt.datetime.fromisoformat(entry["at"])))
     return found
 

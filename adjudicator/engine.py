@@ -42,7 +42,8 @@ class OpenGame:
         self.pending: list[dict[str, Any]] = []
         self.noticed: list[dict[str, Any]] = []
         """The notices this step accepted so far (press, absences, votes)."""
-        self._tally: tuple[int, votes.Tally] | None = None
+        self._notices: dict[tuple[str, str], dict[str, Any]] = {}
+        """The notice files read so far, by kind and file (each is read once per opening)."""
         self.opens: dict[str, Any] | None = None
         """The reveal this step opens (``sealing: commit-reveal``), journaled with its line."""
 
@@ -133,17 +134,20 @@ class OpenGame:
         """The game is over: by its rules, or because the players' votes ended it."""
         return self.facts.ended is not None or self.game.is_over(self.state())
 
+    def notice(self, entry: dict[str, Any]) -> dict[str, Any]:
+        """The notice a journal entry names, as its player signed it (:func:`notices.stored`;
+        read once per opening of the game: votes and absences are asked for again and again)."""
+        key = (str(entry["kind"]), str(entry["file"]))
+        if key not in self._notices:
+            from adjudicator import notices  # pydantic: only for a game that has notices
+
+            self._notices[key] = notices.stored(self.dir.root, *key)
+        return self._notices[key]
+
     def votes(self) -> votes.Tally:
         """The players' draw votes and concessions as they stand (this step's included)."""
-        found = [n for n in self.notices() if n["kind"] == "vote"]
-        if not found:
-            return votes.Tally()
-        if self._tally is None or self._tally[0] != len(found):  # read each file once
-            from adjudicator.noticing import read
-
-            counted = votes.tally((d["player"], d["vote"]) for d in (read(self, n) for n in found))
-            self._tally = (len(found), counted)
-        return self._tally[1]
+        found = [self.notice(n) for n in self.notices() if n["kind"] == "vote"]
+        return votes.tally((d["player"], d["vote"]) for d in found)
 
     def ending(self) -> dict[str, Any] | None:
         """How the votes as they stand end the game at the adjudication of the current turn
@@ -383,11 +387,10 @@ def adjudicate(
         owed = game.owed(state)
         received = handle.received(turn)
         missing = [p for p in handle.players if p in owed and p not in received]
-        times = handle.clock()
         away = absences.left_out(handle)
         left_out = handle.resigned() + handle.votes().conceded + handle.without(turn) + away
         absent = [p for p in missing if p not in left_out]
-        fixed = times.rolled_back
+        fixed = handle.clock().rolled_back
         if absent and not (default_missing or fixed):
             raise NotNow(
                 f"turn {turn} cannot be adjudicated: orders missing from {', '.join(absent)} "

@@ -201,14 +201,21 @@ def _open_reveal_when_complete(handle: OpenGame, turn: int, owed: dict[str, Any]
 
 
 def _closed_to(handle: OpenGame, player: str, turn: int) -> Msg | None:
-    """Why ``player`` may send no order now (resigned, conceded, or the turn was rolled back),
+    """Why ``player`` may send no order now (out of the game, or the turn was rolled back),
     or None."""
+    out = out_of_game(handle, player)
+    if out is None and handle.clock().rolled_back:
+        return msg("turn-rolled-back", turn=turn)
+    return out
+
+
+def out_of_game(handle: OpenGame, player: str) -> Msg | None:
+    """Why ``player`` may send nothing more, order or notice (they resigned, or conceded), or
+    None."""
     if player in handle.resigned():
         return msg("player-resigned", player=player, game=handle.meta["id"])
     if player in handle.votes().conceded:
         return msg("player-conceded", player=player, game=handle.meta["id"])
-    if handle.clock().rolled_back:
-        return msg("turn-rolled-back", turn=turn)
     return None
 
 

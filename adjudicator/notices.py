@@ -25,9 +25,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from adjudicator.contract import Problem, msg
 from adjudicator.errors import NotNow
-from adjudicator.orders import MAX_ORDER_BYTES, Parsed
+from adjudicator.orders import Parsed, loaded
 from adjudicator.problems import located_all, schema_problems
-from adjudicator.strictyaml import StrictYamlError, load
 
 KINDS = ("press", "absence", "vote")
 Kind = Literal["press", "absence", "vote"]
@@ -101,11 +100,8 @@ def kind_of(data: dict[str, Any]) -> Kind | None:
 
 def parse(raw: bytes) -> Parsed:
     """Strict YAML, then the notice's schema and its one kind: every problem at once."""
-    parsed = Parsed(raw)
-    try:
-        parsed.loaded = load(raw, max_bytes=MAX_ORDER_BYTES)
-    except StrictYamlError as error:
-        parsed.reasons = [p.reason for p in error.problems]
+    parsed = loaded(raw)
+    if parsed.loaded is None:
         return parsed
     data = parsed.loaded.data
     problems = [_plainly(p, data) for p in schema_problems(NoticeFile, data)]

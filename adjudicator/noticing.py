@@ -12,7 +12,7 @@ from typing import Any
 from adjudicator import clock, notices, schedule, sshsig, votes
 from adjudicator.contract import Problem, Reason, msg
 from adjudicator.engine import OpenGame, now
-from adjudicator.judging import _NO_SIGNATURE, _signature_reason
+from adjudicator.judging import _NO_SIGNATURE, _signature_reason, out_of_game
 from adjudicator.notices import Kind
 from adjudicator.orders import sha256
 from adjudicator.verdict import Verdict
@@ -105,20 +105,6 @@ def not_alone(handle: OpenGame, kind: str) -> Any:
         return None if taken <= {kind} else msg(secret[kind])
     clash = sorted(taken & set(secret))
     return msg(secret[clash[0]]) if clash else None
-
-
-def out_of_game(handle: OpenGame, player: str) -> Any:
-    """Why ``player`` may send no notice (they resigned, or conceded), or None."""
-    if player in handle.resigned():
-        return msg("player-resigned", player=player, game=handle.meta["id"])
-    if player in handle.votes().conceded:
-        return msg("player-conceded", player=player, game=handle.meta["id"])
-    return None
-
-
-def read(handle: OpenGame, entry: dict[str, Any]) -> dict[str, Any]:
-    """The notice a journal entry names, as its player signed it (:func:`notices.stored`)."""
-    return notices.stored(handle.dir.root, entry["kind"], entry["file"])
 
 
 def kind_problems(handle: OpenGame, player: str, kind: Kind, body: Any) -> list[Problem]:
@@ -215,7 +201,7 @@ def sent_this_turn(handle: OpenGame, player: str) -> int:
     """How many press ``player`` sent during the current turn (this step's included)."""
     turn = handle.turn()
     this_turn = [n for n in handle.notices() if n["kind"] == "press" and n["turn"] == turn]
-    return sum(1 for n in this_turn if read(handle, n)["player"] == player)
+    return sum(1 for n in this_turn if handle.notice(n)["player"] == player)
 
 
 def _same_but_case(name: str, players: list[str]) -> str | None:

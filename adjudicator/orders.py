@@ -133,14 +133,22 @@ def order_and_signature(submission: Submission) -> tuple[bytes, bytes | None]:
     return data, None
 
 
-def parse(raw: bytes, game: Game, kind: Kind = "order") -> Parsed:
-    """Strict YAML, then the schema: every problem at once. ``kind``: an ``order`` file, a
-    ``reveal`` (an order with its ``salt``) or a ``commitment`` (:mod:`adjudicator.sealing`)."""
+def loaded(raw: bytes) -> Parsed:
+    """``raw`` read as strict YAML under the order files' cap (``loaded`` set), or with the
+    YAML's problems as its reasons (``loaded`` None): the first stage of every signed file."""
     parsed = Parsed(raw)
     try:
         parsed.loaded = load(raw, max_bytes=MAX_ORDER_BYTES)
     except StrictYamlError as error:
         parsed.reasons = [p.reason for p in error.problems]
+    return parsed
+
+
+def parse(raw: bytes, game: Game, kind: Kind = "order") -> Parsed:
+    """Strict YAML, then the schema: every problem at once. ``kind``: an ``order`` file, a
+    ``reveal`` (an order with its ``salt``) or a ``commitment`` (:mod:`adjudicator.sealing`)."""
+    parsed = loaded(raw)
+    if parsed.loaded is None:
         return parsed
     data = parsed.loaded.data
     if kind == "commitment":

@@ -53,6 +53,18 @@ def make_table(tmp_path: Path, absence: str, **options: Any) -> Table:
     )
 
 
+def sealed_table(tmp_path: Path) -> Table:
+    """A game of orders sealed by commit-reveal, a day a turn, under ``absence: extend``."""
+    return Table(
+        tmp_path,
+        players=3,
+        schedule={"deadline": "24h"},
+        jewel_choice="random",
+        sealing="commit-reveal",
+        absence="extend",
+    )
+
+
 def away(table: Table, player: str, start: str, end: str, name: str = "away.yaml") -> Any:
     notice = table.notice(player, f"absence:\n  from: {start}\n  to: {end}\n", name)
     return run("absence", table.gamedir, notice)
@@ -206,14 +218,7 @@ def test_a_turn_that_opens_during_an_absence_gets_its_deadline_moved(
 def test_the_reveal_of_a_sealed_turn_opens_with_its_deadline_moved(
     tmp_path: Path, at: Clock
 ) -> None:
-    table = Table(
-        tmp_path,
-        players=3,
-        schedule={"deadline": "24h"},
-        jewel_choice="random",
-        sealing="commit-reveal",
-        absence="extend",
-    )
+    table = sealed_table(tmp_path)
     assert table.status()["deadline"] == "2026-11-24T10:00:00+00:00"
     assert away(table, "bob", "2026-11-25", "2026-11-26").exit_code == 0
     assert table.status()["deadline"] == "2026-11-24T10:00:00+00:00"  # not a day bob is away
@@ -230,14 +235,7 @@ def test_the_reveal_of_a_sealed_turn_opens_with_its_deadline_moved(
 def test_a_player_without_a_commitment_moves_no_reveal_deadline(tmp_path: Path, at: Clock) -> None:
     """In the reveal only the players who committed owe orders (E19): one who made no
     commitment plays the default orders, and their absence must not hold up everyone else."""
-    table = Table(
-        tmp_path,
-        players=3,
-        schedule={"deadline": "24h"},
-        jewel_choice="random",
-        sealing="commit-reveal",
-        absence="extend",
-    )
+    table = sealed_table(tmp_path)
     at("2026-11-24T09:00:00+00:00")
     others = [n for n in table.names if n != "bob"]
     promises = [committed(table, p, table.legal(p), f"{p}.yaml")[1] for p in others]

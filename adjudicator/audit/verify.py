@@ -449,15 +449,9 @@ def _signatures(
             signature = files.get(walk.now.get(origin + ".sig", origin + ".sig"))
             if data is None:
                 continue  # not in a public archive yet (a full one names it missing)
-            if signature is None:  # an order is played only with its player's signature
-                why = msg("verify-signature-missing", player=player)
-                summary.findings.append(Finding(turn, rel + ".sig", why))
-                continue
-            try:
-                sshsig.verify(data, signature, str(keys.get(player)), signer=player)
-            except sshsig.SignatureError as error:
-                why = msg("verify-signature", player=player, why=error.reason)
-                summary.findings.append(Finding(turn, rel + ".sig", why))
+            unsigned = _unsigned(data, signature, keys, player, turn, rel)
+            if unsigned is not None:  # an order is played only with its player's signature
+                summary.findings.append(unsigned)
                 continue
             parsed = parse(data, game, _kind(header, order))
             body = parsed.data or {}
@@ -474,6 +468,26 @@ def _signatures(
             summary.signatures += 1
         for notice in entry.get("notices") or []:
             _notice_signed(notice, walk, files, header, keys, digester, summary, noticed)
+
+
+def _unsigned(
+    data: bytes,
+    signature: bytes | None,
+    keys: dict[str, Any],
+    player: str,
+    turn: int,
+    rel: str,
+) -> Finding | None:
+    """What is wrong with the signature of the file at ``rel`` (an order or a notice), as
+    ``player``'s key stood then (``keys``), or None when it verifies."""
+    if signature is None:
+        return Finding(turn, rel + ".sig", msg("verify-signature-missing", player=player))
+    try:
+        sshsig.verify(data, signature, str(keys.get(player)), signer=player)
+    except sshsig.SignatureError as error:
+        why = msg("verify-signature", player=player, why=error.reason)
+        return Finding(turn, rel + ".sig", why)
+    return None
 
 
 def _notice_signed(
@@ -504,15 +518,9 @@ def _notice_signed(
     if not isinstance(player, str) or player not in keys:
         summary.findings.append(Finding(turn, rel, msg("verify-notice-envelope")))
         return
-    if signature is None:
-        why = msg("verify-signature-missing", player=player)
-        summary.findings.append(Finding(turn, rel + ".sig", why))
-        return
-    try:
-        sshsig.verify(data, signature, str(keys.get(player)), signer=player)
-    except sshsig.SignatureError as error:
-        why = msg("verify-signature", player=player, why=error.reason)
-        summary.findings.append(Finding(turn, rel + ".sig", why))
+    unsigned = _unsigned(data, signature, keys, player, turn, rel)
+    if unsigned is not None:
+        summary.findings.append(unsigned)
         return
     signed = hashlib.sha256(data).hexdigest()
     if signed in noticed:
@@ -587,6 +595,7 @@ def _replay(
     names = [p["name"] for p in header["players"]]
     state = game.setup(header["players"], game_options(meta), Rng(meta["seed"]))
     states = {1: _as_stored(state)}
+    cast = _votes_cast(walk, files)
     used: dict[int, dict[str, Any]] = {}
     _compare(opening_files(game, meta, 1, state, None), created, 1, digester, summary)
     for number, entry in enumerate(walk.entries, 1):
@@ -599,7 +608,7 @@ def _replay(
         turn = int(entry["turn"])
         state = states[turn]
         before = journal.facts(walk.entries[: number - 1])
-        counted = _votes_before(walk, files, number)
+        counted = votes.tally((who, what) for line, who, what in cast if line < number)
         resigned = _resigned_before(walk.entries[: number - 1])
         ending = votes.ending(counted, names, resigned, turn)
         if ending != entry.get("ended"):
@@ -662,19 +671,20 @@ def _replay(
     summary.replayed = True
 
 
-def _votes_before(walk: _Walk, files: dict[str, bytes], number: int) -> Any:
-    """The draw votes and concessions as they stood before journal line ``number``."""
-    from adjudicator import notices, votes
+def _votes_cast(walk: _Walk, files: dict[str, bytes]) -> list[tuple[int, str, str]]:
+    """Every vote the journal names, read once: the number of the line that took it, its
+    player and its value, in the order they came."""
+    from adjudicator import notices
 
-    found = []
-    for entry in walk.entries[: number - 1]:
+    cast = []
+    for number, entry in enumerate(walk.entries, 1):
         for notice in entry.get("notices") or []:
             if notice["kind"] != "vote":
                 continue
             origin = notices.path("vote", str(notice["file"]))
             data = notices.parse(files.get(walk.now.get(origin, origin), b"")).data or {}
-            found.append((str(data.get("player")), str(data.get("vote"))))
-    return votes.tally(found)
+            cast.append((number, str(data.get("player")), str(data.get("vote"))))
+    return cast
 
 
 def _resigned_before(entries: list[dict[str, Any]]) -> list[str]:
