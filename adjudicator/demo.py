@@ -19,16 +19,19 @@ from typing import Any
 
 import yaml
 
-from adjudicator import clock, engine, judging, keys, schedule, sealing, sshsig, strictyaml
-from adjudicator.contract import Reason
-from adjudicator.errors import UsageProblem
-from adjudicator.lang import DEFAULT
+from adjudicator.engine import adjudication, create, intake, open_game, queries
+from adjudicator.engine.setup import MIN_SEED_DIGITS, check_options
 from adjudicator.present.reports import render_final
 from adjudicator.present.site import write as site_write
-from adjudicator.present.verdicts import reason_lines
-from adjudicator.registry import load_game
-from adjudicator.rng import Rng
-from adjudicator.setupfile import MIN_SEED_DIGITS, check_options
+from adjudicator.present.verdict_lines import reason_lines
+from adjudicator.rules import schedule, sealing, strictyaml
+from adjudicator.rules.contract import Reason
+from adjudicator.rules.errors import UsageProblem
+from adjudicator.rules.lang import DEFAULT
+from adjudicator.rules.rng import Rng
+from adjudicator.signing import keys, sshsig
+from adjudicator.store import clock
+from adjudicator.store.registry import load_game
 
 NAMES = ["alice", "bob", "carol", "dave", "erin"]
 MAX_OPTION_BYTES = 1024
@@ -81,10 +84,10 @@ def run(
         setup["options"] = options
     (directory / "setup.yaml").write_text(yaml.dump(setup, Dumper=_Dumper, sort_keys=False))
     gamedir = directory / "game"
-    engine.new(gamedir, directory / "setup.yaml")
+    create.new(gamedir, directory / "setup.yaml")
     bots = Rng(game_seed)
     while True:
-        status = engine.status(gamedir)
+        status = queries.status(gamedir)
         if status["over"]:
             break
         turn = status["turn"]
@@ -92,7 +95,7 @@ def run(
         if turn == 1:
             _away(gamedir, directory, setup["id"], names, game_name)
         for player in status["owed"]:
-            view = engine.view(gamedir, player)
+            view = queries.view(gamedir, player)
             view["to_do"] = view.pop("order", view["to_do"])  # sealed: the order it seals
             order = game.bot(view, bots.stream(f"bot {player} turn {turn}"))
             path = directory / "orders" / f"turn{turn:03d}-{player}.yaml"
@@ -106,9 +109,9 @@ def run(
         if status["phase"] == "commit":  # every commitment is in: the reveal is open
             for player in status["owed"]:
                 _submit(gamedir, directory / "orders" / f"turn{turn:03d}-{player}.yaml", game_name)
-        engine.adjudicate(gamedir)
-    handle = engine.OpenGame(gamedir)
-    final = engine.stored_view(handle, "public")
+        adjudication.adjudicate(gamedir)
+    handle = open_game.OpenGame(gamedir)
+    final = queries.stored_view(handle, "public")
     # Without the lines that let a reader check the game: the salt is fresh in every game, and
     # the same seed makes the same demo (`report` shows them).
     table = render_final(handle.game, handle.meta, final, lang, checking=False)
@@ -202,7 +205,7 @@ def demo_seed(seed: int) -> str:
 
 
 def _submit(gamedir: Path, path: Path, game_name: str) -> None:
-    verdicts = judging.submit(gamedir, [path])
+    verdicts = intake.submit(gamedir, [path])
     if not all(v.accepted for v in verdicts):
         problems = "; ".join(r for v in verdicts for r in reason_lines(v))
         raise RuntimeError(f"the {game_name} bot's order was refused: {problems}")
@@ -213,7 +216,7 @@ def _table_talk(
 ) -> None:
     """Under a ``press`` option other than ``none``, one bot a turn (in seat order) sends press:
     to everyone under ``public``, else to the next seat."""
-    option = engine.OpenGame(gamedir).meta["options"].get("press", "none")
+    option = open_game.OpenGame(gamedir).meta["options"].get("press", "none")
     if option == "none":
         return
     sender = names[(turn - 1) % len(names)]
@@ -234,7 +237,7 @@ def _away(gamedir: Path, directory: Path, game_id: str, names: list[str], game_n
     """Under an ``absence`` option other than ``none`` (and days to take), the last seat's bot
     announces an absence in the first turn: every report shows it. A demo played after that
     week (``ADJUDICATOR_NOW``) announces none: an absence that has ended is refused."""
-    meta = engine.OpenGame(gamedir).meta
+    meta = open_game.OpenGame(gamedir).meta
     options = meta["options"]
     if options.get("absence", "none") == "none" or not options.get("absence_days"):
         return

@@ -1,7 +1,7 @@
 """The engine in-process: bot games played through the game contract, against a yardstick.
 
 Each game goes the way the engine drives one, without files, signing or a journal: ``setup``
-with an ``adjudicator.rng.Rng``, then turn by turn ``owed``, each owing player's ``view``, the
+with an ``adjudicator.rules.rng.Rng``, then turn by turn ``owed``, each owing player's ``view``, the
 bot's order, ``context`` and ``validate`` (a problem stops the benchmark: the bot and the rules
 disagree), ``normalise``, and ``resolve`` with every owed order, until ``is_over``.
 
@@ -29,8 +29,8 @@ from typing import Any
 import simulate_court
 import simulate_sultan
 
-from adjudicator.registry import load_game
-from adjudicator.rng import Rng
+from adjudicator.rules.rng import Rng
+from adjudicator.store.registry import load_game
 
 TARGET = 0.1  # the engine at least a tenth of the yardstick's games per second
 NAMES = ["alice", "bob", "carol", "dave", "erin"]

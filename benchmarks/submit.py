@@ -1,6 +1,6 @@
 """Time per verdict of `submit`: every order file must be judged within a second.
 
-Plays a 5-player Sultan game in a temporary folder and times `judging.submit` for an accepted
+Plays a 5-player Sultan game in a temporary folder and times `intake.submit` for an accepted
 order, a refused one (bad signature), an order just under 64 KiB and one over it, and one with
 many YAML problems. Prints the slowest verdict and exits 1 when it took a second or more.
 
@@ -16,7 +16,8 @@ from pathlib import Path
 
 import yaml
 
-from adjudicator import engine, judging, keys, sshsig
+from adjudicator.engine import create, intake, queries
+from adjudicator.signing import keys, sshsig
 
 TARGET = 1.0
 NAMES = ["alice", "bob", "carol", "dave", "erin"]
@@ -37,9 +38,9 @@ def main() -> int:
     }
     (root / "setup.yaml").write_text(yaml.safe_dump(setup))
     gamedir = root / "game"
-    engine.new(gamedir, root / "setup.yaml")
+    create.new(gamedir, root / "setup.yaml")
     player = NAMES[0]
-    hand = engine.view(gamedir, player)["hand"]
+    hand = queries.view(gamedir, player)["hand"]
     body = f"id: bench\nplayer: {player}\nturn: 1\nbid:\n  cushion: 1\n  card: {hand[0]}\n"
     samples = {
         "accepted": body,
@@ -55,7 +56,7 @@ def main() -> int:
         path.write_text(text)
         path.with_name(path.name + ".sig").write_bytes(sshsig.sign(path.read_bytes(), private))
         start = time.perf_counter()
-        (verdict,) = judging.submit(gamedir, [path])
+        (verdict,) = intake.submit(gamedir, [path])
         took = time.perf_counter() - start
         worst = max(worst, took)
         print(f"{label}: {'accepted' if verdict.accepted else 'refused'} in {took * 1000:.1f} ms")
@@ -63,7 +64,7 @@ def main() -> int:
     tampered.write_text(body.replace("cushion: 1", "cushion: 2"))
     tampered.with_name("tampered.yaml.sig").write_bytes(sshsig.sign(body.encode(), private))
     start = time.perf_counter()
-    judging.submit(gamedir, [tampered])
+    intake.submit(gamedir, [tampered])
     took = time.perf_counter() - start
     worst = max(worst, took)
     print(f"tampered: refused in {took * 1000:.1f} ms")

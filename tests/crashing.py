@@ -27,17 +27,20 @@ from typing import TypeVar
 
 # Everything the commands import when they run, imported once here, so each forked child
 # starts with it (as a long-running game master's machine would have it in the page cache).
-import adjudicator.cli_gm
-import adjudicator.cli_mail
-import adjudicator.cli_notices
-import adjudicator.engine
-import adjudicator.gm
+import adjudicator.cli.gm
+import adjudicator.cli.mail
+import adjudicator.cli.notices
+import adjudicator.engine.adjudication
+import adjudicator.engine.create
+import adjudicator.engine.gm
+import adjudicator.engine.notice_intake
+import adjudicator.engine.open_game
+import adjudicator.engine.queries
 import adjudicator.mail.ingest
 import adjudicator.mail.send
-import adjudicator.noticing
-import adjudicator.votes  # noqa: F401
-from adjudicator import failpoint
-from adjudicator.doctor import Examination, examine
+import adjudicator.rules.votes  # noqa: F401
+from adjudicator.store import failpoint
+from adjudicator.store.doctor import Examination, examine
 
 T = TypeVar("T")
 KILLED = -signal.SIGKILL

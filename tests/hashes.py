@@ -16,8 +16,8 @@ import json
 import re
 from typing import Any
 
-from adjudicator import digests
-from adjudicator.contract import Game, State
+from adjudicator.rules import digests
+from adjudicator.rules.contract import Game, State
 
 TEXT = re.compile(r"#([0-9a-f]{64}|[0-9a-f]{32})(?![0-9a-f])")
 HTML = re.compile(r'<code class="hash">([0-9a-f]{64})</code>')
@@ -70,10 +70,10 @@ def readings(game: Game, state: State, info: dict[str, Any], reader: str) -> dic
     chain head of this world (:func:`head_of`) and its seed commitment (``info``): reports,
     the public report, the form, the HTML pages (as shown, as mailed), the view as ``view
     --json`` gives it, and the running record."""
-    from adjudicator.lang import LANGUAGES
     from adjudicator.present.html import render_page
     from adjudicator.present.reports import form_text, render
-    from adjudicator.views import reader_view
+    from adjudicator.rules.lang import LANGUAGES
+    from adjudicator.rules.views import reader_view
 
     head = head_of(info)
     public = reader_view(game, info, state, "public")

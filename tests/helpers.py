@@ -14,7 +14,7 @@ from click.testing import CliRunner, Result
 
 from adjudicator.cli import cli
 from adjudicator.games.sultans_court import GAME as COURT
-from adjudicator.rng import Rng
+from adjudicator.rules.rng import Rng
 from tests.ssh import make_key, ssh_sign
 
 NAMES = ["alice", "bob", "carol", "dave", "erin"]

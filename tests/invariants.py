@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from adjudicator.contract import State
 from adjudicator.games.sultans_court.board import (
     CITIES,
     DUNGEONS,
@@ -14,6 +13,7 @@ from adjudicator.games.sultans_court.board import (
     RESERVE,
     nobody_can_win,
 )
+from adjudicator.rules.contract import State
 
 
 def sultan_invariants(state: State) -> None:

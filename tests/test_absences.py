@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 
-from adjudicator import absences, journal
+from adjudicator.engine import absences
 from adjudicator.present import rendered
+from adjudicator.store import journal
 from tests.helpers import Table, run
 from tests.test_commit_reveal import committed
 

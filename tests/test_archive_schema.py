@@ -18,7 +18,8 @@ from typing import Any
 import jsonschema
 import pytest
 
-from adjudicator import digests, journal
+from adjudicator.rules import digests
+from adjudicator.store import journal
 from tests.helpers import Table, run
 from tests.tools import require_tool
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator import engine
-from adjudicator.registry import game_names
+from adjudicator.engine import open_game
+from adjudicator.store.registry import game_names
 from tests.browser import Browser, browser
 from tests.helpers import Table, run
 
@@ -108,6 +108,6 @@ def test_the_site_in_chromium(browser: Browser, tmp_path: Path, game: str) -> No
     lines = browser.driver.execute_script(
         "return document.querySelectorAll('svg polyline.series').length;"
     )
-    assert charts >= 1 and lines == charts * len(engine.OpenGame(folder / "game").players)
+    assert charts >= 1 and lines == charts * len(open_game.OpenGame(folder / "game").players)
     browser.screenshot(f"site-{game}-index")
     look(browser, site / "turn-0003.html", f"site-{game}-turn-0003")

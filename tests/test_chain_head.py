@@ -15,17 +15,17 @@ from typing import Any
 
 import pytest
 
-from adjudicator import digests
-from adjudicator.contract import Game, State
 from adjudicator.games.sultan import GAME as SULTAN
 from adjudicator.games.sultans_court import GAME as COURT
-from adjudicator.lang import LANGUAGES
 from adjudicator.present import mail as present_mail
 from adjudicator.present import rendered
 from adjudicator.present.html import render_page
 from adjudicator.present.reports import form_text, render, render_final
-from adjudicator.rng import Rng
-from adjudicator.views import reader_view
+from adjudicator.rules import digests
+from adjudicator.rules.contract import Game, State
+from adjudicator.rules.lang import LANGUAGES
+from adjudicator.rules.rng import Rng
+from adjudicator.rules.views import reader_view
 from tests.hashes import blanked, committed, found
 from tests.helpers import Table, order_mail, run
 

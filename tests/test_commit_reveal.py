@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from adjudicator import sealing
-from adjudicator.digests import Digester
+from adjudicator.rules import sealing
+from adjudicator.rules.digests import Digester
 from tests.helpers import Table, run
 from tests.ssh import ssh_sign
 from tests.test_verify import archive, rechain, save, verify

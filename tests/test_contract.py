@@ -16,10 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.contract import Game, State
-from adjudicator.registry import game_names, load_game
-from adjudicator.rng import Rng
-from adjudicator.setupfile import PlayerSpec, setup_model
+from adjudicator.engine.setup import PlayerSpec, setup_model
+from adjudicator.rules.contract import Game, State
+from adjudicator.rules.rng import Rng
+from adjudicator.store.registry import game_names, load_game
 from tests.invariants import INVARIANTS
 
 NAMES = ["alice", "bob", "carol", "dave", "erin"]

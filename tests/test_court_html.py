@@ -13,15 +13,15 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from adjudicator.contract import State
 from adjudicator.games.sultans_court import GAME
-from adjudicator.lang import LANGUAGES
 from adjudicator.present.catalogs import translations
 from adjudicator.present.html import render_page
 from adjudicator.present.pictures_sultans_court import draw
 from adjudicator.present.reports import render_view
-from adjudicator.rng import Rng
-from adjudicator.views import reader_view
+from adjudicator.rules.contract import State
+from adjudicator.rules.lang import LANGUAGES
+from adjudicator.rules.rng import Rng
+from adjudicator.rules.views import reader_view
 from tests.test_golden_reports import GAMES, play
 from tests.test_html_reports import PNG, check_page
 

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from adjudicator.contract import State
 from adjudicator.games.sultans_court import GAME as COURT
 from adjudicator.present.reports import form_of_view, render_final, render_view
-from adjudicator.views import reader_view
+from adjudicator.rules.contract import State
+from adjudicator.rules.views import reader_view
 from tests.test_court_reports import LONG, court_game
 from tests.test_golden_reports import GAMES, play
 

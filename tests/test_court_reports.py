@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from adjudicator.contract import State
-from adjudicator.forms import read_form_file
+from adjudicator.engine.forms import read_form_file
 from adjudicator.games.sultans_court import GAME as COURT
 from adjudicator.games.sultans_court.board import DUNGEONS, KINDS
 from adjudicator.present.reports import counted, form_text, render
-from adjudicator.rng import Rng
+from adjudicator.rules.contract import State
+from adjudicator.rules.rng import Rng
 
 SEED = "09e1b7c4d2a6f8035b1c9d7e3f5a2468"
 LONG = [

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator import engine
+from adjudicator.engine import queries
 from tests.crashing import Script, keep, kill_points, kill_run, on_both_cores
 from tests.helpers import Table, order_mail
 from tests.smtpserver import PASSWORD, USER, Authority, Server, running_server
@@ -104,8 +104,8 @@ def _court_game(tmp_path: Path) -> Script:
 def _end(gamedir: Path) -> tuple[str, str]:
     """The game's record and status: a `new` killed and run again draws another salt (and so
     another seed commitment); all else is the same."""
-    status = engine.status(gamedir)
-    record = {k: v for k, v in engine.record(gamedir).items() if k not in ("salt", "commitment")}
+    status = queries.status(gamedir)
+    record = {k: v for k, v in queries.record(gamedir).items() if k not in ("salt", "commitment")}
     return json.dumps(record, sort_keys=True), json.dumps(status, sort_keys=True)
 
 

@@ -22,12 +22,16 @@ import pytest
 import yaml
 from pydantic import BaseModel
 
-from adjudicator import absences, demo, keys, sealing
-from adjudicator.engine import OpenGame
+from adjudicator import demo
+from adjudicator.engine import absences
+from adjudicator.engine.open_game import OpenGame
+from adjudicator.engine.setup import check_options
 from adjudicator.games.sultan.options import Options as SultanOptions
 from adjudicator.games.sultans_court.setup import Options as CourtOptions
-from adjudicator.registry import load_game
-from adjudicator.setupfile import ENGINE_OPTIONS, NUMBER_OPTIONS, check_options
+from adjudicator.rules import sealing
+from adjudicator.rules.options import ENGINE_OPTIONS, NUMBER_OPTIONS
+from adjudicator.signing import keys
+from adjudicator.store.registry import load_game
 from tests.helpers import run
 
 MODELS: dict[str, type[BaseModel]] = {"sultan": SultanOptions, "sultans_court": CourtOptions}

@@ -9,8 +9,8 @@ import hmac
 import json
 from pathlib import Path
 
-from adjudicator import digests
-from adjudicator.journal import order_entries
+from adjudicator.rules import digests
+from adjudicator.store.journal import order_entries
 from tests.helpers import Table
 
 

@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from adjudicator import failpoint, store
+from adjudicator.store import failpoint
+from adjudicator.store import gamedir as store
 from tests.helpers import Table, run
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from filelock import FileLock
 
-from adjudicator import store
+from adjudicator.store import gamedir as store
 from tests.helpers import Table, run
 
 

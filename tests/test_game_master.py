@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator import engine
-from adjudicator.errors import NotNow
+from adjudicator.engine import adjudication
+from adjudicator.rules.errors import NotNow
 from tests.helpers import Table, run
 from tests.ssh import make_key, ssh_sign
 
@@ -366,9 +366,9 @@ def test_rollback_withdraws_reports_not_mailed_and_mails_the_new_ones(
 def test_a_second_run_never_adjudicates_the_next_turn_by_mistake(tmp_path: Path, at: Clock) -> None:
     table = make_table(tmp_path)
     at("2026-11-26T10:00:00+00:00")
-    engine.adjudicate(table.gamedir, True, "deadline", only_turn=1)
+    adjudication.adjudicate(table.gamedir, True, "deadline", only_turn=1)
     with pytest.raises(NotNow, match="turn 1 was adjudicated already"):
-        engine.adjudicate(table.gamedir, True, "deadline", only_turn=1)
+        adjudication.adjudicate(table.gamedir, True, "deadline", only_turn=1)
     assert table.status()["turn"] == 2
 
 

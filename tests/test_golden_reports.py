@@ -17,15 +17,15 @@ from typing import Any
 
 import pytest
 
-from adjudicator import digests
-from adjudicator.contract import Game, State
 from adjudicator.games.sultan import GAME as SULTAN
 from adjudicator.games.sultans_court import GAME as COURT
-from adjudicator.lang import LANGUAGES
 from adjudicator.present.reports import form_text, render, render_final
-from adjudicator.registry import game_names
-from adjudicator.rng import Rng
-from adjudicator.views import reader_view
+from adjudicator.rules import digests
+from adjudicator.rules.contract import Game, State
+from adjudicator.rules.lang import LANGUAGES
+from adjudicator.rules.rng import Rng
+from adjudicator.rules.views import reader_view
+from adjudicator.store.registry import game_names
 
 GOLDEN = Path(__file__).parent / "golden"
 REGENERATE = os.environ.get("ADJUDICATOR_REGENERATE_GOLDEN") == "1"

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from adjudicator.contract import State
 from adjudicator.games.sultan import GAME
 from adjudicator.present.reports import render
-from adjudicator.rng import Rng
+from adjudicator.rules.contract import State
+from adjudicator.rules.rng import Rng
 from tests.hashes import blanked, committed, readings, same_but_hashes
 
 NAMES = ["alice", "bob", "carol", "dave", "erin"]

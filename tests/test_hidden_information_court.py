@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from adjudicator.contract import State
 from adjudicator.games.sultans_court import GAME
 from adjudicator.present.reports import render
-from adjudicator.rng import Rng, Stream
+from adjudicator.rules.contract import State
+from adjudicator.rules.rng import Rng, Stream
 from tests.hashes import committed, readings, same_but_hashes
 
 NAMES = ["alice", "bob", "carol", "dave"]

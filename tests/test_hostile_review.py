@@ -9,9 +9,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from adjudicator import sealing
-from adjudicator.digests import Digester, file_key
-from adjudicator.store import GENESIS
+from adjudicator.rules import sealing
+from adjudicator.rules.digests import Digester, file_key
+from adjudicator.store.gamedir import GENESIS
 from tests.helpers import Table, run
 from tests.ssh import ssh_sign
 from tests.test_verify import archive, demo_game, finished, rechain, save, verify

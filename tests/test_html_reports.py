@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator import engine
-from adjudicator.lang import LANGUAGES
+from adjudicator.engine import open_game, queries
 from adjudicator.present.html import render_page
-from adjudicator.registry import game_names
+from adjudicator.rules.lang import LANGUAGES
+from adjudicator.store.registry import game_names
 from tests.helpers import Table, run
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -119,8 +119,8 @@ def test_pages_are_the_same_for_the_same_view(tmp_path: Path, game: str, lang: s
     """The same view gives the same bytes, pictures included (deterministic PNG)."""
     table = Table(tmp_path, players=4, game=game)
     table.play_turn()
-    handle = engine.OpenGame(table.gamedir)
-    doc = engine.stored_view(handle, table.names[0])
+    handle = open_game.OpenGame(table.gamedir)
+    doc = queries.stored_view(handle, table.names[0])
     first = render_page(handle.game, handle.meta, doc, lang, embed="cid")
     second = render_page(handle.game, handle.meta, doc, lang, embed="cid")
     assert first == second

@@ -21,11 +21,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator import schedule
-from adjudicator.forms import FORM_MARK
-from adjudicator.registry import game_names, load_game
-from adjudicator.rng import Rng
-from adjudicator.sshsig import looks_armored
+from adjudicator.engine.forms import FORM_MARK
+from adjudicator.rules import schedule
+from adjudicator.rules.rng import Rng
+from adjudicator.signing.sshsig import looks_armored
+from adjudicator.store.registry import game_names, load_game
 from tests.helpers import Table, run
 from tests.ssh import make_key
 

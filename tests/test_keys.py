@@ -21,9 +21,9 @@ from cryptography.hazmat.primitives.serialization import (
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adjudicator import keys, sshsig
-from adjudicator.keys import KeyProblem, PassphraseNeeded
 from adjudicator.present.words import say
+from adjudicator.signing import keys, sshsig
+from adjudicator.signing.keys import KeyProblem, PassphraseNeeded
 from tests.ssh import WHY, make_key, pub_line, ssh_keygen
 from tests.tools import require_tool
 

@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from adjudicator import engine
-from adjudicator.contract import msg
+from adjudicator.engine import open_game, queries
 from adjudicator.games.sultan.orders import COLOUR_NAMES
-from adjudicator.lang import LANGUAGES
 from adjudicator.present.reports import render_final, render_view
 from adjudicator.present.words import say
+from adjudicator.rules.contract import msg
+from adjudicator.rules.lang import LANGUAGES
 from tests.helpers import Table, run
 
 GLOSSARY = Path(__file__).resolve().parent.parent / "docs" / "glossary.md"
@@ -27,8 +27,8 @@ GLOSSARY = Path(__file__).resolve().parent.parent / "docs" / "glossary.md"
 def report_in(table: Table, reader: str, lang: str) -> str:
     """``reader``'s report of the current turn as rendered in ``lang`` from the stored view,
     with the chain head as it stands (as the report command shows it)."""
-    handle = engine.OpenGame(table.gamedir)
-    doc = engine.stored_view(handle, reader)
+    handle = open_game.OpenGame(table.gamedir)
+    doc = queries.stored_view(handle, reader)
     return render_view(handle.game, handle.meta, doc, lang, handle.dir.head())
 
 
@@ -131,10 +131,10 @@ def test_check_answers_in_the_language_of_the_form(tmp_path: Path) -> None:
 
 def _english_form(table: Table, player: str) -> Path:
     """The same form as English speakers get it (the carried data without a language)."""
-    handle = engine.OpenGame(table.gamedir)
+    handle = open_game.OpenGame(table.gamedir)
     from adjudicator.present.reports import form_of_view
 
-    text = form_of_view(handle.game, handle.meta, engine.stored_view(handle, player))
+    text = form_of_view(handle.game, handle.meta, queries.stored_view(handle, player))
     assert text is not None
     path = table.root / "form-en.yaml"
     path.write_text(text)
@@ -184,8 +184,8 @@ def test_demo_plays_in_a_language(tmp_path: Path) -> None:
     folder = tmp_path / "demo"
     result = run("demo", "sultan", "--players", "3", "--seed", "5", "--dir", folder, "--lang", "nl")
     assert result.exit_code == 0, result.output
-    handle = engine.OpenGame(folder / "game")
-    final = engine.stored_view(handle, "public")
+    handle = open_game.OpenGame(folder / "game")
+    final = queries.stored_view(handle, "public")
     table = render_final(handle.game, handle.meta, final, "nl", checking=False).rstrip("\n")
     assert result.output.startswith(table + "\n")
     assert table != render_final(handle.game, handle.meta, final, "en").rstrip("\n")

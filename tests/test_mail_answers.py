@@ -440,7 +440,7 @@ def test_a_digest_cut_short_is_not_queued_twice(
             message_id=f"<{n}@x>",
         )
 
-    from adjudicator import steps
+    from adjudicator.store import steps
 
     with steps.step(table.gamedir, "mail") as running:  # answers are put within a step
         queued = [answers.put_answer(table.gamedir, receipt(n), "receipt-alice") for n in range(7)]

@@ -16,9 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator import sshsig
 from adjudicator.mail import incoming
 from adjudicator.mail.incoming import FoundOrder, Incoming, read_message, valid_message_id
+from adjudicator.signing import sshsig
 from tests.ssh import ssh_keygen
 
 SAMPLES = Path(__file__).parent / "mail"

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from adjudicator.present import rendered
-from adjudicator.registry import game_names, load_game
+from adjudicator.store.registry import game_names, load_game
 from tests import imapserver, smtpserver
 from tests.helpers import Table, run
 from tests.imapserver import ImapServer

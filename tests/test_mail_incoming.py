@@ -22,8 +22,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator import sshsig
-from adjudicator.contract import Msg
 from adjudicator.mail import incoming
 from adjudicator.mail.incoming import MAX_MESSAGE, FoundOrder, Incoming, read_message
 from adjudicator.mail.sources import (
@@ -35,6 +33,8 @@ from adjudicator.mail.sources import (
     mark_seen_maildir,
 )
 from adjudicator.present.words import say
+from adjudicator.rules.contract import Msg
+from adjudicator.signing import sshsig
 from tests.ssh import make_key, pub_line, ssh_sign
 
 SAMPLES = Path(__file__).parent / "mail"

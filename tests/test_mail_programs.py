@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator import sshsig
 from adjudicator.mail.incoming import FoundOrder, Incoming, read_message
+from adjudicator.signing import sshsig
 from tests.ssh import make_key, pub_line, ssh_sign
 from tests.tools import require_tool
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from adjudicator.mail.quoting import addr_spec, msg_id, one_line, printable, shown_msg_id
+from adjudicator.present.quoting import addr_spec, msg_id, one_line, printable, shown_msg_id
 
 
 @pytest.mark.parametrize(

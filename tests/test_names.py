@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from adjudicator.names import RESERVED_READERS
+from adjudicator.rules.names import RESERVED_READERS
 from tests.helpers import Table, run
 from tests.ssh import make_key, ssh_sign
 

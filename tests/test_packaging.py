@@ -85,11 +85,11 @@ def test_every_registered_game_is_in_the_wheel(wheel: zipfile.ZipFile) -> None:
 
 
 def test_the_built_in_games_are_named_as_their_entry_points_say() -> None:
-    """adjudicator.registry knows its own games without scanning: the names must be the ones
+    """adjudicator.store.registry knows its own games without scanning: the names must be the ones
     pyproject.toml registers."""
     import tomllib
 
-    from adjudicator.registry import BUILT_IN
+    from adjudicator.store.registry import BUILT_IN
 
     project = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())
     assert project["project"]["entry-points"]["adjudicator.games"] == BUILT_IN

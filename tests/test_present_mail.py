@@ -6,9 +6,9 @@ import re
 from importlib.resources import files
 from pathlib import Path
 
-from adjudicator.contract import Msg
 from adjudicator.present import mail
 from adjudicator.present.words import common_texts
+from adjudicator.rules.contract import Msg
 
 ROOT = Path(__file__).resolve().parent.parent
 

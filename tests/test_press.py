@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from adjudicator.lang import LANGUAGES
 from adjudicator.present import rendered
 from adjudicator.present.html import report_page
+from adjudicator.rules.lang import LANGUAGES
 from tests import hashes
 from tests.helpers import Table, notice_mail, run
 
@@ -353,7 +353,7 @@ def test_a_player_sends_at_most_so_many_press_a_turn(
     """Each press is mailed to its recipients: without a cap one player could have the
     adjudicator flood every other player's mailbox. Another player's press, or the next turn,
     is not held back."""
-    from adjudicator import notices
+    from adjudicator.engine import notices
 
     monkeypatch.setattr(notices, "MAX_PRESS_PER_TURN", 2)
     table = Table(tmp_path, players=3, press="private")

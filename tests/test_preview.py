@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator import store
+from adjudicator.store import gamedir as store
 from tests.helpers import Table, run
 
 NOW = "2026-11-23T10:00:00+00:00"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from adjudicator.present import rendered
-from adjudicator.store import GameDir
+from adjudicator.store.gamedir import GameDir
 from tests.helpers import run
 
 README = Path(__file__).resolve().parent.parent / "README.md"

@@ -216,7 +216,7 @@ def test_ingest_leaves_a_message_for_a_locked_game_and_takes_the_others(
 
     from filelock import FileLock
 
-    from adjudicator import store
+    from adjudicator.store import gamedir as store
     from tests.helpers import order_mail
 
     games = tmp_path / "games"

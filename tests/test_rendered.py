@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator import demo, registry
+from adjudicator import demo
 from adjudicator.present import rendered
-from adjudicator.store import GameDir
+from adjudicator.store import registry
+from adjudicator.store.gamedir import GameDir
 from tests.helpers import Table, run
 
 GAMES = {"sultan": "de", "sultans_court": "fr"}

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator import steps
-from adjudicator.errors import UsageProblem
 from adjudicator.present import rendered
-from adjudicator.store import GameDir
+from adjudicator.rules.errors import UsageProblem
+from adjudicator.store import steps
+from adjudicator.store.gamedir import GameDir
 from tests import imapserver
 from tests.helpers import Table, run
 from tests.imapserver import ImapServer

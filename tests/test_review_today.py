@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from adjudicator import store
+from adjudicator.store import gamedir as store
 from tests.helpers import Table, run
 from tests.test_preview import fixed_time_and_own_temp, snapshot
 

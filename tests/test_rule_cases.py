@@ -24,8 +24,8 @@ from typing import Any
 import pytest
 import yaml
 
-from adjudicator.registry import game_names, load_game
-from adjudicator.rng import Rng
+from adjudicator.rules.rng import Rng
+from adjudicator.store.registry import game_names, load_game
 
 CASES = sorted(Path(__file__).parent.glob("cases/*/*.yaml"))
 KNOWN = {"description", "source", "game", "seed", "before", "orders"}

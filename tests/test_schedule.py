@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from adjudicator import schedule
-from adjudicator.journal import clock
 from adjudicator.present.words import say
+from adjudicator.rules import schedule
+from adjudicator.store.journal import clock
 
 OPENED = datetime(2026, 11, 23, 16, 30, tzinfo=UTC)
 

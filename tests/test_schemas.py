@@ -12,8 +12,8 @@ import pytest
 
 from adjudicator.demo import demo_seed
 from adjudicator.games.sultan import GAME
-from adjudicator.registry import game_names, load_game
-from adjudicator.schema import order_schema
+from adjudicator.rules.schema import order_schema
+from adjudicator.store.registry import game_names, load_game
 from tests.helpers import Table, run
 
 RECORD_SCHEMA = Path(__file__).parent.parent / "docs" / "schemas" / "sultan-record.schema.json"

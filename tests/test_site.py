@@ -11,7 +11,7 @@ from urllib.parse import unquote
 
 import pytest
 
-from adjudicator.registry import game_names
+from adjudicator.store.registry import game_names
 from tests.helpers import Table, run
 from tests.test_html_reports import PNG, check_page
 
@@ -171,7 +171,7 @@ def test_the_courts_votes_at_court_are_its_seat_numbers() -> None:
 
 def test_the_courts_chart_counts_power_types_only() -> None:
     from adjudicator.present.site import series
-    from adjudicator.registry import load_game
+    from adjudicator.store.registry import load_game
 
     record = {
         "players": ["a", "b"],

@@ -18,9 +18,9 @@ from cryptography.hazmat.primitives.asymmetric import ed25519, padding, rsa
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator import keys, sshsig
 from adjudicator.present.words import say
-from adjudicator.sshsig import NAMESPACE, SignatureError
+from adjudicator.signing import keys, sshsig
+from adjudicator.signing.sshsig import NAMESPACE, SignatureError
 from tests.ssh import WHY, make_key, pub_line, ssh_keygen
 from tests.tools import require_tool
 

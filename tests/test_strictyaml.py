@@ -12,14 +12,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.present.verdicts import placed
+from adjudicator.present.verdict_lines import placed
 from adjudicator.present.words import say
-from adjudicator.strictyaml import (
-    Loaded,
-    StrictYamlError,
-    YamlProblem,
-    load,
-)
+from adjudicator.rules.strictyaml import Loaded, StrictYamlError, YamlProblem, load
 
 ORDER = b"""\
 id: cairo-2026

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 
 from adjudicator.games.sultan import GAME
-from adjudicator.lang import LANGUAGES
 from adjudicator.present.html import render_page
 from adjudicator.present.pictures_sultan import draw
 from adjudicator.present.reports import render_view
-from adjudicator.views import reader_view
+from adjudicator.rules.lang import LANGUAGES
+from adjudicator.rules.views import reader_view
 from tests import hashes
 from tests.test_golden_reports import GAMES, play
 from tests.test_html_reports import PNG, check_page

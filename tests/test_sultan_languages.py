@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from adjudicator.contract import State
 from adjudicator.games.sultan import GAME as SULTAN
 from adjudicator.present.reports import form_of_view, render_final, render_view
-from adjudicator.views import reader_view
+from adjudicator.rules.contract import State
+from adjudicator.rules.views import reader_view
 from tests.test_golden_reports import GAMES, play
 
 LANGS = ["de", "nl", "fr"]

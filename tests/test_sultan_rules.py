@@ -13,8 +13,8 @@ from pydantic import ValidationError
 from adjudicator.games.sultan import GAME
 from adjudicator.games.sultan.rules import COLOURS, POUCH, base_deck, context_for, score
 from adjudicator.present.words import say
-from adjudicator.registry import load_game
-from adjudicator.rng import Rng
+from adjudicator.rules.rng import Rng
+from adjudicator.store.registry import load_game
 
 NAMES = ["anne", "bob", "carl", "dora", "emil"]
 OPTION_SETS = [

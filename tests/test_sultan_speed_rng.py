@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 
-from adjudicator.rng import Rng
+from adjudicator.rules.rng import Rng
 
 
 def reference(seed: int | str, label: str, count: int) -> list[int]:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from adjudicator.games.sultan import GAME
-from adjudicator.rng import Rng
+from adjudicator.rules.rng import Rng
 
 NAMES = ["alice", "bob", "carol", "dave", "erin"]
 

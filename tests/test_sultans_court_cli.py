@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from adjudicator.present.words import said
-from adjudicator.registry import game_names, load_game
+from adjudicator.store.registry import game_names, load_game
 from tests.helpers import SEED, Table, run
 from tests.ssh import make_key, pub_line, ssh_sign
 
@@ -199,8 +199,8 @@ def test_a_whole_game_by_signed_orders(court: Table) -> None:
 def test_a_game_may_not_take_a_key_every_game_reads() -> None:
     from pydantic import BaseModel, ConfigDict
 
+    from adjudicator.engine.setup import setup_model
     from adjudicator.games.sultan import GAME as SULTAN
-    from adjudicator.setupfile import setup_model
 
     class Clash(BaseModel):
         model_config = ConfigDict(strict=True, extra="forbid")

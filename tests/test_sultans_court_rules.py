@@ -13,7 +13,7 @@ import yaml
 
 from adjudicator.games.sultans_court import GAME
 from adjudicator.games.sultans_court.board import CITIES, ISLAND, KAFFA
-from adjudicator.rng import Rng
+from adjudicator.rules.rng import Rng
 from tests.invariants import court_invariants as check_invariants
 
 CASES = sorted(Path(__file__).parent.glob("cases/sultans_court/*.yaml"))

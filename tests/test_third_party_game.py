@@ -20,7 +20,7 @@ import pytest
 import yaml
 
 from adjudicator.present import rendered
-from adjudicator.registry import game_names, load_game
+from adjudicator.store.registry import game_names, load_game
 from tests.helpers import SEED, Table, run
 from tests.ssh import make_key
 from tests.test_engine_runtime import installed_command

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from adjudicator import demo
-from adjudicator.digests import is_public
-from adjudicator.registry import game_names, load_game
+from adjudicator.rules.digests import is_public
+from adjudicator.store.registry import game_names, load_game
 from tests.helpers import Table, run
 
 ARCHIVES: dict[tuple[str, int, int, str], Path] = {}
@@ -295,7 +295,7 @@ def test_a_rewritten_history_is_caught_by_replay_and_by_a_head_the_player_holds(
     chains every later line again: the chain holds, but the replay disagrees, and a head a
     player kept from a report after that line is no longer in the chain."""
     gamedir, data = finished
-    from adjudicator.digests import Digester
+    from adjudicator.rules.digests import Digester
 
     meta = json.loads((gamedir / "game.json").read_text())
     digester = Digester.of(meta)

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator import engine
+from adjudicator.engine import open_game
 from adjudicator.present.reports import render
-from adjudicator.store import GameDir
+from adjudicator.store.gamedir import GameDir
 from tests.hashes import found
 from tests.helpers import Table, run
 
@@ -69,7 +69,7 @@ def test_view_text_is_the_players_report_of_the_current_turn(
     table.play_turn()
     result = run("view", table.gamedir, "--player", "bob")
     assert result.exit_code == 0, result.output
-    handle = engine.OpenGame(table.gamedir)
+    handle = open_game.OpenGame(table.gamedir)
     head = handle.dir.head()
     assert result.output == render(handle.game, handle.meta, handle.state(), "bob", head=head)
     assert result.output == run("report", table.gamedir, "--player", "bob").output

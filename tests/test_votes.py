@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from adjudicator import votes
-from adjudicator.lang import LANGUAGES
 from adjudicator.present import rendered
 from adjudicator.present.html import report_page
+from adjudicator.rules import votes
+from adjudicator.rules.lang import LANGUAGES
 from tests.helpers import Table, run
 from tests.test_verify import rechain
 
@@ -335,7 +335,7 @@ def test_verify_finds_a_withdrawn_vote_sent_again(tmp_path: Path) -> None:
     journal chained again) has every signature verify, but the same signed vote counted twice
     is a replay the engine refuses, and so does verify: else a vote once withdrawn could be
     counted again after the withdrawal, and end a game by a draw nobody agreed to."""
-    from adjudicator.digests import Digester
+    from adjudicator.rules.digests import Digester
 
     table = Table(tmp_path, players=2)
     vote(table, "alice", "draw")

@@ -24,7 +24,7 @@ from babel.messages.pofile import read_po
 
 from adjudicator.present.catalogs import LANGUAGES, common_folder
 from adjudicator.present.words import common_texts, read_texts
-from adjudicator.registry import game_names, load_game
+from adjudicator.store.registry import game_names, load_game
 
 ROOT = Path(__file__).resolve().parent.parent
 MAKERS = {"msg", "Msg", "Problem"}

@@ -22,11 +22,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from adjudicator import __version__, journal
-from adjudicator.contract import msg
-from adjudicator.digests import is_public
-from adjudicator.errors import NotNow
-from adjudicator.store import GameDir, atomic_write
+from adjudicator import __version__
+from adjudicator.rules.contract import msg
+from adjudicator.rules.digests import is_public
+from adjudicator.rules.errors import NotNow
+from adjudicator.store import journal
+from adjudicator.store.gamedir import GameDir, atomic_write
 
 FORMAT = "adjudicator-archive"
 VERSION = 1

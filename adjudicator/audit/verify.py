@@ -21,13 +21,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adjudicator import digests, journal, sealing, sshsig
 from adjudicator.audit.archive import FORMAT, VERSION
-from adjudicator.contract import Game, Msg, msg
-from adjudicator.errors import InputRefused, UsageProblem
-from adjudicator.orders import Kind
-from adjudicator.readfile import FileRefused, read_regular
-from adjudicator.store import GENESIS
+from adjudicator.engine.orders import Kind
+from adjudicator.rules import digests, sealing
+from adjudicator.rules.contract import Game, Msg, msg
+from adjudicator.rules.errors import InputRefused, UsageProblem
+from adjudicator.signing import sshsig
+from adjudicator.store import journal
+from adjudicator.store.gamedir import GENESIS
+from adjudicator.store.readfile import FileRefused, read_regular
 
 MAX_ARCHIVE_BYTES = 1 << 30
 """An archive is read whole: 1 GiB is far above any game's (a long game with mail: some MiB)."""
@@ -225,7 +227,7 @@ def verify(archive: dict[str, Any], head: str | None = None) -> Summary:
     entries = _chain(archive["journal"], summary, head)
     if entries is None:
         return summary
-    from adjudicator.doctor import first_unreadable_line
+    from adjudicator.store.doctor import first_unreadable_line
 
     misfit = first_unreadable_line(entries)
     if misfit is not None:
@@ -256,7 +258,7 @@ def _check(archive: dict[str, Any], entries: list[dict[str, Any]], summary: Summ
         return
     if meta is not None:
         _agrees(meta, header, archive, summary)
-    from adjudicator.registry import load_game
+    from adjudicator.store.registry import load_game
 
     try:
         game = load_game(str(header["game"]))
@@ -329,7 +331,7 @@ def _game_json(files: dict[str, bytes], summary: Summary) -> dict[str, Any] | No
 
 
 def _header_of(meta: dict[str, Any]) -> dict[str, Any]:
-    from adjudicator.engine import public_header
+    from adjudicator.engine.create import public_header
 
     return public_header(meta)
 
@@ -434,7 +436,7 @@ def _signatures(
 ) -> None:
     """Every accepted order the archive holds: signed by its player's key of the time, for
     this game, this player and this turn."""
-    from adjudicator.orders import parse
+    from adjudicator.engine.orders import parse
 
     keys = {p["name"]: p.get("key") for p in header["players"]}
     noticed: set[str] = set()
@@ -504,7 +506,7 @@ def _notice_signed(
     for this game, of the kind the journal says, with the digest the journal names, and not
     accepted before (``noticed``: the SHA-256 of each signed notice so far). A notice carries
     no turn, so the same signed bytes counted again would be a withdrawn vote come back."""
-    from adjudicator import notices
+    from adjudicator.engine import notices
 
     turn = int(notice["turn"])
     origin = notices.path(str(notice["kind"]), str(notice["file"]))
@@ -583,10 +585,11 @@ def _replay(
     summary: Summary,
 ) -> None:
     """Play the game again from the journal and compare what each step made."""
-    from adjudicator import votes
-    from adjudicator.engine import ending_files, game_options, opening_files, resolution_file
-    from adjudicator.orders import game_problems, parse
-    from adjudicator.rng import Rng
+    from adjudicator.engine.adjudication import ending_files, opening_files, resolution_file
+    from adjudicator.engine.open_game import game_options
+    from adjudicator.engine.orders import game_problems, parse
+    from adjudicator.rules import votes
+    from adjudicator.rules.rng import Rng
 
     created = walk.entries[0]
     meta = {**header, "seed": archive["seed"]}
@@ -674,7 +677,7 @@ def _replay(
 def _votes_cast(walk: _Walk, files: dict[str, bytes]) -> list[tuple[int, str, str]]:
     """Every vote the journal names, read once: the number of the line that took it, its
     player and its value, in the order they came."""
-    from adjudicator import notices
+    from adjudicator.engine import notices
 
     cast = []
     for number, entry in enumerate(walk.entries, 1):
@@ -717,7 +720,7 @@ def _keeps_promise(
 ) -> bool:
     """Whether the reveal at ``rel`` matches the commitment ``promise`` in effect (without
     sealing there is no commitment, and nothing to match)."""
-    from adjudicator.orders import parse
+    from adjudicator.engine.orders import parse
 
     if promise is None:
         return not sealed
@@ -729,7 +732,7 @@ def _keeps_promise(
 def _as_stored(state: Any) -> Any:
     """The state as the next step reads it from its file (keys sorted): its views keep the
     order of the keys they were made from."""
-    from adjudicator.store import dump_json
+    from adjudicator.store.gamedir import dump_json
 
     return json.loads(dump_json(state))
 

@@ -15,7 +15,7 @@ address gets.
 
 The count is read from the mail folders themselves, so there is no other state; a digest is
 named after the first answer it holds, so a run cut short between queuing a digest and moving its
-answers queues no second one. The time is :func:`adjudicator.clock.now` (``ADJUDICATOR_NOW``).
+answers queues no second one. The time is :func:`adjudicator.store.clock.now` (``ADJUDICATOR_NOW``).
 """
 
 from __future__ import annotations
@@ -29,15 +29,15 @@ from email.parser import BytesParser
 from email.utils import parsedate_to_datetime
 from pathlib import Path
 
-from adjudicator import clock, steps
-from adjudicator.lang import DEFAULT, game_lang, lang_of
 from adjudicator.mail.config import MailSettings
 from adjudicator.mail.incoming import Incoming
 from adjudicator.mail.outgoing import POLICY, digest_mail, new_message_id
 from adjudicator.mail.queue import Outbox, eml_files, move_into
-from adjudicator.mail.quoting import addr_spec, printable
 from adjudicator.present import mail as present_mail
-from adjudicator.store import GameDir, atomic_write
+from adjudicator.present.quoting import addr_spec, printable
+from adjudicator.rules.lang import DEFAULT, game_lang, lang_of
+from adjudicator.store import clock, steps
+from adjudicator.store.gamedir import GameDir, atomic_write
 
 HOURLY_LIMIT = 5
 """The most answers one address gets from one game within an hour (DESIGN)."""

@@ -1,6 +1,6 @@
 """What ``tick`` does by the clock in one game: adjudicate a turn that is complete or past its
 deadline, tell the game master that a game waits (``nmr: wait``), or remind the players who
-still owe orders. Each is a step of its own (:mod:`adjudicator.steps`); this returns what was
+still owe orders. Each is a step of its own (:mod:`adjudicator.store.steps`); this returns what was
 done, as data, for the command to print.
 """
 
@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adjudicator import engine
-from adjudicator.errors import NotNow
+from adjudicator.engine import adjudication
 from adjudicator.mail.config import DEFAULT_SENDER, MailSettings
 from adjudicator.mail.due import due_now, remind, tell_waiting
+from adjudicator.rules.errors import NotNow
 
 
 @dataclass
@@ -25,7 +25,7 @@ class ClockDone:
     over: bool = False
     """The adjudication ended the game."""
     ended: dict[str, Any] | None = None
-    """How the players' votes ended it (:func:`adjudicator.votes.ending`), if they did."""
+    """How the players' votes ended it (:func:`adjudicator.rules.votes.ending`), if they did."""
     revealing: bool = False
     """What was adjudicated was a commit phase: the reveal opened (``sealing: commit-reveal``)."""
     defaulted: list[str] = field(default_factory=list)
@@ -44,7 +44,7 @@ def run_clock(root: Path, settings: MailSettings) -> ClockDone:
     done = ClockDone(status["turn"])
     if due.adjudicate is not None:
         try:
-            result = engine.adjudicate(
+            result = adjudication.adjudicate(
                 root, due.adjudicate == "deadline", due.adjudicate, only_turn=done.turn
             )
         except NotNow as error:

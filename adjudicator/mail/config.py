@@ -40,8 +40,8 @@ from typing import Any, Literal
 
 import platformdirs
 
-from adjudicator.readfile import FileRefused, read_regular
-from adjudicator.schedule import ScheduleError, duration
+from adjudicator.rules.schedule import ScheduleError, duration
+from adjudicator.store.readfile import FileRefused, read_regular
 
 ENV_VAR = "ADJUDICATOR_CONFIG"
 DEFAULT_SENDER = "adjudicator@localhost"

@@ -4,7 +4,7 @@ A turn is adjudicated when every owed order is in, or, under ``nmr: default``, o
 has passed; under ``nmr: wait`` the game master is told instead (once per deadline). Before the
 deadline, players who still owe orders are reminded at the setup's ``reminders``. A paused game
 and a rolled-back turn (the game master adjudicates it again) wait. Players are told by mail of
-the game master's actions (see :data:`adjudicator.journal.GM_ACTIONS`), and of a deadline an
+the game master's actions (see :data:`adjudicator.store.journal.GM_ACTIONS`), and of a deadline an
 absence moved (``absence: extend``).
 """
 
@@ -16,16 +16,17 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from adjudicator import clock, journal, schedule, steps
-from adjudicator.contract import Msg
-from adjudicator.engine import Why
-from adjudicator.lang import game_lang, lang_of
+from adjudicator.engine.adjudication import Why
 from adjudicator.mail.outgoing import new_message_id, notice_mail
 from adjudicator.mail.queue import Outbox
 from adjudicator.present import mail as present_mail
 from adjudicator.present.mail import turn_label
 from adjudicator.present.words import say
-from adjudicator.registry import load_game
+from adjudicator.rules import schedule
+from adjudicator.rules.contract import Msg
+from adjudicator.rules.lang import game_lang, lang_of
+from adjudicator.store import clock, journal, steps
+from adjudicator.store.registry import load_game
 
 
 @dataclass(frozen=True)
@@ -88,10 +89,10 @@ def due_line(meta: dict[str, Any], deadline: datetime, now: datetime, lang: str)
 
 def due_now(root: Path) -> tuple[Due, dict[str, Any], journal.Clock, dict[str, Any]]:
     """What is due in the game at ``root`` now, with the status, clock and game it came from."""
-    from adjudicator import engine
+    from adjudicator.engine import open_game, queries
 
-    handle = engine.OpenGame(root)
-    status = engine.status_of(handle)  # the same reading of the journal as the clock's
+    handle = open_game.OpenGame(root)
+    status = queries.status_of(handle)  # the same reading of the journal as the clock's
     times = handle.clock()
     return what_is_due(status, times, handle.meta, clock.now()), status, times, handle.meta
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator import __version__
-from adjudicator.store import LOG, MARKER
+from adjudicator.store.gamedir import LOG, MARKER
 
 NOTE_VERSION = 1
 
@@ -60,7 +60,7 @@ def awake(roots: list[Path], now: datetime) -> list[Path]:
 
 def _clock_instants(meta: dict[str, Any], times: Any) -> list[datetime]:
     """The deadline and the reminders before it (none without a deadline)."""
-    from adjudicator import schedule
+    from adjudicator.rules import schedule
 
     if times.deadline is None:
         return []
@@ -74,7 +74,8 @@ def _next_day(
     """Under ``absence: default``, while an absence is ahead: the next midnight in the game's
     time zone. Who is away is read from today there (E21), so the day an absence begins can
     complete the turn with no journal line to wake the game."""
-    from adjudicator import absences, schedule
+    from adjudicator.engine import absences
+    from adjudicator.rules import schedule
 
     if absences.mode(meta) != "default" or not status["away"]:
         return []
@@ -89,8 +90,8 @@ def _next_day(
 def remember(root: Path) -> None:
     """After ``tick`` did all it could for the game: when nothing is due and nothing waits to
     go out, note until when it sleeps (otherwise forget any note)."""
-    from adjudicator import clock
     from adjudicator.mail.due import Due, due_now
+    from adjudicator.store import clock
 
     journal = _journal_now(root)  # before reading: a later change only wakes the game early
     note = _note(root)

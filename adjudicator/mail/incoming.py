@@ -39,8 +39,8 @@ from email.policy import default as default_policy
 from email.utils import collapse_rfc2231_value
 from typing import TypeVar, cast
 
-from adjudicator.contract import Msg, msg
-from adjudicator.sshsig import ARMOR_BEGIN, ARMOR_END, looks_armored, split_appended
+from adjudicator.rules.contract import Msg, msg
+from adjudicator.signing.sshsig import ARMOR_BEGIN, ARMOR_END, looks_armored, split_appended
 
 _T = TypeVar("_T")
 

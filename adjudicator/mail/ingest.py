@@ -11,7 +11,7 @@ For each order found in a message:
    signature, never the From header. No verifying signature: set aside, answered to nobody.
 3. An order that names one player but verifies with another player's key is refused by a
    receipt to the key's owner, and the game master is told. Any other order goes to the engine
-   (:func:`adjudicator.judging.judge_received`) and gets a receipt, to the signer's registered
+   (:func:`adjudicator.engine.intake.judge_received`) and gets a receipt, to the signer's registered
    address only, threaded on the order message.
 
 A message with no order, or with none that verifies, is set aside: kept as an ``.eml`` file, the
@@ -19,9 +19,9 @@ game master told by a notice that names the message (never carries it), and answ
 Automatic mail and mail from the adjudicator's or the game master's own address is never
 answered (its orders are still taken), and one address gets at most 5 answers per game per hour
 (:mod:`adjudicator.mail.answers`). Each message's work in a game is one step
-(:mod:`adjudicator.steps`) whose journal line carries the Message-ID, so the same message is
+(:mod:`adjudicator.store.steps`) whose journal line carries the Message-ID, so the same message is
 never applied twice, and a crash leaves it applied whole or not at all. Text from a message
-reaches an output line or a mail only through :mod:`adjudicator.mail.quoting`.
+reaches an output line or a mail only through :mod:`adjudicator.present.quoting`.
 """
 
 from __future__ import annotations
@@ -35,22 +35,24 @@ from typing import Any
 
 import platformdirs
 
-from adjudicator import engine, judging, keys, sshsig, steps
-from adjudicator.contract import Msg, Reason, msg
-from adjudicator.lang import DEFAULT, game_lang, lang_of
+from adjudicator.engine import intake, open_game
 from adjudicator.mail import answers
 from adjudicator.mail.config import DEFAULT_SENDER, MailSettings
 from adjudicator.mail.incoming import MAX_MESSAGE, FoundOrder, Incoming, read_message
 from adjudicator.mail.outgoing import new_message_id, notice_mail, receipt_mail
 from adjudicator.mail.queue import Outbox
-from adjudicator.mail.quoting import one_line, printable, shown_msg_id
 from adjudicator.mail.sources import Raw
 from adjudicator.present import mail as present_mail
-from adjudicator.present.verdicts import reason_lines
+from adjudicator.present.quoting import one_line, printable, shown_msg_id
+from adjudicator.present.verdict_lines import reason_lines
 from adjudicator.present.words import say
-from adjudicator.store import GameDir, atomic_write
-from adjudicator.strictyaml import DEFAULT_MAX_BYTES, StrictYamlError, load
-from adjudicator.verdict import Verdict
+from adjudicator.rules.contract import Msg, Reason, msg
+from adjudicator.rules.lang import DEFAULT, game_lang, lang_of
+from adjudicator.rules.strictyaml import DEFAULT_MAX_BYTES, StrictYamlError, load
+from adjudicator.rules.verdict import Verdict
+from adjudicator.signing import keys, sshsig
+from adjudicator.store import steps
+from adjudicator.store.gamedir import GameDir, atomic_write
 
 EXCERPT_LINES = 20
 EXCERPT_BYTES = 1024
@@ -234,7 +236,7 @@ def _one_message(games: list[Game], raw: Raw, settings: MailSettings) -> Outcome
     taken = [r.game for _, r in routes if r.game is not None and r.signer is not None]
     for game in dict.fromkeys(taken):
         with steps.step(game.root, "mail") as running:
-            handle = engine.OpenGame(game.root)
+            handle = open_game.OpenGame(game.root)
             game.meta = handle.meta
             judged = [
                 (index, found, str(route.signer), _judged(message, handle, game, found, route))
@@ -245,7 +247,9 @@ def _one_message(games: list[Game], raw: Raw, settings: MailSettings) -> Outcome
             for index, found, signer, verdict in judged:
                 note = _answer(message, handle, game, signer, found, verdict, unnamed)
                 lines[index] = _line(message, game, signer, verdict, note)
-            running.commit("mail", message_id=key, **handle.accepted_lines(), **handle.opening())
+            running.commit(
+                "mail", message_id=key, **intake.accepted_lines(handle), **handle.opening()
+            )
     aside: dict[Game | None, list[Msg]] = {}
     hints: set[Game | None] = set()
     for index, (found, route) in enumerate(routes):
@@ -305,7 +309,7 @@ def _fields(order: bytes) -> tuple[str | None, object]:
 
 
 def _judged(
-    message: _Message, handle: engine.OpenGame, game: Game, found: FoundOrder, route: _Route
+    message: _Message, handle: open_game.OpenGame, game: Game, found: FoundOrder, route: _Route
 ) -> Verdict:
     """Judge an order (or notice) whose signature verified with ``route.signer``'s key, within
     the game's step."""
@@ -325,10 +329,10 @@ def _judged(
             signer,
             reasons=[Reason(msg("names-another-player", named=named, signer=signer))],
         )
-    return judging.judge_received(handle, found.name, route.order, route.signature)
+    return intake.judge_received(handle, found.name, route.order, route.signature)
 
 
-def _grey_step(handle: engine.OpenGame) -> bool:
+def _grey_step(handle: open_game.OpenGame) -> bool:
     """Whether the step took grey press: then nothing it writes may name the sender, and the
     journal line names every file (the receipts of the message included)."""
     grey = handle.meta["options"].get("press") == "grey"
@@ -347,7 +351,7 @@ def _line(message: _Message, game: Game, signer: str, verdict: Verdict, note: st
 
 def _answer(
     message: _Message,
-    handle: engine.OpenGame,
+    handle: open_game.OpenGame,
     game: Game,
     signer: str,
     found: FoundOrder,
@@ -357,7 +361,7 @@ def _answer(
     """Queue (or hold) the receipt to ``signer``; what the output line adds about it.
     ``unnamed``: the step took grey press, so the receipt is queued as ``receipt`` and never
     held (the held answers' folder is the address's, and its other files name the player);
-    grey press is at most :data:`adjudicator.notices.MAX_PRESS_PER_TURN` a turn."""
+    grey press is at most :data:`adjudicator.engine.notices.MAX_PRESS_PER_TURN` a turn."""
     if message.quiet is not None:
         return f" (not answered: {message.quiet})"
     words = receipt_words(handle, game, signer, found, verdict)
@@ -383,7 +387,7 @@ def _answer(
 
 
 def receipt_words(
-    handle: engine.OpenGame, game: Game, signer: str, found: FoundOrder, verdict: Verdict
+    handle: open_game.OpenGame, game: Game, signer: str, found: FoundOrder, verdict: Verdict
 ) -> present_mail.Mail:
     """What the receipt says: only what ``signer`` may see (their own order and its fate), and
     the chain head as it stands when the receipt is written (just before the journal line of
@@ -415,7 +419,7 @@ def receipt_words(
     )
 
 
-def _sha256_of(handle: engine.OpenGame, turn: int, entry: dict[str, Any]) -> str:
+def _sha256_of(handle: open_game.OpenGame, turn: int, entry: dict[str, Any]) -> str:
     """The SHA-256 of the order in effect, as the receipt that accepted it said (the journal
     keeps only a keyed digest)."""
     folder = handle.dir.root / handle.dir.turn_dir(turn) / "orders"

@@ -1,8 +1,8 @@
 """Composing the messages the adjudicator sends: reports, receipts, digests and notices.
 
 Pure functions: nothing here reads files, the clock aside (every message gets a Date, from
-``adjudicator.clock``, so ``ADJUDICATOR_NOW`` applies), or the network. Every message is marked
-``Auto-Submitted`` (RFC 3834): ``auto-replied`` for answers (receipts, digests of them),
+``adjudicator.store.clock``, so ``ADJUDICATOR_NOW`` applies), or the network. Every message is
+marked ``Auto-Submitted`` (RFC 3834): ``auto-replied`` for answers (receipts, digests of them),
 ``auto-generated`` for everything else (reports, reminders, notices).
 
 Messages use the SMTP policy (CRLF line ends) with 7-bit transfer encodings only, so a
@@ -20,9 +20,9 @@ from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import format_datetime, getaddresses, parseaddr
 
-from adjudicator import clock
-from adjudicator.mail.quoting import msg_id
 from adjudicator.present.pictures import CID_DOMAIN
+from adjudicator.present.quoting import msg_id
+from adjudicator.store import clock
 
 POLICY = policy.SMTP.clone(cte_type="7bit")
 """The SMTP policy (CRLF), with bodies in 7-bit encodings: never relies on 8BITMIME."""

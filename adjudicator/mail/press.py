@@ -19,12 +19,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from adjudicator import press, steps
-from adjudicator.lang import game_lang, lang_of
+from adjudicator.engine import press
 from adjudicator.mail.outgoing import new_message_id, notice_mail
 from adjudicator.mail.queue import Outbox
 from adjudicator.present import mail as present_mail
-from adjudicator.registry import load_game
+from adjudicator.rules.lang import game_lang, lang_of
+from adjudicator.store import steps
+from adjudicator.store.registry import load_game
 
 
 def relayed(log: list[dict[str, Any]]) -> int:

@@ -36,12 +36,12 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from adjudicator import clock, failpoint
 from adjudicator.mail.config import MailSettings, ServerSettings, password
 from adjudicator.mail.outgoing import POLICY
 from adjudicator.mail.tls import certificate_problem, connection_problem, not_local, tls_context
 from adjudicator.present import mail as present_mail
-from adjudicator.store import atomic_write, fsync_dir, make_folder
+from adjudicator.store import clock, failpoint
+from adjudicator.store.gamedir import atomic_write, fsync_dir, make_folder
 
 SMTP_TIMEOUT = 60.0
 """Seconds to wait for the SMTP server at every step before giving up."""

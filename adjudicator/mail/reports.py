@@ -1,7 +1,7 @@
 """Reports by mail: every turn's reports queued once, one mail per player.
 
 The body is the player's text report for the turn, rendered from the player's stored view as it
-is queued, with the press they received during the turn before (:mod:`adjudicator.press`);
+is queued, with the press they received during the turn before (:mod:`adjudicator.engine.press`);
 when the player owes an order, the order form (rendered from the same view) is attached as
 ``<id>-turn<N>-<player>.yaml``. Queuing a turn's reports is one step whose ``queued`` journal
 line names the turn, so a turn's reports are queued exactly once, whenever
@@ -13,18 +13,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from adjudicator import absences, journal, schedule, steps, views
-from adjudicator.contract import msg
-from adjudicator.engine import OpenGame
-from adjudicator.lang import lang_of
+from adjudicator.engine import absences
+from adjudicator.engine.open_game import OpenGame
+from adjudicator.engine.press import received_during
 from adjudicator.mail.outgoing import new_message_id, report_mail
 from adjudicator.mail.queue import Outbox
 from adjudicator.present.html import render_page
 from adjudicator.present.mail import turn_label
 from adjudicator.present.reports import form_of_view, render_view
 from adjudicator.present.words import say
-from adjudicator.press import received_during
-from adjudicator.registry import load_game
+from adjudicator.rules import schedule, views
+from adjudicator.rules.contract import msg
+from adjudicator.rules.lang import lang_of
+from adjudicator.store import journal, steps
+from adjudicator.store.registry import load_game
 
 
 def queue_due_reports(root: Path, sender: str) -> int:

@@ -3,15 +3,13 @@
 Queuing (the game master's actions announced, each turn's reports) is a step of its own, so a
 message is in the journal before any delivery can take it; delivery is another step whose
 ``sent`` line records what went out. A delivery cut short is recovered by keeping each message
-where it got to (see :mod:`adjudicator.steps`): a message is never handed to the server twice.
+where it got to (see :mod:`adjudicator.store.steps`): a message is never handed to the server twice.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from adjudicator import steps
-from adjudicator.lang import game_lang
 from adjudicator.mail.answers import queue_digests
 from adjudicator.mail.config import DEFAULT_SENDER, MailSettings
 from adjudicator.mail.due import announce
@@ -19,7 +17,9 @@ from adjudicator.mail.outgoing import new_message_id, notice_mail
 from adjudicator.mail.press import relay_press
 from adjudicator.mail.queue import Outbox, SendReport, deliver, failure_notice
 from adjudicator.mail.reports import queue_due_reports
-from adjudicator.store import GameDir
+from adjudicator.rules.lang import game_lang
+from adjudicator.store import steps
+from adjudicator.store.gamedir import GameDir
 
 
 def queue_due(root: Path, settings: MailSettings) -> None:

@@ -4,8 +4,8 @@ the earliest turn first (the first line names the turn and the file)."""
 from __future__ import annotations
 
 from adjudicator.audit.verify import Finding, Summary
-from adjudicator.contract import msg
 from adjudicator.present.words import say
+from adjudicator.rules.contract import msg
 
 SHOWN_FINDINGS = 20
 

@@ -20,8 +20,8 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from adjudicator.contract import Game
-from adjudicator.lang import DEFAULT, LANGUAGES
+from adjudicator.rules.contract import Game
+from adjudicator.rules.lang import DEFAULT, LANGUAGES
 
 if TYPE_CHECKING:
     import jinja2

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from adjudicator.contract import Msg, msg
+from adjudicator.rules.contract import Msg, msg
 
 HEX = re.compile(r"[0-9a-f]{64}")
 TEXT_HEAD_DIGITS = 32

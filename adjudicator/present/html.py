@@ -19,17 +19,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from adjudicator.contract import Game
-from adjudicator.lang import DEFAULT
 from adjudicator.present.hashes import chain
 from adjudicator.present.pictures import CID_DOMAIN, drawer
 from adjudicator.present.reports import (
-    _environment,
-    _game_info,
     form_of_view,
+    game_info,
     press_facts,
     render_view,
+    report_environment,
 )
+from adjudicator.rules.contract import Game
+from adjudicator.rules.lang import DEFAULT
 
 Embed = Literal["data", "cid", "file"]
 
@@ -60,10 +60,10 @@ def render_page(
     press: list[dict[str, Any]] | None = None,
     away: list[Any] | None = None,
 ) -> Page:
-    """The HTML report of a stored view (:func:`adjudicator.views.reader_view`) in ``lang``,
+    """The HTML report of a stored view (:func:`adjudicator.rules.views.reader_view`) in ``lang``,
     with the chain head ``head`` (None: none), the ``press`` the reader received during the
     turn before (``_press.html.j2``, before the chain) and who is away until when (``away``)."""
-    env = _environment(game, lang)
+    env = report_environment(game, lang)
     name = _TEMPLATES.get(doc["reader"], "player.html.j2")
     template = env.select_template([name, "fallback.html.j2"])
     draw = drawer(game.name)
@@ -79,7 +79,7 @@ def render_page(
         return "data:image/png;base64," + base64.b64encode(drawn[key]).decode("ascii")
 
     html = template.render(
-        game=_game_info(game, meta, doc["over"]),
+        game=game_info(game, meta, doc["over"]),
         turn=doc["turn"],
         owed=doc["owed"],
         view=doc["view"],
@@ -111,10 +111,11 @@ def report_page(
 ) -> Page:
     """``reader``'s HTML report as turn ``turn`` (default: the current one) opened, with the
     chain head ``head`` (None: none)."""
-    from adjudicator import absences
-    from adjudicator.engine import OpenGame, stored_view
-    from adjudicator.lang import lang_of
-    from adjudicator.press import received_during
+    from adjudicator.engine import absences
+    from adjudicator.engine.open_game import OpenGame
+    from adjudicator.engine.press import received_during
+    from adjudicator.engine.queries import stored_view
+    from adjudicator.rules.lang import lang_of
 
     handle = OpenGame(root)
     doc = stored_view(handle, reader, turn)

@@ -6,7 +6,7 @@ plain facts; this module turns them into a subject and a body. A body is a Jinja
 of a code of ``templates/common/texts/mail.yaml`` (``mail-...-subject``).
 
 Text from an incoming message (a file name, a sender, a subject) is a stranger's choice: the
-mail modules escape it (:mod:`adjudicator.mail.quoting`) before it becomes a fact here, and the
+mail modules escape it (:mod:`adjudicator.present.quoting`) before it becomes a fact here, and the
 templates put it in as it comes.
 """
 
@@ -20,12 +20,12 @@ from typing import Any
 
 import jinja2
 
-from adjudicator.contract import Game, Msg, Reason, msg
-from adjudicator.mail.quoting import one_line
 from adjudicator.present.catalogs import environment, translations
 from adjudicator.present.hashes import head_line, say_filter
-from adjudicator.present.verdicts import placed
+from adjudicator.present.quoting import one_line
+from adjudicator.present.verdict_lines import placed
 from adjudicator.present.words import say
+from adjudicator.rules.contract import Game, Msg, Reason, msg
 
 
 @dataclass(frozen=True)
@@ -230,7 +230,7 @@ def press(
     *, game_id: str, press: dict[str, Any], lang: str = "en", game: Game | None = None
 ) -> Mail:
     """Press relayed to a recipient, or its copy to the game master, as its reader sees it
-    (:func:`adjudicator.press.seen`: ``from`` None under grey, and then nothing names the
+    (:func:`adjudicator.engine.press.seen`: ``from`` None under grey, and then nothing names the
     sender)."""
     to = [msg("press-to-everyone")] if press["to"] == "all" else list(press["to"])
     sender = press["from"]

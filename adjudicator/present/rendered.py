@@ -3,9 +3,9 @@ made from, so that ``report``, ``view`` and ``form`` need not load Jinja to say 
 said before.
 
 A report is rendered from a stored view (which never changes once written), the game as the
-journal tells it (``meta``), the press the reader received (:mod:`adjudicator.press`: never in a
-view, so in the key as it is shown), the reader's language, and the program that renders it: its
-templates, texts, catalogs and code. The key is a SHA-256 over all of these, the program as
+journal tells it (``meta``), the press the reader received (:mod:`adjudicator.engine.press`: never
+in a view, so in the key as it is shown), the reader's language, and the program that renders
+it: its templates, texts, catalogs and code. The key is a SHA-256 over all of these, the program as
 each file's path, size and modification time (the adjudicator's package, its templates, and the
 game's package and templates), so a changed template or upgraded program renders afresh. The
 chain head changes at every step, so it is not in the key: the text is rendered with a
@@ -30,7 +30,7 @@ from typing import Any
 
 from adjudicator import __version__
 from adjudicator.present.hashes import TEXT_HEAD_DIGITS
-from adjudicator.registry import BUILT_IN
+from adjudicator.store.registry import BUILT_IN
 
 KEEP = 2000
 """At most this many entries; when there are more, the older half goes."""
@@ -173,10 +173,11 @@ def report(
     """``reader``'s text report as turn ``turn`` (None: the current one) opened, in ``lang``
     (None: the reader's), with the chain head ``head`` (None: none), from the cache when it
     was rendered before (``cache=False``: rendered afresh, nothing kept)."""
-    from adjudicator import absences
-    from adjudicator.engine import OpenGame, stored_view_bytes
-    from adjudicator.lang import lang_of
-    from adjudicator.press import received_during
+    from adjudicator.engine import absences
+    from adjudicator.engine.open_game import OpenGame
+    from adjudicator.engine.press import received_during
+    from adjudicator.engine.queries import stored_view_bytes
+    from adjudicator.rules.lang import lang_of
 
     handle = OpenGame(root)
     stored = stored_view_bytes(handle, reader, turn)
@@ -202,9 +203,10 @@ def form(root: Path, player: str, head: str | None, *, cache: bool = True) -> st
     """``player``'s order form for the current turn in their language, with the chain head
     ``head``, from the cache when it was rendered before (``cache=False``: rendered afresh);
     NotNow when the game is over or they owe nothing."""
-    from adjudicator.engine import OpenGame, stored_view_bytes
-    from adjudicator.errors import NotNow
-    from adjudicator.lang import lang_of
+    from adjudicator.engine.open_game import OpenGame
+    from adjudicator.engine.queries import stored_view_bytes
+    from adjudicator.rules.errors import NotNow
+    from adjudicator.rules.lang import lang_of
 
     handle = OpenGame(root)
     stored = stored_view_bytes(handle, player)

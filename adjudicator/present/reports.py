@@ -26,17 +26,17 @@ from typing import Any
 
 import jinja2
 
-from adjudicator.contract import Game, Msg, State, msg
-from adjudicator.formlines import FORM_WIDTH, carried_lines
 from adjudicator.present.catalogs import DEFAULT, environment, translations
 from adjudicator.present.hashes import chain, head_line, say_filter
 from adjudicator.present.words import say
-from adjudicator.views import reader_view
+from adjudicator.rules.contract import Game, Msg, State, msg
+from adjudicator.rules.formlines import FORM_WIDTH, carried_lines
+from adjudicator.rules.views import reader_view
 
 _ENVIRONMENTS: dict[tuple[str, str], jinja2.Environment] = {}
 
 
-def _environment(game: Game, lang: str = DEFAULT) -> jinja2.Environment:
+def report_environment(game: Game, lang: str = DEFAULT) -> jinja2.Environment:
     """One environment per game and language, so each template is compiled once per process."""
     key = (game.name, lang)
     if key not in _ENVIRONMENTS:
@@ -94,7 +94,7 @@ def counted(count: int, word: str, plural: str | None = None) -> str:
     return f"{count} {word if count == 1 else plural or word + 's'}"
 
 
-def _game_info(game: Game, meta: dict[str, Any], over: bool) -> dict[str, Any]:
+def game_info(game: Game, meta: dict[str, Any], over: bool) -> dict[str, Any]:
     info = {
         "id": meta["id"],
         "name": game.name,
@@ -121,18 +121,18 @@ def render_view(
     press: list[dict[str, Any]] | None = None,
     away: list[Msg] | None = None,
 ) -> str:
-    """The report of a stored view (:func:`adjudicator.views.reader_view`) in ``lang``, with the
-    chain head ``head`` (None: none); ``checking=False`` leaves out what lets the reader check
+    """The report of a stored view (:func:`adjudicator.rules.views.reader_view`) in ``lang``, with
+    the chain head ``head`` (None: none); ``checking=False`` leaves out what lets the reader check
     the game (a page that shows the text says that itself). ``press``: the press the reader
-    received during the turn before (:func:`adjudicator.press.shown_to`; never in a view),
+    received during the turn before (:func:`adjudicator.engine.press.shown_to`; never in a view),
     listed before the order form (``_form.txt.j2``), or after a report that has none.
-    ``away``: who is away until when (:func:`adjudicator.absences.lines`, read with the head: no
-    stored view holds it), after the report."""
+    ``away``: who is away until when (:func:`adjudicator.engine.absences.lines`, read with the
+    head: no stored view holds it), after the report."""
     reader = doc["reader"]
-    env = _environment(game, lang)
+    env = report_environment(game, lang)
     listed = press_facts(press, doc["turn"]) if press else None
     text = env.get_template(_TEMPLATES.get(reader, "player.txt.j2")).render(
-        game=_game_info(game, meta, doc["over"]),
+        game=game_info(game, meta, doc["over"]),
         turn=doc["turn"],
         owed=doc["owed"],
         view=doc["view"],
@@ -199,9 +199,9 @@ def form_of_view(
     carried["context"] = context
     if lang != DEFAULT:
         carried["lang"] = lang
-    env = _environment(game, lang)
+    env = report_environment(game, lang)
     text = env.get_template("form.yaml.j2").render(
-        game=_game_info(game, meta, False),
+        game=game_info(game, meta, False),
         turn=turn,
         player=player,
         to_do=doc["to_do"],
@@ -231,12 +231,12 @@ def render_final(
     """The final table of a finished game (``final.txt.j2``), from its last public view, with
     the chain head ``head`` (None: none), the seed commitment and the seed and salt
     (``checking=False``: without them)."""
-    env = _environment(game, lang)
+    env = report_environment(game, lang)
     if doc.get("ended"):  # the votes ended it: the game's own final table has no result
         text = _votes(env, doc)
     else:
         text = env.get_template("final.txt.j2").render(
-            game=_game_info(game, meta, True), turn=doc["turn"], view=doc["view"]
+            game=game_info(game, meta, True), turn=doc["turn"], view=doc["view"]
         )
     return text + _checking(env, doc, head) if checking else text
 

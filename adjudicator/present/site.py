@@ -28,12 +28,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from adjudicator.contract import Game
-from adjudicator.errors import UsageProblem
-from adjudicator.lang import game_lang
 from adjudicator.present.hashes import chain, head_line
 from adjudicator.present.html import picture_file, render_page
-from adjudicator.present.reports import _environment, _game_info
+from adjudicator.present.reports import game_info, report_environment
+from adjudicator.rules.contract import Game
+from adjudicator.rules.errors import UsageProblem
+from adjudicator.rules.lang import game_lang
 
 COLOURS = ["#7a244a", "#1f5f8b", "#3d7a2a", "#b8741a", "#5b3f8c", "#8b2f1f"]
 """Lines of the chart, by seat (a game that gives its players colours uses those)."""
@@ -67,7 +67,8 @@ def reader_page(reader: str) -> str:
 
 def build(root: Path) -> dict[str, bytes]:
     """Every file of the site of the game in ``root``, by relative path."""
-    from adjudicator.engine import OpenGame, record, stored_view
+    from adjudicator.engine.open_game import OpenGame
+    from adjudicator.engine.queries import record, stored_view
 
     handle = OpenGame(root)
     head = handle.dir.head()
@@ -78,8 +79,8 @@ def build(root: Path) -> dict[str, bytes]:
     turns = list(range(1, handle.turn() + 1))
     readers = ["public", *([*handle.players, "gm"] if over else [])]
     files: dict[str, bytes] = {}
-    env = _environment(game, lang)
-    info = _game_info(game, meta, over)
+    env = report_environment(game, lang)
+    info = game_info(game, meta, over)
     nav = env.get_template("site/nav.html.j2")
     for reader in readers:
         for turn in turns:

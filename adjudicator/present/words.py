@@ -1,4 +1,4 @@
-"""Codes to words: every :class:`~adjudicator.contract.Msg` is rendered here, and only here.
+"""Codes to words: every :class:`~adjudicator.rules.contract.Msg` is rendered here, and only here.
 
 The English text of every code lives in YAML files, ``texts/*.yaml``: the adjudicator's own in
 ``templates/common/texts/``, each game's in its templates folder (``Game.templates()/texts/``).
@@ -27,8 +27,8 @@ from typing import Any
 
 import yaml
 
-from adjudicator.contract import Game, Msg
 from adjudicator.present.catalogs import translations
+from adjudicator.rules.contract import Game, Msg
 
 Text = str | dict[str, str]
 """A code's English text: one string, or ``{"one": ..., "other": ...}`` by ``count``."""

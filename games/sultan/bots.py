@@ -8,8 +8,8 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from adjudicator.contract import Order, View
-from adjudicator.rng import Stream
+from adjudicator.rules.contract import Order, View
+from adjudicator.rules.rng import Stream
 
 from .rules import VALUES, bonus_for
 

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from adjudicator.contract import Msg, Path, Problem, msg
+from adjudicator.rules.contract import Msg, Path, Problem, msg
 
 ORDER_COLOURS = ("white", "red", "yellow", "green", "blue")
 ORDER_KEYS = ("return", "bid", "bids")

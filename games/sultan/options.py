@@ -8,8 +8,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from adjudicator.contract import Problem
-from adjudicator.problems import option_problems
+from adjudicator.rules.contract import Problem
+from adjudicator.rules.problems import option_problems
 
 
 class Options(BaseModel):

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from adjudicator.contract import Event, Order, Resolution, State
-from adjudicator.rng import Rng, Stream
+from adjudicator.rules.contract import Event, Order, Resolution, State
+from adjudicator.rules.rng import Rng, Stream
 
 from ..plain import clone
 from .checks import validate

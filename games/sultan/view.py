@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.contract import Event, State, View
+from adjudicator.rules.contract import Event, State, View
 
 from ..plain import clone
 from .rules import owed, placement_order, standings

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.contract import Order, Problem, Resolution, State, View
-from adjudicator.rng import Rng, Stream
+from adjudicator.rules.contract import Order, Problem, Resolution, State, View
+from adjudicator.rules.rng import Rng, Stream
 
 from . import rules
 from .board import PARDON

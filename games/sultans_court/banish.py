@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from adjudicator.contract import Event, Msg, Order, State, msg
+from adjudicator.rules.contract import Event, Msg, Order, State, msg
 
 from .board import (
     CITIES,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from adjudicator.contract import Msg, State, msg
+from adjudicator.rules.contract import Msg, State, msg
 
 POWER = ("Horses", "Cannons", "Gold", "Troops", "Supplies", "Ships")
 PARDON = "Pardon"

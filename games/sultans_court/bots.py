@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.contract import Order, View
-from adjudicator.rng import Stream
+from adjudicator.rules.contract import Order, View
+from adjudicator.rules.rng import Stream
 
 from .board import CITIES, DUNGEONS, KAFFA, KINDS, PARDON, POWER, RESERVE, at_court, owner
 

@@ -22,7 +22,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from adjudicator.contract import Msg, Order, Path, Problem, msg
+from adjudicator.rules.contract import Msg, Order, Path, Problem, msg
 
 from .board import CARDS, CITIES, DUNGEONS, ISLAND, KINDS, PARDON, POSITIONS, POWER, RESERVE
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from adjudicator.contract import Event, Order, Resolution, State
-from adjudicator.rng import Rng
+from adjudicator.rules.contract import Event, Order, Resolution, State
+from adjudicator.rules.rng import Rng
 
 from ..plain import clone
 from .banish import banish, pardon

@@ -7,9 +7,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from adjudicator.contract import Problem, State
-from adjudicator.problems import option_problems
-from adjudicator.rng import Rng
+from adjudicator.rules.contract import Problem, State
+from adjudicator.rules.problems import option_problems
+from adjudicator.rules.rng import Rng
 
 from .board import CITIES, COLOURS, KAFFA, KINDS, PARDON, POWER, sort_hand, vizir_name
 

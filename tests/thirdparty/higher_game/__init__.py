@@ -15,9 +15,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from adjudicator.contract import Order, Problem, Resolution, State, View
-from adjudicator.problems import option_problems
-from adjudicator.rng import Rng, Stream
+from adjudicator.rules.contract import Order, Problem, Resolution, State, View
+from adjudicator.rules.problems import option_problems
+from adjudicator.rules.rng import Rng, Stream
 
 CARDS = [1, 2, 3, 4, 5]
 

@@ -1,0 +1,60 @@
+"""What every command module shares: failures with their exit codes, and reading a key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+EXIT_REFUSED = 3
+EXIT_NOT_NOW = 4
+EXIT_TEMPFAIL = 75
+
+
+class Failure(click.ClickException):
+    """A domain error shown to the user; subclasses carry the exit code."""
+
+
+class UsageFailure(Failure):
+    exit_code = 2
+
+
+class RefusedFailure(Failure):
+    exit_code = EXIT_REFUSED
+
+
+class NotNowFailure(Failure):
+    exit_code = EXIT_NOT_NOW
+
+
+class TempFailure(Failure):
+    exit_code = EXIT_TEMPFAIL
+
+
+FAILURES: dict[int, type[Failure]] = {
+    2: UsageFailure,
+    3: RefusedFailure,
+    4: NotNowFailure,
+    EXIT_TEMPFAIL: TempFailure,
+}
+
+
+def fail(message: str, code: int) -> NoReturn:
+    raise FAILURES.get(code, Failure)(message)
+
+
+def private_key(keyfile: Path) -> Any:
+    """The private key in ``keyfile``, asking for its passphrase when it has one (exit 2 when
+    it cannot be read)."""
+    from adjudicator.present.words import say
+    from adjudicator.signing import keys
+
+    try:
+        try:
+            return keys.load_private(keyfile)
+        except keys.PassphraseNeeded:
+            passphrase = click.prompt(f"Passphrase for {keyfile}", hide_input=True)
+            return keys.load_private(keyfile, passphrase.encode())
+    except keys.KeyProblem as error:
+        fail(f"{keyfile}: {say(error.reason)}", 2)

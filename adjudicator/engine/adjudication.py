@@ -1,0 +1,211 @@
+"""Adjudication: the current turn resolved once every owed order is in (or the game master or
+the clock says so), and the files a turn writes as it opens.
+
+``submit`` only stores orders (:mod:`adjudicator.engine.intake`); only :func:`adjudicate`
+resolves a turn: the orders in effect -> the game's ``resolve`` -> the next turn's state and
+every reader's view -> the journal line. ``verify`` recomputes these files with the same
+functions.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from adjudicator.engine import absences
+from adjudicator.engine.open_game import OpenGame, deadline_of, now
+from adjudicator.rules import views
+from adjudicator.rules.contract import Game, State
+from adjudicator.rules.errors import NotNow
+from adjudicator.rules.rng import Rng
+from adjudicator.store import clock, steps
+from adjudicator.store.gamedir import GameDir, dump_json
+
+
+def opening_files(
+    game: Game,
+    meta: dict[str, Any],
+    turn: int,
+    state: State,
+    orders: dict[str, Any] | None,
+    ended: dict[str, Any] | None = None,
+    conceded: list[str] | None = None,
+) -> dict[str, bytes]:
+    """The files of a turn as it opens: its state and every reader's view (what their reports
+    and forms are rendered from); ``orders``: every order used, by turn, once the game is over;
+    ``ended``: how the players' votes ended the game; ``conceded``: who conceded so far.
+    ``verify`` recomputes these to compare them with the journal."""
+    folder = GameDir.turn_dir(turn)
+    files = {f"{folder}/state.json": dump_json(state)}
+    for reader in views.readers(meta):
+        doc = views.reader_view(game, meta, state, reader, orders, ended, conceded)
+        files[views.path(folder, reader)] = dump_json(doc, sort_keys=False)
+    return files
+
+
+def resolution_file(
+    turn: int, orders: dict[str, Any], defaulted: list[str], events: list[Any]
+) -> tuple[str, bytes]:
+    """The path and bytes of turn ``turn``'s resolution: the orders used, who was defaulted, and
+    what happened."""
+    doc = {"turn": turn, "orders": orders, "defaulted": defaulted, "events": events}
+    return f"{GameDir.turn_dir(turn)}/resolution.json", dump_json(doc)
+
+
+def write_files(store: GameDir, files: dict[str, bytes]) -> None:
+    for rel, data in files.items():
+        store.write_bytes(rel, data)
+
+
+def reveal_of(handle: OpenGame, turn: int, without: list[str]) -> dict[str, Any]:
+    """The reveal of ``turn`` opening now: its deadline (counted as a turn's is) and who made
+    no commitment."""
+    deadline = deadline_of(handle.meta, clock.now())
+    owing = [p for p in handle.players if p in handle.committed(turn) and p not in without]
+    deadline = absences.opening_deadline(handle, deadline, owing)
+    return {"turn": turn, "deadline": deadline, "without": without}
+
+
+def stored_order(handle: OpenGame, turn: int, player: str) -> dict[str, Any]:
+    """The body of ``player``'s order in effect for ``turn``, normalised."""
+    entry = handle.in_effect(turn)[player]
+    name = entry["file"].rsplit("/", 1)[-1]
+    raw = (handle.dir.root / handle.dir.turn_dir(turn) / "orders" / name).read_bytes()
+    from adjudicator.engine.orders import parse
+
+    sealed = handle.sealing_option() == "commit-reveal"
+    parsed = parse(raw, handle.game, "reveal" if sealed else "order")
+    return handle.game.normalise(parsed.body())
+
+
+Why = Literal["complete", "deadline", "gm", "agreed"]
+
+
+"""Why a turn was adjudicated: every order was in, its deadline passed, the game master, or
+the players' votes ended the game (a draw agreed, or one player left)."""
+
+
+def adjudicate(
+    root: Path, default_missing: bool = False, why: Why = "gm", only_turn: int | None = None
+) -> dict[str, Any]:
+    """Resolve the current turn; NotNow while orders are missing (unless defaults are asked for).
+
+    A resigned player's seat always plays the default orders; so does a missing player's in a
+    turn that was rolled back (its orders are fixed, as they were the first time). With
+    ``only_turn``, NotNow unless that is still the current turn (another run was quicker).
+    """
+    with steps.step(root, "adjudicate") as running:
+        handle = OpenGame(root)
+        turn = handle.turn()
+        if only_turn is not None and turn != only_turn:
+            raise NotNow(f"turn {only_turn} was adjudicated already (turn {turn} is open)")
+        state = handle.state(turn)
+        game = handle.game
+        if handle.over():
+            raise NotNow(f"game {handle.meta['id']} is over")
+        ending = handle.ending()
+        if ending is not None:
+            _end_by_votes(handle, running, state, ending)
+            return {
+                "turn": turn,
+                "defaulted": [],
+                "over": True,
+                "revealing": False,
+                "ended": ending,
+            }
+        owed = game.owed(state)
+        received = handle.received(turn)
+        missing = [p for p in handle.players if p in owed and p not in received]
+        away = absences.left_out(handle)
+        left_out = handle.resigned() + handle.votes().conceded + handle.without(turn) + away
+        absent = [p for p in missing if p not in left_out]
+        fixed = handle.clock().rolled_back
+        if absent and not (default_missing or fixed):
+            raise NotNow(
+                f"turn {turn} cannot be adjudicated: orders missing from {', '.join(absent)} "
+                "(adjudicate --default-missing applies the default orders)"
+            )
+        if absent and handle.meta["options"]["nmr"] == "wait" and not fixed:
+            raise NotNow(
+                f"turn {turn} cannot be adjudicated: orders missing from {', '.join(absent)}, "
+                "and this game waits for every order (nmr: wait)"
+            )
+        if handle.phase(turn) == "commit":
+            running.commit("revealing", reveal=reveal_of(handle, turn, missing))
+            return {"turn": turn, "defaulted": missing, "over": False, "revealing": True}
+        orders = {
+            p: (stored_order(handle, turn, p) if p in received else None)
+            for p in handle.players
+            if p in owed
+        }
+        resolution = game.resolve(state, orders, Rng(handle.meta["seed"]))
+        if resolution.state["turn"] != turn + 1:
+            raise RuntimeError(f"{game.name}: resolve must advance the turn by one")
+        over = game.is_over(resolution.state)
+        opened = clock.now()
+        deadline = None if over else deadline_of(handle.meta, opened)
+        owing = list(game.owed(resolution.state))
+        deadline = absences.opening_deadline(handle, deadline, owing)
+        everything = {**all_orders(handle), str(turn): orders} if over else None
+        files = dict([resolution_file(turn, orders, missing, resolution.events)])
+        conceded = handle.votes().conceded
+        files.update(
+            opening_files(game, handle.meta, turn + 1, resolution.state, everything, None, conceded)
+        )
+        write_files(handle.dir, files)
+        running.commit(
+            "adjudicated",
+            at=clock.stamp(opened),
+            turn=turn,
+            defaulted=missing,
+            why=why,
+            deadline=deadline,
+        )
+    return {"turn": turn, "defaulted": missing, "over": over, "revealing": False}
+
+
+def _end_by_votes(
+    handle: OpenGame, running: steps.Step, state: State, ending: dict[str, Any]
+) -> None:
+    """End the game at the current turn as the votes say: no order is played; the next turn's
+    folder holds the state as it stood and the final views, which say how it ended."""
+    turn = handle.turn()
+    files = dict(ending_files(handle.game, handle.meta, state, ending, all_orders(handle)))
+    write_files(handle.dir, files)
+    running.commit(
+        "adjudicated",
+        at=now(),
+        turn=turn,
+        defaulted=[],
+        why="agreed",
+        deadline=None,
+        ended=ending,
+    )
+
+
+def ending_files(
+    game: Game,
+    meta: dict[str, Any],
+    state: State,
+    ending: dict[str, Any],
+    orders: dict[str, Any],
+) -> dict[str, bytes]:
+    """The files of an adjudication that ends the game by the players' votes: a resolution
+    that played no order, and the state as it stood (its turn one higher) with the final
+    views. ``verify`` recomputes these."""
+    turn = state["turn"]
+    event = {"type": "ended_by_votes", **ending}
+    files = dict([resolution_file(turn, {}, [], [event])])
+    after = {**state, "turn": turn + 1}
+    everything = {**orders, str(turn): {}}
+    files.update(opening_files(game, meta, turn + 1, after, everything, ending, ending["conceded"]))
+    return files
+
+
+def all_orders(handle: OpenGame) -> dict[str, Any]:
+    """Every order used, by turn: ``{"1": {"alice": {...}, "bob": null}}`` (null: default)."""
+    result: dict[str, Any] = {}
+    for turn in range(1, handle.turn()):
+        resolution = handle.dir.read_json(f"{handle.dir.turn_dir(turn)}/resolution.json")
+        result[str(turn)] = resolution["orders"]
+    return result

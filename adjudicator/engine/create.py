@@ -1,0 +1,76 @@
+"""``new``: a game made from its setup file, with its first turn open and every reader's first
+view."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from adjudicator.engine.adjudication import opening_files, write_files
+from adjudicator.engine.open_game import OpenGame, deadline_of, game_options
+from adjudicator.rules.errors import UsageProblem
+from adjudicator.rules.rng import Rng
+from adjudicator.store import clock, steps
+from adjudicator.store.gamedir import GameDir, make_folder
+
+
+def new(root: Path, setup_path: Path) -> OpenGame:
+    """Create a game from a setup file and write the first reports."""
+    from adjudicator.engine.setup import read_setup
+
+    game, meta, raw = read_setup(setup_path)
+    _make_room(root)
+    state = game.setup(meta["players"], game_options(meta), Rng(meta["seed"]))
+    opened = clock.now()
+    deadline = deadline_of(meta, opened) if not game.is_over(state) else None
+    make_folder(root)  # its name lasts in the folder above, as the game's files do in it
+    with steps.step(root, "new") as running:
+        running.strays = set()  # what a new cut short left, moved aside: named with the game
+        store = running.store
+        store.write_bytes("setup.yaml", raw)
+        store.write_json("game.json", meta)
+        write_files(store, opening_files(game, meta, 1, state, None))
+        running.commit(
+            "created",
+            at=clock.stamp(opened),
+            turn=1,
+            deadline=deadline,
+            commitment=meta["commitment"],
+            public=public_header(meta),
+        )
+    return OpenGame(root)
+
+
+def public_header(meta: dict[str, Any]) -> dict[str, Any]:
+    """What the ``created`` line says of the game for everyone (docs/archive.md): what a replay
+    needs but the seed, and no address."""
+    return {
+        "game": meta["game"],
+        "id": meta["id"],
+        "players": [{k: v for k, v in p.items() if k != "email"} for p in meta["players"]],
+        "options": meta["options"],
+    }
+
+
+def _make_room(root: Path) -> None:
+    """``root`` must not exist, be empty, or hold only what a ``new`` cut short left, which
+    is moved aside to ``discarded/``."""
+    if not root.exists():
+        return
+    if not root.is_dir():
+        raise UsageProblem(f"{root}: the game directory must be a folder")
+    store = GameDir(root)
+    entries = [p for p in root.iterdir() if p.name != ".lock" and not steps.is_half_marker(p.name)]
+    if not entries:
+        return  # empty, or a new killed while it wrote its marker (the step removes that)
+    marker = store.marker()
+    if store.log() or marker is None or marker.get("kind") != "new":
+        raise UsageProblem(f"{root}: the game directory must not exist or must be empty")
+    with store.locked():
+        box = root / steps.DISCARDED / "0001"
+        box.mkdir(parents=True, exist_ok=True)
+        for entry in entries:
+            if entry.name not in (steps.DISCARDED, ".step"):
+                os.replace(entry, box / entry.name)
+        (root / ".step").unlink(missing_ok=True)

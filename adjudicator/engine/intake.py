@@ -1,0 +1,291 @@
+"""Judging order files: the pipeline parse -> verify signature -> check envelope -> validate ->
+store, for ``submit``, mail and ``check`` (a player's own check against their form).
+
+Kept apart from :mod:`adjudicator.engine` so that commands that only read a game never import
+the YAML parser, the schemas or the signature code. Under ``sealing: commit-reveal`` a file is
+a commitment, a reveal or an order by its keys, and the turn's phase says which it must be.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from adjudicator.engine import absences
+from adjudicator.engine.adjudication import reveal_of
+from adjudicator.engine.gate import NO_SIGNATURE, out_of_game, signature_reason
+from adjudicator.engine.notices import looks_like_notice
+from adjudicator.engine.open_game import OpenGame, now
+from adjudicator.engine.orders import (
+    Kind,
+    Refusal,
+    Submission,
+    check_envelope,
+    game_problems,
+    order_and_signature,
+    pair,
+    parse,
+    sha256,
+    within_caps,
+)
+from adjudicator.rules import sealing
+from adjudicator.rules.contract import Msg, Problem, Reason, msg
+from adjudicator.rules.errors import NotNow
+from adjudicator.rules.lang import DEFAULT, game_lang
+from adjudicator.rules.verdict import Verdict
+from adjudicator.signing import sshsig
+from adjudicator.store import steps
+from adjudicator.store.gamedir import GameDir
+
+
+# -- submit ------------------------------------------------------------------------------------
+def submit(root: Path, paths: list[Path], only: str | None = None) -> list[Verdict]:
+    """Judge each order file (or notice) in turn against the game as the files before it left
+    it; one step (one journal line) for all those accepted. ``only``: the one kind of notice
+    taken (``press`` and ``absence`` take only their own)."""
+    GameDir(root).require()  # a folder that is no game is named before the files are
+    submissions = pair(paths)
+    verdicts = []
+    with steps.step(root, "submit") as running:
+        handle = OpenGame(root)
+        if handle.over():
+            raise NotNow(f"game {handle.meta['id']} is over; it takes no more orders")
+        for submission in submissions:
+            verdicts.append(_submit_one(handle, submission, only))
+        if handle.pending or handle.noticed:
+            running.commit("submitted", **accepted_lines(handle), **handle.opening())
+    return verdicts
+
+
+def accepted_lines(handle: OpenGame) -> dict[str, Any]:
+    """What a step's journal line says it accepted: ``orders``, and ``notices`` when it took
+    any (a line without notices has no such key, as lines made before them), and
+    ``deadline_moved`` when an absence it took moves the current turn's deadline."""
+    noticed = {"notices": handle.noticed} if handle.noticed else {}
+    return {"orders": handle.pending, **noticed, **absences.moved_now(handle)}
+
+
+def _submit_one(handle: OpenGame, submission: Submission, only: str | None) -> Verdict:
+    label = str(submission.order_path)
+    try:
+        received, signature = order_and_signature(submission)
+    except Refusal as refusal:
+        return Verdict(label, False, reasons=[Reason(refusal.reason)])
+    return judge(handle, label, received, signature, only)
+
+
+def judge_received(handle: OpenGame, label: str, received: bytes, signature: bytes) -> Verdict:
+    """Judge one order that came by mail (already split from its signature), inside a step."""
+    if handle.over():
+        return Verdict(label, False, reasons=[Reason(msg("game-over", game=handle.meta["id"]))])
+    try:
+        within_caps(received, signature)
+    except Refusal as refusal:
+        return Verdict(label, False, reasons=[Reason(refusal.reason)])
+    return judge(handle, label, received, signature)
+
+
+def judge(
+    handle: OpenGame,
+    label: str,
+    received: bytes,
+    signature: bytes | None,
+    only: str | None = None,
+) -> Verdict:
+    """The pipeline for one order (or notice): parse, verify, envelope, validate, store."""
+    if looks_like_notice(received) or only is not None:
+        from adjudicator.engine.notice_intake import judge_notice
+
+        verdict = judge_notice(handle, label, received, signature, only)
+    else:
+        verdict = _judge(handle, label, received, signature)
+    verdict.game = handle.game
+    verdict.lang = game_lang(handle.meta)
+    return verdict
+
+
+def _judge(handle: OpenGame, label: str, received: bytes, signature: bytes | None) -> Verdict:
+    kind = _kind_of(received)
+    parsed = parse(received, handle.game, kind)
+    if parsed.data is None:
+        if signature is None:
+            parsed.reasons.insert(0, NO_SIGNATURE)
+        return Verdict(label, False, reasons=parsed.reasons)
+    player = parsed.data.get("player")
+    if not isinstance(player, str) or player not in handle.players:
+        if isinstance(player, str):
+            parsed.add(
+                Problem("unknown-player", ("player",), player=player, game=handle.meta["id"])
+            )
+        return Verdict(label, False, reasons=parsed.reasons)
+    if signature is None:
+        return Verdict(label, False, player, reasons=[NO_SIGNATURE, *parsed.reasons])
+    try:
+        signed = sshsig.verify_variants(received, signature, handle.key_of(player), signer=player)
+    except sshsig.SignatureError as error:
+        return Verdict(
+            label,
+            False,
+            player,
+            reasons=[Reason(signature_reason(handle, player, error, signature)), *parsed.reasons],
+        )
+    digest = handle.dir.digester().hidden(signed)
+    replayed = handle.accepted().get(digest)
+    if replayed is not None:
+        return Verdict(
+            label,
+            False,
+            player,
+            reasons=[Reason(msg("replay", turn=replayed))],
+        )
+    turn = handle.turn()
+    closed = _closed_to(handle, player, turn) or _wrong_kind(handle, kind, player, turn)
+    if closed is None and handle.noticed:
+        from adjudicator.engine.notice_intake import not_alone
+
+        closed = not_alone(handle, "order")
+    if closed is not None:
+        return Verdict(label, False, player, turn, reasons=[Reason(closed)])
+    state = handle.state(turn)
+    envelope = check_envelope(parsed, handle.meta["id"], player, turn)
+    owed = handle.game.owed(state)
+    if envelope and player not in owed:
+        parsed.reasons.append(Reason(msg("owes-nothing", player=player, turn=turn)))
+    elif envelope and kind != "commitment":
+        game_problems(parsed, handle.game, handle.game.context(handle.game.view(state, player)))
+    if (
+        envelope
+        and kind == "reveal"
+        and commitment_made(handle, turn, player) != (sealing.commitment_of(signed))
+    ):
+        parsed.reasons.insert(0, Reason(msg("reveal-mismatch", player=player, turn=turn)))
+    if not parsed.ok:
+        return Verdict(label, False, player, turn, reasons=parsed.reasons)
+    replaces = _store_order(handle, turn, player, signed, signature, digest, kind)
+    if kind == "commitment":
+        _open_reveal_when_complete(handle, turn, owed)
+    return Verdict(label, True, player, turn, replaces, sha256=sha256(signed), notes=parsed.notes)
+
+
+def commitment_made(handle: OpenGame, turn: int, player: str) -> str | None:
+    """The ``commit`` of ``player``'s commitment in effect for ``turn``, or None."""
+    entry = handle.committed(turn).get(player)
+    if entry is None:
+        return None
+    raw = (handle.dir.root / handle.dir.turn_dir(turn) / "orders" / entry["file"]).read_bytes()
+    data = parse(raw, handle.game, "commitment").data or {}
+    commit = data.get("commit")
+    return commit if isinstance(commit, str) else None
+
+
+def _kind_of(received: bytes) -> Kind:
+    """What a file looks like it is (a ``commit:`` or ``salt:`` key at the top level): the
+    phase of the turn then says whether it is what the turn asks for."""
+    for line in received.splitlines():
+        if line.startswith(b"commit:"):
+            return "commitment"
+        if line.startswith(b"salt:"):
+            return "reveal"
+    return "order"
+
+
+def _wrong_kind(handle: OpenGame, kind: Kind, player: str, turn: int) -> Msg | None:
+    """Why a file of this ``kind`` is not what the turn asks of ``player`` now, or None."""
+    phase = handle.phase(turn)
+    wanted: dict[str, Kind] = {"orders": "order", "commit": "commitment", "reveal": "reveal"}
+    if phase == "reveal" and player in handle.without(turn):
+        return msg("reveal-without-commitment", player=player, turn=turn)
+    if kind == wanted[phase]:
+        return None
+    if phase == "orders":
+        return msg("not-sealed", game=handle.meta["id"])
+    if phase == "commit":
+        return msg("commitment-first", turn=turn)
+    return msg("reveal-open", turn=turn)
+
+
+def _open_reveal_when_complete(handle: OpenGame, turn: int, owed: dict[str, Any]) -> None:
+    """The step that stores the last owed commitment opens the reveal (a resigned seat owes
+    none: it plays the default orders)."""
+    out = handle.resigned() + handle.votes().conceded
+    missing = [p for p in owed if p not in handle.committed(turn) and p not in out]
+    if not missing:
+        handle.opens = reveal_of(handle, turn, [])
+
+
+def _closed_to(handle: OpenGame, player: str, turn: int) -> Msg | None:
+    """Why ``player`` may send no order now (out of the game, or the turn was rolled back),
+    or None."""
+    out = out_of_game(handle, player)
+    if out is None and handle.clock().rolled_back:
+        return msg("turn-rolled-back", turn=turn)
+    return out
+
+
+def _store_order(
+    handle: OpenGame,
+    turn: int,
+    player: str,
+    signed: bytes,
+    signature: bytes,
+    digest: str,
+    kind: Kind = "order",
+) -> bool:
+    """Write the order's (or commitment's) files; the step's journal line will name it in
+    effect."""
+    store = handle.dir
+    folder = f"{store.turn_dir(turn)}/orders"
+    existing = store.root / folder
+    count = len(list(existing.glob(f"{player}-*.yaml"))) if existing.is_dir() else 0
+    name = f"{player}-{count + 1}.yaml"
+    store.write_bytes(f"{folder}/{name}", signed)
+    store.write_bytes(f"{folder}/{name}.sig", signature)
+    earlier = handle.committed(turn) if kind == "commitment" else handle.in_effect(turn)
+    replaces = player in earlier
+    entry = {
+        "turn": turn,
+        "player": player,
+        "file": name,
+        "digest": digest,
+        "replaces": replaces,
+        "at": now(),
+    }
+    if kind == "commitment":
+        entry["kind"] = "commitment"
+    handle.pending.append(entry)
+    return replaces
+
+
+# -- check -------------------------------------------------------------------------------------
+def check(order_path: Path, form_path: Path, game_name: str | None = None) -> Verdict:
+    """A player's own check of an order file against the form they were sent (no signature)."""
+    from adjudicator.engine.forms import read_form_file
+
+    label = str(order_path)
+    game, form = read_form_file(form_path)  # InputRefused when the form is damaged
+    lang = form.get("lang", DEFAULT)
+    try:
+        received, _ = order_and_signature(Submission(order_path, None))
+    except Refusal as refusal:
+        return Verdict(
+            label,
+            False,
+            reasons=[Reason(refusal.reason)],
+            game=game,
+            lang=lang,
+        )
+    parsed = parse(received, game)
+    if parsed.data is None:
+        return Verdict(label, False, reasons=parsed.reasons, game=game, lang=lang)
+    if check_envelope(parsed, form["id"], form["player"], form["turn"]):
+        game_problems(parsed, game, form["context"])
+    return Verdict(
+        label,
+        parsed.ok,
+        form["player"],
+        form["turn"],
+        reasons=parsed.reasons,
+        notes=parsed.notes,
+        game=game,
+        lang=lang,
+    )

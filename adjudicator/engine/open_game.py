@@ -1,0 +1,181 @@
+"""A game directory opened with its game module: :class:`OpenGame`, the engine's working handle.
+
+It reads the journal once; every step and every read command asks it what the game is now.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from adjudicator.rules import schedule, votes
+from adjudicator.rules.contract import Game, State
+from adjudicator.rules.errors import UsageProblem
+from adjudicator.store import clock, journal
+from adjudicator.store.gamedir import GameDir
+from adjudicator.store.registry import load_game
+
+if TYPE_CHECKING:
+    from adjudicator.rules import sealing
+
+
+class OpenGame:
+    """A game directory opened with its game module: the engine's working handle.
+
+    It reads the journal once: everything it says (the turn, the orders in effect, the seats)
+    is as the journal stood then. Within a step, the orders the step accepted so far are
+    ``pending`` and count as accepted.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.dir = GameDir(root)
+        self.dir.require()
+        self.log = self.dir.log()
+        self.facts = journal.facts(self.log)
+        self.meta = journal.seats(self.dir.created(), self.log, self.dir.read_json)
+        self.game: Game = load_game(self.meta["game"])
+        self.pending: list[dict[str, Any]] = []
+        self.noticed: list[dict[str, Any]] = []
+        """The notices this step accepted so far (press, absences, votes)."""
+        self._notices: dict[tuple[str, str], dict[str, Any]] = {}
+        """The notice files read so far, by kind and file (each is read once per opening)."""
+        self.opens: dict[str, Any] | None = None
+        """The reveal this step opens (``sealing: commit-reveal``), journaled with its line."""
+
+    @property
+    def players(self) -> list[str]:
+        return [p["name"] for p in self.meta["players"]]
+
+    def key_of(self, player: str) -> str:
+        for p in self.meta["players"]:
+            if p["name"] == player:
+                key: str = p["key"]
+                return key
+        raise KeyError(player)
+
+    def turn(self) -> int:
+        return self.facts.turn
+
+    def state(self, turn: int | None = None) -> State:
+        return self.dir.state(self.turn() if turn is None else turn)
+
+    def in_effect(self, turn: int) -> dict[str, dict[str, Any]]:
+        """Each player's order in effect for ``turn`` (this step's orders included)."""
+        orders = dict(self.facts.in_effect.get(turn, {}))
+        orders.update(
+            {o["player"]: o for o in self.pending if o["turn"] == turn and not o.get("kind")}
+        )
+        return orders
+
+    def committed(self, turn: int) -> dict[str, dict[str, Any]]:
+        """Each player's commitment in effect for ``turn`` (this step's included)."""
+        commitments = dict(self.facts.committed.get(turn, {}))
+        commitments.update(
+            {o["player"]: o for o in self.pending if o["turn"] == turn and o.get("kind")}
+        )
+        return commitments
+
+    def sealing_option(self) -> str:
+        """``plain``, or ``commit-reveal`` (docs/commit-reveal.md)."""
+        return str(self.meta["options"].get("sealing", "plain"))
+
+    def phase(self, turn: int | None = None) -> sealing.Phase:
+        """What ``turn`` (default: the current one) asks for now."""
+        turn = self.turn() if turn is None else turn
+        if self.sealing_option() != "commit-reveal":
+            return "orders"
+        return "reveal" if turn in self.revealing() else "commit"
+
+    def revealing(self) -> dict[int, dict[str, Any]]:
+        """The turns whose reveal has opened (this step's opening included)."""
+        return {**self.facts.revealing, **({self.opens["turn"]: self.opens} if self.opens else {})}
+
+    def received(self, turn: int) -> dict[str, dict[str, Any]]:
+        """What each player sent that counts now: their commitment in the commit phase, else
+        their order."""
+        return self.committed(turn) if self.phase(turn) == "commit" else self.in_effect(turn)
+
+    def without(self, turn: int) -> list[str]:
+        """The players who made no commitment for ``turn`` before its reveal opened."""
+        return list(self.revealing().get(turn, {}).get("without", []))
+
+    def accepted(self) -> dict[str, int]:
+        """The digest of every order accepted in this game, with its turn (for replays)."""
+        return {
+            **self.facts.accepted,
+            **{o["digest"]: o["turn"] for o in self.pending},
+            **{n["digest"]: n["turn"] for n in self.noticed},
+        }
+
+    def notices(self) -> list[dict[str, Any]]:
+        """Every notice accepted, in the order they came (this step's included)."""
+        return [*self.facts.notices, *self.noticed]
+
+    def resigned(self) -> list[str]:
+        """The players who resigned: their seats play the default orders."""
+        return [p["name"] for p in self.meta["players"] if p.get("resigned")]
+
+    def clock(self) -> journal.Clock:
+        return journal.clock(self.log, self.turn())
+
+    def over(self) -> bool:
+        """The game is over: by its rules, or because the players' votes ended it."""
+        return self.facts.ended is not None or self.game.is_over(self.state())
+
+    def notice(self, entry: dict[str, Any]) -> dict[str, Any]:
+        """The notice a journal entry names, as its player signed it (:func:`notices.stored`;
+        read once per opening of the game: votes and absences are asked for again and again)."""
+        key = (str(entry["kind"]), str(entry["file"]))
+        if key not in self._notices:
+            from adjudicator.engine import notices  # pydantic: only for a game that has notices
+
+            self._notices[key] = notices.stored(self.dir.root, *key)
+        return self._notices[key]
+
+    def votes(self) -> votes.Tally:
+        """The players' draw votes and concessions as they stand (this step's included)."""
+        found = [self.notice(n) for n in self.notices() if n["kind"] == "vote"]
+        return votes.tally((d["player"], d["vote"]) for d in found)
+
+    def ending(self) -> dict[str, Any] | None:
+        """How the votes as they stand end the game at the adjudication of the current turn
+        (None: they do not)."""
+        if self.facts.ended is not None:
+            return None
+        return votes.ending(self.votes(), self.players, self.resigned(), self.turn())
+
+    def opening(self) -> dict[str, Any]:
+        """What the step's line says of the reveal it opens (nothing when it opens none)."""
+        return {"reveal": self.opens} if self.opens else {}
+
+    def require_player(self, player: str) -> None:
+        if player not in self.players:
+            raise UsageProblem(
+                f"no player {player!r} in game {self.meta['id']} "
+                f"(players: {', '.join(self.players)})"
+            )
+
+
+def game_options(meta: dict[str, Any]) -> dict[str, Any]:
+    """The options the game module sees: the engine's own (nmr, sealing, press, absence,
+    absence_days) left out."""
+    from adjudicator.rules.options import ENGINE_OPTIONS, NUMBER_OPTIONS
+
+    engine = {*ENGINE_OPTIONS, *NUMBER_OPTIONS}
+    return {k: v for k, v in meta["options"].items() if k not in engine}
+
+
+def now() -> str:
+    return clock.stamp()
+
+
+def deadline_of(meta: dict[str, Any], opened: datetime) -> str | None:
+    """The deadline of a turn that opens at ``opened`` (None when the game has none)."""
+    spec = meta.get("deadline")
+    if not spec:
+        return None
+    try:
+        return clock.stamp(schedule.deadline_after(spec, opened, meta))
+    except schedule.PastTheCalendar:
+        return None  # the setup's first deadline was checked; a later one past 9999: none

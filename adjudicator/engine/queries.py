@@ -1,0 +1,130 @@
+"""What the read commands ask of a game: its status, a player's view, a stored view, the record.
+
+Nothing here writes: each reads the game as its journal names it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from adjudicator.engine import absences
+from adjudicator.engine.adjudication import all_orders
+from adjudicator.engine.open_game import OpenGame
+from adjudicator.rules import schedule, views
+from adjudicator.rules.errors import UsageProblem
+from adjudicator.store import clock
+
+
+def status(root: Path) -> dict[str, Any]:
+    return status_of(OpenGame(root))
+
+
+def status_of(handle: OpenGame) -> dict[str, Any]:
+    """The status as ``handle`` read the journal (one reading: turn and clock agree)."""
+    turn = handle.turn()
+    state = handle.state(turn)
+    over = handle.over()
+    owed = {} if over else handle.game.owed(state)
+    received = handle.received(turn)
+    order = handle.players
+    resigned = handle.resigned()
+    conceded = handle.votes().conceded
+    times = handle.clock()
+    away = absences.left_out(handle)
+    left_out = resigned + conceded + handle.without(turn) + away
+    return {
+        "id": handle.meta["id"],
+        "game": handle.meta["game"],
+        "turn": turn,
+        "over": over,
+        "phase": handle.phase(turn),
+        "owed": {p: owed[p] for p in order if p in owed},
+        "waiting_for": [p for p in order if p in owed and p not in received and p not in left_out],
+        "received": [p for p in order if p in received],
+        "resigned": resigned,
+        "conceded": [p for p in order if p in conceded],
+        "ended": handle.facts.ended,
+        "agreed": not over and handle.ending() is not None,
+        "without": handle.without(turn),
+        "away": [a.json() for a in absences.ahead(handle)],
+        "deadline": None if over or times.deadline is None else clock.stamp(times.deadline),
+        "timezone": schedule.game_zone(handle.meta).key,
+        "paused": times.paused_since is not None,
+        "rolled_back": times.rolled_back,
+    }
+
+
+def stored_view(handle: OpenGame, reader: str, turn: int | None = None) -> dict[str, Any]:
+    """``reader``'s view as turn ``turn`` (default: the current one) opened."""
+    doc: dict[str, Any] = json.loads(stored_view_bytes(handle, reader, turn))
+    return doc
+
+
+def stored_view_bytes(handle: OpenGame, reader: str, turn: int | None = None) -> bytes:
+    """The file of ``reader``'s view as turn ``turn`` (default: the current one) opened."""
+    if reader not in ("gm", "public"):
+        handle.require_player(reader)
+    current = handle.turn()
+    turn = current if turn is None else turn
+    if turn < 1 or turn > current:
+        raise UsageProblem(f"there is no turn {turn} (turns 1 to {current})")
+    return (handle.dir.root / views.path(handle.dir.turn_dir(turn), reader)).read_bytes()
+
+
+def view(root: Path, player: str) -> dict[str, Any]:
+    """What ``player`` may see now. Under ``sealing: commit-reveal``, ``to_do`` is ``commit``,
+    then ``reveal`` (``order`` keeps the key the order file needs), or null for a player whose
+    seat plays the default orders because they made no commitment."""
+    handle = OpenGame(root)
+    handle.require_player(player)
+    doc = {
+        "id": handle.meta["id"],
+        "game": handle.meta["game"],
+        **handle.game.view(handle.state(), player),
+    }
+    phase = handle.phase()
+    if phase != "orders" and doc.get("to_do") is not None:
+        doc["order"] = doc["to_do"]
+        left_out = player in handle.without(handle.turn())
+        doc["to_do"] = None if left_out else phase
+    return doc
+
+
+def record(root: Path) -> dict[str, Any]:
+    """The game record: public while the game runs (with the seed commitment), complete once
+    it is over (with the seed and salt that open the commitment)."""
+    handle = OpenGame(root)
+    state = handle.state()
+    over = handle.over()
+    data: dict[str, Any] = {
+        "game": handle.meta["game"],
+        "id": handle.meta["id"],
+        "players": handle.players,
+        "options": handle.meta["options"],
+        "over": over,
+    }
+    data.update(handle.game.record(state, over))
+    if handle.facts.ended is not None:  # the game's own result never came
+        data["result"] = None
+        data["ended"] = handle.facts.ended
+    conceded = handle.votes().conceded
+    if conceded:
+        data["conceded"] = [p for p in handle.players if p in conceded]
+    away = absences.stretches(absences.days_of(handle), handle.players)
+    if away:  # public, as the reports say them (rulings E22)
+        data["absences"] = [a.json() for a in away]
+    if handle.meta.get("commitment"):
+        data["commitment"] = handle.meta["commitment"]
+    if over and any(n["kind"] == "press" for n in handle.facts.notices):
+        from adjudicator.engine.press import everything
+
+        keys = ("turn", "at", "from", "to", "text")
+        data["press"] = [{k: p[k] for k in keys} for p in everything(root, handle.log)]
+    if over:
+        data["seed"] = handle.meta["seed"]
+        if handle.meta.get("salt"):
+            data["salt"] = handle.meta["salt"]
+        data["orders"] = all_orders(handle)
+    return data

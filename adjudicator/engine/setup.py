@@ -1,0 +1,358 @@
+"""The setup file (YAML) that creates a game: docs/setup-file.md describes it."""
+
+from __future__ import annotations
+
+import re
+import secrets
+import string
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from types import GenericAlias
+from typing import Any, Final
+
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from adjudicator.rules import digests
+from adjudicator.rules.contract import Game, Msg, Problem, msg
+from adjudicator.rules.errors import InputRefused
+from adjudicator.rules.lang import DEFAULT, Lang
+from adjudicator.rules.names import RESERVED_READERS
+from adjudicator.rules.options import ENGINE_OPTIONS, NUMBER_OPTIONS
+from adjudicator.rules.problems import describe_value, located_all, schema_problems
+from adjudicator.rules.schedule import (
+    DAILY,
+    DURATION,
+    PastTheCalendar,
+    ScheduleError,
+    deadline_after,
+    duration,
+    earlier,
+    zone,
+)
+from adjudicator.rules.strictyaml import StrictYamlError, load
+from adjudicator.signing import keys
+from adjudicator.store import clock
+from adjudicator.store.readfile import FileRefused, read_regular
+from adjudicator.store.registry import game_names, load_game
+
+MAX_SETUP_BYTES = 256 * 1024
+MAX_KEY_FILE_BYTES = 16 * 1024
+"""A public key line is under 1 KiB (an RSA key of 16384 bits: about 2.8 KiB)."""
+NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,31}$")
+GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+SEED_BYTES = 16
+"""A drawn seed: ``secrets.token_hex(16)``, 32 hex digits, 128 bits."""
+MIN_SEED_DIGITS = 2 * SEED_BYTES
+MAX_SEED_DIGITS = 128
+HEX_SEED = re.compile(f"[0-9a-fA-F]{{{MIN_SEED_DIGITS},{MAX_SEED_DIGITS}}}")
+
+
+class PlayerSpec(BaseModel):
+    """The keys of a player entry that every game reads; a game declares its own beside them
+    (``Game.player_model()``), and any other key is refused."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: str
+    email: str
+    key: str | None = None
+    key_file: str | None = None
+    lang: Lang | None = None
+
+
+class SetupSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    game: str
+    id: str
+    seed: Any = None  # checked by _seed_problems: a string of 32 to 128 hex digits
+    players: list[Any]  # each a PlayerSpec with the game's keys: see setup_model
+    options: dict[str, Any] = Field(default_factory=dict)
+    deadline: str | None = None
+    timezone: str | None = None
+    reminders: list[str] = Field(default_factory=list)
+    lang: Lang = DEFAULT
+
+
+def read_setup(path: Path) -> tuple[Game, dict[str, Any], bytes]:
+    """The game and its ``game.json`` content from a setup file; InputRefused with every problem."""
+    try:
+        raw = read_regular(path, MAX_SETUP_BYTES)
+    except FileRefused as error:
+        raise InputRefused(msg("setup-unreadable", path=str(path), why=error.why)) from None
+    try:
+        loaded = load(raw, max_bytes=MAX_SETUP_BYTES, max_depth=8)
+    except StrictYamlError as error:
+        raise InputRefused(f"{path}: refused", [p.reason for p in error.problems]) from None
+    # A player entry's keys depend on the game: an unknown game is named once the rest is read.
+    named = loaded.data.get("game") if isinstance(loaded.data, dict) else None
+    known = load_game(named) if isinstance(named, str) and named in game_names() else None
+    model = setup_model(known) if known is not None else SetupSpec
+    problems = schema_problems(model, loaded.data)
+    if problems:
+        if known is not None:
+            problems = [_player_key_problem(p, known) for p in problems]
+        raise InputRefused(f"{path}: refused", located_all(problems, loaded), known)
+    spec = model.model_validate(loaded.data, strict=True)
+    game = known or load_game(spec.game)
+    meta, problems = _meta(spec, game, path.parent)
+    if problems:
+        raise InputRefused(f"{path}: refused", located_all(problems, loaded), game)
+    return game, meta, raw
+
+
+def setup_model(game: Game) -> type[SetupSpec]:
+    """The setup file's model for ``game``: each player entry takes the keys every game reads
+    (``PlayerSpec``) and the game's own (``game.player_model()``), and no other."""
+    own = game.player_model()
+    shared = set(own.model_fields) & set(PlayerSpec.model_fields)
+    if shared:
+        raise ValueError(f"{game.name}'s player keys {sorted(shared)} are keys every game reads")
+    fields: dict[str, Any] = {key: (f.annotation, f) for key, f in own.model_fields.items()}
+    player = create_model("GamePlayerSpec", __base__=PlayerSpec, **fields)
+    players: Any = GenericAlias(list, player)
+    return create_model("GameSetupSpec", __base__=SetupSpec, players=(players, ...))
+
+
+def _player_key_problem(problem: Problem, game: Game) -> Problem:
+    """An unknown key of a player entry, with the keys that entry takes for this game."""
+    if problem.code != "unknown-key" or len(problem.path) != 3 or problem.path[0] != "players":
+        return problem
+    takes = [*PlayerSpec.model_fields, *game.player_model().model_fields]
+    words = msg("unknown-player-key", problem=problem.msg, title=game.title, keys=takes)
+    return Problem(problem.code, problem.path, words=words)
+
+
+def _meta(spec: SetupSpec, game: Game, base: Path) -> tuple[dict[str, Any], list[Problem]]:
+    problems: list[Problem] = []
+    if not GAME_ID.match(spec.id):
+        problems.append(Problem("bad-id", ("id",)))
+    count = len(spec.players)
+    if not game.min_players <= count <= game.max_players:
+        span = f"{game.min_players}–{game.max_players}"
+        if game.min_players == game.max_players:
+            span = str(game.min_players)
+        problems.append(
+            Problem("player-count", ("players",), title=game.title, span=span, count=count)
+        )
+    players: list[dict[str, Any]] = []
+    seen_names: dict[str, str] = {}  # casefolded: as first written
+    seen_keys: dict[bytes, str] = {}
+    for index, spec_player in enumerate(spec.players):
+        where = ("players", index)
+        name = spec_player.name
+        if not NAME.match(name):
+            problems.append(Problem("bad-name", (*where, "name"), name=name))
+        problems += _name_problems(name, (*where, "name"))
+        first = seen_names.get(name.casefold())
+        if first == name:
+            problems.append(Problem("duplicate-player", where, name=name))
+        elif first is not None:
+            problems.append(Problem("duplicate-player-case", where, name=name, first=first))
+        else:
+            seen_names[name.casefold()] = name
+        if not EMAIL.match(spec_player.email):
+            problems.append(Problem("bad-email", where, email=spec_player.email))
+        key_line = _key_line(spec_player, base, where, problems)
+        if key_line is not None:
+            try:
+                blob = keys.parse_public_line(key_line)
+            except keys.KeyProblem as error:
+                problems.append(Problem("bad-key", where, player=name, why=error.reason))
+            else:
+                if blob in seen_keys:
+                    problems.append(
+                        Problem("shared-key", where, player=name, other=seen_keys[blob])
+                    )
+                seen_keys[blob] = name
+        own = spec_player.model_dump(exclude=set(PlayerSpec.model_fields), exclude_none=True)
+        entry = {"name": name, "email": spec_player.email, "key": key_line, **own}
+        players.append({**entry, "lang": spec_player.lang or spec.lang})
+    problems += [
+        Problem(
+            p.code,
+            ("players", i, *p.path),
+            words=msg("of-player", player=players[i]["name"], problem=p.msg),
+        )
+        for i, p in game.check_players(players)
+    ]
+    effective, option_problems = check_options(game, [p["name"] for p in players], spec.options)
+    problems += [p.at("options") for p in option_problems]
+    problems += _schedule_problems(spec)
+    if "seed" in spec.model_fields_set:
+        problems += _seed_problems(spec.seed)
+    seed = spec.seed if "seed" in spec.model_fields_set else secrets.token_hex(SEED_BYTES)
+    salt = digests.new_salt()
+    meta = {
+        "id": spec.id,
+        "game": spec.game,
+        "players": players,
+        "options": effective,
+        "seed": seed,
+        "salt": salt,
+        "commitment": digests.commitment(seed, salt) if not problems else None,
+        "deadline": spec.deadline,
+        "timezone": spec.timezone,
+        "reminders": spec.reminders,
+        "lang": spec.lang,
+    }
+    return meta, problems
+
+
+def check_options(
+    game: Game, players: Sequence[str], given: Mapping[str, Any]
+) -> tuple[dict[str, Any], list[Problem]]:
+    """The effective options, the game's and the engine's (``nmr``, ``sealing``, ``press``),
+    defaults filled in, and every problem with those ``given``, each placed under the option's name:
+    what a setup file's ``options`` and ``demo --option`` are checked by."""
+    game_options = {
+        k: v for k, v in given.items() if k not in ENGINE_OPTIONS and k not in NUMBER_OPTIONS
+    }
+    engine_options = {
+        "nmr": given.get("nmr", "default"),
+        "sealing": given.get("sealing", "plain"),  # games made before: plain
+        "press": given.get("press", "none"),  # games made before: none
+        "absence": given.get("absence", "none"),  # games made before: none
+    }
+    problems = [
+        Problem(f"bad-{name}", (name,))
+        for name, values in ENGINE_OPTIONS.items()
+        if engine_options[name] not in values
+    ]
+    for name, (default, highest) in NUMBER_OPTIONS.items():
+        value = given.get(name, default)
+        engine_options[name] = value
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= highest:
+            given_as = describe_value(value)  # as the user wrote it: true, not Python's True
+            problems.append(Problem(f"bad-{name}", (name,), given=given_as, highest=highest))
+    effective, game_problems = game.options(players, game_options)
+    problems += [_with_engine_options(p) for p in game_problems]
+    return {**effective, **engine_options}, problems
+
+
+def _with_engine_options(problem: Problem) -> Problem:
+    """An unknown option, with the engine's options named beside the game's."""
+    known = problem.params.get("known")
+    if problem.code != "unknown-option" or not isinstance(known, list):
+        return problem
+    params = {**problem.params, "known": [*known, *ENGINE_OPTIONS, *NUMBER_OPTIONS]}
+    return Problem(problem.code, problem.path, words=problem.words, **params)
+
+
+# The words of the reader each reserved name stands for (adjudicator.rules.names.RESERVED_READERS).
+_READER_WORDS: Final = {"gm": "reader-gm", "public": "reader-public", "all": "reader-all"}
+
+
+def _name_problems(name: str, where: tuple[str | int, ...]) -> list[Problem]:
+    """A name the game directory or the mail uses for another reader, or that an order file
+    could not write as a plain value (docs/setup-file.md, docs/rulings.md E12)."""
+    if name.casefold() in RESERVED_READERS:
+        reader = msg(_READER_WORDS[name.casefold()])
+        every = [repr(n) for n in sorted(RESERVED_READERS)]
+        return [Problem("reserved-name", where, name=name, reader=reader, every=every)]
+    if not _reads_as_text(name):
+        return [Problem("name-not-text", where, name=name)]
+    return []
+
+
+def _seed_problems(seed: Any) -> list[Problem]:
+    """A seed anyone could guess or try: anything but 32 to 128 hex digits (docs/rulings.md E16)."""
+    if isinstance(seed, str) and HEX_SEED.fullmatch(seed):
+        return []
+    found: Msg
+    if isinstance(seed, str) and re.fullmatch(r"[0-9a-fA-F]*", seed):
+        found = (
+            msg("seed-too-short", seed=_show(seed), digits=len(seed))
+            if len(seed) < MIN_SEED_DIGITS
+            else msg("seed-too-long", digits=len(seed))
+        )
+    elif isinstance(seed, str):
+        bad = next(c for c in seed if c not in string.hexdigits)
+        found = msg("seed-not-hex", seed=_show(seed), bad=bad)
+    elif isinstance(seed, int) and not isinstance(seed, bool):
+        found = msg("seed-unquoted", value=describe_value(seed))
+    else:
+        found = describe_value(seed)
+    return [Problem("bad-seed", ("seed",), low=MIN_SEED_DIGITS, high=MAX_SEED_DIGITS, found=found)]
+
+
+def _show(text: str, limit: int = 60) -> str:
+    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
+def _reads_as_text(name: str) -> bool:
+    """Whether ``player: NAME`` in an order file gives the text NAME (not ``no`` or ``null``)."""
+    try:
+        value = load(name.encode("utf-8")).data
+    except StrictYamlError:
+        return False
+    return isinstance(value, str) and value == name
+
+
+def _key_line(
+    spec: PlayerSpec, base: Path, where: tuple[str | int, ...], problems: list[Problem]
+) -> str | None:
+    if (spec.key is None) == (spec.key_file is None):
+        problems.append(Problem("key-or-key-file", where, player=spec.name))
+        return None
+    if spec.key is not None:
+        return spec.key.strip()
+    assert spec.key_file is not None
+    try:
+        return read_regular(base / spec.key_file, MAX_KEY_FILE_BYTES).decode("utf-8").strip()
+    except (FileRefused, UnicodeDecodeError) as error:
+        why = error.why if isinstance(error, FileRefused) else msg("not-utf8")
+        problems.append(Problem("key-file", (*where, "key_file"), file=spec.key_file, why=why))
+        return None
+
+
+def _zone_ok(name: str) -> bool:
+    try:
+        zone(name)
+    except ScheduleError:
+        return False
+    return True
+
+
+def _schedule_problems(spec: SetupSpec) -> list[Problem]:
+    problems: list[Problem] = []
+    if spec.deadline is not None:
+        daily = DAILY.match(spec.deadline)
+        if not DURATION.match(spec.deadline) and not daily:
+            problems.append(Problem("bad-deadline", ("deadline",)))
+        elif daily and daily.group(3) and not _zone_ok(daily.group(3)):
+            problems.append(Problem("bad-timezone", ("deadline",), zone=daily.group(3)))
+    if spec.timezone is not None and not _zone_ok(spec.timezone):
+        problems.append(Problem("bad-timezone", ("timezone",), zone=spec.timezone))
+    for index, reminder in enumerate(spec.reminders):
+        if not DURATION.match(reminder):
+            problems.append(Problem("bad-reminder", ("reminders", index)))
+    if not problems:
+        problems += _calendar_problems(spec)
+    return problems
+
+
+def _calendar_problems(spec: SetupSpec) -> list[Problem]:
+    """A deadline or reminder that leads past the calendar (the year 9999, or before the year
+    1) from now, when the game would start: refused before anything is created.
+
+    Every later deadline is later than the first (or, without one, than now, where `extend`
+    puts the first), so a reminder that fits before it fits before them all."""
+    now = clock.now()
+    first, which = now, msg("any-deadline")
+    if spec.deadline is not None:
+        meta = {"deadline": spec.deadline, "timezone": spec.timezone}
+        try:
+            first, which = deadline_after(spec.deadline, now, meta), msg("the-first-deadline")
+        except PastTheCalendar:
+            return [Problem("deadline-past-calendar", ("deadline",), deadline=spec.deadline)]
+    problems = []
+    for index, reminder in enumerate(spec.reminders):
+        try:
+            earlier(first, duration(reminder))
+        except PastTheCalendar:
+            problems.append(
+                Problem(
+                    "reminder-before-calendar", ("reminders", index), reminder=reminder, which=which
+                )
+            )
+    return problems

@@ -1,0 +1,52 @@
+"""An order's verdict in lines, as ``submit`` and ``check`` print them (DESIGN, Strictness).
+
+The fixed words (``accepted``, ``replaces the earlier order``, ``refused:``, ``line N:``,
+``note:``) stay as written in every language; the reasons and notes are in the reader's.
+"""
+
+from __future__ import annotations
+
+from adjudicator.present.words import say
+from adjudicator.rules.contract import Game, Reason
+from adjudicator.rules.errors import AdjudicatorError
+from adjudicator.rules.verdict import Verdict
+
+
+def placed(reason: Reason, game: Game | None = None, lang: str = "en") -> str:
+    """``line 3, column 7: reason``, ``line 3: reason`` or ``reason``."""
+    text = say(reason.msg, game, lang)
+    if not reason.line:
+        return text
+    if reason.column is None:
+        return f"line {reason.line}: {text}"
+    return f"line {reason.line}, column {reason.column}: {text}"
+
+
+def reason_lines(verdict: Verdict, lang: str | None = None) -> list[str]:
+    """Each reason placed, in ``lang`` (default: the verdict's)."""
+    return [placed(r, verdict.game, lang or verdict.lang) for r in verdict.reasons]
+
+
+def note_lines(verdict: Verdict, lang: str | None = None) -> list[str]:
+    """``  note: ...`` for each note of an accepted order."""
+    if not verdict.accepted:
+        return []
+    return [f"  note: {placed(n, verdict.game, lang or verdict.lang)}" for n in verdict.notes]
+
+
+def verdict_lines(verdict: Verdict, lang: str | None = None) -> list[str]:
+    if verdict.accepted and verdict.kind is not None:
+        return [f"{verdict.label}: accepted ({verdict.player}, {verdict.kind})"]
+    if verdict.accepted:
+        extra = ", replaces the earlier order" if verdict.replaces else ""
+        head = f"{verdict.label}: accepted ({verdict.player}, turn {verdict.turn}){extra}"
+        return [head, *note_lines(verdict, lang)]
+    first, *rest = reason_lines(verdict, lang) or ["refused"]
+    return [f"{verdict.label}: refused: {first}", *(f"  {r}" for r in rest)]
+
+
+def error_text(error: AdjudicatorError, lang: str = "en") -> str:
+    """A domain error as the command line prints it: the message, then each detail indented."""
+    head = error.message if isinstance(error.message, str) else say(error.message, error.game, lang)
+    details = [d if isinstance(d, str) else placed(d, error.game, lang) for d in error.details]
+    return "\n".join([head, *(f"  {line}" for line in details)])

@@ -1,0 +1,173 @@
+"""Deadlines as time arithmetic: pure functions, no clock and no files.
+
+A setup's ``deadline`` is a duration (``48h``: that long after the turn opens) or a daily time
+(``20:00 Europe/Berlin``: the first such moment at least 24 hours after the turn opens). Times
+are aware datetimes; the log keeps them in UTC.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from adjudicator.rules.contract import Msg, msg
+
+DURATION = re.compile(r"^(\d+)([mhd])$")
+DAILY = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)(?: (\S+))?$")
+MIN_NOTICE = timedelta(hours=24)
+"""A daily deadline falls at least this long after the turn opens."""
+
+_UNITS = {"m": timedelta(minutes=1), "h": timedelta(hours=1), "d": timedelta(days=1)}
+_LOCAL = re.compile(r"^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2})?)(?: (\S+))?$")
+
+
+class ScheduleError(ValueError):
+    """A duration, time or zone that cannot be read; the message says what is expected."""
+
+
+class PastTheCalendar(ScheduleError):
+    """A well-formed duration or time that leads past the year 9999 (or before the year 1),
+    where Python's dates end: the value is unusable rather than malformed."""
+
+
+def _compact(delta: timedelta) -> str:
+    """``99999999d``, ``2d 3h``, ``30m``: a duration as the setup writes it, zero units left out."""
+    minutes = int(delta.total_seconds()) // 60
+    days, rest = divmod(minutes, 24 * 60)
+    hours, mins = divmod(rest, 60)
+    parts = [f"{n}{unit}" for n, unit in ((days, "d"), (hours, "h"), (mins, "m")) if n]
+    return " ".join(parts) or "0m"
+
+
+def later(moment: datetime, delta: timedelta) -> datetime:
+    """``moment + delta``; PastTheCalendar instead of OverflowError past the year 9999."""
+    try:
+        return moment + delta
+    except OverflowError:
+        raise PastTheCalendar(
+            f"{_compact(delta)} after {moment.astimezone(UTC):%Y-%m-%d %H:%M} UTC is past the "
+            "year 9999"
+        ) from None
+
+
+def earlier(moment: datetime, delta: timedelta) -> datetime:
+    """``moment - delta``; PastTheCalendar instead of OverflowError before the year 1."""
+    try:
+        return moment - delta
+    except OverflowError:
+        raise PastTheCalendar(
+            f"{_compact(delta)} before {moment.astimezone(UTC):%Y-%m-%d %H:%M} UTC is before the "
+            "year 1"
+        ) from None
+
+
+def duration(text: str) -> timedelta:
+    """``30m``, ``48h`` or ``2d`` as a timedelta."""
+    match = DURATION.match(text)
+    if match is None:
+        raise ScheduleError(f"{text!r} is not a duration such as '30m', '48h' or '2d'")
+    try:
+        return int(match.group(1)) * _UNITS[match.group(2)]
+    except (OverflowError, ValueError):  # over 999999999 days, or digits past int()'s limit
+        raise PastTheCalendar(f"{text!r} is so long it ends past the year 9999") from None
+
+
+def zone(name: str | None) -> ZoneInfo:
+    """The IANA time zone ``name`` (UTC for None)."""
+    try:
+        return ZoneInfo(name or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ScheduleError(f"unknown time zone {name!r}") from None
+
+
+def game_zone(meta: dict[str, Any]) -> ZoneInfo:
+    """The zone deadlines are shown in: ``timezone``, else the daily deadline's, else UTC."""
+    if meta.get("timezone"):
+        return zone(meta["timezone"])
+    daily = DAILY.match(meta.get("deadline") or "")
+    return zone(daily.group(3) if daily and daily.group(3) else None)
+
+
+def deadline_after(spec: str, opened: datetime, meta: dict[str, Any]) -> datetime:
+    """The deadline of a turn that opened at ``opened``, by the setup's ``deadline`` ``spec``."""
+    if DURATION.match(spec):
+        deadline = later(opened, duration(spec))
+        return _in_utc(deadline.isoformat(), deadline)
+    daily = DAILY.match(spec)
+    if daily is None:
+        raise ScheduleError(f"{spec!r} is neither a duration nor a daily time")
+    where = zone(daily.group(3)) if daily.group(3) else game_zone(meta)
+    try:
+        earliest = later(opened, MIN_NOTICE).astimezone(where)
+        hour, minute = int(daily.group(1)), int(daily.group(2))
+        day = earliest.date()
+        while True:
+            candidate = datetime(day.year, day.month, day.day, hour, minute, tzinfo=where)
+            if candidate.astimezone(UTC) >= earliest.astimezone(UTC):
+                return candidate.astimezone(UTC)
+            day += timedelta(days=1)
+    except OverflowError:
+        raise PastTheCalendar(f"the next {spec} is past the year 9999") from None
+
+
+def moment(text: str, default_zone: ZoneInfo) -> datetime:
+    """A time the game master gives: ISO 8601 with an offset, or ``YYYY-MM-DD HH:MM [Zone]``
+    (in ``default_zone`` when no zone is named)."""
+    local = _LOCAL.match(text.strip())
+    if local is not None:
+        where = zone(local.group(3)) if local.group(3) else default_zone
+        try:
+            naive = datetime.fromisoformat(f"{local.group(1)}T{local.group(2)}")
+        except ValueError:
+            raise ScheduleError(f"{text!r} is not a real date and time") from None
+        return _in_utc(text, naive.replace(tzinfo=where))
+    try:
+        given = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise ScheduleError(
+            f"{text!r} is not a time: write '2026-11-25 20:00', '2026-11-25 20:00 Europe/Berlin' "
+            "or ISO 8601 with an offset"
+        ) from None
+    if given.tzinfo is None:
+        given = given.replace(tzinfo=default_zone)
+    return _in_utc(text, given)
+
+
+def _in_utc(text: str, when: datetime) -> datetime:
+    """``when`` in UTC (9999-12-31 23:30 at UTC-10 is in the year 10000 there)."""
+    try:
+        return when.astimezone(UTC)
+    except OverflowError:
+        raise PastTheCalendar(f"{text!r} is past the year 9999 in UTC") from None
+
+
+def span(delta: timedelta) -> Msg:
+    """``2d 3h 5m`` in the reader's units (rounded down to the minute; ``0m`` under a
+    minute): codes ``span-days``, ``span-hours``, ``span-minutes``."""
+    minutes = int(abs(delta).total_seconds()) // 60
+    days, rest = divmod(minutes, 24 * 60)
+    hours, mins = divmod(rest, 60)
+    if days:
+        return msg("span-days", days=days, hours=hours, minutes=mins)
+    if hours:
+        return msg("span-hours", hours=hours, minutes=mins)
+    return msg("span-minutes", minutes=mins)
+
+
+def shown(when: datetime, where: ZoneInfo) -> str:
+    """``2026-11-25 19:00 UTC`` and, for another zone, ``(20:00 CET, Europe/Berlin)`` too."""
+    utc = when.astimezone(UTC)
+    text = f"{utc:%Y-%m-%d %H:%M} UTC"
+    if where.key != "UTC":
+        local = when.astimezone(where)
+        text += f" ({local:%Y-%m-%d %H:%M} {local.tzname()}, {where.key})"
+    return text
+
+
+def left(deadline: datetime, now: datetime) -> Msg:
+    """``1d 2h 5m left`` or ``passed 3h 0m ago`` (codes ``time-left``, ``time-passed``)."""
+    if deadline > now:
+        return msg("time-left", span=span(deadline - now))
+    return msg("time-passed", span=span(now - deadline))

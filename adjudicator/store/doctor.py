@@ -1,0 +1,104 @@
+"""``adjudicator doctor``: does a game directory agree with its journal? Writes nothing.
+
+Checked: every journal line is whole JSON and chained to the one before (``prev``); every file
+the journal names is there with its SHA-256; no file is there that the journal does not name
+(a stray turn folder, a temporary file left by a crash); no step was cut short (``.step``).
+Mail "in doubt" (a delivery cut short inside its SMTP transaction, ``mail/sending/``) is listed
+but is no disagreement: the game master checks whether it arrived.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from adjudicator.rules.contract import msg
+from adjudicator.rules.lang import DEFAULT, game_lang
+from adjudicator.store import journal
+from adjudicator.store.gamedir import GENESIS, GameDir
+from adjudicator.store.steps import Difference, differences
+
+
+@dataclass
+class Examination:
+    problems: list[Difference] = field(default_factory=list)
+    in_doubt: list[str] = field(default_factory=list)
+    lines: int = 0
+    files: int = 0
+    lang: str = DEFAULT
+    """The game's language, when game.json can be read (doctor speaks to its game master)."""
+
+
+def examine(root: Path) -> Examination:
+    """Every way the game at ``root`` disagrees with its journal."""
+    store = GameDir(root)
+    result = Examination()
+    if not (root / "game.json").is_file() and not store.log_bytes():
+        result.problems.append(Difference(".", msg("doctor-no-game")))
+        return result
+    with contextlib.suppress(OSError, ValueError, AttributeError):  # then a problem below
+        result.lang = game_lang(store.created())
+    chain = _chain_problems(store.log_bytes())
+    result.problems += chain
+    if chain:
+        return result
+    log = store.log()
+    result.lines = len(log)
+    if not log or log[0].get("type") != "created":
+        result.problems.append(Difference("log.jsonl", msg("doctor-no-created")))
+    if log and not any("files" in entry for entry in log):
+        result.problems.append(Difference("log.jsonl", msg("doctor-older-version")))
+        return result
+    unreadable = first_unreadable_line(log)
+    if unreadable is not None:
+        result.problems.append(unreadable)
+        return result
+    result.problems += differences(store)
+    sending = root / "mail" / "sending"
+    if sending.is_dir():
+        result.in_doubt = sorted(p.name for p in sending.iterdir() if p.suffix == ".eml")
+    result.files = len(journal.facts(log).files)
+    return result
+
+
+def first_unreadable_line(log: list[dict[str, Any]]) -> Difference | None:
+    """The first journal line whose fields do not fit its type (the journal was edited); the
+    journal is read whole once, and line by line only when that fails."""
+    try:
+        journal.facts(log)
+        journal.clock(log, 1)
+        return None
+    except (KeyError, TypeError, ValueError, AttributeError):
+        pass
+    for number in range(1, len(log) + 1):
+        try:
+            journal.facts(log[:number])
+            journal.clock(log[:number], 1)
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            reason = f"{type(error).__name__}: {error}"
+            return Difference("log.jsonl", msg("doctor-line-misfit", line=number, why=reason))
+    return None
+
+
+def _chain_problems(data: bytes) -> list[Difference]:
+    """Lines that are not JSON objects, or whose ``prev`` is not the SHA-256 of the line before."""
+    problems = []
+    previous = GENESIS
+    end = data.rfind(b"\n") + 1
+    for number, line in enumerate(data[:end].splitlines(keepends=True), 1):
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            problems.append(Difference("log.jsonl", msg("doctor-line-not-json", line=number)))
+            return problems
+        if not isinstance(entry, dict) or "type" not in entry:
+            problems.append(Difference("log.jsonl", msg("doctor-line-not-journal", line=number)))
+            return problems
+        if "prev" in entry and entry["prev"] != previous:
+            problems.append(Difference("log.jsonl", msg("doctor-chain-broken", line=number)))
+        previous = hashlib.sha256(line).hexdigest()
+    return problems

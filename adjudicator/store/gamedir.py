@@ -1,0 +1,280 @@
+"""The game directory: everything accepted, kept byte for byte, written atomically under a lock.
+
+Layout (docs/game-directory.md says more)::
+
+    GAMEDIR/
+      game.json                      the game as created: id, game, players and keys, options, seed
+      setup.yaml                     the setup file as given
+      log.jsonl                      the journal: one hash-chained JSON line per step
+      .lock                          the lock that serialises commands
+      .step                          present only while a step runs (or was cut short)
+      turns/0001/state.json          the state as turn 1 opens
+      turns/0001/orders/alice-1.yaml the exact bytes each accepted order file signed ...
+      turns/0001/orders/alice-1.yaml.sig   ... and its signature (ssh-keygen -Y verify works)
+      turns/0001/resolution.json     after adjudication: the orders used, defaults, events
+      turns/0001/views/…             what each reader may see as the turn opened
+      discarded/…                    what recovery moved aside (the journal names it)
+
+No file is rewritten in place: a step writes new files (and moves files), then its journal line.
+What the journal does not name is not part of the game (see :mod:`adjudicator.store.steps`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from adjudicator.rules.digests import Digester
+from adjudicator.rules.errors import Locked, NotNow, UsageProblem
+from adjudicator.store import failpoint, journal
+
+LOCK_TIMEOUT = 30.0
+LOG = "log.jsonl"
+MARKER = ".step"
+GENESIS = "0" * 64
+"""The ``prev`` of a journal's first line."""
+
+
+def atomic_write(path: Path, data: bytes, *, sync_dir: bool = True) -> None:
+    """Write ``data`` to ``path`` so that a crash leaves the old file or the new one, never half.
+    The folder is fsynced too (``sync_dir``): at once, or within :func:`batched` once before the
+    next durable point."""
+    import tempfile  # only a command that writes needs it
+
+    make_folder(path.parent)
+    failpoint.reached("write")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            failpoint.reached("written")
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    failpoint.reached("renamed")
+    if sync_dir:
+        sync_folder(path.parent)
+
+
+def make_folder(folder: Path) -> None:
+    """Make ``folder`` and the folders above it that are missing; each folder a new one went
+    into is fsynced as :func:`sync_folder` says, so that the new names last."""
+    if folder.is_dir():
+        return
+    missing = [folder]
+    while not missing[-1].parent.exists() and missing[-1].parent != missing[-1]:
+        missing.append(missing[-1].parent)
+    folder.mkdir(parents=True, exist_ok=True)
+    for made in reversed(missing):
+        sync_folder(made.parent)
+
+
+def fsync_dir(folder: Path) -> None:
+    """Make the names in ``folder`` last; what :func:`batched` put off is made to last first."""
+    durable_point()
+    _fsync_dir(folder)
+
+
+def _fsync_dir(folder: Path | str) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+_put_off: list[set[str]] = []
+"""The folders whose fsync :func:`batched` puts off (innermost last)."""
+
+
+@contextmanager
+def batched() -> Iterator[None]:
+    """Within: a folder that a file was written or moved into is fsynced once, at the next
+    durable point (a journal line, a marker, a mail moved on its way out, or :func:`fsync_dir`),
+    not once per file. A step's files are not part of the game until its journal line, so they
+    need to last only from then on; everything written before a durable point lasts by it."""
+    _put_off.append(set())
+    try:
+        yield
+    finally:
+        durable_point()
+        _put_off.pop()
+
+
+def sync_folder(folder: Path) -> None:
+    """Fsync ``folder`` now, or at the next durable point within :func:`batched`."""
+    if _put_off:
+        _put_off[-1].add(str(folder))
+    else:
+        _fsync_dir(folder)
+
+
+def durable_point() -> None:
+    """Fsync every folder :func:`batched` put off (each once)."""
+    for pending in _put_off:
+        for folder in sorted(pending):
+            if os.path.isdir(folder):  # a folder a step's discard emptied and removed
+                _fsync_dir(folder)
+        pending.clear()
+
+
+def dump_json(data: Any, sort_keys: bool = True) -> bytes:
+    """``data`` as indented JSON; ``sort_keys=False`` keeps each mapping's order (a view's order
+    is the order its report shows)."""
+    text = json.dumps(data, indent=2, sort_keys=sort_keys, ensure_ascii=False)
+    return (text + "\n").encode()
+
+
+class GameDir:
+    """One game's directory."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._digester: Digester | None = None
+
+    def digester(self) -> Digester:
+        """The digests of this game's files (docs/archive.md): keyed once ``game.json`` holds a
+        salt. ``game.json`` is written once, by ``new``, so what it said is kept."""
+        if self._digester is None:
+            try:
+                created = self.created()
+            except FileNotFoundError:
+                return Digester(None)  # not yet: ``new`` is writing the game
+            self._digester = Digester.of(created)
+        return self._digester
+
+    def digest(self, rel: str) -> str:
+        """The digest the journal names the file at ``rel`` by."""
+        return self.digester().file(self.root, rel)
+
+    # -- locking -----------------------------------------------------------------------------
+    @contextmanager
+    def locked(self, timeout: float | None = None) -> Iterator[None]:
+        """Hold the game's lock: commands on one game directory run one at a time."""
+        from filelock import FileLock, Timeout  # only commands that change a game take it
+
+        wait = LOCK_TIMEOUT if timeout is None else timeout
+        lock = FileLock(str(self.root / ".lock"), timeout=wait)
+        try:
+            lock.acquire()
+        except Timeout:
+            raise Locked(f"{self.root}: the game is locked by another command; try again") from None
+        except OSError as error:  # a folder that cannot be written (a read-only mount, say)
+            raise NotNow(
+                f"{self.root}: cannot take the game's lock ({error.strerror or error}); "
+                "nothing was changed"
+            ) from None
+        try:
+            yield
+        finally:
+            lock.release()
+
+    # -- files -------------------------------------------------------------------------------
+    def exists(self) -> bool:
+        """A game: ``game.json`` and a journal whose first line says it was created."""
+        if not (self.root / "game.json").is_file():
+            return False
+        lines = self.log()
+        return bool(lines) and lines[0].get("type") == "created"
+
+    def require(self) -> None:
+        if self.exists():
+            return
+        if (self.root / MARKER).exists() and not self.log():
+            raise UsageProblem(
+                f"{self.root}: a `new` was cut short here; run `adjudicator new` again "
+                "(it moves what was left aside)"
+            )
+        raise UsageProblem(f"{self.root}: not a game directory (no game.json and journal)")
+
+    def read_json(self, rel: str) -> Any:
+        return json.loads((self.root / rel).read_text(encoding="utf-8"))
+
+    def write_json(self, rel: str, data: Any, sort_keys: bool = True) -> None:
+        atomic_write(self.root / rel, dump_json(data, sort_keys))
+
+    def write_bytes(self, rel: str, data: bytes) -> None:
+        atomic_write(self.root / rel, data)
+
+    def write_text(self, rel: str, text: str) -> None:
+        atomic_write(self.root / rel, text.encode("utf-8"))
+
+    # -- the journal -------------------------------------------------------------------------
+    def log_bytes(self) -> bytes:
+        try:
+            return (self.root / LOG).read_bytes()
+        except FileNotFoundError:
+            return b""
+
+    def log(self) -> list[dict[str, Any]]:
+        """The journal's complete lines (a last line cut short by a crash is not one)."""
+        data = self.log_bytes()
+        end = data.rfind(b"\n") + 1
+        return [json.loads(line) for line in data[:end].splitlines() if line]
+
+    def head(self) -> str:
+        """The SHA-256 of the journal's last complete line (the chain head)."""
+        data = self.log_bytes()
+        end = data.rfind(b"\n") + 1
+        lines = data[:end].splitlines(keepends=True)
+        return hashlib.sha256(lines[-1]).hexdigest() if lines else GENESIS
+
+    def append_log(self, entry: dict[str, Any]) -> dict[str, Any]:
+        """Append one line, chained to the one before (``prev``), and fsync it: the commit
+        point of a step. Returns the line as written."""
+        line_entry = {**entry, "prev": self.head()}
+        line = json.dumps(line_entry, sort_keys=True, ensure_ascii=False) + "\n"
+        durable_point()  # the step's files last before the line that makes them the game's
+        failpoint.reached("journal")
+        first = not (self.root / LOG).exists()
+        with open(self.root / LOG, "ab") as handle:
+            handle.write(line.encode())
+            handle.flush()
+            os.fsync(handle.fileno())
+        if first:
+            fsync_dir(self.root)  # the journal's own name lasts too
+        failpoint.reached("journaled")
+        return line_entry
+
+    # -- the step marker ---------------------------------------------------------------------
+    def marker(self) -> dict[str, Any] | None:
+        """The marker of a step that runs or was cut short, or None."""
+        data: object = None
+        try:
+            data = json.loads((self.root / MARKER).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return None
+        except (ValueError, OSError):
+            pass
+        if not isinstance(data, dict) or not isinstance(data.get("lines"), int):
+            return {"kind": "unknown", "lines": -1}
+        return data
+
+    # -- the game ----------------------------------------------------------------------------
+    def created(self) -> dict[str, Any]:
+        """``game.json`` as ``new`` wrote it (the seats as they were then)."""
+        data: dict[str, Any] = self.read_json("game.json")
+        return data
+
+    def meta(self) -> dict[str, Any]:
+        """The game now: ``game.json`` with the seats as the journal changed them."""
+        return journal.seats(self.created(), self.log(), self.read_json)
+
+    @staticmethod
+    def turn_dir(turn: int) -> str:
+        return f"turns/{turn:04d}"
+
+    def facts(self) -> journal.Facts:
+        return journal.facts(self.log())
+
+    def state(self, turn: int) -> dict[str, Any]:
+        data: dict[str, Any] = self.read_json(f"{self.turn_dir(turn)}/state.json")
+        return data

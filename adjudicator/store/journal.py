@@ -1,0 +1,252 @@
+"""The journal: the game master's actions and the clock's, kept as lines of ``log.jsonl``.
+
+Besides the engine's ``created`` and ``adjudicated`` lines (each with the ``deadline`` of the
+turn it opens, or null; the second with the players ``defaulted`` and ``why``: ``complete``,
+``deadline``, ``gm`` or ``agreed``, and, when the players' votes ended the game there,
+``ended``: :func:`adjudicator.rules.votes.ending`), the log holds:
+
+==============  ===============================================================================
+``deadline``    ``turn``, ``deadline``: the turn's deadline (older journals; now on the line
+                that opens the turn)
+``extended``    ``turn``, ``deadline``, ``was``: ``adjudicator extend``
+``paused``      ``turn``: ``adjudicator pause`` (the clock stops)
+``resumed``     ``turn``, ``deadline``: ``adjudicator resume`` (the deadline moved by the pause)
+``replaced``    ``player``, ``key``, ``was_key``, ``addresses`` (the file that holds ``email`` and
+                ``was_email``; older journals have them in the line): ``adjudicator replace``
+``resigned``    ``player``, ``turn``: ``adjudicator resign`` (the seat plays default orders)
+``rolled-back`` ``turn``, ``superseded``: the adjudication of ``turn`` undone, its results kept
+                as superseded copy number ``superseded``
+``reminded``    ``turn``, ``deadline``, ``before``, ``players``: reminders queued
+``waiting``     ``turn``, ``deadline``, ``players``: past the deadline under ``nmr: wait``, the
+                game master told
+==============  ===============================================================================
+
+Every line has ``at``, the UTC time it was written, and ``prev``, the SHA-256 of the line before
+it (64 zeros for the first): the journal is a hash chain. A line also names what its step did to
+the game directory: ``files`` (each new file's path and digest, docs/archive.md) and ``moved``
+(each file moved, old path to new). The ``created`` line also holds the seed ``commitment`` and
+the game's ``public`` header (game, id, players without addresses, options). Steps of the engine
+and of mail add these lines:
+
+==============  ===============================================================================
+``submitted``   ``orders``: the orders ``submit`` accepted (each ``turn``, ``player``, ``file``,
+                ``digest``, ``replaces``; older journals have ``sha256`` for ``digest`` and one
+                ``accepted`` line per order)
+``mail``        ``message_id``, ``orders``: one message's orders for this game, its receipts
+``queued``      ``turns`` whose reports were queued, ``announced``: the journal lines announced
+``sent``        ``sent``, ``in_doubt``, ``failed``: what one delivery did
+``recovered``   ``kind``: a step cut short, finished or discarded by the next command
+``revealing``   ``reveal``: the reveal of ``sealing: commit-reveal`` opened by the clock or the
+                game master (below)
+==============  ===============================================================================
+
+A ``submitted`` or ``mail`` line may also name ``notices``: the press, absences and votes it
+accepted (:mod:`adjudicator.engine.notices`); a line without any has no such key. Under ``absence:
+extend``, a line whose absences move the current turn's deadline also holds ``deadline_moved``:
+``turn``, ``deadline`` (the new one) and ``was`` (:mod:`adjudicator.engine.absences`).
+
+Under ``sealing: commit-reveal`` an accepted commitment is an order entry with ``kind:
+commitment``; the line that opens a turn's reveal (the ``submitted`` or ``mail`` line that
+stored the last owed commitment, or a ``revealing`` line) holds ``reveal``: ``turn``,
+``deadline`` and ``without`` (who made no commitment).
+
+This module reads the log into facts (the current turn, the orders in effect, the known files,
+the clock of the current turn); it never reads a file or a clock itself.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from adjudicator.rules.schedule import duration
+
+GM_ACTIONS = ("extended", "paused", "resumed", "replaced", "resigned", "rolled-back")
+"""The entries players are told of by mail."""
+
+
+@dataclass
+class Clock:
+    """The current turn as the journal leaves it."""
+
+    turn: int
+    opened: datetime | None = None
+    deadline: datetime | None = None
+    paused_since: datetime | None = None
+    rolled_back: bool = False
+    """The adjudication of this turn was rolled back: its orders are fixed."""
+    reminded: list[tuple[datetime, int]] = field(default_factory=list)
+    """(deadline, seconds before it) of every reminder queued for this turn."""
+    waited: list[datetime] = field(default_factory=list)
+    """Deadlines past which the game master was told the game waits (nmr: wait)."""
+
+    def reminded_for(self, deadline: datetime, before: int) -> bool:
+        """Whether a reminder this close to ``deadline`` (or closer) was queued."""
+        return any(d == deadline and b <= before for d, b in self.reminded)
+
+
+def _time(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
+
+def clock(log: list[dict[str, Any]], turn: int) -> Clock:
+    """The clock of ``turn`` (the current one) from the whole log, read in order."""
+    state = Clock(turn)
+    paused: datetime | None = None
+    for entry in log:
+        kind = entry["type"]
+        if kind == "paused":
+            paused = _time(entry["at"])
+        elif kind == "resumed":
+            paused = None
+        opens = (kind == "created" and entry["turn"] == turn) or (
+            kind == "adjudicated" and entry["turn"] == turn - 1
+        )
+        reveal = entry.get("reveal")
+        if opens:  # a turn opened again after a rollback starts afresh
+            state = Clock(turn, opened=_time(entry["at"]))
+            if entry.get("deadline"):
+                state.deadline = _time(entry["deadline"])
+        elif reveal and reveal["turn"] == turn:  # the reveal is a phase with its own clock
+            state = Clock(turn, opened=_time(entry["at"]))
+            if reveal.get("deadline"):
+                state.deadline = _time(reveal["deadline"])
+        elif (
+            entry.get("deadline_moved") and entry["deadline_moved"]["turn"] == turn
+        ):  # an absence (extend)
+            state.deadline = _time(entry["deadline_moved"]["deadline"])
+        elif entry.get("turn") != turn:
+            continue
+        elif kind in ("deadline", "extended", "resumed") and entry.get("deadline"):
+            state.deadline = _time(entry["deadline"])
+        elif kind == "rolled-back":
+            state.rolled_back = True
+        elif kind == "reminded":
+            state.reminded.append(
+                (_time(entry["deadline"]), int(duration(entry["before"]).total_seconds()))
+            )
+        elif kind == "waiting":
+            state.waited.append(_time(entry["deadline"]))
+    state.paused_since = paused
+    return state
+
+
+@dataclass
+class Facts:
+    """What the journal says of the game: everything else is derived from these."""
+
+    turn: int = 0
+    """The current turn (0 before ``created``)."""
+    lines: int = 0
+    files: dict[str, str] = field(default_factory=dict)
+    """Every file the journal names, where it is now, with its digest (docs/archive.md)."""
+    in_effect: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    """Per turn, each player's order in effect (``file``, ``sha256``, ...)."""
+    committed: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    """Per turn, each player's commitment in effect (``sealing: commit-reveal``)."""
+    revealing: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """The turns whose reveal has opened: ``deadline``, and ``without``, who made no
+    commitment (their seats play the default orders)."""
+    accepted: dict[str, int] = field(default_factory=dict)
+    """The digest of every order and notice accepted in this game, with its turn (for
+    replays)."""
+    notices: list[dict[str, Any]] = field(default_factory=list)
+    """Every notice accepted (press, absence, vote), in the order they came."""
+    processed: set[str] = field(default_factory=set)
+    """The Message-IDs of mail processed for this game."""
+    queued: set[int] = field(default_factory=set)
+    """The turns whose reports were queued for mail."""
+    announced: int = 0
+    """The journal lines before this index were announced to the players."""
+    ended: dict[str, Any] | None = None
+    """How the players' votes ended the game (a draw, or by concession), if they did."""
+
+
+def order_entries(entry: dict[str, Any]) -> list[dict[str, Any]]:
+    """The orders a journal line accepted."""
+    if entry["type"] == "accepted":
+        return [entry]
+    orders: list[dict[str, Any]] = entry.get("orders") or []
+    return orders
+
+
+def order_digest(order: dict[str, Any]) -> str:
+    """The digest of an accepted order's bytes as signed (``digest``; journals made before seeds
+    were committed say ``sha256``)."""
+    digest: str = order.get("digest") or order["sha256"]
+    return digest
+
+
+def facts(log: list[dict[str, Any]]) -> Facts:
+    """The facts of the journal ``log``, read in order."""
+    result = Facts(lines=len(log))
+    for entry in log:
+        kind = entry["type"]
+        result.files.update(entry.get("files") or {})
+        for source, target in (entry.get("moved") or {}).items():
+            if source in result.files:
+                result.files[target] = result.files.pop(source)
+        if kind == "created":
+            result.turn = 1
+            result.in_effect[1] = {}
+        elif kind == "adjudicated":
+            result.turn = entry["turn"] + 1
+            result.ended = entry.get("ended")
+            result.in_effect[result.turn] = {}
+            result.committed[result.turn] = {}  # a turn opened again after a rollback: afresh
+            result.revealing.pop(result.turn, None)
+        elif kind == "rolled-back":
+            result.turn = entry["turn"]
+            result.ended = None
+            result.queued.discard(entry["turn"] + 1)
+        elif kind in ("queued", "adopted"):
+            result.queued.update(entry.get("turns") or [])
+            result.announced = max(result.announced, entry.get("announced") or 0)
+        for order in order_entries(entry):
+            kept = result.committed if order.get("kind") == "commitment" else result.in_effect
+            kept.setdefault(order["turn"], {})[order["player"]] = order
+            result.accepted[order_digest(order)] = order["turn"]
+        for notice in entry.get("notices") or []:
+            result.notices.append(notice)
+            result.accepted[notice["digest"]] = notice["turn"]
+        if entry.get("reveal"):
+            result.revealing[entry["reveal"]["turn"]] = entry["reveal"]
+        if entry.get("message_id"):
+            result.processed.add(entry["message_id"])
+        result.processed.update(entry.get("processed") or [])
+    return result
+
+
+def addresses(entry: dict[str, Any], read: Callable[[str], Any]) -> tuple[str, str]:
+    """The new and the old address of a ``replaced`` line: in the hidden file it names
+    (``addresses``), so that the journal, which a public archive holds, names no address;
+    older journals have them in the line."""
+    if "addresses" in entry:
+        found = read(entry["addresses"])
+        return str(found["email"]), str(found["was_email"])
+    return str(entry["email"]), str(entry["was_email"])
+
+
+def seats(
+    created: dict[str, Any], log: list[dict[str, Any]], read: Callable[[str], Any]
+) -> dict[str, Any]:
+    """The game as ``new`` made it (``game.json``) with the seats the journal changed since:
+    ``replaced`` (address, key, language; a resigned seat plays again) and ``resigned``;
+    ``read`` reads a file of the game (the addresses a ``replaced`` line names)."""
+    meta = copy.deepcopy(created)
+    by_name = {seat["name"]: seat for seat in meta["players"]}
+    for entry in log:
+        seat = by_name.get(entry.get("player", ""))
+        if seat is None:
+            continue
+        if entry["type"] == "replaced":
+            seat["email"], seat["key"] = addresses(entry, read)[0], entry["key"]
+            if "lang" in entry:
+                seat["lang"] = entry["lang"]
+            seat.pop("resigned", None)
+        elif entry["type"] == "resigned":
+            seat["resigned"] = entry["turn"]
+    return meta
