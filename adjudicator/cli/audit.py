@@ -1,5 +1,5 @@
 """Players need not trust the game master: ``archive`` writes one file with the game, ``verify``
-checks one, and ``commit`` seals an order from the game master too (``sealing: commit-reveal``)."""
+checks one."""
 
 from __future__ import annotations
 
@@ -7,10 +7,8 @@ from pathlib import Path
 
 import click
 
+from adjudicator.cli.support import FILE, GAMEDIR
 from adjudicator.rules.lang import DEFAULT, LANGUAGES
-
-GAMEDIR = click.Path(path_type=Path, file_okay=False)
-FILE = click.Path(path_type=Path, dir_okay=False)
 
 
 @click.command()
@@ -90,54 +88,3 @@ def verify(file: Path, head: str | None, lang: str) -> None:
         raise RefusedFailure("\n".join(finding_lines(summary, lang)))
     for line in summary_lines(summary, head, lang):
         click.echo(line)
-
-
-@click.command()
-@click.argument("orders", type=FILE)
-@click.option("--key", "keyfile", type=FILE, required=True, help="Your private key file.")
-def commit(orders: Path, keyfile: Path) -> None:
-    """Seal an order for a game with `sealing: commit-reveal` (docs/commit-reveal.md).
-
-    Adds a fresh salt to ORDERS and signs it (ORDERS.sig: send both when the reveal opens), and
-    writes ORDERS.commit, the signed commitment to it: send that now. Run it again after any
-    change to the order: each run makes a new salt and a new commitment.
-
-    \b
-    Example:
-      adjudicator commit cairo-2026-turn4-alice.yaml --key ~/.ssh/cairo-2026
-    """
-    import re
-
-    from adjudicator.cli.support import fail, private_key
-    from adjudicator.engine.orders import MAX_ORDER_BYTES
-    from adjudicator.present.words import say
-    from adjudicator.rules import sealing
-    from adjudicator.rules.strictyaml import StrictYamlError, load
-    from adjudicator.signing import sshsig
-    from adjudicator.store.gamedir import atomic_write
-    from adjudicator.store.readfile import FileRefused, read_regular
-
-    try:
-        data = read_regular(orders, MAX_ORDER_BYTES)
-        envelope = load(data, max_bytes=MAX_ORDER_BYTES).data
-    except FileRefused as error:
-        fail(f"{orders}: cannot read the order file ({say(error.why)})", 3)
-    except StrictYamlError as error:
-        fail(f"{orders}: {say(error.problems[0].reason.msg)}", 3)
-    envelope_keys = {"id": str, "player": str, "turn": int}
-    if not isinstance(envelope, dict) or any(
-        type(envelope.get(key)) is not kind for key, kind in envelope_keys.items()
-    ):
-        fail(f"{orders}: an order file needs its id, player and turn, as the form gives them", 3)
-    plain = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")  # what setup files allow
-    if not (plain.fullmatch(envelope["id"]) and plain.fullmatch(envelope["player"])):
-        fail(f"{orders}: its id and player must be written as the form gives them", 3)
-    private = private_key(keyfile)
-    reveal = sealing.salted(data)
-    atomic_write(orders, reveal)
-    atomic_write(orders.with_name(orders.name + ".sig"), sshsig.sign(reveal, private))
-    promise = sealing.commitment_file(envelope, reveal)
-    target = orders.with_name(orders.name + sealing.COMMIT_EXTENSION)
-    atomic_write(target, promise + sshsig.sign(promise, private))
-    click.echo(f"{target}: the signed commitment: send it now")
-    click.echo(f"{orders}: salted and signed ({orders.name}.sig): send both when the reveal opens")

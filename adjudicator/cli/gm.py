@@ -7,9 +7,8 @@ from pathlib import Path
 
 import click
 
+from adjudicator.cli.support import GAMEDIR
 from adjudicator.rules.lang import LANGUAGES
-
-GAMEDIR = click.Path(path_type=Path, file_okay=False)
 
 
 def _when(root: Path, moment: object) -> str:

@@ -10,7 +10,6 @@ settings file, the table and the key).
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,8 +19,7 @@ import click
 
 if TYPE_CHECKING:
     from adjudicator.mail.config import MailSettings
-    from adjudicator.mail.ingest import Game, Outcome
-    from adjudicator.mail.sources import Raw
+    from adjudicator.mail.run import Console, Source
 
 GAMES = click.Path(path_type=Path, file_okay=False, exists=True)
 CONFIG = click.option(
@@ -77,6 +75,26 @@ def _settings(config_file: Path | None) -> MailSettings:
     return load_config(config_file)
 
 
+def _console() -> Console:
+    from adjudicator.mail.run import Console
+
+    return Console(out=click.echo, err=lambda line: click.echo(line, err=True))
+
+
+def _source(
+    maildir: Path | None, mbox: Path | None, imap: bool, stdin: bool, settings: MailSettings
+) -> Source:
+    """The mail source the options name (at most one), checked against the settings."""
+    from adjudicator.mail.run import Source
+
+    if [maildir is not None, mbox is not None, imap].count(True) > 1:
+        raise click.UsageError("give at most one of --maildir, --mbox and --imap")
+    if imap and settings.imap is None:
+        where = settings.source or "no settings file was found"
+        raise click.UsageError(f"--imap: the settings have no [imap] table ({where})")
+    return Source(maildir=maildir, mbox=mbox, imap=imap, stdin=stdin)
+
+
 @click.command()
 @click.argument("games", nargs=-1, required=True, type=GAMES)
 @MAILDIR
@@ -102,96 +120,13 @@ def ingest(
       adjudicator ingest games/ --imap
     """
     with _mail_errors():
+        from adjudicator.mail.run import ingest_all
         from adjudicator.rules.errors import TempFail
 
-        if _ingest(games, maildir, mbox, _settings(config_file), stdin=True, imap=imap):
+        settings = _settings(config_file)
+        source = _source(maildir, mbox, imap, True, settings)
+        if ingest_all(games, source, settings, _console()):
             raise TempFail("a message was left for a later run: run again")
-
-
-def _ingest(
-    games: tuple[Path, ...],
-    maildir: Path | None,
-    mbox: Path | None,
-    settings: MailSettings,
-    stdin: bool,
-    imap: bool = False,
-) -> bool:
-    """Each message in turn: its lines printed, then (Maildir) marked seen or (IMAP) moved;
-    whether a message was left for a later run (a game locked or unreadable).
-
-    With no source given: standard input when ``stdin``, else the [imap] server when the
-    settings have one, else nothing.
-    """
-    from adjudicator.mail import sources
-    from adjudicator.mail.ingest import games_in
-
-    if [maildir is not None, mbox is not None, imap].count(True) > 1:
-        raise click.UsageError("give at most one of --maildir, --mbox and --imap")
-    unnamed = maildir is None and mbox is None and not stdin
-    if imap or (unnamed and settings.imap is not None):
-        return _ingest_imap(games_in(games), settings)
-    if maildir is not None:
-        messages = list(sources.from_maildir(maildir))
-    elif mbox is not None:
-        messages = list(sources.from_mbox(mbox))
-    elif stdin:
-        messages = list(sources.from_stdin(sys.stdin.buffer))
-    else:
-        messages = []
-    if not messages:
-        return False  # no game need be read (tick over many idle games: see mail/idle.py)
-    served = games_in(games)
-    left = False
-    for raw in messages:
-        outcome = _ingest_one(served, raw, settings)
-        if outcome is None:
-            left = True
-            continue
-        if maildir is not None:
-            sources.mark_seen_maildir(maildir, raw.key)
-    return left
-
-
-def _ingest_one(served: list[Game], raw: Raw, settings: MailSettings) -> Outcome | None:
-    """Ingest one message and print its lines; None when a game it goes to is locked or
-    cannot be read: named on standard error, the message left where it is for a later run."""
-    from adjudicator.mail.ingest import ingest
-    from adjudicator.rules.errors import AdjudicatorError
-
-    try:
-        outcome = ingest(served, [raw], settings)
-    except (AdjudicatorError, OSError, ValueError, KeyError, TypeError) as error:
-        click.echo(f"{raw.key}: left for a later run: {error}", err=True)
-        return None
-    for line in outcome.lines:
-        click.echo(line)
-    return outcome
-
-
-def _ingest_imap(served: list[Game], settings: MailSettings) -> bool:
-    """Each message of the [imap] folder, oldest first: its lines printed, then moved to the
-    done folder, or to the set-aside folder when ingest set it aside."""
-    from adjudicator.mail import imap
-    from adjudicator.rules.errors import TempFail
-
-    if settings.imap is None:
-        where = settings.source or "no settings file was found"
-        raise click.UsageError(f"--imap: the settings have no [imap] table ({where})")
-    left = False
-    try:
-        with imap.open_mailbox(settings.imap) as mailbox:
-            for uid in mailbox.uids():
-                raw = mailbox.fetch(uid)
-                if raw is None:
-                    continue
-                outcome = _ingest_one(served, raw, settings)
-                if outcome is None:
-                    left = True
-                    continue
-                mailbox.file_away(uid, outcome.set_aside)
-    except imap.ImapUnavailable as error:
-        raise TempFail(f"{error}; run again") from None
-    return left
 
 
 @click.command()
@@ -207,43 +142,9 @@ def send(games: tuple[Path, ...], config_file: Path | None) -> None:
       adjudicator send games/
     """
     with _mail_errors():
-        _send(games, _settings(config_file))
+        from adjudicator.mail.run import send_all
 
-
-def _send(games: tuple[Path, ...], settings: MailSettings, left: list[str] | None = None) -> None:
-    from adjudicator.mail.ingest import games_in
-    from adjudicator.mail.queue import SendReport
-    from adjudicator.mail.send import send_game
-    from adjudicator.rules.errors import InputRefused, TempFail
-
-    failed = []
-    never_works = None
-    left = [] if left is None else left
-    for game in games_in(games):
-        report = SendReport()
-        with _each_game(game.id, left):
-            # after a setting that never works, the same server would fail the same way
-            report = send_game(game.root, settings, deliver_too=never_works is None)
-        for name in report.sent:
-            click.echo(f"{game.id}: sent {name}")
-        for name in report.written:
-            click.echo(f"{game.id}: written to outbox/{name}")
-        for name in report.in_doubt:
-            click.echo(
-                f"{game.id}: in doubt: {name} (a send was cut short; it stays in mail/sending/ "
-                "and is not sent again: check whether it arrived)"
-            )
-        for name, answer in report.refused_for_good:
-            click.echo(f"{game.id}: refused for good, kept in mail/failed/: {name}: {answer}")
-        if report.failed:
-            failed.append(f"{game.id}: {report.failed}")
-        never_works = never_works or report.never_works
-    if never_works is not None:
-        raise InputRefused(never_works, [*failed, "what was not sent stays queued"])
-    if failed:
-        raise TempFail("not everything could be sent; run again", failed)
-    if left:
-        raise TempFail(f"left for a later run: {', '.join(dict.fromkeys(left))}")
+        send_all(games, _settings(config_file), _console())
 
 
 @click.command()
@@ -271,76 +172,8 @@ def tick(
     Example (crontab):
       * * * * *  adjudicator tick ~/games --maildir ~/Maildir
     """
-    from adjudicator.mail import idle
-    from adjudicator.mail.ingest import game_roots, games_in
-    from adjudicator.store import clock
-
     with _mail_errors():
+        from adjudicator.mail import run
+
         settings = _settings(config_file)
-        left: list[str] = []
-        if _ingest(games, maildir, mbox, settings, stdin=False, imap=imap):
-            left.append("a message")
-        unreadable: list[tuple[Path, str]] = []
-        awake = idle.awake(game_roots(games), clock.now())  # mail in first: it wakes a game
-        served = games_in(awake, unreadable)
-        for game in served:
-            with _each_game(game.id, left):
-                _run_clock(game.root, game.id, settings)
-        for root, why in unreadable:
-            left.append(str(root))
-            click.echo(f"{root}: left for a later run: the game cannot be read ({why})", err=True)
-        _send(tuple(awake), settings, left)
-        for game in served:
-            if game.id not in left:
-                with _each_game(game.id, left):
-                    idle.remember(game.root)
-
-
-@contextmanager
-def _each_game(game_id: str, left: list[str]) -> Iterator[None]:
-    """Work on one game of many: a game that is locked or cannot be read is named on standard
-    error and left for a later run (``left``), and the others are done."""
-    from adjudicator.rules.errors import AdjudicatorError, TempFail
-
-    try:
-        yield
-    except (TempFail, AdjudicatorError) as error:
-        left.append(game_id)
-        click.echo(f"{game_id}: left for a later run: {error}", err=True)
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        left.append(game_id)
-        click.echo(
-            f"{game_id}: left for a later run: the game cannot be read "
-            f"({type(error).__name__}: {error}); `adjudicator doctor` tells more",
-            err=True,
-        )
-
-
-def _run_clock(root: Path, game_id: str, settings: MailSettings) -> None:
-    """Whatever the clock asks of one game now (adjudicate, tell the game master it waits,
-    remind), printed."""
-    from adjudicator.mail.clock_step import run_clock
-
-    done = run_clock(root, settings)
-    if done.not_now is not None:
-        click.echo(f"{game_id}: {done.not_now}")
-    elif done.adjudicated:
-        why = f" (default orders for {', '.join(done.defaulted)})" if done.defaulted else ""
-        if done.revealing:
-            click.echo(f"{game_id}: the reveal of turn {done.turn} is open{why}")
-        else:
-            click.echo(f"{game_id}: adjudicated turn {done.turn}{why}")
-        if done.over:
-            from adjudicator.cli import ended_text
-
-            said = "the game is over" if done.ended is None else ended_text(done.ended)
-            click.echo(f"{game_id}: {said}")
-    elif done.waiting_for:
-        click.echo(
-            f"{game_id}: turn {done.turn} is past its deadline and waits for "
-            f"{', '.join(done.waiting_for)} (nmr: wait); the game master is told"
-        )
-    elif done.reminded:
-        click.echo(
-            f"{game_id}: reminded {', '.join(done.reminded)} ({done.before} before the deadline)"
-        )
+        run.tick(games, _source(maildir, mbox, imap, False, settings), settings, _console())

@@ -8,10 +8,7 @@ from pathlib import Path
 
 import click
 
-from adjudicator.cli.support import EXIT_REFUSED
-
-GAMEDIR = click.Path(file_okay=False, path_type=Path)
-FILE = click.Path(dir_okay=False, path_type=Path)
+from adjudicator.cli.support import EXIT_REFUSED, FILE, GAMEDIR
 
 
 def store(gamedir: Path, files: tuple[Path, ...], kind: str | None) -> None:

@@ -21,9 +21,9 @@ NOTICE = (
 def show(gamedir: Path, default_missing: bool, reader: str | None, fmt: str | None) -> None:
     """Preview the adjudication of ``gamedir``'s current turn: every reader's report, or only
     ``reader``'s (a player's name, ``gm`` or ``public``)."""
-    from adjudicator.cli import adjudicated_lines
     from adjudicator.engine import open_game
     from adjudicator.engine.preview import preview
+    from adjudicator.present.status import adjudicated_lines
 
     if reader not in (None, "gm", "public"):
         open_game.OpenGame(gamedir).require_player(reader)

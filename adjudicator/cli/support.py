@@ -1,11 +1,16 @@
-"""What every command module shares: failures with their exit codes, and reading a key."""
+"""What every command module shares: the types of its arguments, failures with their exit codes,
+JSON output, and reading a private key."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, NoReturn
 
 import click
+
+GAMEDIR = click.Path(path_type=Path, file_okay=False)
+FILE = click.Path(path_type=Path, dir_okay=False)
 
 EXIT_REFUSED = 3
 EXIT_NOT_NOW = 4
@@ -38,6 +43,10 @@ FAILURES: dict[int, type[Failure]] = {
     4: NotNowFailure,
     EXIT_TEMPFAIL: TempFailure,
 }
+
+
+def echo_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
 def fail(message: str, code: int) -> NoReturn:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from adjudicator.engine.open_game import OpenGame
 from adjudicator.rules.contract import Msg, Reason, msg
-from adjudicator.signing import keys, sshsig
+from adjudicator.signing import sshsig
 
 
 def out_of_game(handle: OpenGame, player: str) -> Msg | None:
@@ -30,6 +30,8 @@ def signature_reason(
         made_with = sshsig.parse_armored(signature).public_key_blob
     except sshsig.SignatureError:
         return msg("bad-signature", why=error.reason)
+    from adjudicator.signing import keys  # cryptography: only for a signature that failed
+
     for other in handle.players:
         if other != player and keys.parse_public_line(handle.key_of(other)) == made_with:
             return msg("signed-with-other-key", other=other, player=player)

@@ -16,13 +16,12 @@ from typing import Any, Literal
 from adjudicator.rules import sealing
 from adjudicator.rules.contract import Game, Msg, Problem, Reason, msg
 from adjudicator.rules.errors import UsageProblem
+from adjudicator.rules.limits import MAX_ORDER_BYTES, MAX_SIGNATURE_BYTES
 from adjudicator.rules.problems import located, located_all, schema_problems
 from adjudicator.rules.strictyaml import Loaded, StrictYamlError, load
 from adjudicator.signing import sshsig
 from adjudicator.store.readfile import FileRefused, read_head, read_regular
 
-MAX_ORDER_BYTES = 64 * 1024
-MAX_SIGNATURE_BYTES = 8 * 1024
 ENVELOPE = ("id", "player", "turn")
 SALT_KEY = sealing.SALT_KEY
 Kind = Literal["order", "reveal", "commitment"]

@@ -1,0 +1,124 @@
+"""A player's own commands, on their own machine: ``keygen``, ``sign``, ``check`` and
+``commit``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import NoReturn
+
+import click
+
+from adjudicator.cli.support import EXIT_REFUSED, FILE, fail, private_key
+
+
+@click.command()
+@click.argument("keyfile", type=FILE)
+@click.option(
+    "--comment", default=None, help="Comment for the public key (default: the file name)."
+)
+def keygen(keyfile: Path, comment: str | None) -> None:
+    """Make a new Ed25519 key: KEYFILE (private, mode 600) and KEYFILE.pub.
+
+    Prints the public key line to put in the game's setup file.
+
+    \b
+    Example:
+      adjudicator keygen ~/.ssh/cairo-2026
+    """
+    from adjudicator.present.words import say
+    from adjudicator.signing import keys
+
+    try:
+        line = keys.generate(keyfile, comment or keyfile.name)
+    except keys.KeyProblem as error:
+        fail(f"{keyfile}: {say(error.reason)}", 2)
+    click.echo(line)
+
+
+@click.command()
+@click.argument("orders", type=FILE)
+@click.option("--key", "keyfile", type=FILE, required=True, help="Your private key file.")
+def sign(orders: Path, keyfile: Path) -> None:
+    """Sign an order file: writes ORDERS.sig (an OpenSSH signature).
+
+    Asks for the key's passphrase when it has one. The same as
+    `ssh-keygen -Y sign -n adjudicator-orders -f KEY ORDERS`.
+
+    \b
+    Example:
+      adjudicator sign cairo-2026-turn4-alice.yaml --key ~/.ssh/cairo-2026
+    """
+    from adjudicator.signing import files
+
+    try:
+        data = files.read_signable(orders)
+    except files.NotSignable as error:
+        _not_signable(orders, error, 2)
+    target = files.sign_file(orders, data, private_key(keyfile))
+    click.echo(f"{target}: signed")
+
+
+@click.command()
+@click.argument("orders", type=FILE)
+@click.option("--form", "form_path", type=FILE, required=True, help="The order form you were sent.")
+def check(orders: Path, form_path: Path) -> None:
+    """Check an order file against your order form before signing it.
+
+    \b
+    Example:
+      adjudicator check my-order.yaml --form cairo-2026-turn4-alice.yaml
+    """
+    from adjudicator.engine import intake
+    from adjudicator.present.verdict_lines import note_lines, verdict_lines
+
+    verdict = intake.check(orders, form_path)
+    if verdict.accepted:
+        click.echo(f"{orders}: valid ({verdict.player}, turn {verdict.turn})")
+        for line in note_lines(verdict):
+            click.echo(line)
+        return
+    for line in verdict_lines(verdict):
+        click.echo(line)
+    sys.exit(EXIT_REFUSED)
+
+
+@click.command()
+@click.argument("orders", type=FILE)
+@click.option("--key", "keyfile", type=FILE, required=True, help="Your private key file.")
+def commit(orders: Path, keyfile: Path) -> None:
+    """Seal an order for a game with `sealing: commit-reveal` (docs/commit-reveal.md).
+
+    Adds a fresh salt to ORDERS and signs it (ORDERS.sig: send both when the reveal opens), and
+    writes ORDERS.commit, the signed commitment to it: send that now. Run it again after any
+    change to the order: each run makes a new salt and a new commitment.
+
+    \b
+    Example:
+      adjudicator commit cairo-2026-turn4-alice.yaml --key ~/.ssh/cairo-2026
+    """
+    from adjudicator.signing import files
+
+    try:
+        data, envelope = files.sealable(orders)
+    except files.NotSignable as error:
+        _not_signable(orders, error, 3)
+    target = files.commit_file(orders, data, envelope, private_key(keyfile))
+    click.echo(f"{target}: the signed commitment: send it now")
+
+
+def _not_signable(orders: Path, error: object, code: int) -> NoReturn:
+    """Why ``orders`` cannot be signed or sealed, as the command says it."""
+    from adjudicator.present.words import say
+    from adjudicator.signing.files import NotSignable
+
+    assert isinstance(error, NotSignable)
+    if error.why == "unreadable":
+        assert error.reason is not None
+        fail(f"{orders}: cannot read the order file ({say(error.reason)})", code)
+    if error.why == "not-yaml":
+        assert error.reason is not None
+        fail(f"{orders}: {say(error.reason)}", code)
+    if error.why == "no-envelope":
+        fail(f"{orders}: an order file needs its id, player and turn, as the form gives them", code)
+    fail(f"{orders}: its id and player must be written as the form gives them", code)

@@ -1,0 +1,87 @@
+"""What the game master's commands say in lines: ``status``, ``adjudicate`` (and its preview),
+and how the players' votes ended a game.
+
+Light to import: ``status`` of a game without a deadline loads no YAML parser.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from adjudicator.rules import schedule
+from adjudicator.store import clock
+
+
+def status_lines(data: dict[str, Any]) -> list[str]:
+    """``status`` as text, from the data ``status --json`` prints."""
+    if data["over"]:  # the last adjudication, of the turn before, opened no turn
+        after = f" after turn {data['turn'] - 1}" if data["turn"] > 1 else ""
+        lines = [f"{data['id']} ({data['game']}): the game is over{after}"]
+        if data["ended"] is not None:
+            lines.append(ended_text(data["ended"]))
+        return lines
+    phase = {"commit": ": commitments", "reveal": ": the reveal"}.get(data["phase"], "")
+    lines = [f"{data['id']} ({data['game']}), turn {data['turn']}{phase}"]
+    for player, to_do in data["owed"].items():
+        state = "received" if player in data["received"] else "waiting"
+        if player in data["resigned"]:
+            state = "resigned: default orders"
+        elif player in data["conceded"]:
+            state = "conceded: default orders"
+        elif player in data["without"]:
+            state = "no commitment: default orders"
+        elif player not in data["received"] and player not in data["waiting_for"]:
+            state = "away: default orders unless they send orders"  # absence: default
+        owes = {"commit": f"a commitment to {to_do}", "reveal": f"{to_do} as committed"}
+        lines.append(f"  {player}: owes {owes.get(data['phase'], to_do)} ({state})")
+    for stretch in data["away"]:
+        lines.append(f"away: {stretch['player']} from {stretch['from']} to {stretch['to']}")
+    lines.append(f"deadline: {deadline_text(data)}")
+    if data["rolled_back"]:
+        lines.append("rolled back: adjudicate again (the orders are fixed)")
+    if data["agreed"]:
+        lines.append("the players' votes end the game at the next adjudication (due now)")
+    return lines
+
+
+def deadline_text(data: dict[str, Any]) -> str:
+    """The deadline in UTC and the game's zone, with the time left, or why there is none."""
+    if data["deadline"] is None:
+        return "none" + (" (paused)" if data["paused"] else "")
+    deadline = datetime.fromisoformat(data["deadline"])
+    text = schedule.shown(deadline, schedule.zone(data["timezone"]))
+    if data["paused"]:
+        return f"{text} (paused: the clock stands still)"
+    from adjudicator.present.words import say  # YAML: only when there is a deadline to word
+
+    return f"{text}; {say(schedule.left(deadline, clock.now()))}"
+
+
+def adjudicated_lines(gamedir: Path, result: dict[str, Any], would: bool = False) -> list[str]:
+    """What ``adjudicate`` says it did (``would``: what it would do, for ``--preview``)."""
+    done = "would be adjudicated" if would else "adjudicated"
+    line = f"{gamedir}: turn {result['turn']} {done}"
+    if result["revealing"]:  # sealing: commit-reveal: the commitments' phase is over
+        opens = "would open" if would else "is open"
+        line = f"{gamedir}: the reveal of turn {result['turn']} {opens}"
+    if result["defaulted"]:
+        line += f" (default orders for {', '.join(result['defaulted'])})"
+    lines = [line]
+    ended = result.get("ended")
+    if ended is not None:
+        lines.append(ended_text(ended, would))
+    elif result["over"]:
+        lines.append("the game would be over" if would else "the game is over")
+    return lines
+
+
+def ended_text(ended: dict[str, Any], would: bool = False) -> str:
+    """How the players' votes end the game, in a line."""
+    is_over = "the game would be over" if would else "the game is over"
+    if ended["by"] == "draw":
+        return f"{is_over}: a draw, agreed by {', '.join(ended['players'])}"
+    if ended["winner"] is None:
+        return f"{is_over}: every player conceded, nobody wins"
+    return f"{is_over}: every other player conceded, {ended['winner']} wins"
