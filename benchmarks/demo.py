@@ -2,7 +2,7 @@
 
 `adjudicator demo sultan --players 5` makes five keys with ssh-keygen, signs and submits every
 order (some 90), adjudicates every turn (some 30), writes every reader's view, and writes the
-game's static site with its pictures. The target (issue 13): within 8 times the bare click
+game's static site with its pictures. The target: within 8 times the bare click
 import. Prints the medians and exits 1 when the target is missed.
 
 Every file a step writes, and its journal line, is fsynced (the folders once per step): the

@@ -5,7 +5,7 @@ with an ``adjudicator.rules.rng.Rng``, then turn by turn ``owed``, each owing pl
 bot's order, ``context`` and ``validate`` (a problem stops the benchmark: the bot and the rules
 disagree), ``normalise``, and ``resolve`` with every owed order, until ``is_over``.
 
-The target (issue 13): the engine's games per second at least a tenth of a minimal
+The target: the engine's games per second at least a tenth of a minimal
 straightforward simulator of the same rules, timed in the same run (``simulate_sultan.py``,
 ``simulate_court.py``: plain Python, random legal play, nothing imported from the adjudicator).
 

@@ -1,5 +1,5 @@
-"""Reading messages with huge headers, against `python -c "import click"` (DESIGN: one second
-counts as 30 times that import).
+"""Reading messages with huge headers, against `python -c "import click"` (benchmarks/README.md:
+one second counts as 30 times that import).
 
 Targets: reading a message with 10 MB of headers (a new Python process that imports the reader,
 reads the file and calls `read_message`) within 30x the bare click import; and doubling the

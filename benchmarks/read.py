@@ -1,6 +1,6 @@
 """Every read command on a finished 5-player Sultan game against `python -c "import click"`.
 
-The target (issue 13): each of `status`, `view`, `report`, `log`, `form` and `check` within 2
+The target: each of `status`, `view`, `report`, `log`, `form` and `check` within 2
 times the bare click import: a command imports only what it needs. A text report or form shown
 before comes from the rendered-report cache (adjudicator/present/rendered.py); the time of its
 first showing, rendered by Jinja, is printed too, for information. Prints each median as a

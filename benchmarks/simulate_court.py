@@ -1,4 +1,4 @@
-"""A minimal simulator of At the Sultan's Court (RULINGS C1-C14, the default options), the
+"""A minimal simulator of At the Sultan's Court (docs/rulings.md C1-C14, the default options), the
 engine's yardstick.
 
 Plain Python with random legal play; it imports nothing from the adjudicator, so that

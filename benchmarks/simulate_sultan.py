@@ -1,4 +1,5 @@
-"""A minimal simulator of Sultan (RULINGS S1-S9, the default options), the engine's yardstick.
+"""A minimal simulator of Sultan (docs/rulings.md S1-S9, the default options), the engine's
+yardstick.
 
 Plain Python with random legal play; it imports nothing from the adjudicator, so that
 `engine.py` can time the engine against what the same rules cost when written straight. The

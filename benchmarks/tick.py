@@ -1,8 +1,8 @@
 """`adjudicator tick` over a folder of 1,000 idle games against `python -c "import click"`.
 
-The target (DESIGN.md: one second counts as 30x): `tick` over 1,000 games with nothing due at
-most 30 times the bare click import beyond `tick` over an empty folder: it must not open every
-game's states to learn that nothing is due (adjudicator/mail/idle.py). The games are copies of
+The target (benchmarks/README.md: one second counts as 30x): `tick` over 1,000 games with nothing
+due at most 30 times the bare click import beyond `tick` over an empty folder: it must not open
+every game's states to learn that nothing is due (adjudicator/mail/idle.py). The games are copies of
 one game with a 48-hour deadline, its first reports sent; a first `tick` notes them. Prints the
 medians and exits 1 when the target is missed.
 

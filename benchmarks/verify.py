@@ -1,9 +1,9 @@
 """`adjudicator verify` of a finished 5-player Sultan game against `python -c "import click"`.
 
-The target (DESIGN.md: one second counts as 30x): the whole check, journal, files, signatures and
-the replay of every adjudication, within 30 times the bare click import. The game is a bot game
-played through the signed-order path (`adjudicator demo`), archived whole with mail as sent.
-Prints the medians and exits 1 when the target is missed.
+The target (benchmarks/README.md: one second counts as 30x): the whole check, journal, files,
+signatures and the replay of every adjudication, within 30 times the bare click import. The game is
+a bot game played through the signed-order path (`adjudicator demo`), archived whole with mail as
+sent. Prints the medians and exits 1 when the target is missed.
 
     .venv/bin/python benchmarks/verify.py [--runs 5]
 """

@@ -1,4 +1,4 @@
-"""Absences (issue 14, docs/notices.md): the options ``absence`` (none, extend, default) and
+"""Absences (docs/notices.md): the options ``absence`` (none, extend, default) and
 ``absence_days``, deadlines moved for everyone or seats not waited for, and every reader told
 who is away until when. Time is set with ADJUDICATOR_NOW; mail goes to GAMEDIR/outbox/."""
 

@@ -1,6 +1,6 @@
 """What lets a reader check the game: the chain head in every report, form, page and mail, the
 seed commitment in the first and the last reports, and the seed and salt that open it at the end
-(DESIGN.md, "Verifiable by players"; adjudicator/present/hashes.py)."""
+(docs/archive.md; adjudicator/present/hashes.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Orders sealed from the game master too (`sealing: commit-reveal`, issue 12 point 4): each turn
+"""Orders sealed from the game master too (`sealing: commit-reveal`): each turn
 takes signed commitments first and the orders only once every owed commitment is in; a reveal
 must match its commitment; a missing commitment or reveal follows the missing-order rule; and
 `verify` checks every reveal against its commitment."""

@@ -95,7 +95,7 @@ def test_counts_take_the_word_in_the_right_number() -> None:
 def test_no_line_of_a_form_is_over_72_characters_even_with_32_character_names(
     tmp_path: Path,
 ) -> None:
-    """DESIGN, Reports by mail: mail clients hard-wrap longer lines, and a wrapped form no
+    """docs/reports.md: mail clients hard-wrap longer lines, and a wrapped form no
     longer reads back; what the form carries for check spreads over several lines."""
     meta, state = court_game(LONG)
     meta["id"] = "court-" + "x" * 26

@@ -1,6 +1,6 @@
 """`adjudicator demo GAME --option KEY=VALUE`: every value of every option of each game, played
 by the bots to the end through the command, with the option's effect checked in what the game
-wrote (issue 14, point 5).
+wrote.
 
 The values come from the games' own option models (and the engine's ``ENGINE_OPTIONS``): every
 ``Literal`` value, both booleans and ``None`` where a type allows them; an option of a type that
@@ -286,7 +286,7 @@ def court_first_round(all_travel: bool) -> Callable[[Played], None]:
 
 def court_banish_tie(higher: bool) -> Callable[[Played], None]:
     def check(game: Played) -> None:
-        """Every banishment in the game follows the tie rule (RULINGS C9): most votes, then
+        """Every banishment in the game follows the tie rule (docs/rulings.md C9): most votes, then
         the lower (or higher) seat, a vizir in a city counting as seat 0, then the earlier
         accuser; the game of the option's own case has a tie that the seat decides."""
         decided_by_seat = banishments(game.record, higher)

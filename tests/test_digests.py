@@ -1,5 +1,5 @@
 """Every value a player sees that commits to hidden data is salted or keyed with a secret of at
-least 128 bits (DESIGN.md, "Verifiable by players"): the seed commitment, the chain's digests of
+least 128 bits (docs/archive.md): the seed commitment, the chain's digests of
 hidden files and of accepted orders. A plain SHA-256 is kept only for public files."""
 
 from __future__ import annotations

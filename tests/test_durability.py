@@ -1,5 +1,5 @@
 """What a step writes lasts before its journal line makes it the game's, with one fsync per
-folder rather than one per file (issue 13: batch the fsyncs, keep the safety).
+folder rather than one per file (batch the fsyncs, keep the safety).
 
 The order of the disk operations is recorded in the process that makes them: each rename, each
 fsync of a folder, and the journal's append.

@@ -1,4 +1,4 @@
-"""The engine benchmark and its yardsticks keep working (benchmarks/engine.py; issue 13).
+"""The engine benchmark and its yardsticks keep working (benchmarks/engine.py).
 
 Nothing here is timed: `make bench` measures. These tests make sure the benchmark still plays
 whole games through the contract and that each simulator still plays the rules to a real end.

@@ -47,8 +47,8 @@ def test_the_final_reports_reveal_every_order_of_the_record(
 
 
 def test_a_tie_on_points_says_the_most_jewels_won(tmp_path: Path) -> None:
-    """bob and alice both score 59 in this game; bob wins on jewels, 17 to 16 (RULINGS S9), and
-    the final table says why, in every language and in HTML."""
+    """bob and alice both score 59 in this game; bob wins on jewels, 17 to 16 (docs/rulings.md S9),
+    and the final table says why, in every language and in HTML."""
     options = ["--option", "placement=sequential", "--option", "screens=false"]
     result = run("demo", "sultan", "--players", 2, *options, "--dir", tmp_path / "d")
     assert result.exit_code == 0, result.output

@@ -1,7 +1,7 @@
-"""Hidden information stays hidden at the Sultan's Court (RULINGS C4, C17): two games that differ
-only in the order of the city stacks below their face-up tops, the contents of Kaffa and the seed
-must give each player the same report, form, view and running record. The game master's report
-shows the difference, which proves the two worlds really differ."""
+"""Hidden information stays hidden at the Sultan's Court (docs/rulings.md C4, C17): two games that
+differ only in the order of the city stacks below their face-up tops, the contents of Kaffa and
+the seed must give each player the same report, form, view and running record. The game master's
+report shows the difference, which proves the two worlds really differ."""
 
 from __future__ import annotations
 

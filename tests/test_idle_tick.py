@@ -1,4 +1,4 @@
-"""`tick` over many games opens only those that may have something due (issue 13): after it has
+"""`tick` over many games opens only those that may have something due: after it has
 done all a game asked, a note outside the game says until when nothing can fall due; a change
 to the journal or that instant wakes the game (adjudicator/mail/idle.py)."""
 

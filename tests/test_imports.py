@@ -1,4 +1,4 @@
-"""A command imports only what it needs (issue 13): reading a game's data opens no schema, no
+"""A command imports only what it needs: reading a game's data opens no schema, no
 YAML parser, no templates, no signature code and no lock. The benchmark (benchmarks/read.py)
 times them; this test checks what makes that reachable."""
 
@@ -94,7 +94,7 @@ def test_a_form_shown_before_is_shown_again_without_templates(tmp_path: Path) ->
 
 
 def test_checking_an_order_against_its_form_loads_no_signature_code(tmp_path: Path) -> None:
-    """`check` verifies no signature: the cryptography is left unloaded (issue 13)."""
+    """`check` verifies no signature: the cryptography is left unloaded."""
     table = Table(tmp_path, players=3)
     owed = next(iter(table.status()["owed"]))
     form = tmp_path / "form.yaml"

@@ -205,7 +205,7 @@ def test_check_with_a_form_that_is_no_file(table: Table, kind: str) -> None:
 
 
 def test_config_that_is_no_file(table: Table, fifo: Path) -> None:
-    """Exit 3, as for every settings file the mail commands cannot read (DESIGN: a settings
+    """Exit 3, as for every settings file the mail commands cannot read (docs/mail.md: a settings
     file is an input refused)."""
     for config in (fifo, Path("/dev/zero")):
         what = "a pipe" if config == fifo else "a device"

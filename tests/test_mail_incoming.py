@@ -1010,7 +1010,7 @@ def test_mail_a_person_sent(header: bytes) -> None:
 
 
 def test_automatic_mail_keeps_its_orders(alice: Signer) -> None:
-    """Orders in automatic mail are taken; only the answer is held back (DESIGN)."""
+    """Orders in automatic mail are taken; only the answer is held back (docs/mail.md)."""
     message = new_message(Auto_Submitted="auto-generated")
     attach(message, alice.appended(ORDER), "alice.yaml")
     found = read_message(message.as_bytes())

@@ -1,4 +1,4 @@
-"""Notices (issue 14, DESIGN.md): press, absences and votes, signed like orders, taken by
+"""Notices (docs/notices.md): press, absences and votes, signed like orders, taken by
 ``submit``, ``press``, ``absence`` and mail whatever the player owes, named in the journal
 without their sender, and checked by ``verify``."""
 

@@ -1,8 +1,8 @@
 """Every problem of an order file at once, and the notes an accepted order may carry.
 
-A wrong type in one place must not hide a problem in another (issue 11): the game's own checks
+A wrong type in one place must not hide a problem in another: the game's own checks
 run on every part that is well typed, and each problem names its line. A standing instruction
-that cannot apply as things stand is accepted with a note (DESIGN, Strictness; RULINGS C6).
+that cannot apply as things stand is accepted with a note (docs/order-files.md; docs/rulings.md C6).
 """
 
 from __future__ import annotations

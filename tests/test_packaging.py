@@ -22,7 +22,7 @@ MAPPED = {
     "games": "adjudicator/games",
     "templates": "adjudicator/templates",
 }
-"""Each repository folder and where it lives in the installed package (DESIGN "Layout")."""
+"""Each repository folder and where it lives in the installed package (docs/architecture.md)."""
 SKIP = shutil.ignore_patterns("__pycache__", "*.pyc")
 
 

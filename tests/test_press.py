@@ -1,4 +1,4 @@
-"""Press relayed by mail and listed in reports (issue 14, docs/press.md): each press mailed once
+"""Press relayed by mail and listed in reports (docs/press.md): each press mailed once
 to each recipient and copied to the game master, under grey without a trace of its sender, in
 the recipient's report of the next turn (text and HTML, every language), and never to anyone
 outside the game; the two-worlds tests prove a player learns nothing of press not theirs."""

@@ -1,4 +1,4 @@
-"""`adjudicate --preview` (issue 14, point 2): what the turn would produce, with nothing changed.
+"""`adjudicate --preview` : what the turn would produce, with nothing changed.
 
 Each test takes the game directory's every file (the journal, the lock, the mail folders) by
 hash before and after the preview, then adjudicates for real and compares the preview's

@@ -1,4 +1,4 @@
-"""Review of the speed-ups (issue 13): the rendered-report cache, batched fsyncs, the scandir walk
+"""Review of the speed-ups: the rendered-report cache, batched fsyncs, the scandir walk
 of a game's files, the plain copies of the games."""
 
 from __future__ import annotations

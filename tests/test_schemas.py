@@ -48,7 +48,7 @@ def test_order_schema_is_draft_07_and_matches_the_contract() -> None:
 @pytest.mark.parametrize("name", game_names())
 def test_every_game_has_its_schemas(name: str, tmp_path: Path) -> None:
     """``adjudicator schema NAME`` is draft-07, and the record of a demo game fits the record's
-    schema in docs/schemas/ (DESIGN: every game documents its record with a JSON Schema)."""
+    schema in docs/schemas/ (every game documents its record with a JSON Schema: docs/record.md)."""
     result = run("schema", name)
     assert result.exit_code == 0
     assert json.loads(result.output) == order_schema(load_game(name))

@@ -1,6 +1,6 @@
 """The random streams give the same numbers as the stream docs/randomness.md defines, read the
 plain way (a block at a time, 8 bytes at a time), after they were made faster for the engine
-benchmark (issue 13): every game's draws, and so every game record, depend on them."""
+benchmark: every game's draws, and so every game record, depend on them."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Sultan's states and views share what never changes (filed rounds, decks, the last events)
-instead of copying the history at every turn and in every view (issue 13, benchmarks/engine.py).
+instead of copying the history at every turn and in every view (benchmarks/engine.py).
 
 Sharing is safe only while nothing a game returns changes afterwards: these tests keep every
 state, view, event list and normalised order of whole bot games and check, at the end, that each

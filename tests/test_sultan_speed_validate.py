@@ -1,5 +1,5 @@
-"""Sultan's ``validate`` takes a short way for the common valid order (checks._plainly_valid,
-issue 13): it must give exactly the problems of the full check for every context and order, valid
+"""Sultan's ``validate`` takes a short way for the common valid order (checks._plainly_valid):
+it must give exactly the problems of the full check for every context and order, valid
 or not, near-valid or junk."""
 
 from __future__ import annotations

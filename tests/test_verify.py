@@ -1,5 +1,5 @@
 """A player checks a whole game on their own machine: `archive` writes it to one file, `verify`
-replays it and names the first turn and file that disagree (issue 12, docs/archive.md)."""
+replays it and names the first turn and file that disagree (docs/archive.md)."""
 
 from __future__ import annotations
 

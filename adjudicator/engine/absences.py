@@ -1,5 +1,5 @@
 """Absences: a player away, from and to a date, and what the game's option ``absence`` makes of
-it (issue 14, docs/notices.md).
+it (docs/notices.md).
 
 An accepted absence notice (:mod:`adjudicator.engine.notice_intake`) names the player only in its
 file; this module reads the files the journal names and derives everything from them and the

@@ -1,4 +1,4 @@
-"""Notices: what a player sends besides orders, signed like orders (DESIGN.md, issue 14).
+"""Notices: what a player sends besides orders, signed like orders (docs/notices.md).
 
 A notice file holds ``id``, ``player`` and exactly one of
 

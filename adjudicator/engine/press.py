@@ -1,4 +1,4 @@
-"""Press (table talk): who may read which press, and who is mailed it (issue 14; docs/press.md).
+"""Press (table talk): who may read which press, and who is mailed it (docs/press.md).
 
 Press is stored and journaled by :mod:`adjudicator.engine.notice_intake`; this module reads it back
 as the game master sees it (:func:`everything`), and says what each reader may see of it:

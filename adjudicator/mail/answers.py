@@ -40,7 +40,7 @@ from adjudicator.store import clock, steps
 from adjudicator.store.gamedir import GameDir, atomic_write
 
 HOURLY_LIMIT = 5
-"""The most answers one address gets from one game within an hour (DESIGN)."""
+"""The most answers one address gets from one game within an hour (docs/mail.md, "Answers")."""
 HOUR = timedelta(hours=1)
 HELD = "mail/held"
 DIGESTED = "digested"

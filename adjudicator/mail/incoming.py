@@ -1,4 +1,5 @@
-"""Reading one incoming mail message and finding the signed orders in it (DESIGN "Orders in mail").
+"""Reading one incoming mail message and finding the signed orders in it (docs/mail.md,
+"Orders in mail").
 
 Pure parsing: nothing here verifies a signature, reads YAML or knows a game. An order comes as
 

@@ -1,5 +1,5 @@
 """Press relayed by mail: each press accepted, once, to each of its recipients and a copy to
-the game master (issue 14; docs/press.md).
+the game master (docs/press.md).
 
 Relaying is one step of ``send`` (and ``tick``), like the announcements: it queues a mail for
 every press the journal names and no ``queued`` line counted yet, then ends with a ``queued``

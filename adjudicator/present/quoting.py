@@ -3,7 +3,7 @@
 Whatever a message holds (a file name, a subject, a sender, a Message-ID) is a stranger's
 choice. It reaches an output line or an outgoing mail only through these functions:
 
-- :func:`printable` quotes it as escaped printable ASCII, at most 80 characters (DESIGN:
+- :func:`printable` quotes it as escaped printable ASCII, at most 80 characters (docs/mail.md:
   "a reason quotes a message's text only as escaped printable ASCII, at most 80 characters");
 - :func:`msg_id` keeps a Message-ID only when it is a valid msg-id (RFC 5322 3.6.4, without the
   obsolete forms), and :func:`shown_msg_id` prints one that is not as ``-``;

@@ -1,4 +1,4 @@
-"""An order's verdict in lines, as ``submit`` and ``check`` print them (DESIGN, Strictness).
+"""An order's verdict in lines, as ``submit`` and ``check`` print them (docs/order-files.md).
 
 The fixed words (``accepted``, ``replaces the earlier order``, ``refused:``, ``line N:``,
 ``note:``) stay as written in every language; the reasons and notes are in the reader's.

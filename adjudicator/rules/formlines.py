@@ -8,7 +8,7 @@ from typing import Any
 
 FORM_MARK = "# adjudicator-form: "
 FORM_WIDTH = 72
-"""No line of a form is longer (DESIGN, Reports by mail: mail clients hard-wrap longer lines)."""
+"""No line of a form is longer (docs/reports.md: mail clients hard-wrap longer lines)."""
 
 
 def carried_lines(carried: dict[str, Any]) -> list[str]:

@@ -12,8 +12,8 @@ the largest multiple of ``n`` under 2**64 and returns the remainder of the first
 docs/randomness.md says the same, so anyone can re-derive every draw of a finished game.
 
 A game's seed is a string of 32 or more hex digits (the setup's, as written, or
-``secrets.token_hex(16)``), so ``str(seed)`` is that string; games made before issue 10 have a
-whole number, whose ``str`` is its decimal digits.
+``secrets.token_hex(16)``), so ``str(seed)`` is that string; games made before seeds were hex
+strings have a whole number, whose ``str`` is its decimal digits.
 """
 
 from __future__ import annotations

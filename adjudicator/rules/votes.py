@@ -1,4 +1,4 @@
-"""Draw votes and concessions (issue 14; docs/notices.md, docs/rulings.md V1 to V6).
+"""Draw votes and concessions (docs/notices.md, docs/rulings.md V1 to V6).
 
 A player's ``vote: draw`` stands until they send ``vote: none`` or the game ends; ``vote:
 concede`` is final. A player who conceded is out of the game: their seat plays the default

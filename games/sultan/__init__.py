@@ -2,7 +2,7 @@
 
 Rules in ``rules``, order files in ``orders`` (their checks in ``checks``), views and record in
 ``view``, the bot in ``bots``.
-Rulings: RULINGS S1–S11, and these of the implementation:
+Rulings: docs/rulings.md S1–S11, and these of the implementation:
 
 - When the returned colour was drawn more than once, the earliest-drawn jewel of that colour goes
   back; the other jewels keep their draw order on cushions 1..k. A random or default return picks

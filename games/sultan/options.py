@@ -13,7 +13,7 @@ from adjudicator.rules.problems import option_problems
 
 
 class Options(BaseModel):
-    """Sultan's options (RULINGS S4-S10)."""
+    """Sultan's options (docs/rulings.md S4-S10)."""
 
     model_config = ConfigDict(strict=True, extra="forbid")
     placement: Literal["sealed", "sequential"] = "sealed"

@@ -1,4 +1,4 @@
-"""Sultan's rules (RULINGS S1–S11): options, setup, who owes, resolution and scoring.
+"""Sultan's rules (docs/rulings.md S1–S11): options, setup, who owes, resolution and scoring.
 
 The state is a plain JSON dict. Nothing changes a state once ``setup`` or ``resolve`` has returned
 it: ``resolve`` copies the parts a turn changes (``_fresh``, ``_reveal``) and shares the rest (the

@@ -1,4 +1,4 @@
-"""What each reader may see (RULINGS S10), and the game's part of the record.
+"""What each reader may see (docs/rulings.md S10), and the game's part of the record.
 
 This is the only place hidden information is removed: other players' hands, every deck's order,
 and the values of others' cards laid in sequential placement before the round's reveal (a

@@ -2,7 +2,7 @@
 
 Rules by phase: ``travel`` (turn order, travel), ``trades``, ``collect`` (cards, seat-1 demand),
 ``banish`` (banishment, dungeons, pardons), ``rules`` (the round). Order files in ``orders``,
-views and record in ``view``, the bot in ``bots``, the deal in ``setup``. Rulings: RULINGS
+views and record in ``view``, the bot in ``bots``, the deal in ``setup``. Rulings: docs/rulings.md
 C1–C17, and those of this implementation listed in ``docs/rulings.md``.
 """
 

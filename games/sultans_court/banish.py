@@ -1,4 +1,4 @@
-"""Banishment (RULINGS C9), the dungeons (C10) and the Sultan's pardon (C11)."""
+"""Banishment (docs/rulings.md C9), the dungeons (C10) and the Sultan's pardon (C11)."""
 
 from __future__ import annotations
 

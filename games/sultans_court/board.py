@@ -1,7 +1,7 @@
 """The board of At the Sultan's Court: cards, cities, court positions, places and small helpers.
 
 Places of a vizir (as in the record): a court position 0–11 (an int; position 0 is the favoured
-seat, RULINGS C2), a city name, ``dungeon1``, ``dungeon2``, ``dungeon3``, ``island`` or
+seat, docs/rulings.md C2), a city name, ``dungeon1``, ``dungeon2``, ``dungeon3``, ``island`` or
 ``reserve`` (pardoned and back with its player). Vizirs are named ``<player>.<kind>``.
 """
 

@@ -1,4 +1,4 @@
-"""Collecting power cards and the seat-1 demand (RULINGS C8)."""
+"""Collecting power cards and the seat-1 demand (docs/rulings.md C8)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Order files of At the Sultan's Court (RULINGS C6): the pydantic model, the check, the canon.
+"""Order files of At the Sultan's Court (docs/rulings.md C6): the pydantic model, the check, the
+canon.
 
 The order body holds ``travel`` (a destination for each of the player's movable vizirs: a city by
 name in any case or by initial, a seat number 1–12, or ``stay``), ``accuse`` (``player.kind``,
@@ -12,7 +13,7 @@ The context (``context(view)``) holds ``player``, ``players``, ``round``, ``to_d
 ``first_round_all_travel``, ``vizirs``: ``{kind: {"place": place, "seat": seat or null}}``
 for the player's own three vizirs, and ``pardons``, the Pardon cards in their hand. A pardon
 that cannot apply as things stand (no Pardon card for it, a vizir not in Dungeon 2 or 3) is
-legal: ``notes`` words it for the player (RULINGS C6).
+legal: ``notes`` words it for the player (docs/rulings.md C6).
 """
 
 from __future__ import annotations
@@ -392,7 +393,7 @@ def _check_pardon(context: Mapping[str, Any], value: Any) -> list[Problem]:
 
 def notes(context: Mapping[str, Any], order: Any) -> list[Problem]:
     """What an order that is valid should hear: each pardon that cannot apply as things stand
-    (RULINGS C6: it stays in the order, and is skipped if it does not apply when its moment
+    (docs/rulings.md C6: it stays in the order, and is skipped if it does not apply when its moment
     comes). Not problems: they never refuse the order."""
     items = order.get("pardon") if isinstance(order, Mapping) else None
     if not isinstance(items, list):

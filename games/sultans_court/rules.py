@@ -1,7 +1,7 @@
 """The round of At the Sultan's Court: who owes, the context of a check, and ``resolve``.
 
-Phases in order (rulebook and RULINGS C5–C14): turn order, trades, travel, collecting and the
-seat-1 demand, banishment and the dungeons, pardons, changing places. Victory (C13) is checked
+Phases in order (rulebook and docs/rulings.md C5–C14): turn order, trades, travel, collecting and
+the seat-1 demand, banishment and the dungeons, pardons, changing places. Victory (C13) is checked
 after every single step; a victory ends the round and the game there.
 """
 

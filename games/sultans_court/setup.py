@@ -1,4 +1,4 @@
-"""Options (RULINGS C3, C9, C16) and the deal (C1–C4)."""
+"""Options (docs/rulings.md C3, C9, C16) and the deal (C1–C4)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from .board import CITIES, COLOURS, KAFFA, KINDS, PARDON, POWER, sort_hand, vizi
 
 
 class Options(BaseModel):
-    """At the Sultan's Court's options (RULINGS C3, C9, C16)."""
+    """At the Sultan's Court's options (docs/rulings.md C3, C9, C16)."""
 
     model_config = ConfigDict(strict=True, extra="forbid")
     first_round_all_travel: bool = True

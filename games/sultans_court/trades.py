@@ -1,4 +1,5 @@
-"""Trades (RULINGS C14): matching offers carried out at the start of the round's resolution."""
+"""Trades (docs/rulings.md C14): matching offers carried out at the start of the round's
+resolution."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Turn order (RULINGS C5) and travel (C7)."""
+"""Turn order (docs/rulings.md C5) and travel (C7)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What each reader may see (RULINGS C4, C17), and the game's part of the record.
+"""What each reader may see (docs/rulings.md C4, C17), and the game's part of the record.
 
 This is the only place hidden information is removed. Hidden while the game runs: the city
 stacks below their face-up tops, all of Kaffa's cards (except in a player's own
@@ -154,7 +154,7 @@ def _public_deal(state: State) -> dict[str, Any]:
 
 
 def record(state: State, complete: bool) -> dict[str, Any]:
-    """``colours``, ``deal``, ``rounds`` and ``result`` (DESIGN, the Court's record)."""
+    """``colours``, ``deal``, ``rounds`` and ``result`` (docs/record.md, the Court's record)."""
     return {
         "colours": dict(state["colours"]),
         "deal": clone(state["deal"]) if complete else _public_deal(state),
