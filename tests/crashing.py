@@ -1,13 +1,12 @@
 """Killing commands for real: each runs in a forked child that gets SIGKILL at a chosen instant.
 
-A script is a list of commands (argument lists for ``adjudicator``) that plays a game from
-``new`` to its end. :meth:`Script.run` runs each once, keeping a copy of the game directory
-before it; :func:`kill_run` takes the copy before command ``i``, kills command ``i`` at a
-failpoint (``ADJUDICATOR_KILL_AT=N``: the N-th durable operation, see
-``adjudicator/failpoint.py``) or after a delay, runs the next command (command ``i`` again when
-its step did not commit, else command ``i + 1``), checks ``doctor`` right after it, and plays on
-to the end. The tests compare that end with the end of the unkilled run.
-"""
+A script is a list of commands (argument lists for ``adjudicator``) that plays a game from ``new``
+to its end. :meth:`Script.run` runs each once, keeping a copy of the game directory before it;
+:func:`kill_run` takes the copy before command ``i``, kills command ``i`` at a failpoint
+(``ADJUDICATOR_KILL_AT=N``: the N-th durable operation, see ``adjudicator/store/failpoint.py``) or
+after a delay, runs the next command (command ``i`` again when its step did not commit, else
+command ``i + 1``), checks ``doctor`` right after it, and plays on to the end. The tests compare
+that end with the end of the unkilled run."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Draw votes and concessions (adjudicator/votes.py, docs/rulings.md V1-V6):
+"""Draw votes and concessions (adjudicator/rules/votes.py, docs/rulings.md V1-V6):
 they take effect at the next adjudication, a draw agreed makes one due at once, the result, the
 record and the final reports say how the game ended, and verify replays it."""
 
