@@ -347,7 +347,7 @@ def test_rollback_withdraws_reports_not_mailed_and_mails_the_new_ones(
     table = make_table(tmp_path)
     assert run("send", table.gamedir, "--config", config).exit_code == 0
     table.play_turn()
-    from adjudicator.mail.reports import queue_due_reports
+    from adjudicator.mail.turn_reports import queue_due_reports
 
     queue_due_reports(table.gamedir, "gm-bot@example.org")
     result = run("rollback", table.gamedir)

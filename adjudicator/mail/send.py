@@ -16,7 +16,7 @@ from adjudicator.mail.due import announce
 from adjudicator.mail.outgoing import new_message_id, notice_mail
 from adjudicator.mail.press import relay_press
 from adjudicator.mail.queue import Outbox, SendReport, deliver, failure_notice
-from adjudicator.mail.reports import queue_due_reports
+from adjudicator.mail.turn_reports import queue_due_reports
 from adjudicator.rules.lang import game_lang
 from adjudicator.store import steps
 from adjudicator.store.gamedir import GameDir

@@ -1,4 +1,5 @@
-"""Reports by mail: every turn's reports queued once, one mail per player.
+"""Reports by mail: every turn's reports queued once, one mail per player (the words and pages
+themselves come from the presentation layer).
 
 The body is the player's text report for the turn, rendered from the player's stored view as it
 is queued, with the press they received during the turn before (:mod:`adjudicator.engine.press`);
