@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from adjudicator.rules import schedule, votes
 from adjudicator.rules.contract import Game, State
 from adjudicator.rules.errors import UsageProblem
+from adjudicator.rules.options import ENGINE_OPTIONS, NUMBER_OPTIONS
 from adjudicator.store import clock, journal
 from adjudicator.store.gamedir import GameDir
 from adjudicator.store.registry import load_game
@@ -160,8 +161,6 @@ class OpenGame:
 def game_options(meta: dict[str, Any]) -> dict[str, Any]:
     """The options the game module sees: the engine's own (nmr, sealing, press, absence,
     absence_days) left out."""
-    from adjudicator.rules.options import ENGINE_OPTIONS, NUMBER_OPTIONS
-
     engine = {*ENGINE_OPTIONS, *NUMBER_OPTIONS}
     return {k: v for k, v in meta["options"].items() if k not in engine}
 
