@@ -38,9 +38,10 @@ from adjudicator.store.registry import game_names, load_game
 MAX_SETUP_BYTES = 256 * 1024
 MAX_KEY_FILE_BYTES = 16 * 1024
 """A public key line is under 1 KiB (an RSA key of 16384 bits: about 2.8 KiB)."""
-NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,31}$")
-GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
-EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,31}\Z")
+GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
+EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+\Z")
+"""The setup's patterns end in ``\\Z``: ``$`` would take a value that ends in a line break."""
 SEED_BYTES = 16
 """A drawn seed: ``secrets.token_hex(16)``, 32 hex digits, 128 bits."""
 MIN_SEED_DIGITS = 2 * SEED_BYTES

@@ -14,8 +14,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from adjudicator.rules.contract import Msg, msg
 
-DURATION = re.compile(r"^(\d+)([mhd])$")
-DAILY = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)(?: (\S+))?$")
+DURATION = re.compile(r"^(\d+)([mhd])\Z")
+DAILY = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)(?: (\S+))?\Z")
 MIN_NOTICE = timedelta(hours=24)
 """A daily deadline falls at least this long after the turn opens."""
 
