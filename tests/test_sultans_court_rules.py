@@ -198,7 +198,7 @@ def test_order_model_and_normalise() -> None:
         "player": "carol",
         "turn": 3,
         "travel": {"fat": "k", "small": "STAY", "big": 7},
-        "accuse": "bob.Big",
+        "accuse": "bob.big",
         "kaffa": ["ships", "Canons"],
         "demand": [{"from": "dave", "card": "ships"}],
         "pardon": [{"vizir": "carol.small", "city": "t"}],

@@ -163,12 +163,10 @@ def destination(value: Any) -> str | int | None:
 
 
 def accused(value: Any) -> str | None:
-    """'player.kind' in canonical form, or None for none."""
+    """'player.kind' as written (player names and vizir kinds are exact), or None for none."""
     if value is None or (isinstance(value, str) and value.strip().lower() == "none"):
         return None
-    text = str(value).strip()
-    player, _, kind = text.rpartition(".")
-    return f"{player}.{kind.lower()}"
+    return str(value).strip()
 
 
 def own_kind(value: Any, player: str | None) -> str | None:
@@ -181,7 +179,6 @@ def own_kind(value: Any, player: str | None) -> str | None:
         if who != player:
             return None
         text = kind
-    text = text.lower()
     return text if text in KINDS else None
 
 
@@ -480,7 +477,7 @@ def normalise(order: Mapping[str, Any]) -> Order:
 
 
 def _kind_only(value: Any) -> str:
-    return str(value).strip().rpartition(".")[2].lower()
+    return str(value).strip().rpartition(".")[2]
 
 
 def default_order(vizirs: Mapping[str, Any]) -> Order:
