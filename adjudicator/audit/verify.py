@@ -100,7 +100,8 @@ def read(path: Path) -> dict[str, Any]:
     except FileRefused as error:
         raise _refused(path, error.why) from None
     try:
-        archive = json.loads(data.decode("utf-8"), object_pairs_hook=_unique)
+        text = data.decode("utf-8")
+        archive = json.loads(text, object_pairs_hook=_unique, parse_constant=journal.refused)
     except UnicodeDecodeError as error:
         raise _refused(path, msg("archive-not-utf8", offset=error.start)) from None
     except json.JSONDecodeError as error:
@@ -256,6 +257,9 @@ def _check(archive: dict[str, Any], entries: list[dict[str, Any]], summary: Summ
     if header is None:
         summary.findings.append(Finding(None, "log.jsonl", msg("verify-no-header")))
         return
+    for name in ("id", "game"):  # what the summary names the game by: the journal's, or refused
+        if archive.get(name) != header.get(name):
+            summary.findings.append(Finding(None, name, msg("verify-header-differs")))
     if meta is not None:
         _agrees(meta, header, archive, summary)
     from adjudicator.store.registry import load_game
@@ -286,7 +290,7 @@ def _chain(lines: list[str], summary: Summary, head: str | None) -> list[dict[st
     for number, line in enumerate(lines, 1):
         try:
             raw = line.encode("utf-8") + b"\n"  # a lone surrogate is no UTF-8: no journal line
-            entry = json.loads(line)
+            entry = journal.parse(line)
         except (ValueError, RecursionError):
             entry = None
         if not isinstance(entry, dict) or not isinstance(entry.get("type"), str):
@@ -314,7 +318,7 @@ def _chain(lines: list[str], summary: Summary, head: str | None) -> list[dict[st
 def loads(raw: bytes) -> Any:
     """JSON from an archive's file, or None when it is none (too deep counts as none)."""
     try:
-        return json.loads(raw)
+        return journal.parse(raw)
     except (ValueError, RecursionError):
         return None
 

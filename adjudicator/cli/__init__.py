@@ -17,7 +17,7 @@ from typing import Any
 import click
 
 from adjudicator import __version__
-from adjudicator.cli.support import FAILURES, Failure
+from adjudicator.cli.support import FAILURES, Failure, echo
 
 EXIT_INTERRUPTED = 130
 """Ctrl-C (SIGINT), as shells report a command it stopped."""
@@ -59,7 +59,7 @@ class Group(click.Group):
 
             raise FAILURES.get(error.exit_code, Failure)(error_text(error)) from None
         except KeyboardInterrupt:  # Ctrl-C: the shell's 128 + SIGINT, not click's exit 1 (a bug)
-            click.echo(
+            echo(
                 "\ninterrupted; a step cut short is finished or undone by the next command",
                 err=True,
             )

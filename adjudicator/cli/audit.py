@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from adjudicator.cli.support import FILE, GAMEDIR
+from adjudicator.cli.support import FILE, GAMEDIR, echo
 from adjudicator.rules.lang import DEFAULT, LANGUAGES
 
 
@@ -40,7 +40,7 @@ def archive(gamedir: Path, out: Path, public: bool) -> None:
         raise click.UsageError(f"{out}: there is no folder {out.parent} to write the archive in")
     written = archives.write(gamedir, out, public)
     kind = "public archive" if public else "archive"
-    click.echo(f"{out}: {kind} of {written['id']}, {len(written['files'])} files")
+    echo(f"{out}: {kind} of {written['id']}, {len(written['files'])} files")
 
 
 def _head(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
@@ -87,4 +87,4 @@ def verify(file: Path, head: str | None, lang: str) -> None:
 
         raise RefusedFailure("\n".join(finding_lines(summary, lang)))
     for line in summary_lines(summary, head, lang):
-        click.echo(line)
+        echo(line)

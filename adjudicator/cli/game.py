@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from adjudicator.cli.support import EXIT_REFUSED, FILE, GAMEDIR, echo_json
+from adjudicator.cli.support import EXIT_REFUSED, FILE, GAMEDIR, echo, echo_json
 from adjudicator.rules.lang import DEFAULT, LANGUAGES
 
 
@@ -27,8 +27,8 @@ def new(gamedir: Path, setup_path: Path) -> None:
     from adjudicator.engine import create
 
     handle = create.new(gamedir, setup_path)
-    click.echo(f"{gamedir}: game {handle.meta['id']} ({handle.game.title}) created, turn 1")
-    click.echo(f"reports: adjudicator report {gamedir} --player NAME (or --gm, --public)")
+    echo(f"{gamedir}: game {handle.meta['id']} ({handle.game.title}) created, turn 1")
+    echo(f"reports: adjudicator report {gamedir} --player NAME (or --gm, --public)")
 
 
 @click.command()
@@ -68,7 +68,7 @@ def status(gamedir: Path, as_json: bool) -> None:
         echo_json(data)
         return
     for line in status_lines(data):
-        click.echo(line)
+        echo(line)
 
 
 @click.command()
@@ -131,7 +131,7 @@ def adjudicate(
 
     result = adjudication.adjudicate(gamedir, default_missing)
     for line in adjudicated_lines(gamedir, result):
-        click.echo(line)
+        echo(line)
 
 
 @click.command()
@@ -153,12 +153,12 @@ def doctor(gamedir: Path) -> None:
 
     result = examine(gamedir)
     for name in result.in_doubt:
-        click.echo(f"in doubt: mail/sending/{name} (check whether it arrived)")
+        echo(f"in doubt: mail/sending/{name} (check whether it arrived)")
     for problem in result.problems:
-        click.echo(f"{gamedir / problem.path}: {say(problem.problem, lang=result.lang)}")
+        echo(f"{gamedir / problem.path}: {say(problem.problem, lang=result.lang)}")
     if result.problems:
         sys.exit(EXIT_REFUSED)
-    click.echo(f"{gamedir}: agrees with its journal ({result.lines} lines, {result.files} files)")
+    echo(f"{gamedir}: agrees with its journal ({result.lines} lines, {result.files} files)")
 
 
 @click.command()
@@ -215,4 +215,4 @@ def demo(
     from adjudicator import demo as demo_module
 
     given = demo_module.read_options(options)
-    demo_module.run(game, players, seed, directory, click.echo, lang, options=given)
+    demo_module.run(game, players, seed, directory, echo, lang, options=given)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from adjudicator.cli.support import GAMEDIR
+from adjudicator.cli.support import GAMEDIR, echo
 from adjudicator.rules.lang import LANGUAGES
 
 
@@ -37,7 +37,7 @@ def extend(gamedir: Path, by: str | None, to: str | None) -> None:
     """
     from adjudicator.engine import gm
 
-    click.echo(f"deadline: {_when(gamedir, gm.extend(gamedir, by=by, to=to))}")
+    echo(f"deadline: {_when(gamedir, gm.extend(gamedir, by=by, to=to))}")
 
 
 @click.command()
@@ -54,7 +54,7 @@ def pause(gamedir: Path) -> None:
     from adjudicator.engine import gm
 
     gm.pause(gamedir)
-    click.echo("paused")
+    echo("paused")
 
 
 @click.command()
@@ -69,7 +69,7 @@ def resume(gamedir: Path) -> None:
     from adjudicator.engine import gm
 
     deadline = gm.resume(gamedir)
-    click.echo("resumed" + ("" if deadline is None else f"; deadline: {_when(gamedir, deadline)}"))
+    echo("resumed" + ("" if deadline is None else f"; deadline: {_when(gamedir, deadline)}"))
 
 
 @click.command()
@@ -126,7 +126,7 @@ def replace(
             ) from None
     change = gm.replace(gamedir, player, email=email, key_line=key_line, lang=lang)
     told = f"{player}: email {change['email']}, key {keys.fingerprint(change['key'])}"
-    click.echo(told + (f", language {change['lang']}" if "lang" in change else ""))
+    echo(told + (f", language {change['lang']}" if "lang" in change else ""))
 
 
 @click.command()
@@ -142,7 +142,7 @@ def resign(gamedir: Path, player: str) -> None:
     from adjudicator.engine import gm
 
     gm.resign(gamedir, player)
-    click.echo(f"{player} resigned; the seat plays default orders")
+    echo(f"{player} resigned; the seat plays default orders")
 
 
 @click.command()
@@ -161,6 +161,6 @@ def rollback(gamedir: Path) -> None:
     from adjudicator.engine import gm
 
     turn, withdrawn = gm.rollback(gamedir)
-    click.echo(f"turn {turn} is open again; its orders are fixed: run adjudicate")
+    echo(f"turn {turn} is open again; its orders are fixed: run adjudicate")
     for name in withdrawn:
-        click.echo(f"withdrawn: {name}")
+        echo(f"withdrawn: {name}")

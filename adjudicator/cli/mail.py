@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from adjudicator.cli.support import echo
+
 if TYPE_CHECKING:
     from adjudicator.mail.config import MailSettings
     from adjudicator.mail.run import Console, Source
@@ -78,7 +80,7 @@ def _settings(config_file: Path | None) -> MailSettings:
 def _console() -> Console:
     from adjudicator.mail.run import Console
 
-    return Console(out=click.echo, err=lambda line: click.echo(line, err=True))
+    return Console(out=echo, err=lambda line: echo(line, err=True))
 
 
 def _source(

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from adjudicator.cli.support import EXIT_REFUSED, FILE, GAMEDIR
+from adjudicator.cli.support import EXIT_REFUSED, FILE, GAMEDIR, echo
 
 
 def store(gamedir: Path, files: tuple[Path, ...], kind: str | None) -> None:
@@ -20,7 +20,7 @@ def store(gamedir: Path, files: tuple[Path, ...], kind: str | None) -> None:
     verdicts = intake.submit(gamedir, list(files), only=kind)
     for verdict in verdicts:
         for line in verdict_lines(verdict):
-            click.echo(line)
+            echo(line)
     if any(not v.accepted for v in verdicts):
         sys.exit(EXIT_REFUSED)
 

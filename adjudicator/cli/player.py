@@ -9,7 +9,7 @@ from typing import NoReturn
 
 import click
 
-from adjudicator.cli.support import EXIT_REFUSED, FILE, fail, private_key
+from adjudicator.cli.support import EXIT_REFUSED, FILE, echo, fail, private_key
 
 
 @click.command()
@@ -33,7 +33,7 @@ def keygen(keyfile: Path, comment: str | None) -> None:
         line = keys.generate(keyfile, comment or keyfile.name)
     except keys.KeyProblem as error:
         fail(f"{keyfile}: {say(error.reason)}", 2)
-    click.echo(line)
+    echo(line)
 
 
 @click.command()
@@ -56,7 +56,7 @@ def sign(orders: Path, keyfile: Path) -> None:
     except files.NotSignable as error:
         _not_signable(orders, error, 2)
     target = files.sign_file(orders, data, private_key(keyfile))
-    click.echo(f"{target}: signed")
+    echo(f"{target}: signed")
 
 
 @click.command()
@@ -74,12 +74,12 @@ def check(orders: Path, form_path: Path) -> None:
 
     verdict = intake.check(orders, form_path)
     if verdict.accepted:
-        click.echo(f"{orders}: valid ({verdict.player}, turn {verdict.turn})")
+        echo(f"{orders}: valid ({verdict.player}, turn {verdict.turn})")
         for line in note_lines(verdict):
-            click.echo(line)
+            echo(line)
         return
     for line in verdict_lines(verdict):
-        click.echo(line)
+        echo(line)
     sys.exit(EXIT_REFUSED)
 
 
@@ -104,7 +104,7 @@ def commit(orders: Path, keyfile: Path) -> None:
     except files.NotSignable as error:
         _not_signable(orders, error, 3)
     target = files.commit_file(orders, data, envelope, private_key(keyfile))
-    click.echo(f"{target}: the signed commitment: send it now")
+    echo(f"{target}: the signed commitment: send it now")
 
 
 def _not_signable(orders: Path, error: object, code: int) -> NoReturn:

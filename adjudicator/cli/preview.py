@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import click
+from adjudicator.cli.support import echo
 
 NOTICE = (
     "preview of {gamedir}: nothing was changed, written or sent; the chain heads below are "
@@ -29,11 +29,11 @@ def show(gamedir: Path, default_missing: bool, reader: str | None, fmt: str | No
         open_game.OpenGame(gamedir).require_player(reader)
     seen = preview(gamedir, default_missing)
     html = fmt == "html"
-    click.echo(NOTICE.format(gamedir=gamedir), err=html)
+    echo(NOTICE.format(gamedir=gamedir), err=html)
     for line in adjudicated_lines(gamedir, seen.result, would=True):
-        click.echo(line, err=html)
+        echo(line, err=html)
     if seen.result["revealing"]:
-        click.echo(
+        echo(
             "the reveal opens no turn: the reports stay as they are "
             f"(adjudicator report {gamedir} --player NAME)",
             err=html,
@@ -51,12 +51,12 @@ def show(gamedir: Path, default_missing: bool, reader: str | None, fmt: str | No
             from adjudicator.present.html import render_page
 
             page = render_page(seen.game, seen.meta, doc, lang, head=seen.head)
-            click.echo(page.html, nl=False)
+            echo(page.html, nl=False)
             continue
         from adjudicator.present.reports import render_view
 
-        click.echo(_separator(name))
-        click.echo(render_view(seen.game, seen.meta, doc, lang, seen.head), nl=False)
+        echo(_separator(name))
+        echo(render_view(seen.game, seen.meta, doc, lang, seen.head), nl=False)
 
 
 def _separator(reader: str) -> str:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from adjudicator.cli.support import GAMEDIR, echo_json
+from adjudicator.cli.support import GAMEDIR, echo, echo_json
 
 
 @click.command()
@@ -25,7 +25,7 @@ def games() -> None:
         span = f"{game.min_players}-{game.max_players}"
         if game.min_players == game.max_players:
             span = str(game.min_players)
-        click.echo(f"{name}\t{span} players\t{game.title}")
+        echo(f"{name}\t{span} players\t{game.title}")
 
 
 @click.command()
@@ -63,9 +63,9 @@ def report(
     if fmt == "html":
         from adjudicator.present.html import report_page
 
-        click.echo(report_page(gamedir, reader, turn, head=head).html, nl=False)
+        echo(report_page(gamedir, reader, turn, head=head).html, nl=False)
         return
-    click.echo(rendered.report(gamedir, reader, turn, head), nl=False)
+    echo(rendered.report(gamedir, reader, turn, head), nl=False)
 
 
 @click.command()
@@ -89,7 +89,7 @@ def site(gamedir: Path, out: Path) -> None:
     from adjudicator.present.site import write
 
     written = write(gamedir, out)
-    click.echo(f"{out}: {len(written)} files; open {out / 'index.html'}")
+    echo(f"{out}: {len(written)} files; open {out / 'index.html'}")
 
 
 @click.command()
@@ -105,7 +105,7 @@ def form(gamedir: Path, player: str) -> None:
     from adjudicator.present import rendered
     from adjudicator.store.gamedir import GameDir
 
-    click.echo(rendered.form(gamedir, player, GameDir(gamedir).head()), nl=False)
+    echo(rendered.form(gamedir, player, GameDir(gamedir).head()), nl=False)
 
 
 @click.command()
@@ -132,7 +132,7 @@ def view(gamedir: Path, player: str, as_json: bool) -> None:
         return
     from adjudicator.present import rendered
 
-    click.echo(rendered.report(gamedir, player, None, head), nl=False)
+    echo(rendered.report(gamedir, player, None, head), nl=False)
 
 
 @click.command()
@@ -156,7 +156,7 @@ def log(gamedir: Path, as_json: bool) -> None:
     if as_json:
         echo_json(data)
         return
-    click.echo(record_text(data, load_game(data["game"]).title), nl=False)
+    echo(record_text(data, load_game(data["game"]).title), nl=False)
 
 
 @click.command()

@@ -17,8 +17,23 @@ EXIT_NOT_NOW = 4
 EXIT_TEMPFAIL = 75
 
 
+def echo(message: str = "", err: bool = False, nl: bool = True) -> None:
+    """Print ``message``: every line a command prints goes through here, its control characters
+    escaped (:func:`adjudicator.present.quoting.terminal`), since it may hold what came from a
+    file, an archive or a mail."""
+    from adjudicator.present.quoting import terminal
+
+    click.echo(terminal(message), err=err, nl=nl)
+
+
 class Failure(click.ClickException):
-    """A domain error shown to the user; subclasses carry the exit code."""
+    """A domain error shown to the user, its control characters escaped as :func:`echo` does;
+    subclasses carry the exit code."""
+
+    def format_message(self) -> str:
+        from adjudicator.present.quoting import terminal
+
+        return terminal(self.message)
 
 
 class UsageFailure(Failure):
@@ -46,7 +61,10 @@ FAILURES: dict[int, type[Failure]] = {
 
 
 def echo_json(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    """Print ``data`` as JSON, every character that does not print as a JSON escape."""
+    from adjudicator.present.quoting import terminal_json
+
+    click.echo(terminal_json(json.dumps(data, indent=2, ensure_ascii=False)))
 
 
 def fail(message: str, code: int) -> NoReturn:

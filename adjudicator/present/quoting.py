@@ -16,7 +16,6 @@ Pure functions.
 from __future__ import annotations
 
 import re
-from email.utils import parseaddr
 
 LIMIT = 80
 """The longest quotation of a message's text, in characters (escapes counted as written)."""
@@ -78,6 +77,38 @@ def one_line(text: str, limit: int = 400) -> str:
     return out if len(out) <= limit else out[: limit - len(_ELLIPSIS)] + _ELLIPSIS
 
 
+def terminal(text: str) -> str:
+    """``text`` as a terminal may show it: line breaks and tabs kept, every other character that
+    does not print (controls such as ESC and CR, line and paragraph separators, bidirectional
+    overrides) escaped as :func:`printable` does. Whatever a command prints goes through this:
+    an escape sequence in a file name, an archive or a mail could otherwise erase or fake what
+    the command says."""
+    lines = text.split("\n")
+    for number, line in enumerate(lines):
+        if not line.replace("\t", " ").isprintable():  # most lines are: checked at C speed
+            lines[number] = "".join(
+                c if c.isprintable() or c == "\t" else _escaped(c) for c in line
+            )
+    return "\n".join(lines)
+
+
+def terminal_json(text: str) -> str:
+    """JSON text (``json.dumps`` with ``ensure_ascii=False``) as :func:`terminal` shows text,
+    still JSON: each character that does not print becomes a ``\\uXXXX`` escape (a pair of them
+    past U+FFFF), which JSON reads as the same character."""
+    if text.replace("\n", " ").isprintable():
+        return text
+    return "".join(c if c.isprintable() or c == "\n" else _json_escaped(c) for c in text)
+
+
+def _json_escaped(char: str) -> str:
+    code = ord(char)
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    high, low = divmod(code - 0x10000, 0x400)
+    return f"\\u{0xD800 + high:04x}\\u{0xDC00 + low:04x}"
+
+
 def msg_id(value: str | None) -> str | None:
     """``value`` (white space around it dropped) when it is one valid msg-id, else None."""
     if value is None:
@@ -97,6 +128,8 @@ def addr_spec(address: str | None) -> str | None:
     """The addr-spec of an address (``Name <a@b>`` or ``a@b``), lower-cased to compare, or None."""
     if not address:
         return None
+    from email.utils import parseaddr  # the email package: only when an address is read
+
     _, spec = parseaddr(address)
     local, at, domain = spec.rpartition("@")
     if not at or not local or not domain:
