@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -91,7 +90,7 @@ def _chain_problems(data: bytes) -> list[Difference]:
     end = data.rfind(b"\n") + 1
     for number, line in enumerate(data[:end].splitlines(keepends=True), 1):
         try:
-            entry = json.loads(line)
+            entry = journal.parse(line)
         except ValueError:
             problems.append(Difference("log.jsonl", msg("doctor-line-not-json", line=number)))
             return problems

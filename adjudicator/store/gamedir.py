@@ -196,7 +196,7 @@ class GameDir:
         raise UsageProblem(f"{self.root}: not a game directory (no game.json and journal)")
 
     def read_json(self, rel: str) -> Any:
-        return json.loads((self.root / rel).read_text(encoding="utf-8"))
+        return journal.parse((self.root / rel).read_text(encoding="utf-8"))
 
     def write_json(self, rel: str, data: Any, sort_keys: bool = True) -> None:
         atomic_write(self.root / rel, dump_json(data, sort_keys))
@@ -218,7 +218,7 @@ class GameDir:
         """The journal's complete lines (a last line cut short by a crash is not one)."""
         data = self.log_bytes()
         end = data.rfind(b"\n") + 1
-        return [json.loads(line) for line in data[:end].splitlines() if line]
+        return [journal.parse(line) for line in data[:end].splitlines() if line]
 
     def head(self) -> str:
         """The SHA-256 of the journal's last complete line (the chain head)."""

@@ -57,12 +57,26 @@ the clock of the current turn); it never reads a file or a clock itself.
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from adjudicator.rules.schedule import duration
+
+
+def parse(text: str | bytes) -> Any:
+    """JSON as the game keeps it (a journal line, a state, a view): standard JSON only. Python's
+    ``json`` also reads ``NaN`` and ``Infinity``, which no writer of ours makes; a line holding
+    one was made by hand, and a turn of ``Infinity`` would end a command in a traceback."""
+    return json.loads(text, parse_constant=refused)
+
+
+def refused(name: str) -> Any:
+    """For ``json``'s ``parse_constant``: ``NaN``, ``Infinity`` and ``-Infinity`` are refused."""
+    raise ValueError(f"{name} is not standard JSON")
+
 
 GM_ACTIONS = ("extended", "paused", "resumed", "replaced", "resigned", "rolled-back")
 """The entries players are told of by mail."""
