@@ -444,6 +444,9 @@ def _signatures(
 
     keys = {p["name"]: p.get("key") for p in header["players"]}
     noticed: set[str] = set()
+    taken: set[str] = set()
+    """The digest of every order accepted so far: the same signed bytes twice is a replay,
+    which the engine refuses (the digest is the journal's, so a public archive shows it too)."""
     for entry in walk.entries:
         if entry["type"] == "replaced":
             keys[entry["player"]] = entry["key"]
@@ -451,6 +454,10 @@ def _signatures(
             turn, player = int(order["turn"]), str(order["player"])
             origin = f"turns/{turn:04d}/orders/{order['file']}"
             rel = walk.now.get(origin, origin)
+            digest = journal.order_digest(order)
+            if digest in taken:
+                summary.findings.append(Finding(turn, rel, msg("verify-order-replayed")))
+            taken.add(digest)
             data = files.get(rel)
             signature = files.get(walk.now.get(origin + ".sig", origin + ".sig"))
             if data is None:

@@ -1,0 +1,84 @@
+"""Forgeries a game master can build from the files in their hands, each caught by `verify`."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adjudicator import demo
+from tests.helpers import run
+
+
+def rechain(lines: list[str], start: int) -> list[str]:
+    """Each line from ``start`` on chained again to the one before it, as a forger would."""
+    result = list(lines[:start])
+    for text in lines[start:]:
+        entry = json.loads(text)
+        entry["prev"] = hashlib.sha256(result[-1].encode() + b"\n").hexdigest()
+        result.append(json.dumps(entry, sort_keys=True, ensure_ascii=False))
+    return result
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp = tmp_path_factory.mktemp("forge")
+    options = {"max_rounds": 2}
+    return demo.run("sultans_court", 4, 8, tmp / "d", lambda _l: None, options=options)
+
+
+def archived(gamedir: Path, out: Path, *flags: str) -> dict[str, Any]:
+    assert run("archive", gamedir, *flags, "-o", out).exit_code == 0
+    data: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
+    return data
+
+
+def verified(data: dict[str, Any], path: Path) -> tuple[int, str]:
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    result = run("verify", path)
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize("kind", ["full", "public"])
+def test_the_same_signed_order_taken_twice_is_named(game: Path, tmp_path: Path, kind: str) -> None:
+    """The engine refuses an order whose signed bytes it accepted before; a forger who appends
+    a second `submitted` line for the same bytes (a copy under a new name) and chains the
+    journal again must not pass."""
+    flags = ["--public"] if kind == "public" else []
+    data = archived(game, tmp_path / "a.json", *flags)
+    assert verified(data, tmp_path / "ok.json")[0] == 0
+    forged = copy.deepcopy(data)
+    lines = forged["journal"]
+    number, entry = next(
+        (i, json.loads(t))
+        for i, t in enumerate(lines)
+        if json.loads(t)["type"] == "submitted" and json.loads(t).get("orders")
+    )
+    order = entry["orders"][0]
+    origin = f"turns/{order['turn']:04d}/orders/{order['file']}"
+    copied = order["file"].replace(".yaml", "-again.yaml")
+    again = {
+        **entry,
+        "files": {
+            f"turns/{order['turn']:04d}/orders/{copied}{end}": entry["files"][origin + end]
+            for end in ("", ".sig")
+        },
+        "orders": [{**order, "file": copied, "replaces": True}],
+    }
+    lines.insert(number + 1, json.dumps(again, sort_keys=True))
+    forged["journal"] = rechain(lines, number + 1)
+    held = {f["path"]: f for f in forged["files"]}
+    for end in ("", ".sig"):
+        if origin + end in held:
+            copy_of = {
+                **held[origin + end],
+                "path": f"turns/{order['turn']:04d}/orders/{copied}{end}",
+            }
+            forged["files"].append(copy_of)
+    code, output = verified(forged, tmp_path / "forged.json")
+    assert code == 3, output
+    assert "the same signed order was accepted before" in output, output
