@@ -82,3 +82,23 @@ def test_the_same_signed_order_taken_twice_is_named(game: Path, tmp_path: Path, 
     code, output = verified(forged, tmp_path / "forged.json")
     assert code == 3, output
     assert "the same signed order was accepted before" in output, output
+
+
+@pytest.mark.parametrize(
+    "left_out", [r"turns/0001/orders/[a-z]+-1\.yaml", r"turns/0002/state\.json"]
+)
+def test_a_finished_games_public_archive_holds_every_file_the_journal_names_public(
+    game: Path, tmp_path: Path, left_out: str
+) -> None:
+    """Once the game is over, every order, notice, state, resolution and view is public: a
+    public archive that leaves one out (a withdrawn vote put back, whose withdrawal is left out)
+    is refused, naming the file, even with the head a player holds."""
+    import re
+
+    data = archived(game, tmp_path / "p.json", "--public")
+    assert data["over"]
+    gone = next(f["path"] for f in data["files"] if re.fullmatch(left_out, f["path"]))
+    forged = {**data, "files": [f for f in data["files"] if f["path"] != gone]}
+    code, output = verified(forged, tmp_path / "forged.json")
+    assert code == 3, output
+    assert gone in output and "the journal names it, but the archive does not hold it" in output

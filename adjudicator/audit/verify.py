@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adjudicator.audit.archive import FORMAT, VERSION
+from adjudicator.audit.archive import FORMAT, VERSION, shareable
 from adjudicator.engine.orders import Kind
 from adjudicator.rules import digests, sealing
 from adjudicator.rules.contract import Game, Msg, msg
@@ -425,9 +425,11 @@ def _files(
                 Finding(walk.turn_of(rel), rel, msg("verify-file-differs", line=line))
             )
         summary.files += 1
-    if not summary.public:
-        for rel in sorted(set(named) - set(files)):
-            summary.findings.append(Finding(walk.turn_of(rel), rel, msg("verify-file-missing")))
+    held = set(named)  # a full archive holds every file; a public one what it may show now
+    if summary.public:
+        held = {rel for rel in named if shareable(rel, summary.over)}
+    for rel in sorted(held - set(files)):
+        summary.findings.append(Finding(walk.turn_of(rel), rel, msg("verify-file-missing")))
 
 
 def _signatures(
