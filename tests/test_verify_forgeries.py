@@ -102,3 +102,58 @@ def test_a_finished_games_public_archive_holds_every_file_the_journal_names_publ
     code, output = verified(forged, tmp_path / "forged.json")
     assert code == 3, output
     assert gone in output and "the journal names it, but the archive does not hold it" in output
+
+
+def test_every_key_a_seat_held_is_in_the_summary_and_a_player_checks_their_own(
+    tmp_path: Path,
+) -> None:
+    """A game master who swaps a player's key in for one order and swaps it back leaves two
+    `replaced` lines; verify lists both, and `--player NAME --key FILE` names the order that was
+    accepted under a key the player never held."""
+    from adjudicator.signing import keys
+    from tests.helpers import Table
+
+    table = Table(tmp_path, players=3)
+    table.play_turn()
+    alice_pub = tmp_path / "keys" / "alice.pub"
+    impostor = tmp_path / "keys" / "impostor"
+    assert run("keygen", impostor).exit_code == 0
+    swap = run("replace", table.gamedir, "--player", "alice", "--key-file", f"{impostor}.pub")
+    assert swap.exit_code == 0, swap.output
+    table.keys["alice"] = impostor
+    forged = table.signed("alice", table.legal("alice"), "forged-alice.yaml")
+    assert run("submit", table.gamedir, forged).exit_code == 0
+    back = run("replace", table.gamedir, "--player", "alice", "--key-file", alice_pub)
+    assert back.exit_code == 0, back.output
+    table.keys["alice"] = tmp_path / "keys" / "alice"
+    others = [table.signed(p, table.legal(p), f"t2-{p}.yaml") for p in ("bob", "carol")]
+    assert run("submit", table.gamedir, *others).exit_code == 0
+    assert run("adjudicate", table.gamedir).exit_code == 0
+    assert run("archive", table.gamedir, "-o", tmp_path / "full.json").exit_code == 0
+
+    mine = keys.fingerprint(alice_pub.read_text().strip())
+    theirs = keys.fingerprint((tmp_path / "keys" / "impostor.pub").read_text().strip())
+    result = run("verify", tmp_path / "full.json")
+    assert result.exit_code == 0, result.output
+    assert f"keys: at turn 2, alice's key {mine} was replaced by {theirs}" in result.output
+    assert f"keys: at turn 2, alice's key {theirs} was replaced by {mine}" in result.output
+    bob = run(
+        "verify", tmp_path / "full.json", "--player", "bob", "--key", tmp_path / "keys" / "bob.pub"
+    )
+    assert bob.exit_code == 0, bob.output
+    assert "bob: every order and notice of this seat was accepted under your key" in bob.output
+    alice = run("verify", tmp_path / "full.json", "--player", "alice", "--key", alice_pub)
+    assert alice.exit_code == 3, alice.output
+    assert "turns/0002/orders/" in alice.output
+    assert f"accepted under alice's key {theirs}, not under your key {mine}" in alice.output
+    assert run("verify", tmp_path / "full.json", "--player", "alice").exit_code == 2
+    nobody = run("verify", tmp_path / "full.json", "--player", "zed", "--key", alice_pub)
+    assert nobody.exit_code == 2
+    assert "there is no player zed in this archive" in nobody.output
+
+
+def test_a_game_whose_keys_never_changed_says_so(game: Path, tmp_path: Path) -> None:
+    data = archived(game, tmp_path / "a.json")
+    code, output = verified(data, tmp_path / "ok.json")
+    assert code == 0
+    assert "keys: every seat kept the key it had when the game was created" in output

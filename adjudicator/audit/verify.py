@@ -47,6 +47,25 @@ class Finding:
     problem: Msg
 
 
+@dataclass(frozen=True)
+class KeyChange:
+    """A seat's key replaced (``replace --key``), by the fingerprints ``ssh-keygen -l`` prints:
+    at turn ``turn``, ``player``'s key ``old`` gave way to ``new``."""
+
+    turn: int
+    player: str
+    old: str
+    new: str
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player's own check: their name and the fingerprint of the key they hold."""
+
+    player: str
+    key: str
+
+
 @dataclass
 class Summary:
     """What ``verify`` checked, and what disagreed (nothing: all agrees)."""
@@ -67,6 +86,11 @@ class Summary:
     """``opened`` (the seed and salt open it), ``sealed`` (not revealed yet) or ``none`` (a game
     made before seeds were committed)."""
     replayed: bool = False
+    keys: list[KeyChange] = field(default_factory=list)
+    """Every key a seat took after the start, in the order of the journal."""
+    seat: Seat | None = None
+    """The seat ``--player NAME --key FILE`` asked about: every order and notice of it must have
+    been accepted under that key."""
     findings: list[Finding] = field(default_factory=list)
 
     def first(self) -> Finding | None:
@@ -221,10 +245,12 @@ class _Walk:
         return None if line is None else self.turn_at[line - 1]
 
 
-def verify(archive: dict[str, Any], head: str | None = None) -> Summary:
+def verify(archive: dict[str, Any], head: str | None = None, seat: Seat | None = None) -> Summary:
     """Check ``archive`` (as :func:`read` returns it); ``head``: a chain head a player holds
-    (32 to 64 hex digits), which the journal must pass through."""
+    (32 to 64 hex digits), which the journal must pass through; ``seat``: a player and the key
+    they hold, under which every order and notice of their seat must have been accepted."""
     summary = Summary(archive["id"], archive["game"], archive["public"], archive["over"])
+    summary.seat = seat
     entries = _chain(archive["journal"], summary, head)
     if entries is None:
         return summary
@@ -449,9 +475,21 @@ def _signatures(
     taken: set[str] = set()
     """The digest of every order accepted so far: the same signed bytes twice is a replay,
     which the engine refuses (the digest is the journal's, so a public archive shows it too)."""
-    for entry in walk.entries:
+    if summary.seat is not None and summary.seat.player not in keys:
+        raise UsageProblem(
+            msg("verify-no-such-seat", player=summary.seat.player, players=list(keys))
+        )
+    for number, entry in enumerate(walk.entries):
         if entry["type"] == "replaced":
-            keys[entry["player"]] = entry["key"]
+            player = str(entry["player"])
+            change = KeyChange(
+                walk.turn_at[number],
+                player,
+                _fingerprint(keys.get(player)),
+                _fingerprint(entry["key"]),
+            )
+            summary.keys.append(change)
+            keys[player] = entry["key"]
         for order in journal.order_entries(entry):
             turn, player = int(order["turn"]), str(order["player"])
             origin = f"turns/{turn:04d}/orders/{order['file']}"
@@ -460,6 +498,7 @@ def _signatures(
             if digest in taken:
                 summary.findings.append(Finding(turn, rel, msg("verify-order-replayed")))
             taken.add(digest)
+            _under_seat_key(summary, keys, player, turn, rel)
             data = files.get(rel)
             signature = files.get(walk.now.get(origin + ".sig", origin + ".sig"))
             if data is None:
@@ -483,6 +522,31 @@ def _signatures(
             summary.signatures += 1
         for notice in entry.get("notices") or []:
             _notice_signed(notice, walk, files, header, keys, digester, summary, noticed)
+
+
+def _fingerprint(line: Any) -> str:
+    """The SHA256 fingerprint of a public key line, or ``-`` when it is none."""
+    from adjudicator.signing import keys
+
+    try:
+        return keys.fingerprint(str(line))
+    except keys.KeyProblem:
+        return "-"
+
+
+def _under_seat_key(
+    summary: Summary, keys: dict[str, Any], player: str, turn: int, rel: str
+) -> None:
+    """With ``--player NAME --key FILE``: a file of that seat accepted under another key is a
+    finding (a key swapped in for one order and swapped back is seen so)."""
+    seat = summary.seat
+    if seat is None or seat.player != player:
+        return
+    used = _fingerprint(keys.get(player))
+    if used != seat.key:
+        summary.findings.append(
+            Finding(turn, rel, msg("verify-not-your-key", player=player, key=used, yours=seat.key))
+        )
 
 
 def _unsigned(
@@ -533,6 +597,7 @@ def _notice_signed(
     if not isinstance(player, str) or player not in keys:
         summary.findings.append(Finding(turn, rel, msg("verify-notice-envelope")))
         return
+    _under_seat_key(summary, keys, player, turn, rel)
     unsigned = _unsigned(data, signature, keys, player, turn, rel)
     if unsigned is not None:
         summary.findings.append(unsigned)

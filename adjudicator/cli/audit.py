@@ -4,11 +4,15 @@ checks one."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from adjudicator.cli.support import FILE, GAMEDIR, echo
 from adjudicator.rules.lang import DEFAULT, LANGUAGES
+
+if TYPE_CHECKING:
+    from adjudicator.audit.verify import Seat
 
 
 @click.command()
@@ -62,10 +66,21 @@ def _head(_ctx: click.Context, _param: click.Parameter, value: str | None) -> st
     callback=_head,
     help="A chain head from one of your reports: the journal must pass through it.",
 )
+@click.option("--player", default=None, help="With --key: your seat, whose every order you check.")
+@click.option(
+    "--key",
+    "key_file",
+    type=FILE,
+    default=None,
+    help="With --player: your public key file (.pub); every order and notice of your seat must "
+    "have been accepted under it.",
+)
 @click.option(
     "--lang", type=click.Choice(LANGUAGES), default=DEFAULT, help="The language of the output."
 )
-def verify(file: Path, head: str | None, lang: str) -> None:
+def verify(
+    file: Path, head: str | None, player: str | None, key_file: Path | None, lang: str
+) -> None:
     """Check an archive on your own machine: the journal's chain, every file, the seed, every
     signature, and the whole game played again (docs/how-to-check.md).
 
@@ -76,15 +91,34 @@ def verify(file: Path, head: str | None, lang: str) -> None:
     Examples:
       adjudicator verify cairo-2026.archive.json
       adjudicator verify cairo-2026.public.json --head 3f2a9c0b5d1e47a8b6c2d9e0f1a2b3c4
+      adjudicator verify cairo-2026.public.json --player alice --key ~/.ssh/cairo-2026.pub
     """
     from adjudicator.audit.verify import read
     from adjudicator.audit.verify import verify as check
     from adjudicator.present.audit import finding_lines, summary_lines
 
-    summary = check(read(file), head)
+    if (player is None) != (key_file is None):
+        raise click.UsageError("--player and --key go together: your seat and your public key")
+    seat = None if key_file is None or player is None else _seat(player, key_file)
+    summary = check(read(file), head, seat)
     if summary.findings:
         from adjudicator.cli.support import RefusedFailure
 
         raise RefusedFailure("\n".join(finding_lines(summary, lang)))
     for line in summary_lines(summary, head, lang):
         echo(line)
+
+
+def _seat(player: str, key_file: Path) -> Seat:
+    """The seat ``--player`` names, with the fingerprint of the key in ``--key`` (exit 3 when
+    it holds no public key)."""
+    from adjudicator.audit.verify import Seat
+    from adjudicator.cli.support import fail
+    from adjudicator.present.words import say
+    from adjudicator.signing import keys
+
+    try:
+        line = keys.load_public(key_file)
+    except keys.KeyProblem as error:
+        fail(f"--key {key_file}: {say(error.reason)}", 3)
+    return Seat(player, keys.fingerprint(line))

@@ -50,6 +50,16 @@ def summary_lines(summary: Summary, head: str | None = None, lang: str = "en") -
         msg("verify-replayed", count=summary.turns)
         if summary.replayed
         else msg("verify-replay-waits"),
+        *[
+            msg("verify-key-replaced", turn=c.turn, player=c.player, old=c.old, new=c.new)
+            for c in summary.keys
+        ],
+        *([] if summary.keys else [msg("verify-keys-kept")]),
+        *(
+            [msg("verify-your-key", player=summary.seat.player, key=summary.seat.key)]
+            if summary.seat is not None
+            else []
+        ),
     ]
     lines = [say(m, lang=lang) for m in said]
     return [lines[0], *(f"  {line}" for line in lines[1:])]

@@ -52,6 +52,8 @@ ECDSA_CURVES: dict[str, type[ec.EllipticCurve]] = {
 }
 #: A private key file is a few KiB at most (an RSA key of 16384 bits: about 12.5 KiB).
 MAX_PRIVATE_KEY_BYTES = 64 * 1024
+MAX_PUBLIC_KEY_BYTES = 16 * 1024
+"""A public key line is under 1 KiB (an RSA key of 16384 bits: about 2.8 KiB)."""
 #: OpenSSH refuses RSA keys below this size (SSH_RSA_MINIMUM_MODULUS_SIZE).
 RSA_MINIMUM_BITS = 1024
 
@@ -223,6 +225,22 @@ def _write_new(path: str, data: bytes, mode: int) -> None:
             out.write(data)
     except OSError as exc:
         raise KeyProblem(msg("key-cannot-write", path=path, error=exc.strerror)) from None
+
+
+def load_public(path: StrPath) -> str:
+    """The public key line in ``path`` (a ``.pub`` file as ``ssh-keygen`` writes it), checked."""
+    name = os.fspath(path)
+    try:
+        data = read_regular(name, MAX_PUBLIC_KEY_BYTES)
+    except FileRefused as error:
+        if error.missing:
+            raise KeyProblem(msg("key-file-missing", path=name)) from None
+        if os.path.isdir(name):
+            raise KeyProblem(msg("key-file-folder", path=name)) from None
+        raise KeyProblem(msg("key-file-unreadable", why=error.why)) from None
+    line = data.decode("utf-8", errors="replace").strip()
+    parse_public_line(line)
+    return line
 
 
 def load_private(path: StrPath, passphrase: bytes | None = None) -> PrivateKey:
