@@ -126,7 +126,10 @@ def test_a_running_games_public_archive_holds_only_public_views_and_waits(tmp_pa
     code, lines = verify(tmp_path / "public.json")
     assert code == 0, lines
     assert "  seed: still secret; the game ends before it is revealed" in lines
-    assert lines[-1] == "  replay: waits for the end of the game (the seed is revealed then)"
+    assert lines[-2:] == [
+        "  replay: waits for the end of the game (the seed is revealed then)",
+        "  keys: every seat kept the key it had when the game was created",
+    ]
 
 
 def test_the_same_running_game_in_two_worlds_gives_the_same_public_archive(

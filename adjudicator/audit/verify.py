@@ -663,7 +663,7 @@ def _replay(
     summary: Summary,
 ) -> None:
     """Play the game again from the journal and compare what each step made."""
-    from adjudicator.engine.adjudication import ending_files, opening_files, resolution_file
+    from adjudicator.engine.adjudication import ending_files, missing_from, opening_files, play
     from adjudicator.engine.open_game import game_options
     from adjudicator.engine.orders import game_problems, parse
     from adjudicator.rules import votes
@@ -709,7 +709,7 @@ def _replay(
             continue
         received = before.in_effect.get(turn, {})
         owed = game.owed(state)
-        missing = [p for p in names if p in owed and p not in received]
+        missing = missing_from(game, state, names, received)
         if missing != entry.get("defaulted"):
             summary.findings.append(
                 Finding(turn, "log.jsonl", msg("verify-defaulted-differs", line=number))
@@ -733,20 +733,11 @@ def _replay(
                 summary.findings.append(Finding(turn, rel, msg("verify-order-invalid")))
                 return
             orders[player] = game.normalise(parsed.body())
-        resolution = game.resolve(state, orders, Rng(meta["seed"]))
-        over = game.is_over(resolution.state)
-        everything = None
-        if over:
-            everything = {**{str(t): used[t] for t in sorted(used)}, str(turn): orders}
-        made = dict([resolution_file(turn, orders, missing, resolution.events)])
-        made.update(
-            opening_files(
-                game, meta, turn + 1, resolution.state, everything, None, counted.conceded
-            )
-        )
-        if not _compare(made, entry, turn, digester, summary):
+        earlier = {str(t): used[t] for t in sorted(used)}
+        played = play(game, meta, turn, state, orders, missing, counted.conceded, earlier.copy)
+        if not _compare(played.files, entry, turn, digester, summary):
             return
-        states[turn + 1] = _as_stored(resolution.state)
+        states[turn + 1] = _as_stored(played.state)
         used[turn] = _as_stored(orders)
         summary.turns += 1
     summary.replayed = True

@@ -9,6 +9,8 @@ functions.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -85,6 +87,50 @@ Why = Literal["complete", "deadline", "gm", "agreed"]
 the players' votes ended the game (a draw agreed, or one player left)."""
 
 
+def missing_from(
+    game: Game, state: State, players: list[str], received: Mapping[str, Any]
+) -> list[str]:
+    """The players, in seating order, who owe an order for the turn of ``state`` and have none
+    in effect (``received``): their seats play the game's default orders."""
+    owed = game.owed(state)
+    return [p for p in players if p in owed and p not in received]
+
+
+@dataclass(frozen=True)
+class Played:
+    """A turn played: the state of the turn it opens, whether the game is over, and the files of
+    its resolution and of the turn it opens."""
+
+    state: State
+    over: bool
+    files: dict[str, bytes]
+
+
+def play(
+    game: Game,
+    meta: dict[str, Any],
+    turn: int,
+    state: State,
+    orders: dict[str, Any],
+    missing: list[str],
+    conceded: list[str],
+    earlier: Callable[[], dict[str, Any]],
+) -> Played:
+    """Turn ``turn`` played from ``state`` with ``orders`` (each player's order in effect,
+    normalised; None: the game's default order): the game's ``resolve`` with the game's seeded
+    generator, then the resolution and the next turn's state and views. The engine and ``verify``
+    both play every turn through here. ``earlier``: every order used in the turns before, asked
+    for only when this turn ends the game (the final views reveal them)."""
+    resolution = game.resolve(state, orders, Rng(meta["seed"]))
+    if resolution.state["turn"] != turn + 1:
+        raise RuntimeError(f"{game.name}: resolve must advance the turn by one")
+    over = game.is_over(resolution.state)
+    everything = {**earlier(), str(turn): orders} if over else None
+    files = dict([resolution_file(turn, orders, missing, resolution.events)])
+    files.update(opening_files(game, meta, turn + 1, resolution.state, everything, None, conceded))
+    return Played(resolution.state, over, files)
+
+
 def adjudicate(
     root: Path, default_missing: bool = False, why: Why = "gm", only_turn: int | None = None
 ) -> dict[str, Any]:
@@ -115,7 +161,7 @@ def adjudicate(
             }
         owed = game.owed(state)
         received = handle.received(turn)
-        missing = [p for p in handle.players if p in owed and p not in received]
+        missing = missing_from(game, state, handle.players, received)
         away = absences.left_out(handle)
         left_out = handle.resigned() + handle.votes().conceded + handle.without(turn) + away
         absent = [p for p in missing if p not in left_out]
@@ -138,21 +184,16 @@ def adjudicate(
             for p in handle.players
             if p in owed
         }
-        resolution = game.resolve(state, orders, Rng(handle.meta["seed"]))
-        if resolution.state["turn"] != turn + 1:
-            raise RuntimeError(f"{game.name}: resolve must advance the turn by one")
-        over = game.is_over(resolution.state)
+        conceded = handle.votes().conceded
+        played = play(
+            game, handle.meta, turn, state, orders, missing, conceded, lambda: all_orders(handle)
+        )
+        over = played.over
         opened = clock.now()
         deadline = None if over else deadline_of(handle.meta, opened)
-        owing = list(game.owed(resolution.state))
+        owing = list(game.owed(played.state))
         deadline = absences.opening_deadline(handle, deadline, owing)
-        everything = {**all_orders(handle), str(turn): orders} if over else None
-        files = dict([resolution_file(turn, orders, missing, resolution.events)])
-        conceded = handle.votes().conceded
-        files.update(
-            opening_files(game, handle.meta, turn + 1, resolution.state, everything, None, conceded)
-        )
-        write_files(handle.dir, files)
+        write_files(handle.dir, played.files)
         running.commit(
             "adjudicated",
             at=clock.stamp(opened),
