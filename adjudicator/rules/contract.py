@@ -168,11 +168,26 @@ class Resolution:
 
 
 class Game(Protocol):
-    name: str
-    title: str
-    min_players: int
-    max_players: int
-    envelope_keys: tuple[str, ...]  # always ("id", "player", "turn")
+    # Read-only, so that plain class attributes fit (``envelope_keys = ("id", "player", "turn")``
+    # is a tuple of three strings, which a settable ``tuple[str, ...]`` would not take).
+    @property
+    def name(self) -> str:
+        """The game type: ``game:`` in a setup file, the entry point's name."""
+        ...
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def min_players(self) -> int: ...
+
+    @property
+    def max_players(self) -> int: ...
+
+    @property
+    def envelope_keys(self) -> tuple[str, ...]:
+        """Always ``("id", "player", "turn")``."""
+        ...
 
     def order_model(self) -> Any:
         """The pydantic model of a whole order file (envelope included); strict, no extra keys."""
