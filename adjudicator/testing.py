@@ -238,8 +238,11 @@ def check_options(game: Game) -> None:
 def check_templates(game: Game) -> None:
     """The report templates in the game's folder, each compiling; the texts readable; a
     compiled catalog beside each translation, for a language the adjudicator speaks."""
+    import yaml
+
+    from adjudicator.present.catalogs import common_folder
     from adjudicator.present.reports import report_environment
-    from adjudicator.present.words import read_texts
+    from adjudicator.present.words import common_texts, read_texts
 
     folder = game.templates()
     need(folder.is_dir(), f"{game.name}: templates() is no folder: {folder}")
@@ -250,9 +253,12 @@ def check_templates(game: Game) -> None:
         if item.name.endswith(".j2"):
             env.get_template(item.name)
     try:
-        read_texts(folder / "texts")
+        codes = set(read_texts(folder / "texts"))
     except ValueError as error:
         raise ContractBroken(f"{game.name}: texts: {error}") from None
+    words = common_folder() / "texts" / "game-words.yaml"  # what a game may word its own way
+    taken = sorted(codes & set(common_texts()) - set(yaml.safe_load(words.read_text("utf-8"))))
+    need(not taken, f"{game.name}: texts: the adjudicator's own codes {taken}")
     locale = folder / "locale"
     if locale.is_dir():
         for lang in locale.iterdir():
@@ -379,6 +385,9 @@ def check_views(game: Game, state: State, names: list[str], where: str) -> None:
         plain(view, what)
         absent = [k for k in VIEW_KEYS if k not in view]
         need(not absent, f"{what} has no {absent} (every view holds {VIEW_KEYS})")
+        taken = [k for k in ("id", "chain_head") if k in view]
+        need(not taken, f"{what} holds {taken}: view --json puts the game's own there")
+        need(view.get("game", game.name) == game.name, f"{what}: game is not {game.name!r}")
         player = reader if reader in names else None
         need(view["player"] == player, f"{what}: player is {view['player']!r}, not {player!r}")
         to_do = owed.get(player) if player is not None else None

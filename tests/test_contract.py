@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+import shutil
 import subprocess
 import sys
 from collections.abc import Mapping
@@ -210,3 +211,17 @@ def test_a_view_that_shows_what_another_world_hides() -> None:
 def test_a_game_that_does_not_end_in_time() -> None:
     with pytest.raises(testing.ContractBroken, match="4 players, seed 1: no end in 3 turns"):
         testing.play(broken(), 4, seed=1, probe=False, max_turns=3)
+
+
+def test_a_game_that_words_one_of_the_adjudicators_codes(tmp_path: Path) -> None:
+    """A game's texts may give its own words to the codes game-words.yaml names (the Court's
+    turn is a round), and to no other code of the adjudicator's."""
+    folder = tmp_path / "templates"
+    shutil.copytree(Path(str(COURT.templates())), folder)
+    game = broken(templates=lambda: folder)
+    testing.check_templates(game)
+    (folder / "texts" / "mine.yaml").write_text('unknown-key: "what is {key}?"\n')
+    with pytest.raises(
+        testing.ContractBroken, match=r"the adjudicator's own codes \['unknown-key'\]"
+    ):
+        testing.check_templates(game)
