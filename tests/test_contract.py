@@ -1,78 +1,49 @@
-"""One contract test for every registered game: seeded bot games, with some orders missing.
+"""The contract test every game's author runs (:mod:`adjudicator.testing`), run here for every
+registered game, and shown to catch what it is there to catch.
 
-Checks what every game owes the engine: plain JSON state, pure resolve, turn numbering, bots'
-orders that validate against the player's own context, an end, and a record. Game-specific
-invariants (cards and jewels conserved, scores recomputed) are in ``tests/invariants.py``.
+Game-specific invariants (cards and jewels conserved, scores recomputed) are in
+``tests/invariants.py``; the contract test checks them after every step.
 """
 
 from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable
+import shutil
+import subprocess
+import sys
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.engine.setup import PlayerSpec, setup_model
-from adjudicator.rules.contract import Game, State
+from adjudicator import testing
+from adjudicator.rules.contract import Game, Order, Problem, Resolution, State, View
 from adjudicator.rules.rng import Rng
 from adjudicator.store.registry import game_names, load_game
 from tests.invariants import INVARIANTS
-
-NAMES = ["alice", "bob", "carol", "dave", "erin"]
-MAX_TURNS = 400
 
 
 def registered() -> list[tuple[str, Game]]:
     return [(name, load_game(name)) for name in game_names()]
 
 
-def play(game: Game, count: int, seed: int, missing: Callable[[int, str], bool]) -> State:
-    names = NAMES[:count]
-    options, problems = game.options(names, {})
-    assert problems == []
-    rng = Rng(seed)
-    state = game.setup([{"name": n} for n in names], options, rng)
-    check = INVARIANTS.get(game.name, lambda s: None)
-    for _ in range(MAX_TURNS):
-        assert json.loads(json.dumps(state)) == state, "state is plain JSON"
-        check(state)
-        owed = game.owed(state)
-        if game.is_over(state):
-            assert owed == {}
-            break
-        assert owed, "a running game owes someone an order"
-        orders: dict[str, Any] = {}
-        for player, to_do in owed.items():
-            view = game.view(state, player)
-            assert view["player"] == player and view["to_do"] == to_do
-            json.dumps(view)
-            context = json.loads(json.dumps(game.context(view)))
-            order = game.bot(view, rng.stream(f"bot {player} turn {state['turn']}"))
-            assert game.validate(context, order) == [], order
-            orders[player] = None if missing(state["turn"], player) else game.normalise(order)
-        before = copy.deepcopy(state)
-        resolution = game.resolve(state, orders, rng)
-        assert state == before, "resolve must not change its input"
-        assert resolution.state["turn"] == state["turn"] + 1
-        json.dumps(resolution.events)
-        state = resolution.state
-    else:
-        pytest.fail(f"{game.name} did not end within {MAX_TURNS} turns")
-    record = game.record(state, True)
-    json.dumps(record)
-    return state
-
-
 @pytest.mark.parametrize(("name", "game"), registered())
-def test_every_player_count_plays_to_the_end(name: str, game: Game) -> None:
-    for count in range(game.min_players, game.max_players + 1):
-        first = play(game, count, seed=count, missing=lambda turn, player: False)
-        again = play(game, count, seed=count, missing=lambda turn, player: False)
-        assert first == again, "same seed, same game"
+def test_the_game_keeps_the_contract(name: str, game: Game) -> None:
+    testing.check_rules(game, invariant=INVARIANTS.get(name))
+
+
+@pytest.mark.slow  # each built-in game's demo, archive and verify have tests of their own too
+@pytest.mark.parametrize(("name", "game"), registered())
+def test_a_whole_game_through_the_engine_archives_and_verifies(
+    name: str, game: Game, tmp_path: Path
+) -> None:
+    gamedir = testing.check_through_the_engine(game, tmp_path)
+    assert (tmp_path / "archive.json").is_file() and (tmp_path / "public.archive.json").is_file()
+    assert json.loads((gamedir / "game.json").read_text())["game"] == name
 
 
 @pytest.mark.parametrize(("name", "game"), registered())
@@ -81,32 +52,176 @@ def test_every_player_count_plays_to_the_end(name: str, game: Game) -> None:
 def test_random_seeds_and_missing_orders(name: str, game: Game, data: st.DataObject) -> None:
     count = data.draw(st.integers(game.min_players, game.max_players), label="players")
     seed = data.draw(st.integers(0, 2**63 - 1), label="seed")
-    absent = data.draw(st.frozensets(st.tuples(st.integers(1, 60), st.sampled_from(NAMES))))
-    play(game, count, seed, missing=lambda turn, player: (turn, player) in absent)
+    names = st.sampled_from(testing.player_names(game.max_players))
+    absent = data.draw(st.frozensets(st.tuples(st.integers(1, 60), names)))
+    testing.play(
+        game,
+        count,
+        seed,
+        missing=lambda turn, player: (turn, player) in absent,
+        probe=False,
+        invariant=INVARIANTS.get(name),
+    )
 
 
-@pytest.mark.parametrize(("name", "game"), registered())
-def test_the_games_player_keys(name: str, game: Game) -> None:
-    """Strict, no extra keys, all optional, none of the keys every game reads; a setup with the
-    keys every game reads and no others fits the game's setup model."""
-    model = game.player_model()
-    assert model.model_config.get("strict") is True
-    assert model.model_config.get("extra") == "forbid"
-    assert all(not field.is_required() for field in model.model_fields.values())
-    assert not set(model.model_fields) & set(PlayerSpec.model_fields)
-    assert game.name == name
-    players = [{"name": n, "email": f"{n}@example.org", "key": "k"} for n in NAMES]
-    setup_model(game).model_validate({"game": name, "id": "x", "players": players}, strict=True)
-    entries = [{"name": n, "email": f"{n}@example.org", "key": "k"} for n in NAMES]
-    assert game.check_players(entries[: game.min_players]) == []
+def test_importing_the_contract_test_loads_nothing_heavy() -> None:
+    """A game's tests import it at collection: it loads no Jinja, click, pydantic or YAML (the
+    checks import what they use when they run), and nothing in the adjudicator imports it."""
+    heavy = {"jinja2", "click", "pydantic", "yaml", "PIL", "cryptography", "adjudicator.engine"}
+    code = (
+        "import sys, adjudicator.testing; "
+        f"print(sorted(m for m in sys.modules if m in {sorted(heavy)!r}))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "[]\n"
 
 
-REPORT_TEMPLATES = ("player.txt.j2", "public.txt.j2", "gm.txt.j2", "final.txt.j2", "form.yaml.j2")
+# -- what the contract test catches ----------------------------------------------------------------
+COURT = load_game("sultans_court")
 
 
-@pytest.mark.parametrize(("name", "game"), registered())
-def test_the_game_ships_its_templates(name: str, game: Game) -> None:
-    """Every report the engine renders has its template in the game's own folder."""
-    folder = game.templates()
-    assert folder.is_dir(), f"{name}: {folder} is no folder"
-    assert [t for t in REPORT_TEMPLATES if not (folder / t).is_file()] == []
+class Changed:
+    """At the Sultan's Court with one part changed (the tests below say which)."""
+
+    def __init__(self, **parts: Any) -> None:
+        self.parts = parts
+
+    def __getattr__(self, name: str) -> Any:
+        return self.parts.get(name, getattr(COURT, name))
+
+
+def broken(**parts: Any) -> Game:
+    game: Game = Changed(**parts)  # type: ignore[assignment]
+    return game
+
+
+def caught(game: Game) -> str:
+    with pytest.raises(testing.ContractBroken) as raised:
+        testing.play(game, 4, seed=1)
+    return str(raised.value)
+
+
+def test_it_passes_the_game_as_it_is() -> None:
+    state = testing.play(broken(), 4, seed=1)
+    assert COURT.is_over(state)
+
+
+def test_a_view_without_the_keys_every_view_holds() -> None:
+    def view(state: State, player: str | None) -> View:
+        shown = COURT.view(state, player)
+        del shown["over"]
+        return shown
+
+    assert "the alice view has no ['over']" in caught(broken(view=view))
+
+
+def test_a_view_that_knows_the_wrong_turn() -> None:
+    def gm_view(state: State) -> View:
+        return {**COURT.gm_view(state), "turn": 0}
+
+    assert "the gm view: turn 0, not 1" in caught(broken(gm_view=gm_view))
+
+
+def test_spectators_who_see_a_hand() -> None:
+    def view(state: State, player: str | None) -> View:
+        shown = COURT.view(state, player)
+        if player is None:
+            shown["secret"] = state["cities"]
+        return shown
+
+    assert "the spectators see .secret, which alice does not" in caught(broken(view=view))
+
+
+def test_resolve_that_changes_the_state_it_was_given() -> None:
+    def resolve(state: State, orders: Mapping[str, Order | None], rng: Rng) -> Resolution:
+        done = COURT.resolve(copy.deepcopy(state), orders, rng)
+        state["round"] = -1
+        return done
+
+    assert "resolve changed its input, at .round (1 / -1)" in caught(broken(resolve=resolve))
+
+
+def test_a_default_order_not_announced() -> None:
+    def resolve(state: State, orders: Mapping[str, Order | None], rng: Rng) -> Resolution:
+        done = COURT.resolve(state, orders, rng)
+        done.events = [e for e in done.events if e["type"] != "default"]
+        return done
+
+    with pytest.raises(testing.ContractBroken, match="alice's default order is not announced"):
+        testing.play(broken(resolve=resolve), 4, seed=1, missing=lambda turn, player: True)
+
+
+def test_state_that_does_not_come_back_from_json() -> None:
+    def resolve(state: State, orders: Mapping[str, Order | None], rng: Rng) -> Resolution:
+        done = COURT.resolve(state, orders, rng)
+        done.state["markers"] = tuple(done.state["markers"])
+        return done
+
+    assert "the state resolve made changes through JSON, at .markers" in caught(
+        broken(resolve=resolve)
+    )
+
+
+def test_a_problem_without_words() -> None:
+    def validate(context: Mapping[str, Any], order: Order) -> list[Problem]:
+        problems = COURT.validate(context, order)
+        return [Problem("court-unheard-of", p.path) for p in problems]
+
+    assert "the code 'court-unheard-of' has no words" in caught(broken(validate=validate))
+
+
+def test_wrong_orders_are_tried_and_counted_refused() -> None:
+    """Each bot order changed one value at a time: what the order model or validate refuses
+    is counted; a validate that refuses nothing leaves only the order model's refusals."""
+    checked, lenient = testing.Seen(), testing.Seen()
+    testing.play(broken(), 4, seed=1, seen=checked)
+    testing.play(broken(validate=lambda context, order: []), 4, seed=1, seen=lenient)
+    assert checked.tried == lenient.tried > 0
+    assert lenient.refused < checked.refused
+
+
+def test_a_wrong_order_changes_one_value() -> None:
+    order = {"travel": {"big": "Tabriz"}, "accuse": 3, "stay": True, "trades": ["Gold"]}
+    wrong = list(testing.wrong_orders(order))
+    assert wrong[0] == {**order, "travel": {"big": "Tabriz-unheard-of"}}
+    assert {**order, "accuse": 1003} in wrong and {**order, "accuse": -4} in wrong
+    assert {**order, "stay": False} in wrong and {**order, "trades": []} in wrong
+    assert wrong[-1] == {}
+
+
+def test_a_view_that_shows_what_another_world_hides() -> None:
+    """With ``other_world``, a view that shows the next card of a city stack is caught."""
+
+    def other_world(state: State, reader: str | None) -> State:
+        for stack in state["cities"].values():
+            stack[1:] = stack[1:][::-1]  # every card below the top, the other way round
+        return state
+
+    def view(state: State, player: str | None) -> View:
+        shown = COURT.view(state, player)
+        shown["below"] = {c: s[1:2] for c, s in state["cities"].items()}
+        return shown
+
+    testing.play(broken(), 4, seed=1, other_world=other_world)
+    with pytest.raises(testing.ContractBroken, match=r"the alice view shows what it may not see"):
+        testing.play(broken(view=view), 4, seed=1, other_world=other_world)
+
+
+def test_a_game_that_does_not_end_in_time() -> None:
+    with pytest.raises(testing.ContractBroken, match="4 players, seed 1: no end in 3 turns"):
+        testing.play(broken(), 4, seed=1, probe=False, max_turns=3)
+
+
+def test_a_game_that_words_one_of_the_adjudicators_codes(tmp_path: Path) -> None:
+    """A game's texts may give its own words to the codes game-words.yaml names (the Court's
+    turn is a round), and to no other code of the adjudicator's."""
+    folder = tmp_path / "templates"
+    shutil.copytree(Path(str(COURT.templates())), folder)
+    game = broken(templates=lambda: folder)
+    testing.check_templates(game)
+    (folder / "texts" / "mine.yaml").write_text('unknown-key: "what is {key}?"\n')
+    with pytest.raises(
+        testing.ContractBroken, match=r"the adjudicator's own codes \['unknown-key'\]"
+    ):
+        testing.check_templates(game)

@@ -18,7 +18,18 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-LAYERS = ("rules", "store", "signing", "engine", "audit", "present", "mail", "demo", "cli")
+LAYERS = (
+    "rules",
+    "store",
+    "signing",
+    "engine",
+    "audit",
+    "present",
+    "mail",
+    "demo",
+    "cli",
+    "testing",
+)
 """The layers from the bottom up: each may import the ones before it, and none after it."""
 
 BESIDE = {"demo": {"mail"}}

@@ -93,3 +93,12 @@ def test_the_built_in_games_are_named_as_their_entry_points_say() -> None:
 
     project = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())
     assert project["project"]["entry-points"]["adjudicator.games"] == BUILT_IN
+
+
+def test_the_package_says_it_is_typed(wheel: zipfile.ZipFile) -> None:
+    """PEP 561: with ``py.typed`` installed, mypy checks a game of another package against
+    ``adjudicator.rules.contract`` instead of taking every name from adjudicator as ``Any``."""
+    from importlib.resources import files
+
+    assert "adjudicator/py.typed" in wheel.namelist()
+    assert (files("adjudicator") / "py.typed").is_file(), "and the editable install has it"

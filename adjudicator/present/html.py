@@ -66,7 +66,7 @@ def render_page(
     env = report_environment(game, lang)
     name = _TEMPLATES.get(doc["reader"], "player.html.j2")
     template = env.select_template([name, "fallback.html.j2"])
-    draw = drawer(game.name)
+    draw = drawer(game)
     drawn = draw(doc, lang) if draw is not None else {}
     used: dict[str, bytes] = {}
 

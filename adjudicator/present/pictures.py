@@ -1,8 +1,11 @@
 """Pictures of a stored view: PNG images drawn with Pillow, with deterministic bytes.
 
-A game's pictures are drawn by a module of this package named after the game
-(``adjudicator.present.pictures_<game>``), whose ``draw(view, lang)`` returns each picture's
-bytes by name; a game without one has no pictures. A picture shows only what the view holds
+A game's pictures are drawn by the module its game object names in ``pictures`` (optional in
+the contract: :mod:`adjudicator.rules.contract`), imported only when a page is rendered, so the
+game's rules never load Pillow. Its ``draw(doc, lang)`` returns each picture's bytes by name,
+``doc`` being the stored view (:mod:`adjudicator.rules.views`); a game that names no module has
+no pictures. The built-in games' modules are ``adjudicator.present.pictures_<game>``; another
+package's game names one of its own. A picture shows only what the view holds
 (the view is where hidden information was removed), and the same view gives the same bytes:
 no time or other metadata is written, so the two-worlds tests can compare pictures byte for
 byte. HTML reports refer to them by name (``picture("board")`` in a template): as ``data:``
@@ -19,18 +22,21 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from PIL import Image
 
+    from adjudicator.rules.contract import Game
+
 Drawer = Callable[[Mapping[str, Any], str], dict[str, bytes]]
 CID_DOMAIN = "adjudicator"
 """A picture ``palace`` is the part ``<palace@adjudicator>`` of a report mail."""
 
 
-def drawer(game_name: str) -> Drawer | None:
-    """The game's picture module's ``draw``, or None when the game has no pictures."""
-    try:
-        module = importlib.import_module(f"adjudicator.present.pictures_{game_name}")
-    except ModuleNotFoundError:
+def drawer(game: Game) -> Drawer | None:
+    """The ``draw`` of the module the game names in ``pictures``, or None when it names none."""
+    name = getattr(game, "pictures", None)
+    if name is None:
         return None
-    draw: Drawer = module.draw
+    if not isinstance(name, str):
+        raise TypeError(f"{game.name}: pictures names a module by its name, not {name!r}")
+    draw: Drawer = importlib.import_module(name).draw
     return draw
 
 

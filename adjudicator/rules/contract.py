@@ -15,17 +15,32 @@ The engine calls, in this order of a game's life:
 - ``setup(players, options, rng)``: the state as turn 1 opens (``state["turn"] == 1``);
 - ``owed(state)``: who owes which order now (``{player: to_do}``), empty once the game is over;
 - ``view(state, player)`` / ``view(state, None)`` (spectators) / ``gm_view(state)``: what each may
-  see; the only door from the state to a report, a form or ``view --json``;
+  see; the only door from the state to a report, a form or ``view --json``. Every view holds
+  ``player`` (None for spectators and the game master), ``to_do`` (what ``owed`` says of that
+  player, else None), ``turn`` and ``over``; a name that is no player's raises ValueError;
 - ``context(view)``: the part of a player's view that checking an order needs (it travels in the
   order form, so ``check --form`` can check an order without the game directory);
   ``context_model()`` is its pydantic model, so a form whose context was damaged on the way is
   refused before ``validate`` sees it;
 - ``validate(context, order)``: every problem of one order, in words that use only the context;
 - ``normalise(order)``: the order written in canonical form, once it is valid;
-- ``resolve(state, orders, rng)``: the next state (``turn`` one higher) and the events; an order
-  that is ``None`` is missing and the game applies its default order (announced in the events);
-- ``is_over(state)``, ``record(state, complete)``: the game's part of the game record;
+- ``resolve(state, orders, rng)``: the next state (``turn`` one higher) and the events, each a
+  mapping with a ``type``; ``orders`` holds every player ``owed`` names, and an order that is
+  ``None`` is missing: the game applies its default order and announces it as an event
+  ``{"type": "default", "player": ...}``. ``rng`` is the same every turn: label each stream
+  with the turn;
+- ``is_over(state)``; ``record(state, complete)``: the game's part of the game record,
+  ``complete`` once the game is over (while it runs, only what is public);
 - ``bot(view, stream)``: a legal order for the demo and the contract tests.
+
+Two parts are optional, read with ``getattr`` (a game without them has none):
+
+- ``notes(context, order)``: problems a valid order should hear without being refused;
+- ``pictures``: the name of a module (``"raj_game.pictures"``) whose ``draw(doc, lang)`` returns
+  the PNG pictures of a stored view by name, for the HTML reports; imported only when a page is
+  rendered, so the rules never load it.
+
+:mod:`adjudicator.testing` checks a game against all of this.
 
 Every other part of a game ships with it, in its own package: its templates (``templates()``),
 its entry point in the group ``adjudicator.games``. docs/games.md tells how to write one.
@@ -153,11 +168,26 @@ class Resolution:
 
 
 class Game(Protocol):
-    name: str
-    title: str
-    min_players: int
-    max_players: int
-    envelope_keys: tuple[str, ...]  # always ("id", "player", "turn")
+    # Read-only, so that plain class attributes fit (``envelope_keys = ("id", "player", "turn")``
+    # is a tuple of three strings, which a settable ``tuple[str, ...]`` would not take).
+    @property
+    def name(self) -> str:
+        """The game type: ``game:`` in a setup file, the entry point's name."""
+        ...
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def min_players(self) -> int: ...
+
+    @property
+    def max_players(self) -> int: ...
+
+    @property
+    def envelope_keys(self) -> tuple[str, ...]:
+        """Always ``("id", "player", "turn")``."""
+        ...
 
     def order_model(self) -> Any:
         """The pydantic model of a whole order file (envelope included); strict, no extra keys."""

@@ -38,6 +38,7 @@ class SultanGame:
     min_players = 2
     max_players = 5
     envelope_keys = ("id", "player", "turn")
+    pictures = "adjudicator.present.pictures_sultan"  # drawn for HTML pages only
 
     # The schemas (pydantic) load when they are first needed, not when a game is opened to be
     # read: .orders and .options import them.

@@ -33,6 +33,7 @@ class SultansCourtGame:
     min_players = 4
     max_players = 4
     envelope_keys = ("id", "player", "turn")
+    pictures = "adjudicator.present.pictures_sultans_court"  # drawn for HTML pages only
 
     # The schemas (pydantic) load when they are first needed, not when a game is opened to be
     # read: .orders and .setup import them.
