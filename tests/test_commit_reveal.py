@@ -128,7 +128,8 @@ def test_missing_commitments_and_reveals_follow_the_missing_order_rule(tmp_path:
     assert result.exit_code == 0, result.output
     assert "turn 2 adjudicated (default orders for bob, carol)" in result.output
     resolution = json.loads((table.gamedir / "turns/0002/resolution.json").read_text())
-    assert resolution["defaulted"] == ["bob", "carol"] and resolution["orders"]["bob"] is None
+    assert resolution["defaulted"] == ["bob", "carol"] and resolution["orders"]["carol"] is None
+    assert resolution["forfeited"] == ["bob"]  # committed and did not reveal: the forfeit order
 
 
 def test_under_nmr_wait_the_reveal_waits_for_every_commitment(tmp_path: Path) -> None:
@@ -263,3 +264,43 @@ def test_commit_keeps_what_the_player_wrote_and_refuses_an_id_it_could_not_write
     result = run("commit", odd, "--key", table.keys["carol"])
     assert result.exit_code == 3 and "id and player must be written as the form" in result.output
     assert not odd.with_name("odd.yaml.commit").exists()
+
+
+def test_a_seat_that_committed_and_did_not_reveal_plays_the_forfeit_order(tmp_path: Path) -> None:
+    """Withholding a reveal after reading the others' is no choice between the committed order
+    and the default: the seat plays the game's forfeit order (the lowest card on the cushion of
+    the least valuable jewel, not a cushion drawn at random), the next reports and the record
+    name it, and verify plays it again."""
+    from adjudicator.games.sultan.rules import VALUES
+
+    table = sealed_table(tmp_path, jewel_choice="random")
+    reveals = {}
+    for player in ("alice", "bob", "carol"):
+        reveals[player], promise = committed(table, player, table.legal(player), f"{player}.yaml")
+        assert submit(table, promise)[0] == 0
+    assert submit(table, reveals["alice"], reveals["carol"])[0] == 0
+    bob = table.view("bob")
+    result = run("adjudicate", table.gamedir, "--default-missing")
+    assert result.exit_code == 0, result.output
+    resolution = json.loads((table.gamedir / "turns/0001/resolution.json").read_text())
+    assert resolution["forfeited"] == ["bob"] and resolution["defaulted"] == ["bob"]
+    offered = bob["offered"]
+    cheapest = min(range(1, len(offered) + 1), key=lambda c: (VALUES[offered[c - 1]], c))
+    assert resolution["orders"]["bob"] == {"bid": {"cushion": cheapest, "card": min(bob["hand"])}}
+    for reader in ("--public", "--gm"):
+        report = run("report", table.gamedir, reader).output
+        assert "Forfeit: bob committed to an order and did not reveal it" in report
+    from adjudicator.present import rendered
+
+    for lang, said in (("de", "Verfall: bob"), ("nl", "Verbeurd: bob"), ("fr", "Forfait : bob")):
+        text = rendered.report(table.gamedir, "public", None, None, lang=lang, cache=False)
+        assert said in text, lang
+    page = run("report", table.gamedir, "--player", "carol", "--format", "html").output
+    assert "Forfeit: bob committed" in page
+    record = json.loads(run("log", table.gamedir, "--json").output)
+    assert record["forfeits"] == [{"turn": 1, "players": ["bob"]}]
+    assert "forfeit: turn 1: bob" in run("log", table.gamedir).output
+    archive(table.gamedir, tmp_path / "full.json")
+    code, lines = verify(tmp_path / "full.json")  # a full archive holds the seed: replayed
+    assert code == 0, lines
+    assert "  replay: 1 adjudication played again; every state, resolution and view agrees" in lines

@@ -663,7 +663,13 @@ def _replay(
     summary: Summary,
 ) -> None:
     """Play the game again from the journal and compare what each step made."""
-    from adjudicator.engine.adjudication import ending_files, missing_from, opening_files, play
+    from adjudicator.engine.adjudication import (
+        ending_files,
+        forfeits,
+        missing_from,
+        opening_files,
+        play,
+    )
     from adjudicator.engine.open_game import game_options
     from adjudicator.engine.orders import game_problems, parse
     from adjudicator.rules import votes
@@ -733,8 +739,12 @@ def _replay(
                 summary.findings.append(Finding(turn, rel, msg("verify-order-invalid")))
                 return
             orders[player] = game.normalise(parsed.body())
+        committed = before.committed.get(turn, {})
+        forfeited = forfeits(game, state, orders, committed)
         earlier = {str(t): used[t] for t in sorted(used)}
-        played = play(game, meta, turn, state, orders, missing, counted.conceded, earlier.copy)
+        played = play(
+            game, meta, turn, state, orders, missing, counted.conceded, earlier.copy, forfeited
+        )
         if not _compare(played.files, entry, turn, digester, summary):
             return
         states[turn + 1] = _as_stored(played.state)

@@ -32,25 +32,34 @@ def opening_files(
     orders: dict[str, Any] | None,
     ended: dict[str, Any] | None = None,
     conceded: list[str] | None = None,
+    forfeited: list[str] | None = None,
 ) -> dict[str, bytes]:
     """The files of a turn as it opens: its state and every reader's view (what their reports
     and forms are rendered from); ``orders``: every order used, by turn, once the game is over;
-    ``ended``: how the players' votes ended the game; ``conceded``: who conceded so far.
-    ``verify`` recomputes these to compare them with the journal."""
+    ``ended``: how the players' votes ended the game; ``conceded``: who conceded so far;
+    ``forfeited``: who played the forfeit order in the turn before (they committed and did not
+    reveal). ``verify`` recomputes these to compare them with the journal."""
     folder = GameDir.turn_dir(turn)
     files = {f"{folder}/state.json": dump_json(state)}
     for reader in views.readers(meta):
-        doc = views.reader_view(game, meta, state, reader, orders, ended, conceded)
+        doc = views.reader_view(game, meta, state, reader, orders, ended, conceded, forfeited)
         files[views.path(folder, reader)] = dump_json(doc, sort_keys=False)
     return files
 
 
 def resolution_file(
-    turn: int, orders: dict[str, Any], defaulted: list[str], events: list[Any]
+    turn: int,
+    orders: dict[str, Any],
+    defaulted: list[str],
+    events: list[Any],
+    forfeited: list[str] | None = None,
 ) -> tuple[str, bytes]:
-    """The path and bytes of turn ``turn``'s resolution: the orders used, who was defaulted, and
-    what happened."""
-    doc = {"turn": turn, "orders": orders, "defaulted": defaulted, "events": events}
+    """The path and bytes of turn ``turn``'s resolution: the orders used, who was defaulted (and
+    of them, who played the forfeit order: only when someone did), and what happened."""
+    doc: dict[str, Any] = {"turn": turn, "orders": orders, "defaulted": defaulted}
+    if forfeited:
+        doc["forfeited"] = forfeited
+    doc["events"] = events
     return f"{GameDir.turn_dir(turn)}/resolution.json", dump_json(doc)
 
 
@@ -96,6 +105,22 @@ def missing_from(
     return [p for p in players if p in owed and p not in received]
 
 
+def forfeits(
+    game: Game, state: State, orders: dict[str, Any], committed: Mapping[str, Any]
+) -> list[str]:
+    """Under ``sealing: commit-reveal``: each seat that committed to an order and did not reveal
+    it plays the game's forfeit order (``Game.forfeit_order``, from what the player could see),
+    put into ``orders``; the players who did, in seating order. A game without a forfeit order
+    plays its default order (left None)."""
+    forfeit = getattr(game, "forfeit_order", None)
+    if forfeit is None:
+        return []
+    found = [p for p, order in orders.items() if order is None and p in committed]
+    for player in found:
+        orders[player] = game.normalise(forfeit(game.view(state, player)))
+    return found
+
+
 @dataclass(frozen=True)
 class Played:
     """A turn played: the state of the turn it opens, whether the game is over, and the files of
@@ -115,6 +140,7 @@ def play(
     missing: list[str],
     conceded: list[str],
     earlier: Callable[[], dict[str, Any]],
+    forfeited: list[str] | None = None,
 ) -> Played:
     """Turn ``turn`` played from ``state`` with ``orders`` (each player's order in effect,
     normalised; None: the game's default order): the game's ``resolve`` with the game's seeded
@@ -126,9 +152,11 @@ def play(
         raise RuntimeError(f"{game.name}: resolve must advance the turn by one")
     over = game.is_over(resolution.state)
     everything = {**earlier(), str(turn): orders} if over else None
-    files = dict([resolution_file(turn, orders, missing, resolution.events)])
-    files.update(opening_files(game, meta, turn + 1, resolution.state, everything, None, conceded))
-    return Played(resolution.state, over, files)
+    files = dict([resolution_file(turn, orders, missing, resolution.events, forfeited)])
+    after = opening_files(
+        game, meta, turn + 1, resolution.state, everything, None, conceded, forfeited
+    )
+    return Played(resolution.state, over, {**files, **after})
 
 
 def adjudicate(
@@ -184,9 +212,18 @@ def adjudicate(
             for p in handle.players
             if p in owed
         }
+        forfeited = forfeits(game, state, orders, handle.committed(turn))
         conceded = handle.votes().conceded
         played = play(
-            game, handle.meta, turn, state, orders, missing, conceded, lambda: all_orders(handle)
+            game,
+            handle.meta,
+            turn,
+            state,
+            orders,
+            missing,
+            conceded,
+            lambda: all_orders(handle),
+            forfeited,
         )
         over = played.over
         opened = clock.now()

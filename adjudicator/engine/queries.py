@@ -112,6 +112,9 @@ def record(root: Path) -> dict[str, Any]:
     conceded = handle.votes().conceded
     if conceded:
         data["conceded"] = [p for p in handle.players if p in conceded]
+    forfeits = forfeits_played(handle)
+    if forfeits:  # public: the reports that open the next turns say them
+        data["forfeits"] = forfeits
     away = absences.stretches(absences.days_of(handle), handle.players)
     if away:  # public, as the reports say them (rulings E22)
         data["absences"] = [a.json() for a in away]
@@ -128,3 +131,16 @@ def record(root: Path) -> dict[str, Any]:
             data["salt"] = handle.meta["salt"]
         data["orders"] = all_orders(handle)
     return data
+
+
+def forfeits_played(handle: OpenGame) -> list[dict[str, Any]]:
+    """Each turn whose resolution played a forfeit order (``sealing: commit-reveal``: a seat
+    committed and did not reveal), with those players: ``[{"turn": 3, "players": ["bob"]}]``."""
+    if handle.sealing_option() != "commit-reveal":
+        return []
+    found = []
+    for turn in range(1, handle.turn()):
+        resolution = handle.dir.read_json(f"{handle.dir.turn_dir(turn)}/resolution.json")
+        if resolution.get("forfeited"):
+            found.append({"turn": turn, "players": list(resolution["forfeited"])})
+    return found

@@ -88,6 +88,7 @@ def render_page(
         orders=doc.get("orders"),
         ended=doc.get("ended"),
         conceded=doc.get("conceded"),
+        forfeited=doc.get("forfeited"),
         text=render_view(game, meta, doc, lang, head, checking=False),
         chain=chain(doc, head),
         press=press_facts(press, doc["turn"]) if press else None,

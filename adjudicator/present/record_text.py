@@ -66,6 +66,8 @@ def record_text(record: dict[str, Any], title: str) -> str:
         lines.append(f"absences: {', '.join(away)}")
     if record.get("conceded"):
         lines.append(f"conceded: {', '.join(record['conceded'])}")
+    for forfeit in record.get("forfeits") or []:
+        lines.append(f"forfeit: turn {forfeit['turn']}: {', '.join(forfeit['players'])}")
     ended = record.get("ended")
     if ended is not None:  # the players' votes ended it: the game's own result never came
         lines.append("")

@@ -149,11 +149,12 @@ def render_view(
 
 
 def _votes(env: jinja2.Environment, doc: dict[str, Any]) -> str:
-    """How the players' votes ended the game, or who conceded so far (nothing when neither)."""
-    if not doc.get("ended") and not doc.get("conceded"):
+    """How the players' votes ended the game, who conceded so far, and whose seats played the
+    forfeit order in the turn before (nothing when none of these)."""
+    if not doc.get("ended") and not doc.get("conceded") and not doc.get("forfeited"):
         return ""
     return env.get_template("_votes.txt.j2").render(
-        ended=doc.get("ended"), conceded=doc.get("conceded")
+        ended=doc.get("ended"), conceded=doc.get("conceded"), forfeited=doc.get("forfeited")
     )
 
 

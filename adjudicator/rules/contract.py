@@ -33,9 +33,12 @@ The engine calls, in this order of a game's life:
   ``complete`` once the game is over (while it runs, only what is public);
 - ``bot(view, stream)``: a legal order for the demo and the contract tests.
 
-Two parts are optional, read with ``getattr`` (a game without them has none):
+Three parts are optional, read with ``getattr`` (a game without them has none):
 
 - ``notes(context, order)``: problems a valid order should hear without being refused;
+- ``forfeit_order(view)``: under ``sealing: commit-reveal``, the order of a seat that committed
+  to an order and did not reveal it, from that player's view: a fixed order, the least useful
+  the rules allow (without one, such a seat plays the default order);
 - ``pictures``: the name of a module (``"raj_game.pictures"``) whose ``draw(doc, lang)`` returns
   the PNG pictures of a stored view by name, for the HTML reports; imported only when a page is
   rendered, so the rules never load it.

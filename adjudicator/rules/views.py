@@ -14,6 +14,8 @@ or sent; nothing here is words. A stored view holds:
 - ``commitment``: the seed commitment (docs/archive.md), and once the game is over the ``seed``
   and ``salt`` that open it (games made before seeds were committed have neither);
 - ``conceded``: the players who conceded so far (only when someone did);
+- ``forfeited``: the players whose seats played the forfeit order in the turn before, having
+  committed to an order and not revealed it (only when someone did);
 - ``ended``: how the players' votes ended the game (:func:`adjudicator.rules.votes.ending`; only
   then): the game is over, whatever its rules say of the state, and nobody owes anything.
 """
@@ -40,6 +42,7 @@ def reader_view(
     orders: dict[str, Any] | None = None,
     ended: dict[str, Any] | None = None,
     conceded: list[str] | None = None,
+    forfeited: list[str] | None = None,
 ) -> dict[str, Any]:
     """The stored view of ``reader`` (a player's name, ``"public"`` or ``"gm"``)."""
     over = ended is not None or game.is_over(state)
@@ -65,6 +68,8 @@ def reader_view(
         doc["orders"] = orders
     if conceded:
         doc["conceded"] = [p for p in seats if p in conceded]
+    if forfeited:
+        doc["forfeited"] = [p for p in seats if p in forfeited]
     if ended is not None:
         doc["ended"] = ended
     if meta.get("commitment"):

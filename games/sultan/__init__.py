@@ -125,6 +125,9 @@ class SultanGame:
     def bot(self, view: View, stream: Stream) -> Order:
         return bot_order(view, stream)
 
+    def forfeit_order(self, view: View) -> Order:
+        return rules.forfeit_order(view)
+
 
 GAME = SultanGame()
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from adjudicator.rules.contract import Event, Order, Resolution, State
+from adjudicator.rules.contract import Event, Order, Resolution, State, View
 from adjudicator.rules.rng import Rng, Stream
 
 from ..plain import clone
@@ -205,6 +205,31 @@ def default_order(state: State, player: str, to_do: str, stream: Stream) -> Orde
     used = {p["cushion"] for p in current["placements"] if p["player"] == player}
     free = [c for c in cushions if c not in used]
     return {"bid": {"cushion": stream.choice(free), "card": hand[0]}}
+
+
+def forfeit_order(view: View) -> Order:
+    """P24: the order of a seat that committed to an order and did not reveal it, from what the
+    player could see: the least useful legal order by a fixed rule, never one the player picks.
+    The most valuable drawn jewel goes back; the lowest card goes on the free cushion holding the
+    least valuable jewel (2 players: the two lowest cards on the two least valuable cushions),
+    the first such cushion on equal values."""
+    if view["to_do"] == "return":
+        drawn = list(view["drawn"])
+        return {"return": max(drawn, key=lambda colour: VALUES[colour])}
+    hand = sorted(view["hand"])
+    me = view.get("player")
+    used = {p["cushion"] for p in view.get("placements") or [] if p.get("player") == me}
+    offered = list(view["offered"])
+    free = [c for c in range(1, len(offered) + 1) if c not in used]
+    cheapest = sorted(free, key=lambda c: (VALUES[offered[c - 1]], c))
+    if view["to_do"] == "bids":
+        return {
+            "bids": [
+                {"cushion": cheapest[0], "card": hand[0]},
+                {"cushion": cheapest[1], "card": hand[1]},
+            ]
+        }
+    return {"bid": {"cushion": cheapest[0], "card": hand[0]}}
 
 
 def _fresh(state: State) -> State:

@@ -132,6 +132,11 @@ class SultansCourtGame:
     def bot(self, view: View, stream: Stream) -> Order:
         return bot_order(view, stream)
 
+    def forfeit_order(self, view: View) -> Order:
+        from .orders import forfeit_order
+
+        return forfeit_order(self.context(view))
+
 
 def copy_vizirs(vizirs: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     return {str(k): dict(v) for k, v in vizirs.items()}

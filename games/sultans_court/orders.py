@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from adjudicator.rules.contract import Msg, Order, Path, Problem, msg
 
-from .board import CARDS, CITIES, DUNGEONS, ISLAND, KINDS, PARDON, POSITIONS, POWER, RESERVE
+from .board import CARDS, CITIES, DUNGEONS, ISLAND, KAFFA, KINDS, PARDON, POSITIONS, POWER, RESERVE
 
 ENVELOPE = ("id", "player", "turn")
 BODY_KEYS = ("travel", "accuse", "kaffa", "demand", "pardon", "trades")
@@ -478,6 +478,18 @@ def normalise(order: Mapping[str, Any]) -> Order:
 
 def _kind_only(value: Any) -> str:
     return str(value).strip().rpartition(".")[2]
+
+
+def forfeit_order(context: Mapping[str, Any]) -> Order:
+    """P25: the order of a seat that committed to an order and did not reveal it: the default
+    order (C16: every movable vizir stays, no accusation, no standing instructions), except where
+    staying is not legal (round 1 under ``first_round_all_travel``): then every vizir goes to
+    Kaffa, where none is alone, so none collects."""
+    places = {kind: info.get("place") for kind, info in (context.get("vizirs") or {}).items()}
+    order = default_order(places)
+    if context.get("round") == 1 and context.get("first_round_all_travel"):
+        order["travel"] = {kind: KAFFA for kind in order["travel"]}
+    return order
 
 
 def default_order(vizirs: Mapping[str, Any]) -> Order:
