@@ -21,12 +21,11 @@ from adjudicator.mail.config import MailSettings
 from adjudicator.mail.ingest import Game, Outcome, game_roots, games_in, ingest
 from adjudicator.mail.queue import SendReport
 from adjudicator.mail.send import send_game
-from adjudicator.present.status import ended_text
+from adjudicator.present.status import clock_lines, sent_lines
 from adjudicator.rules.errors import AdjudicatorError, InputRefused, TempFail
 from adjudicator.store import clock
 
 if TYPE_CHECKING:
-    from adjudicator.mail.clock_step import ClockDone
     from adjudicator.mail.sources import Raw
 
 
@@ -184,45 +183,3 @@ def each_game(game_id: str, left: list[str], say: Console) -> Iterator[None]:
             f"{game_id}: left for a later run: the game cannot be read "
             f"({type(error).__name__}: {error}); `adjudicator doctor` tells more"
         )
-
-
-def sent_lines(game_id: str, report: SendReport) -> list[str]:
-    """Each message of one game that ``send`` handed over, wrote, left in doubt or saw refused."""
-    lines = [f"{game_id}: sent {name}" for name in report.sent]
-    lines += [f"{game_id}: written to outbox/{name}" for name in report.written]
-    lines += [
-        f"{game_id}: in doubt: {name} (a send was cut short; it stays in mail/sending/ "
-        "and is not sent again: check whether it arrived)"
-        for name in report.in_doubt
-    ]
-    lines += [
-        f"{game_id}: refused for good, kept in mail/failed/: {name}: {answer}"
-        for name, answer in report.refused_for_good
-    ]
-    return lines
-
-
-def clock_lines(game_id: str, done: ClockDone) -> list[str]:
-    """What the clock did in one game: adjudicated, told the game master it waits, reminded."""
-    if done.not_now is not None:
-        return [f"{game_id}: {done.not_now}"]
-    if done.adjudicated:
-        why = f" (default orders for {', '.join(done.defaulted)})" if done.defaulted else ""
-        if done.revealing:
-            lines = [f"{game_id}: the reveal of turn {done.turn} is open{why}"]
-        else:
-            lines = [f"{game_id}: adjudicated turn {done.turn}{why}"]
-        if done.over:
-            said = "the game is over" if done.ended is None else ended_text(done.ended)
-            lines.append(f"{game_id}: {said}")
-        return lines
-    if done.waiting_for:
-        return [
-            f"{game_id}: turn {done.turn} is past its deadline and waits for "
-            f"{', '.join(done.waiting_for)} (nmr: wait); the game master is told"
-        ]
-    if done.reminded:
-        return [
-            f"{game_id}: reminded {', '.join(done.reminded)} ({done.before} before the deadline)"
-        ]
-    return []

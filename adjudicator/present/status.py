@@ -1,5 +1,5 @@
 """What the game master's commands say in lines: ``status``, ``adjudicate`` (and its preview),
-and how the players' votes ended a game.
+how the players' votes ended a game, and what ``send`` and ``tick`` did in each game.
 
 Light to import: ``status`` of a game without a deadline loads no YAML parser.
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from adjudicator.rules import schedule
 from adjudicator.store import clock
@@ -85,3 +85,69 @@ def ended_text(ended: dict[str, Any], would: bool = False) -> str:
     if ended["winner"] is None:
         return f"{is_over}: every player conceded, nobody wins"
     return f"{is_over}: every other player conceded, {ended['winner']} wins"
+
+
+class Sent(Protocol):
+    """What one game's delivery did (``adjudicator.mail.queue.SendReport``): file names."""
+
+    sent: list[str]
+    written: list[str]
+    in_doubt: list[str]
+    refused_for_good: list[tuple[str, str]]
+
+
+class ClockOutcome(Protocol):
+    """What the clock did in one game (``adjudicator.mail.clock_step.ClockDone``)."""
+
+    turn: int
+    adjudicated: bool
+    over: bool
+    ended: dict[str, Any] | None
+    revealing: bool
+    defaulted: list[str]
+    not_now: str | None
+    waiting_for: list[str]
+    reminded: list[str]
+    before: str | None
+
+
+def sent_lines(game_id: str, report: Sent) -> list[str]:
+    """Each message of one game that ``send`` handed over, wrote, left in doubt or saw refused."""
+    lines = [f"{game_id}: sent {name}" for name in report.sent]
+    lines += [f"{game_id}: written to outbox/{name}" for name in report.written]
+    lines += [
+        f"{game_id}: in doubt: {name} (a send was cut short; it stays in mail/sending/ "
+        "and is not sent again: check whether it arrived)"
+        for name in report.in_doubt
+    ]
+    lines += [
+        f"{game_id}: refused for good, kept in mail/failed/: {name}: {answer}"
+        for name, answer in report.refused_for_good
+    ]
+    return lines
+
+
+def clock_lines(game_id: str, done: ClockOutcome) -> list[str]:
+    """What the clock did in one game: adjudicated, told the game master it waits, reminded."""
+    if done.not_now is not None:
+        return [f"{game_id}: {done.not_now}"]
+    if done.adjudicated:
+        why = f" (default orders for {', '.join(done.defaulted)})" if done.defaulted else ""
+        if done.revealing:
+            lines = [f"{game_id}: the reveal of turn {done.turn} is open{why}"]
+        else:
+            lines = [f"{game_id}: adjudicated turn {done.turn}{why}"]
+        if done.over:
+            said = "the game is over" if done.ended is None else ended_text(done.ended)
+            lines.append(f"{game_id}: {said}")
+        return lines
+    if done.waiting_for:
+        return [
+            f"{game_id}: turn {done.turn} is past its deadline and waits for "
+            f"{', '.join(done.waiting_for)} (nmr: wait); the game master is told"
+        ]
+    if done.reminded:
+        return [
+            f"{game_id}: reminded {', '.join(done.reminded)} ({done.before} before the deadline)"
+        ]
+    return []
