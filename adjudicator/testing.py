@@ -20,10 +20,11 @@ The rules alone, for every player count the game takes:
 - seeded playthroughs by the game's bots, each turn: state, views, contexts, orders, events and
   records that come back from JSON as they were; views with ``player``, ``to_do``, ``turn`` and
   ``over``; a spectator who sees nothing that a player does not; each bot order valid and
-  normalised for good; wrong orders (the bot's, changed) refused with problems that have words
-  in every language; ``resolve`` that leaves its input alone, advances the turn and announces
-  each default order; an end; the same game again from the same seed;
-- a game where every third turn's orders are missing, and one where a seat forfeits (it never
+  normalised for good; the forfeit order (optional) plain and valid; wrong orders (the bot's,
+  changed) refused with problems that have words in every language; ``resolve`` that leaves its
+  input alone, advances the turn and announces each default order; an end; the same game again
+  from the same seed;
+- a game where every third turn's orders are missing, and one where a seat goes silent (it never
   sends an order: a player who resigned or conceded), still end;
 - with ``other_world`` (a function that changes in a state what a reader may not see), each
   reader's view the same in both worlds.
@@ -136,7 +137,7 @@ def check_rules(
 ) -> None:
     """The game object alone, without the engine: declarations, player keys, options,
     templates, and at every player count a game from each seed, one of them again, one with
-    every third turn's orders missing, one with a seat that forfeits."""
+    every third turn's orders missing, one with a seat that goes silent."""
     need(seeds, "give at least one seed")
     check_declarations(game)
     check_player_keys(game)
@@ -152,8 +153,8 @@ def check_rules(
         again = play(game, count, first, probe=False, **rules)
         same(ended, again, f"{game.name}: {count} players, seed {first} played again")
         play(game, count, seeds[-1], probe=False, missing=_every_third_turn, **rules)
-        forfeit = functools.partial(_seat_forfeits, player_names(count)[0])
-        play(game, count, first, probe=False, missing=forfeit, **rules)
+        silent = functools.partial(_seat_silent, player_names(count)[0])
+        play(game, count, first, probe=False, missing=silent, **rules)
     wrong = f"{game.name}: none of {seen.tried} wrong orders was refused"
     need(seen.refused, f"{wrong}: does validate check anything?")
     if other_world is not None:
@@ -164,7 +165,7 @@ def _every_third_turn(turn: int, player: str) -> bool:
     return turn % 3 == 0
 
 
-def _seat_forfeits(seat: str, turn: int, player: str) -> bool:
+def _seat_silent(seat: str, turn: int, player: str) -> bool:
     """A seat that never sends an order (a player who resigned or conceded)."""
     return player == seat
 
@@ -332,6 +333,13 @@ def play(
             )
             if probe:
                 check_wrong_orders(game, context, player, turn, order, seen, where)
+            forfeit = getattr(game, "forfeit_order", None)
+            if forfeit is not None:  # optional: a sealed seat that did not reveal plays it
+                given = forfeit(copy.deepcopy(view))
+                plain(given, f"{where}: {player}'s forfeit order")
+                check_valid(
+                    game, context, player, turn, given, f"{where}: {player}'s forfeit order"
+                )
             orders[player] = None if missing is not None and missing(turn, player) else normal
         state = check_resolve(game, state, orders, rng, where)
     raise ContractBroken(
