@@ -243,7 +243,7 @@ def _one_message(games: list[Game], raw: Raw, settings: MailSettings) -> Outcome
                 for index, (found, route) in enumerate(routes)
                 if route.game is game and route.signer is not None
             ]
-            unnamed = _grey_step(handle)
+            unnamed = _secret_step(handle)
             for index, found, signer, verdict in judged:
                 note = _answer(message, handle, game, signer, found, verdict, unnamed)
                 lines[index] = _line(message, game, signer, verdict, note)
@@ -332,11 +332,13 @@ def _judged(
     return intake.judge_received(handle, found.name, route.order, route.signature)
 
 
-def _grey_step(handle: open_game.OpenGame) -> bool:
-    """Whether the step took grey press: then nothing it writes may name the sender, and the
-    journal line names every file (the receipts of the message included)."""
+def _secret_step(handle: open_game.OpenGame) -> bool:
+    """Whether the step took grey press or a vote: then nothing it writes may name who sent it
+    (grey press hides its sender; draw votes are secret while the game runs), and the journal
+    line names every file (the receipts of the message included)."""
     grey = handle.meta["options"].get("press") == "grey"
-    return grey and any(n["kind"] == "press" for n in handle.noticed)
+    secret = {"press", "vote"} if grey else {"vote"}
+    return any(n["kind"] in secret for n in handle.noticed)
 
 
 def _line(message: _Message, game: Game, signer: str, verdict: Verdict, note: str) -> str:
@@ -359,9 +361,10 @@ def _answer(
     unnamed: bool = False,
 ) -> str:
     """Queue (or hold) the receipt to ``signer``; what the output line adds about it.
-    ``unnamed``: the step took grey press, so the receipt is queued as ``receipt`` and never
-    held (the held answers' folder is the address's, and its other files name the player);
-    grey press is at most :data:`adjudicator.engine.notices.MAX_PRESS_PER_TURN` a turn."""
+    ``unnamed``: the step took grey press or a vote, so the receipt is queued as ``receipt``
+    and never held (the held answers' folder is the address's, and its other files name the
+    player); grey press is at most :data:`adjudicator.engine.notices.MAX_PRESS_PER_TURN` a
+    turn, and a receipt goes only to the signer's own registered address."""
     if message.quiet is not None:
         return f" (not answered: {message.quiet})"
     words = receipt_words(handle, game, signer, found, verdict)
@@ -375,8 +378,9 @@ def _answer(
         body=words.body,
         message_id=new_message_id(message.sender, f"{game.id}.receipt"),
     )
-    # A notice's receipt is not named after its player: the journal names the file, and grey
-    # press must not tell who sent it (nor a vote who made it).
+    # A notice's receipt is not named after its player, nor is any receipt of a step that took
+    # grey press or a vote: the journal names the file, and grey press must not tell who sent
+    # it (nor a vote who made it).
     label = "receipt" if verdict.kind is not None or unnamed else f"receipt-{signer}"
     if unnamed:
         Outbox(game.root).put(receipt, label)
