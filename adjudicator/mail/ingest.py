@@ -19,8 +19,9 @@ game master told by a notice that names the message (never carries it), and answ
 Automatic mail and mail from the adjudicator's or the game master's own address is never
 answered (its orders are still taken), and one address gets at most 5 answers per game per hour
 (:mod:`adjudicator.mail.answers`). Each message's work in a game is one step
-(:mod:`adjudicator.store.steps`) whose journal line carries the Message-ID, so the same message is
-never applied twice, and a crash leaves it applied whole or not at all. Text from a message
+(:mod:`adjudicator.store.steps`) whose journal line carries the Message-ID, keyed under the game's
+file key (:meth:`Game.keyed`), so the same message is never applied twice, and a crash leaves it
+applied whole or not at all. Text from a message
 reaches an output line or a mail only through :mod:`adjudicator.present.quoting`.
 """
 
@@ -47,6 +48,7 @@ from adjudicator.present.quoting import one_line, printable, shown_msg_id
 from adjudicator.present.verdict_lines import reason_lines
 from adjudicator.present.words import say
 from adjudicator.rules.contract import Msg, Reason, msg
+from adjudicator.rules.digests import Digester
 from adjudicator.rules.lang import DEFAULT, game_lang, lang_of
 from adjudicator.rules.strictyaml import DEFAULT_MAX_BYTES, StrictYamlError, load
 from adjudicator.rules.verdict import Verdict
@@ -110,8 +112,22 @@ class Game:
         return None
 
     def processed(self) -> set[str]:
-        """The Message-IDs processed for this game, as its journal says."""
+        """The Message-IDs processed for this game, as its journal says: each keyed
+        (:meth:`keyed`), or as received in journals written before they were."""
         return GameDir(self.root).facts().processed
+
+    def keyed(self, key: str) -> str:
+        """The message key ``key`` as the journal keeps it: its HMAC-SHA-256 under the game's
+        file key (:meth:`adjudicator.rules.digests.Digester.hidden`). A Message-ID names the
+        sender's host or domain, and the journal, which a public archive holds, names the
+        orders of the same line with their player; keyed, it says nothing of either."""
+        return Digester.of(self.meta).hidden(key.encode("utf-8"))
+
+    def seen(self, key: str) -> bool:
+        """Whether the message ``key`` was processed for this game (keyed, or as received in a
+        journal written before Message-IDs were keyed)."""
+        processed = self.processed()
+        return self.keyed(key) in processed or key in processed
 
 
 def _key_is(public_key_line: str, blob: bytes) -> bool:
@@ -214,7 +230,7 @@ def _one_message(games: list[Game], raw: Raw, settings: MailSettings) -> Outcome
     message = _Message(
         games, raw, incoming, key, settings, answers.no_answer(incoming, settings, sender)
     )
-    if any(key in game.processed() for game in games):
+    if any(game.seen(key) for game in games):
         return Outcome(
             [f"{message.shown} set aside: a duplicate of a message processed before"], True
         )
@@ -248,7 +264,10 @@ def _one_message(games: list[Game], raw: Raw, settings: MailSettings) -> Outcome
                 note = _answer(message, handle, game, signer, found, verdict, unnamed)
                 lines[index] = _line(message, game, signer, verdict, note)
             running.commit(
-                "mail", message_id=key, **intake.accepted_lines(handle), **handle.opening()
+                "mail",
+                message_id=game.keyed(key),
+                **intake.accepted_lines(handle),
+                **handle.opening(),
             )
     aside: dict[Game | None, list[Msg]] = {}
     hints: set[Game | None] = set()
@@ -457,7 +476,9 @@ def _keep_in_step(message: _Message, game: Game | None, whys: list[Msg], pasted:
         return
     with steps.step(home.root, "mail") as running:
         _keep_and_tell(message, game, whys, pasted)
-        running.commit("mail", message_id=message.key, set_aside=[w.to_json() for w in whys])
+        running.commit(
+            "mail", message_id=home.keyed(message.key), set_aside=[w.to_json() for w in whys]
+        )
 
 
 def _keep_and_tell(
