@@ -535,3 +535,29 @@ def test_grey_press_is_refused_in_a_game_of_two(tmp_path: Path) -> None:
         "press", three.gamedir, three.notice("alice", "press:\n  to: [bob]\n  text: x\n", "q.yaml")
     )
     assert refused.exit_code == 3 and "takes grey press only while three" in refused.output
+
+
+def test_who_could_have_sent_is_counted_when_the_press_came(tmp_path: Path) -> None:
+    """A list is press to everyone when it names every other player who could have sent it
+    then: a resignation later does not change a press taken before (its report is sent); one
+    before it does."""
+    from adjudicator.engine.press import everything
+
+    table = Table(tmp_path, players=4, press="grey")
+    press(table, "alice", ["bob", "carol"], "Before.", "one.yaml")
+    assert run("resign", table.gamedir, "--player", "dave").exit_code == 0
+    press(table, "alice", ["bob", "carol"], "After.", "two.yaml")
+    press(table, "bob", ["carol"], "Private.", "three.yaml")
+    assert [(p["text"], p["to"]) for p in everything(table.gamedir)] == [
+        ("Before.", ["bob", "carol"]),
+        ("After.", "all"),
+        ("Private.", ["carol"]),
+    ]
+    send(table)
+    to = [(m["To"], m["Subject"]) for _, m in mails(table, "press-2-")]
+    assert to == [
+        ("alice@example.org", "[cairo-2026] press from someone"),
+        ("bob@example.org", "[cairo-2026] press from someone"),
+        ("carol@example.org", "[cairo-2026] press from someone"),
+        ("gm@example.org", "[cairo-2026] press from alice to everyone"),
+    ]
