@@ -461,8 +461,8 @@ def archive_seen(table: Table, public: bool, *unlike: str) -> dict[str, Any]:
     return dict(data)
 
 
-def same_keys(monkeypatch: pytest.MonkeyPatch, shared: Path) -> None:
-    """Every world's players get the same keys (made once, in ``shared``): the journal's
+def same_keys(monkeypatch: pytest.MonkeyPatch, made: Path) -> None:
+    """Every world's players get the same keys (made once, in ``made``): the journal's
     first line names the keys, and the worlds must differ only in what they are about."""
     import shutil
 
@@ -470,11 +470,11 @@ def same_keys(monkeypatch: pytest.MonkeyPatch, shared: Path) -> None:
     from tests.ssh import make_key
 
     def copied(directory: Path, name: str) -> Path:
-        if not (shared / name).exists():
-            make_key(shared, name)
+        if not (made / name).exists():
+            make_key(made, name)
         directory.mkdir(parents=True, exist_ok=True)
         for suffix in ("", ".pub"):
-            shutil.copy(shared / f"{name}{suffix}", directory / f"{name}{suffix}")
+            shutil.copy(made / f"{name}{suffix}", directory / f"{name}{suffix}")
         return directory / name
 
     monkeypatch.setattr(helpers, "make_key", copied)
