@@ -215,9 +215,10 @@ def _table_talk(
     gamedir: Path, directory: Path, game_id: str, names: list[str], turn: int, game_name: str
 ) -> None:
     """Under a ``press`` option other than ``none``, one bot a turn (in seat order) sends press:
-    to everyone under ``public``, else to the next seat."""
+    to everyone under ``public``, else to the next seat. Grey press needs three players: with
+    two, it would tell who wrote, and is refused."""
     option = open_game.OpenGame(gamedir).meta["options"].get("press", "none")
-    if option == "none":
+    if option == "none" or (option == "grey" and len(names) < 3):
         return
     sender = names[(turn - 1) % len(names)]
     to: object = "all" if option == "public" else [names[turn % len(names)]]

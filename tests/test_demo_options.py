@@ -389,6 +389,7 @@ PLAYERS = {
     ("sultan", "placement"): 2,
     ("sultan", "jewel_choice"): 4,
     ("sultan", "nmr"): 3,
+    ("sultan", "press"): 3,  # grey press needs three players (ruling E23)
 }
 SEEDS = {("sultans_court", "banish_tie"): 26}  # round 14: a tie between seats 8 and 2
 

@@ -93,6 +93,43 @@ def test_an_order_by_mail_is_accepted_and_receipted(table: Table, config: Path) 
     assert duplicate.output == "<m1@mail> set aside: a duplicate of a message processed before\n"
 
 
+def test_the_journal_keeps_a_message_id_keyed_and_still_knows_it_again(
+    table: Table, config: Path
+) -> None:
+    """A Message-ID names the sender's host (``@mail.gmail.com``), and the journal, which a
+    public archive holds, names the player of the orders in the same line: it keeps the
+    Message-ID as its HMAC-SHA-256 under the game's file key. The same message is still known
+    again, and so is one that a journal written before keeps as received."""
+    from adjudicator.rules.digests import Digester
+    from tests.test_verify import rechain
+
+    player = table.status()["waiting_for"][0]
+    message_id = "<CAF=Qx3mK9+bZ7w@mail.gmail.com>"
+    raw = order_mail(table, player, table.legal(player), message_id=message_id)
+    assert run("ingest", table.gamedir, "--config", config, input=raw).exit_code == 0
+    journal = table.gamedir / "log.jsonl"
+    lines = journal.read_text().splitlines()
+    [number] = [i for i, line in enumerate(lines) if json.loads(line)["type"] == "mail"]
+    entry = json.loads(lines[number])
+    meta = json.loads((table.gamedir / "game.json").read_text())
+    assert entry["message_id"] == Digester.of(meta).hidden(message_id.encode())
+    assert "gmail" not in journal.read_text() and "CAF=" not in journal.read_text()
+    again = run("ingest", table.gamedir, "--config", config, input=raw)
+    assert again.output == f"{message_id} set aside: a duplicate of a message processed before\n"
+    assert run("doctor", table.gamedir).exit_code == 0
+    for flags in ([], ["--public"]):
+        out = table.root / f"archive{len(flags)}.json"
+        assert run("archive", table.gamedir, *flags, "-o", out).exit_code == 0
+        checked = run("verify", out)
+        assert checked.exit_code == 0, checked.output
+    # a journal written before Message-IDs were keyed holds it as received
+    lines[number] = json.dumps({**entry, "message_id": message_id}, sort_keys=True)
+    journal.write_text("\n".join(rechain(lines, number)) + "\n")
+    assert message_id in journal.read_text()
+    old = run("ingest", table.gamedir, "--config", config, input=raw)
+    assert old.output == f"{message_id} set aside: a duplicate of a message processed before\n"
+
+
 def test_the_player_is_known_by_the_signature_not_the_from_header(
     table: Table, config: Path
 ) -> None:

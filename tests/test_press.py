@@ -185,7 +185,9 @@ def test_reports_list_the_press_of_the_turn_before(tmp_path: Path) -> None:
     alice = rendered.report(table.gamedir, "alice", None, None, cache=False)
     assert "Someone likes you." not in alice and "From someone, to everyone:" in alice
     carol = rendered.report(table.gamedir, "carol", None, None, cache=False)
-    assert "Press during" not in carol  # her own press is not listed to her
+    assert "Someone likes you." not in carol
+    # under grey, press to everyone reaches its sender too: whom it reaches names nobody
+    assert "  From someone, to everyone:\n    Blue is mine.\n" in carol
     gm = rendered.report(table.gamedir, "gm", None, None, cache=False)
     assert "From alice, to bob:\n    Someone likes you." in gm
     assert "From carol, to everyone:\n    Blue is mine." in gm
@@ -416,3 +418,146 @@ def test_grey_press_by_mail_with_an_order_names_no_sender_in_its_receipts(
     send(table)
     receipts = [m for _, m in mails(table) if m["In-Reply-To"] == "<p1@mail>"]
     assert len(receipts) == 2, "both receipts go out, none held"
+
+
+# -- two worlds, through the record: journal and archives ---------------------------------------
+HEX64 = re.compile(r"[0-9a-f]{64}")
+
+
+def mailed(table: Table, path: Path, sender: str, message_id: str) -> None:
+    """``sender`` mails the signed notice at ``path`` (Message-ID ``message_id``, as their mail
+    program wrote it); ``ingest`` takes it."""
+    raw = notice_mail(path, f"{sender}@example.org", message_id, "press")
+    result = run("ingest", table.gamedir, "--config", config(table), input=raw)  # type: ignore[arg-type]
+    assert result.exit_code == 0, result.output
+
+
+def journal_seen(table: Table) -> list[Any]:
+    """The journal as anyone who holds a public archive reads it, with every digest and chain
+    link (64 hex digits: keyed under each world's own key, or of files that differ) blanked."""
+    lines = (table.gamedir / "log.jsonl").read_text().splitlines()
+    return [json.loads(HEX64.sub("HASH", line)) for line in lines]
+
+
+def archive_seen(table: Table, public: bool, *unlike: str) -> dict[str, Any]:
+    """The archive (``--public`` or full), hashes blanked, each mail's Message-ID (random) and
+    the salt (drawn at ``new``) left out; the files whose path starts with one of ``unlike``
+    (what the full archive must hold that names who sent or voted) by path only."""
+    out = table.root / f"archive-{public}.json"
+    flags = ["--public"] if public else []
+    result = run("archive", table.gamedir, *flags, "-o", out)
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    data.pop("salt", None)
+    data["journal"] = [json.loads(HEX64.sub("HASH", line)) for line in data["journal"]]
+    files = []
+    for one in data["files"]:
+        text = one.get("text", one.get("base64", ""))
+        text = re.sub(r"(?m)^Message-ID: .*$", "Message-ID: -", text)
+        text = re.sub(r'"salt": "[0-9a-f]+"', '"salt": "-"', text)
+        kept = not one["path"].startswith(unlike)
+        files.append({"path": one["path"], "text": HEX64.sub("HASH", text) if kept else None})
+    data["files"] = files
+    return dict(data)
+
+
+def same_keys(monkeypatch: pytest.MonkeyPatch, made: Path) -> None:
+    """Every world's players get the same keys (made once, in ``made``): the journal's
+    first line names the keys, and the worlds must differ only in what they are about."""
+    import shutil
+
+    from tests import helpers
+    from tests.ssh import make_key
+
+    def copied(directory: Path, name: str) -> Path:
+        if not (made / name).exists():
+            make_key(made, name)
+        directory.mkdir(parents=True, exist_ok=True)
+        for suffix in ("", ".pub"):
+            shutil.copy(made / f"{name}{suffix}", directory / f"{name}{suffix}")
+        return directory / name
+
+    monkeypatch.setattr(helpers, "make_key", copied)
+
+
+def _grey_world(root: Path, sender: str, to: list[str], message_id: str) -> Table:
+    root.mkdir()
+    table = Table(root, players=3, press="grey")
+    send(table)
+    path = table.notice(sender, f"press:\n  to: [{', '.join(to)}]\n  text: Guess who.\n", "g.yaml")
+    mailed(table, path, sender, message_id)
+    send(table)
+    return table
+
+
+def test_grey_press_to_every_other_player_by_name_is_press_to_everyone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """alice writes to bob and carol by name; in the other world carol writes to alice and bob.
+    Each list names every other player, so it would name its sender by elimination (the one left
+    out): it is press to everyone, mailed to everyone, its sender too, and reads "to everyone".
+    What each player reads, the journal and both archives are the same in both worlds, but for
+    what the full archive must hold (the signed press and the sender's receipt)."""
+    same_keys(monkeypatch, tmp_path / "keys")
+    one = _grey_world(tmp_path / "one", "alice", ["bob", "carol"], "<CAF=Qx3mK9+bZ@mail.gmail.com>")
+    two = _grey_world(
+        tmp_path / "two", "carol", ["alice", "bob"], "<5f1e2a9c-77d0@laptop.example.net>"
+    )
+    for table in (one, two):
+        relayed = [m["To"] for _, m in mails(table, "press") if m["To"] != "gm@example.org"]
+        assert relayed == [f"{n}@example.org" for n in table.names]
+        assert "From someone, to everyone:" in body(mails(table, "press-1-2")[0][1])
+    assert _readings(one, "bob") == _readings(two, "bob")  # alice and carol know who wrote
+    assert journal_seen(one) == journal_seen(two)
+    assert archive_seen(one, True) == archive_seen(two, True)
+    # by path only: the signed press, and the mail as sent (each reader's compared above; each
+    # world's random Message-IDs, MIME boundaries and chain heads in quoted-printable)
+    must_differ = ("notices/press/", "mail/", "outbox/")
+    full = [archive_seen(t, False, *must_differ) for t in (one, two)]
+    assert full[0] == full[1]
+
+
+def test_grey_press_is_refused_in_a_game_of_two(tmp_path: Path) -> None:
+    """With two players the other always knows who wrote: grey press is refused, with a
+    reason in the sender's language."""
+    table = Table(tmp_path, players=2, press="grey")
+    path = table.notice("alice", "press:\n  to: all\n  text: psst\n", "p.yaml")
+    result = run("press", table.gamedir, path)
+    assert result.exit_code == 3, result.output
+    assert (
+        "game cairo-2026 takes grey press only while three players or more may send it: with "
+        "two, the other always knows who wrote"
+    ) in result.output
+    assert not (table.gamedir / "notices" / "press").exists()
+    three = Table(tmp_path / "three", players=3, press="grey")
+    assert run("resign", three.gamedir, "--player", "carol").exit_code == 0
+    refused = run(
+        "press", three.gamedir, three.notice("alice", "press:\n  to: [bob]\n  text: x\n", "q.yaml")
+    )
+    assert refused.exit_code == 3 and "takes grey press only while three" in refused.output
+
+
+def test_who_could_have_sent_is_counted_when_the_press_came(tmp_path: Path) -> None:
+    """A list is press to everyone when it names every other player who could have sent it
+    then: a resignation later does not change a press taken before (its report is sent); one
+    before it does."""
+    from adjudicator.engine.press import everything
+
+    table = Table(tmp_path, players=4, press="grey")
+    press(table, "alice", ["bob", "carol"], "Before.", "one.yaml")
+    assert run("resign", table.gamedir, "--player", "dave").exit_code == 0
+    press(table, "alice", ["bob", "carol"], "After.", "two.yaml")
+    press(table, "bob", ["carol"], "Private.", "three.yaml")
+    assert [(p["text"], p["to"]) for p in everything(table.gamedir)] == [
+        ("Before.", ["bob", "carol"]),
+        ("After.", "all"),
+        ("Private.", ["carol"]),
+    ]
+    send(table)
+    to = [(m["To"], m["Subject"]) for _, m in mails(table, "press-2-")]
+    assert to == [
+        ("alice@example.org", "[cairo-2026] press from someone"),
+        ("bob@example.org", "[cairo-2026] press from someone"),
+        ("carol@example.org", "[cairo-2026] press from someone"),
+        ("gm@example.org", "[cairo-2026] press from alice to everyone"),
+    ]

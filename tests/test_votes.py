@@ -390,3 +390,87 @@ def test_a_vote_travels_alone_so_the_public_journal_never_names_the_voter(
     for entry in log:
         if any(n["kind"] == "vote" for n in entry.get("notices") or []):
             assert entry["orders"] == [] and {n["kind"] for n in entry["notices"]} == {"vote"}
+
+
+def _mail_ballot(table: Table, voter: str, message_id: str, *paths: Path) -> None:
+    """``voter`` mails the signed files ``paths`` in one message (Message-ID as their mail
+    program wrote it); ``ingest`` takes it."""
+    import email.policy
+    from email.message import EmailMessage
+
+    from tests.test_press import config
+
+    message = EmailMessage()
+    message["From"] = f"{voter}@example.org"
+    message["To"] = "gm-bot@example.org"
+    message["Subject"] = "vote"
+    message["Message-ID"] = message_id
+    message.set_content("here\n")
+    for path in paths:
+        for name, data in ((path.name, path.read_bytes()), (f"{path.name}.sig", None)):
+            raw = data if data is not None else Path(f"{path}.sig").read_bytes()
+            message.add_attachment(
+                raw, maintype="application", subtype="octet-stream", filename=name
+            )
+    raw_mail = message.as_bytes(policy=email.policy.SMTP)
+    result = run("ingest", table.gamedir, "--config", config(table), input=raw_mail)  # type: ignore[arg-type]
+    assert result.exit_code == 0, result.output
+
+
+def _voted_by_mail(root: Path, voter: str, message_id: str) -> Table:
+    """A game of three in which ``voter`` mails a draw vote with an order (refused: a vote
+    travels alone), then the mail is sent."""
+    from tests.test_press import send
+
+    root.mkdir()
+    table = Table(root, players=3)
+    send(table)
+    ballot = table.notice(voter, "vote: draw\n", "ballot.yaml")
+    order = table.signed(voter, {"bid": {"cushion": 1, "card": 1}}, "order.yaml")
+    _mail_ballot(table, voter, message_id, ballot, order)
+    send(table)
+    return table
+
+
+def test_who_voted_by_mail_does_not_show_in_the_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """bob mails a draw vote with an order; in the other world carol does. The order is refused
+    (a vote travels alone) and both get a receipt: neither receipt's file, which the vote's
+    journal line names, may name the voter. The journal and both archives are the same in both
+    worlds, but for what the full archive must hold (the signed vote, the mail)."""
+    from tests.test_press import _readings, archive_seen, journal_seen, same_keys
+
+    monkeypatch.setenv("ADJUDICATOR_NOW", "2026-11-27T12:00:00+00:00")
+    same_keys(monkeypatch, tmp_path / "keys")
+    one = _voted_by_mail(tmp_path / "one", "bob", "<CAF=Yk2+Lq0w@mail.gmail.com>")
+    two = _voted_by_mail(tmp_path / "two", "carol", "<20261127.4711@mx.example.net>")
+    [line] = [e for e in journal_seen(one) if e.get("notices")]
+    assert [n["kind"] for n in line["notices"]] == ["vote"]
+    assert "bob" not in json.dumps(line), line
+    assert _readings(one, "alice") == _readings(two, "alice")
+    assert journal_seen(one) == journal_seen(two)
+    assert archive_seen(one, True) == archive_seen(two, True)
+    must_differ = ("notices/vote/", "mail/", "outbox/")
+    full = [archive_seen(t, False, *must_differ) for t in (one, two)]
+    assert full[0] == full[1]
+
+
+def test_a_votes_receipts_are_never_held_in_the_voters_folder(tmp_path: Path) -> None:
+    """The held answers lie in a folder of their address, whose other files name the player:
+    a vote's step holds none of its receipts, even past the hourly limit."""
+    from tests.test_press import log, send
+
+    table = Table(tmp_path, players=3)
+    send(table)
+    voter = "bob"
+    for number in range(5):  # five answers within the hour: the next ones would be held
+        bad = table.signed(voter, {"nonsense": number}, f"bad-{number}.yaml")
+        _mail_ballot(table, voter, f"<o{number}@mail.example.net>", bad)
+    ballot = table.notice(voter, "vote: draw\n", "ballot.yaml")
+    order = table.signed(voter, {"bid": {"cushion": 1, "card": 1}}, "order.yaml")
+    _mail_ballot(table, voter, "<v1@mail.example.net>", ballot, order)
+    [line] = [e for e in log(table) if e.get("notices")]
+    assert voter not in json.dumps(line), line
+    assert [p for p in line["files"] if p.startswith("mail/held/")] == []
+    assert len([p for p in line["files"] if p.startswith("mail/queue/")]) == 2

@@ -134,10 +134,15 @@ def vote_problems(handle: OpenGame, player: str, vote: str) -> list[Problem]:
 def press_problems(handle: OpenGame, player: str, press: dict[str, Any]) -> list[Problem]:
     """Press the game's ``press`` option allows, to players of the game other than the sender,
     each named once, with some text, not too much, and no control character; and not more
-    than :data:`notices.MAX_PRESS_PER_TURN` from one player in one turn."""
+    than :data:`notices.MAX_PRESS_PER_TURN` from one player in one turn. Grey press needs
+    three players or more who may send press (not resigned, not conceded): with two, the other
+    always knows who wrote (docs/rulings.md E23)."""
     option = handle.meta["options"].get("press", "none")
     if option == "none":
         return [Problem("press-off", ("press",), game=handle.meta["id"])]
+    out = {*handle.resigned(), *handle.votes().conceded}
+    if option == "grey" and len([p for p in handle.players if p not in out]) < 3:
+        return [Problem("press-grey-two", ("press",), game=handle.meta["id"])]
     problems: list[Problem] = []
     to = press["to"]
     if isinstance(to, str) and to != "all":

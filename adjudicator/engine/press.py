@@ -4,7 +4,8 @@ Press is stored and journaled by :mod:`adjudicator.engine.notice_intake`; this m
 as the game master sees it (:func:`everything`), and says what each reader may see of it:
 
 - a player sees the press addressed to them: ``to: all`` reaches every other player; under
-  ``press: grey`` without its sender (``from`` is None, "from someone");
+  ``press: grey`` without its sender (``from`` is None, "from someone"), and press to everyone
+  reaches the sender too (:func:`to_everyone`);
 - the game master sees all press, with its sender and recipients;
 - spectators (``public``) see none (docs/rulings.md: press is between the players).
 
@@ -19,7 +20,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from adjudicator.store import journal
 from adjudicator.store.gamedir import GameDir
 
 FOLDER = "notices/press"
@@ -41,38 +41,68 @@ def everything(root: Path, log: list[dict[str, Any]] | None = None) -> list[dict
     from adjudicator.engine import notices  # pydantic: only for a game that has press
 
     store = GameDir(root)
-    entries = journal.facts(store.log() if log is None else log).notices
+    lines = store.log() if log is None else log
+    meta = store.meta()
+    grey = option(meta) == GREY
+    players = [p["name"] for p in meta["players"]]
+    out: set[str] = set()  # resigned or conceded so far: they send nothing
     found: list[dict[str, Any]] = []
-    for entry in (e for e in entries if e["kind"] == "press"):
-        data = notices.stored(root, "press", entry["file"])
-        found.append(
-            {
-                "number": len(found) + 1,
-                "file": entry["file"],
-                "turn": entry["turn"],
-                "at": entry["at"],
-                "from": data["player"],
-                "to": data["press"]["to"],
-                "text": data["press"]["text"],
-            }
-        )
+    for line in lines:
+        for entry in line.get("notices") or []:
+            if entry["kind"] == "vote" and grey:
+                vote = notices.stored(root, "vote", entry["file"])
+                if vote["vote"] == "concede":
+                    out.add(vote["player"])
+            if entry["kind"] != "press":
+                continue
+            data = notices.stored(root, "press", entry["file"])
+            to = data["press"]["to"]
+            sending = [p for p in players if p not in out]
+            if grey and to_everyone(to, data["player"], sending):
+                to = ALL
+            found.append(
+                {
+                    "number": len(found) + 1,
+                    "file": entry["file"],
+                    "turn": entry["turn"],
+                    "at": entry["at"],
+                    "from": data["player"],
+                    "to": to,
+                    "text": data["press"]["text"],
+                }
+            )
+        if line["type"] == "resigned":
+            out.add(line["player"])
+        elif line["type"] == "replaced":
+            out.discard(line["player"])
     return found
+
+
+def to_everyone(to: str | list[str], sender: str, sending: list[str]) -> bool:
+    """Whether press ``to`` from ``sender`` is, under grey, press to everyone: ``all``, or a
+    list that names every other player who could have sent it (``sending``: those who had not
+    resigned or conceded when it came). Such a list names its sender by elimination (the one
+    left out), so it is taken as ``all``: it goes to everyone, the sender included, and reads
+    "to everyone" (docs/rulings.md E23)."""
+    return to == ALL or all(name in to for name in sending if name != sender)
 
 
 def recipients(press: dict[str, Any], meta: dict[str, Any]) -> list[str]:
     """Who is mailed ``press``: the players it names, or, for ``all``, every other player who
-    has not resigned; in the order of the game's players, never anyone outside the game."""
+    has not resigned (under grey: every player who has not resigned, the sender too, so that
+    who is mailed never depends on who sent it); in the order of the game's players, never
+    anyone outside the game."""
     playing = [p["name"] for p in meta["players"] if not p.get("resigned")]
+    return [name for name in playing if reaches(press, name, meta)]
+
+
+def reaches(press: dict[str, Any], reader: str, meta: dict[str, Any]) -> bool:
+    """Whether ``press`` is addressed to the player ``reader`` (under grey, press to all
+    reaches its sender too)."""
     to = press["to"]
     if to == ALL:
-        return [name for name in playing if name != press["from"]]
-    return [name for name in playing if name in to]
-
-
-def reaches(press: dict[str, Any], reader: str) -> bool:
-    """Whether ``press`` is addressed to the player ``reader``."""
-    to = press["to"]
-    return reader != press["from"] if to == ALL else reader in to
+        return option(meta) == GREY or reader != press["from"]
+    return reader in to
 
 
 def seen(press: dict[str, Any], reader: str, meta: dict[str, Any]) -> dict[str, Any]:
@@ -94,7 +124,7 @@ def shown_to(
         return []
     during = [p for p in everything if p["turn"] == turn - 1]
     if reader != "gm":
-        during = [p for p in during if reaches(p, reader)]
+        during = [p for p in during if reaches(p, reader, meta)]
     return [seen(p, reader, meta) for p in during]
 
 

@@ -19,8 +19,9 @@ game master told by a notice that names the message (never carries it), and answ
 Automatic mail and mail from the adjudicator's or the game master's own address is never
 answered (its orders are still taken), and one address gets at most 5 answers per game per hour
 (:mod:`adjudicator.mail.answers`). Each message's work in a game is one step
-(:mod:`adjudicator.store.steps`) whose journal line carries the Message-ID, so the same message is
-never applied twice, and a crash leaves it applied whole or not at all. Text from a message
+(:mod:`adjudicator.store.steps`) whose journal line carries the Message-ID, keyed under the game's
+file key (:meth:`Game.keyed`), so the same message is never applied twice, and a crash leaves it
+applied whole or not at all. Text from a message
 reaches an output line or a mail only through :mod:`adjudicator.present.quoting`.
 """
 
@@ -47,6 +48,7 @@ from adjudicator.present.quoting import one_line, printable, shown_msg_id
 from adjudicator.present.verdict_lines import reason_lines
 from adjudicator.present.words import say
 from adjudicator.rules.contract import Msg, Reason, msg
+from adjudicator.rules.digests import Digester
 from adjudicator.rules.lang import DEFAULT, game_lang, lang_of
 from adjudicator.rules.strictyaml import DEFAULT_MAX_BYTES, StrictYamlError, load
 from adjudicator.rules.verdict import Verdict
@@ -110,8 +112,22 @@ class Game:
         return None
 
     def processed(self) -> set[str]:
-        """The Message-IDs processed for this game, as its journal says."""
+        """The Message-IDs processed for this game, as its journal says: each keyed
+        (:meth:`keyed`), or as received in journals written before they were."""
         return GameDir(self.root).facts().processed
+
+    def keyed(self, key: str) -> str:
+        """The message key ``key`` as the journal keeps it: its HMAC-SHA-256 under the game's
+        file key (:meth:`adjudicator.rules.digests.Digester.hidden`). A Message-ID names the
+        sender's host or domain, and the journal, which a public archive holds, names the
+        orders of the same line with their player; keyed, it says nothing of either."""
+        return Digester.of(self.meta).hidden(key.encode("utf-8"))
+
+    def seen(self, key: str) -> bool:
+        """Whether the message ``key`` was processed for this game (keyed, or as received in a
+        journal written before Message-IDs were keyed)."""
+        processed = self.processed()
+        return self.keyed(key) in processed or key in processed
 
 
 def _key_is(public_key_line: str, blob: bytes) -> bool:
@@ -214,7 +230,7 @@ def _one_message(games: list[Game], raw: Raw, settings: MailSettings) -> Outcome
     message = _Message(
         games, raw, incoming, key, settings, answers.no_answer(incoming, settings, sender)
     )
-    if any(key in game.processed() for game in games):
+    if any(game.seen(key) for game in games):
         return Outcome(
             [f"{message.shown} set aside: a duplicate of a message processed before"], True
         )
@@ -243,12 +259,15 @@ def _one_message(games: list[Game], raw: Raw, settings: MailSettings) -> Outcome
                 for index, (found, route) in enumerate(routes)
                 if route.game is game and route.signer is not None
             ]
-            unnamed = _grey_step(handle)
+            unnamed = _secret_step(handle)
             for index, found, signer, verdict in judged:
                 note = _answer(message, handle, game, signer, found, verdict, unnamed)
                 lines[index] = _line(message, game, signer, verdict, note)
             running.commit(
-                "mail", message_id=key, **intake.accepted_lines(handle), **handle.opening()
+                "mail",
+                message_id=game.keyed(key),
+                **intake.accepted_lines(handle),
+                **handle.opening(),
             )
     aside: dict[Game | None, list[Msg]] = {}
     hints: set[Game | None] = set()
@@ -332,11 +351,13 @@ def _judged(
     return intake.judge_received(handle, found.name, route.order, route.signature)
 
 
-def _grey_step(handle: open_game.OpenGame) -> bool:
-    """Whether the step took grey press: then nothing it writes may name the sender, and the
-    journal line names every file (the receipts of the message included)."""
+def _secret_step(handle: open_game.OpenGame) -> bool:
+    """Whether the step took grey press or a vote: then nothing it writes may name who sent it
+    (grey press hides its sender; draw votes are secret while the game runs), and the journal
+    line names every file (the receipts of the message included)."""
     grey = handle.meta["options"].get("press") == "grey"
-    return grey and any(n["kind"] == "press" for n in handle.noticed)
+    secret = {"press", "vote"} if grey else {"vote"}
+    return any(n["kind"] in secret for n in handle.noticed)
 
 
 def _line(message: _Message, game: Game, signer: str, verdict: Verdict, note: str) -> str:
@@ -359,9 +380,10 @@ def _answer(
     unnamed: bool = False,
 ) -> str:
     """Queue (or hold) the receipt to ``signer``; what the output line adds about it.
-    ``unnamed``: the step took grey press, so the receipt is queued as ``receipt`` and never
-    held (the held answers' folder is the address's, and its other files name the player);
-    grey press is at most :data:`adjudicator.engine.notices.MAX_PRESS_PER_TURN` a turn."""
+    ``unnamed``: the step took grey press or a vote, so the receipt is queued as ``receipt``
+    and never held (the held answers' folder is the address's, and its other files name the
+    player); grey press is at most :data:`adjudicator.engine.notices.MAX_PRESS_PER_TURN` a
+    turn, and a receipt goes only to the signer's own registered address."""
     if message.quiet is not None:
         return f" (not answered: {message.quiet})"
     words = receipt_words(handle, game, signer, found, verdict)
@@ -375,8 +397,9 @@ def _answer(
         body=words.body,
         message_id=new_message_id(message.sender, f"{game.id}.receipt"),
     )
-    # A notice's receipt is not named after its player: the journal names the file, and grey
-    # press must not tell who sent it (nor a vote who made it).
+    # A notice's receipt is not named after its player, nor is any receipt of a step that took
+    # grey press or a vote: the journal names the file, and grey press must not tell who sent
+    # it (nor a vote who made it).
     label = "receipt" if verdict.kind is not None or unnamed else f"receipt-{signer}"
     if unnamed:
         Outbox(game.root).put(receipt, label)
@@ -453,7 +476,9 @@ def _keep_in_step(message: _Message, game: Game | None, whys: list[Msg], pasted:
         return
     with steps.step(home.root, "mail") as running:
         _keep_and_tell(message, game, whys, pasted)
-        running.commit("mail", message_id=message.key, set_aside=[w.to_json() for w in whys])
+        running.commit(
+            "mail", message_id=home.keyed(message.key), set_aside=[w.to_json() for w in whys]
+        )
 
 
 def _keep_and_tell(

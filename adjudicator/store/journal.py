@@ -32,7 +32,9 @@ and of mail add these lines:
 ``submitted``   ``orders``: the orders ``submit`` accepted (each ``turn``, ``player``, ``file``,
                 ``digest``, ``replaces``; older journals have ``sha256`` for ``digest`` and one
                 ``accepted`` line per order)
-``mail``        ``message_id``, ``orders``: one message's orders for this game, its receipts
+``mail``        ``message_id`` (keyed: the HMAC-SHA-256 of the Message-ID under the game's file
+                key; as received in older journals), ``orders``: one message's orders for this
+                game, its receipts
 ``queued``      ``turns`` whose reports were queued, ``announced``: the journal lines announced
 ``sent``        ``sent``, ``in_doubt``, ``failed``: what one delivery did
 ``recovered``   ``kind``: a step cut short, finished or discarded by the next command
@@ -170,7 +172,8 @@ class Facts:
     notices: list[dict[str, Any]] = field(default_factory=list)
     """Every notice accepted (press, absence, vote), in the order they came."""
     processed: set[str] = field(default_factory=set)
-    """The Message-IDs of mail processed for this game."""
+    """The Message-IDs of mail processed for this game, as the journal keeps them (keyed;
+    older journals and ``adopted`` lines: as received)."""
     queued: set[int] = field(default_factory=set)
     """The turns whose reports were queued for mail."""
     announced: int = 0
