@@ -1,21 +1,28 @@
 """Killing commands for real: each runs in a forked child that gets SIGKILL at a chosen instant.
 
-A script is a list of commands (argument lists for ``adjudicator``) that plays a game from ``new``
-to its end. :meth:`Script.run` runs each once, keeping a copy of the game directory before it;
-:func:`kill_run` takes the copy before command ``i``, kills command ``i`` at a failpoint
-(``ADJUDICATOR_KILL_AT=N``: the N-th durable operation, see ``adjudicator/store/failpoint.py``) or
-after a delay, runs the next command (command ``i`` again when its step did not commit, else
-command ``i + 1``), checks ``doctor`` right after it, and plays on to the end. The tests compare
-that end with the end of the unkilled run."""
+A script is a list of commands (argument lists for ``adjudicator``) that plays a game from
+``new`` to its end. :meth:`Script.run` runs each once, keeping a copy of the game directory
+before it; :func:`kill_run` takes the copy before command ``i``, kills command ``i`` at a
+failpoint (``ADJUDICATOR_KILL_AT=N``: the N-th durable operation, see
+``adjudicator/store/failpoint.py``) or after a delay, runs the next command (command ``i`` again
+when its step did not commit, else command ``i + 1``), checks ``doctor`` right after it, and
+plays on to the end. The tests compare that end with the end of the unkilled run.
+
+A kill at a failpoint must have happened: the child notes each failpoint it reaches in memory it
+shares with the parent (which outlives the SIGKILL), so :meth:`KillRun.missed` can tell a run
+that died at the failpoint it aimed at from one that ran to its end or died elsewhere.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import json
+import mmap
 import os
 import random
 import shutil
 import signal
+import struct
 import sys
 import time
 import warnings
@@ -64,7 +71,31 @@ class Outcome:
     code: int
     output: str = ""
     failpoints: int = 0
+    """How many failpoints the command counted (``failpoint.calls()``), when it ran to its end."""
     seconds: float = 0.0
+    reached: int = 0
+    """How many failpoints the child reached, counted by the test, killed or not."""
+    last: str = ""
+    """The kind of the last failpoint the child reached (``failpoint.reached``'s ``where``)."""
+
+
+_TRACE = struct.Struct("q64s")
+"""What the child writes at each failpoint it reaches: how many so far, and the last one's kind."""
+
+
+def _traced(trace: mmap.mmap) -> None:
+    """In the child: note each failpoint reached in ``trace`` before the failpoint itself runs
+    (and perhaps kills the process), so the parent reads how far the child came."""
+    real = failpoint.reached
+    count = 0
+
+    def reached(where: str) -> None:
+        nonlocal count
+        count += 1
+        trace[:] = _TRACE.pack(count, where.encode()[:64])
+        real(where)
+
+    failpoint.reached = reached
 
 
 def fork_run(
@@ -80,6 +111,7 @@ def fork_run(
     child printed, and how many failpoints it passed.
     """
     read_end, write_end = os.pipe()
+    trace = mmap.mmap(-1, _TRACE.size)  # anonymous and shared: the child writes, we read
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)  # fork with threads: see below
         pid = os.fork()
@@ -91,6 +123,7 @@ def fork_run(
             os.environ.update(env)
             os.environ[failpoint.ENV_VAR] = str(kill_at) if kill_at else "count"
             failpoint.reset()
+            _traced(trace)
             sys.stdout = sys.stderr = out
             from adjudicator.cli import cli
 
@@ -121,7 +154,9 @@ def fork_run(
     if "@@failpoints " in printed:
         printed, _, tail = printed.rpartition("\n@@failpoints ")
         failpoints = int(tail.strip())
-    return Outcome(code, printed, failpoints, seconds)
+    reached, last = _TRACE.unpack(trace[:])
+    trace.close()
+    return Outcome(code, printed, failpoints, seconds, reached, last.rstrip(b"\0").decode())
 
 
 # The SMTP server of these tests runs in a thread of the test process; a forked child only
@@ -200,6 +235,28 @@ class KillRun:
     doctor: Examination
     """``adjudicator doctor``'s findings right after the command that followed the kill."""
     retried: bool
+    aimed: int | None
+    """The failpoint the kill aimed at (None: a kill after a delay)."""
+    outcome: Outcome
+    """The killed command's run."""
+
+    def missed(self) -> str | None:
+        """Why a kill at a failpoint did not happen there (None: it did, or the kill was timed).
+
+        A timed kill may come after the command has ended (its delay is drawn over the unkilled
+        run's time): that run tests the next command on a finished step, not a kill.
+        """
+        if self.aimed is None:
+            return None
+        run = self.outcome
+        if not self.killed:
+            return (
+                f"the kill at failpoint {self.aimed} never came: the command ran to its end "
+                f"(exit {run.code}) past {run.reached} failpoints"
+            )
+        if run.reached != self.aimed:
+            return f"it died at failpoint {run.reached} ({run.last}), not at {self.aimed}"
+        return None
 
 
 def kill_run(
@@ -220,7 +277,7 @@ def kill_run(
     if doctor is None:
         doctor = examine(script.gamedir)
     how = f"kill at failpoint {kill_at}" if kill_at else f"kill after {kill_after:.4f}s"
-    return KillRun(index, how, killed, doctor, retried)
+    return KillRun(index, how, killed, doctor, retried, kill_at, outcome)
 
 
 def kill_points(total: int, wanted: int, rng: random.Random) -> list[int]:

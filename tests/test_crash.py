@@ -137,9 +137,13 @@ def plan(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Plan]:
     saved = dict(os.environ)
     try:
         script = _court_game(tmp_path_factory.mktemp("court"))
-        outcomes = zip(script.commands, script.outcomes, strict=True)
+        outcomes = list(zip(script.commands, script.outcomes, strict=True))
         done = [(c[0], o.code, o.output) for c, o in outcomes]
         assert [code for _, code, _ in done] == [0] * len(done), done
+        # every command reaches failpoints, and the program counts them as the test does: a
+        # count of 0 would leave the kills at failpoints out without a word
+        counted = [(c[0], o.failpoints, o.reached) for c, o in outcomes]
+        assert all(counts == seen > 0 for _, counts, seen in counted), counted
         final = script.snapshot(len(script.commands))
         reference = _end(final)
         assert json.loads(reference[1])["over"] is True
@@ -172,6 +176,8 @@ def test_every_command_killed_at_any_instant_loses_nothing(
         index, kill_at, kill_after = item
         run = kill_run(playing, index, kill_at=kill_at, kill_after=kill_after)
         where = f"command {index} ({playing.commands[index][0]}), {run.how}"
+        if (missed := run.missed()) is not None:
+            return f"{where}: {missed}"
         if run.doctor.problems:
             return f"{where}: doctor after the next command: {run.doctor.problems}"
         if _end(playing.gamedir) != plan.reference:
@@ -225,6 +231,7 @@ def test_send_killed_at_any_instant_mails_nothing_twice(tmp_path: Path, smtp: Se
     for kill_at, kill_after in plan:
         before = len(smtp.received)
         run = kill_run(script, 0, kill_at=kill_at, kill_after=kill_after)
+        assert run.missed() is None, f"{run.how}: {run.missed()}"
         assert not run.doctor.problems, f"{run.how}: {run.doctor}"
         mailed = _received(smtp, before)
         assert not mailed - expected, f"{run.how}: mailed twice: {mailed - expected}"

@@ -6,7 +6,8 @@ import base64
 import os
 import re
 import stat
-from collections.abc import Iterator
+import warnings
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -152,13 +153,68 @@ def test_load_problems(tmp_path: Path, key_dir: Path) -> None:
         keys.load_private(empty_pem)
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file")
+NOBODY = 65534
+"""The user and group ``nobody`` of most Unix systems: one that a file's mode binds."""
+
+
+def without_root(
+    folder: Path, check: Callable[[Path], None], path: Path, ready: Callable[[], None]
+) -> None:
+    """``check(path)`` as a user a file's mode binds: here when that is who runs the tests; as
+    root (CI runs so), in a forked child that becomes ``nobody`` first. The child starts in
+    ``folder`` and is given ``path`` relative to it, so no folder above need be open to nobody;
+    ``ready`` runs in the child before it gives up root, to load what ``check`` will need (the
+    Python installation itself may lie in root's home). A failure in the child fails the test,
+    with its words."""
+    if os.geteuid() != 0:
+        check(path)
+        return
+    read_end, write_end = os.pipe()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # fork with threads: none here
+        pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        outcome = "the child did not finish"
+        try:
+            os.chdir(folder)
+            ready()
+            os.setgroups([])
+            os.setgid(NOBODY)
+            os.setuid(NOBODY)
+            assert os.geteuid() == NOBODY and os.getegid() == NOBODY
+            check(path.relative_to(folder))
+            outcome = "done"
+        except BaseException as error:  # a failed check is a result here
+            outcome = f"{type(error).__name__}: {error}"
+        finally:
+            os.write(write_end, outcome.encode())
+            os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as pipe:
+        outcome = pipe.read().decode()
+    os.waitpid(pid, 0)
+    assert outcome == "done", outcome
+
+
 def test_unreadable_key_file(tmp_path: Path) -> None:
-    path = tmp_path / "key"
+    folder = tmp_path / "keys"
+    folder.mkdir()
+    folder.chmod(0o711)  # nobody may open a file in it by name, and read what its mode allows
+    path = folder / "key"
     keys.generate(path, "me")
     path.chmod(0)
-    with refused(KeyProblem, "cannot read the key file"):
-        keys.load_private(path)
+
+    def check(key: Path) -> None:
+        with pytest.raises(PermissionError):
+            key.open("rb")  # this user truly cannot read it
+        with refused(KeyProblem, "cannot read the key file"):
+            keys.load_private(key)
+
+    def ready() -> None:  # the same refusal's words, of a key file that is not there
+        with refused(KeyProblem, "no key file"):
+            keys.load_private(folder / "missing")
+
+    without_root(folder, check, path, ready)
 
 
 # --- generating ---------------------------------------------------------------------------------

@@ -353,6 +353,38 @@ def test_five_answers_an_hour_then_one_digest(
     assert answer["In-Reply-To"] == "<r8@x>"
 
 
+def test_answers_already_sent_count_toward_the_hourly_limit(
+    table: Table, config: Path, owes: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Three answers go out, then more orders come within the hour: the limit counts the
+    answers sent (in mail/sent) with those still queued, so only two more are answered."""
+    lines = []
+    for n in range(3):
+        at(monkeypatch, n)
+        lines += ingest(table, config, mail(signed_order(table, owes, n=n), message_id=f"<s{n}@x>"))
+    first = sent(table, config)
+    assert [m["In-Reply-To"] for m in first] == [f"<s{n}@x>" for n in range(3)]
+    folders = table.gamedir / "mail"
+    assert list((folders / "queue").glob("*.eml")) == []
+    assert len([p for p in (folders / "sent").glob("*.eml") if "receipt" in p.name]) == 3
+    for n in range(3, 6):
+        at(monkeypatch, 10 + n)
+        lines += ingest(table, config, mail(signed_order(table, owes, n=n), message_id=f"<s{n}@x>"))
+    held = " (answer held for a digest: 5 answers to this address this hour)"
+    assert lines == [
+        *(f"<s{n}@x> cairo-2026 {owes} 1 accepted" for n in range(5)),
+        f"<s5@x> cairo-2026 {owes} 1 accepted{held}",
+    ]
+    assert [m["In-Reply-To"] for m in sent(table, config)] == ["<s3@x>", "<s4@x>"]
+    at(monkeypatch, 75)  # an hour after the answer was held: one digest holds it
+    [digest] = sent(table, config)
+    assert digest["To"] == f"{owes}@example.org"
+    held_back = (
+        "--- 1 of 1: [cairo-2026] turn 1: order accepted (Mon, 23 Nov 2026 20:15:00 +0000) ---"
+    )
+    assert held_back in text(digest).splitlines(), "the answer to <s5@x>, the one held"
+
+
 def test_every_mail_written_is_marked_auto_submitted(table: Table, config: Path, owes: str) -> None:
     other = next(name for name in table.names if name != owes)
     ingest(table, config, mail(signed_order(table, owes), message_id="<e1@x>"))

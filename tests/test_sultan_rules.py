@@ -67,6 +67,9 @@ def assert_no_leak(state: dict[str, Any], viewer: str | None) -> None:
     for placement in view["placements"]:
         if placement["player"] != viewer:
             assert placement["card"] is None
+    for default in view["defaults"]:  # the orders defaults gave this round: cards face down
+        if default["player"] != viewer:
+            assert "card" not in json.dumps(default).replace('"card": null', "")
     for event in (view["last"] or {"events": []})["events"]:
         same_round = event.get("stage") == state["stage"] and event.get("round") == state["round"]
         if same_round and event.get("player") != viewer:
@@ -75,8 +78,15 @@ def assert_no_leak(state: dict[str, Any], viewer: str | None) -> None:
         assert "collections" not in view
 
 
-def play(count: int, seed: int = 5, check_views: bool = True, **given: Any) -> list[dict[str, Any]]:
-    """A whole game by bots; every state along the way."""
+def play(
+    count: int,
+    seed: int = 5,
+    check_views: bool = True,
+    idle: frozenset[str] = frozenset(),
+    **given: Any,
+) -> list[dict[str, Any]]:
+    """A whole game by bots; every state along the way. The ``idle`` players send no orders:
+    the game gives each of them its default."""
     rng = Rng(seed)
     state = new_game(count, seed, **given)
     states = [state]
@@ -90,7 +100,8 @@ def play(count: int, seed: int = 5, check_views: bool = True, **given: Any) -> l
             json.dumps(context)
             order = GAME.bot(view, rng.stream(f"bot {player} turn {state['turn']}"))
             assert GAME.validate(context, order) == [], order
-            orders[player] = order
+            if player not in idle:
+                orders[player] = order
         if check_views:
             for viewer in [None, *state["players"]]:
                 assert_no_leak(state, viewer)
@@ -143,6 +154,26 @@ def test_whole_game(count: int, given: dict[str, Any]) -> None:
     assert set(final["result"]["winners"]) <= {
         p for p, t in totals.items() if t == max(totals.values())
     }
+
+
+@pytest.mark.parametrize("count", [2, 3, 4, 5])
+def test_a_player_who_sends_no_orders_has_defaults_no_one_else_sees(count: int) -> None:
+    """Sequential placement: the card a default lays stays face down, for every reader but its
+    player, until the round's reveal (play checks every view of every state)."""
+    silent = NAMES[1]
+    states = play(count, seed=count * 7, idle=frozenset({silent}), placement="sequential")
+    laid = [  # the states where a card a default laid for the silent player lies face down
+        s
+        for s in states
+        if any(
+            d["player"] == silent and d["to_do"] != "return"
+            for d in (s["current"] or {"defaults": []})["defaults"]
+        )
+    ]
+    assert {s["stage"] for s in laid} == {1, 2, 3}
+    assert all(
+        p["default"] for r in states[-1]["rounds"] for p in r["placements"] if p["player"] == silent
+    )
 
 
 def test_same_seed_same_game() -> None:

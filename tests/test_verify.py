@@ -432,6 +432,38 @@ def test_a_player_can_check_an_archived_order_with_ssh_keygen_alone(
     assert b"Good" in done.stdout
 
 
+def chained_from_the_start(lines: list[str]) -> list[str]:
+    """``lines`` chained again from the first, which follows nothing (its prev: 64 zeros)."""
+    first = {**json.loads(lines[0]), "prev": "0" * 64}
+    return rechain([json.dumps(first, sort_keys=True, ensure_ascii=False), *lines[1:]], 1)
+
+
+@pytest.mark.parametrize("how", ["without its created line", "with its created line second"])
+def test_a_journal_that_does_not_begin_with_created_is_refused(
+    tmp_path: Path, finished: tuple[Path, dict[str, Any]], how: str
+) -> None:
+    """The chain of such a journal holds (a forger chained it again), but a game begins with the
+    line that created it: verify names the journal and refuses it."""
+    _, data = finished
+    journal = data["journal"]
+    assert json.loads(journal[0])["type"] == "created"
+    if how == "without its created line":
+        lines = journal[1:]
+    else:
+        lines = [journal[1], journal[0], *journal[2:]]
+    assert json.loads(lines[0])["type"] != "created"
+    forged = {**data, "journal": chained_from_the_start(lines)}
+    code, output = verify(save(forged, tmp_path / "f.json"))
+    assert code == 3, output
+    assert output[0] == (
+        "Error: log.jsonl: the journal does not begin with the line that created the game"
+    )
+    code, output = verify(
+        save({**data, "journal": chained_from_the_start(journal)}, tmp_path / "g.json")
+    )
+    assert code == 0, output  # chained again as it was: the same journal
+
+
 def test_a_forged_journal_that_chains_but_does_not_fit_is_refused_not_a_crash(
     tmp_path: Path, finished: tuple[Path, dict[str, Any]]
 ) -> None:
