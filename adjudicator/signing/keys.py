@@ -227,17 +227,21 @@ def _write_new(path: str, data: bytes, mode: int) -> None:
         raise KeyProblem(msg("key-cannot-write", path=path, error=exc.strerror)) from None
 
 
-def load_public(path: StrPath) -> str:
-    """The public key line in ``path`` (a ``.pub`` file as ``ssh-keygen`` writes it), checked."""
-    name = os.fspath(path)
+def _key_file(name: str, cap: int) -> bytes:
+    """The bytes of the key file ``name`` (at most ``cap``); KeyProblem saying why not."""
     try:
-        data = read_regular(name, MAX_PUBLIC_KEY_BYTES)
+        return read_regular(name, cap)
     except FileRefused as error:
         if error.missing:
             raise KeyProblem(msg("key-file-missing", path=name)) from None
         if os.path.isdir(name):
             raise KeyProblem(msg("key-file-folder", path=name)) from None
         raise KeyProblem(msg("key-file-unreadable", why=error.why)) from None
+
+
+def load_public(path: StrPath) -> str:
+    """The public key line in ``path`` (a ``.pub`` file as ``ssh-keygen`` writes it), checked."""
+    data = _key_file(os.fspath(path), MAX_PUBLIC_KEY_BYTES)
     line = data.decode("utf-8", errors="replace").strip()
     parse_public_line(line)
     return line
@@ -246,15 +250,7 @@ def load_public(path: StrPath) -> str:
 def load_private(path: StrPath, passphrase: bytes | None = None) -> PrivateKey:
     """The private key in ``path`` (OpenSSH or PEM format, possibly passphrase-protected)."""
     name = os.fspath(path)
-    try:
-        data = read_regular(name, MAX_PRIVATE_KEY_BYTES)
-    except FileRefused as error:
-        if error.missing:
-            raise KeyProblem(msg("key-file-missing", path=name)) from None
-        if os.path.isdir(name):
-            raise KeyProblem(msg("key-file-folder", path=name)) from None
-        raise KeyProblem(msg("key-file-unreadable", why=error.why)) from None
-
+    data = _key_file(name, MAX_PRIVATE_KEY_BYTES)
     stripped = data.lstrip()
     loader: Callable[[bytes, bytes | None], object]
     if stripped.startswith(_OPENSSH_BEGIN):
