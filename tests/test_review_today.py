@@ -57,6 +57,26 @@ def test_a_named_pipe_in_the_game_is_no_crash(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
 
 
+def test_a_preview_refused_for_a_damaged_notice_names_the_game_not_its_copy(
+    tmp_path: Path,
+) -> None:
+    """The refusal that `adjudicate` gives (a notice file the journal names was changed) came
+    from the preview naming the private copy, a folder already gone, as the game to run
+    `doctor` on: a refusal worded as data (not text) was not told as of the game."""
+    table = Table(tmp_path, absence="extend", schedule={"deadline": "48h"})
+    away = table.notice("bob", "absence:\n  from: 2026-11-28\n  to: 2026-11-28\n", "away.yaml")
+    assert run("absence", table.gamedir, away).exit_code == 0
+    [kept] = (table.gamedir / "notices").rglob("*.yaml")
+    kept.write_text("absence: changed\n")
+    real = run("adjudicate", table.gamedir, "--default-missing")
+    assert real.exit_code == 4 and f"Error: {table.gamedir}: the journal names" in real.output
+    before = snapshot(table.gamedir)
+    result = run("adjudicate", table.gamedir, "--preview", "--default-missing")
+    assert result.exit_code == 4, result.output
+    assert result.output == real.output
+    assert snapshot(table.gamedir) == before
+
+
 def test_a_full_temporary_folder_is_a_message_not_a_crash(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
