@@ -316,6 +316,7 @@ def _drop(*path: str) -> Callable[[dict[str, Any]], None]:
         (_set(("turn",), "1"), "'turn' must be a whole number such as 12, not the text '1'"),
         (_drop("player"), "the key 'player' is missing"),
         (_set(("game",), "chess"), "no game named 'chess' is installed"),
+        (_drop("game"), "the key 'game' is missing"),
     ],
 )
 def test_check_with_a_damaged_form(
@@ -420,6 +421,33 @@ def test_later_and_earlier_past_the_calendar() -> None:
         schedule.deadline_after("99999999d", start, {})
     with pytest.raises(schedule.PastTheCalendar, match="past the year 9999"):
         schedule.moment("9999-12-31 23:59 America/New_York", ZoneInfo("UTC"))
+
+
+@pytest.mark.parametrize(
+    ("deadline", "taken"),
+    [("48h", True), ("20:00 Europe/Berlin", True), ("20:00", True), ("soon", False)],
+)
+def test_a_deadline_is_a_duration_or_a_daily_time(
+    tmp_path: Path, deadline: str, taken: bool
+) -> None:
+    make_key(tmp_path, "a")
+    make_key(tmp_path, "b")
+    setup = tmp_path / "setup.yaml"
+    setup.write_text(
+        "game: sultan\nid: x\nplayers:\n"
+        "  - {name: alice, email: a@example.org, key_file: a.pub}\n"
+        "  - {name: bob, email: b@example.org, key_file: b.pub}\n"
+        f"deadline: '{deadline}'\n"
+    )
+    result = run("new", tmp_path / "g", "--setup", setup)
+    if taken:
+        assert result.exit_code == 0, result.output
+        return
+    assert (result.exit_code, result.output) == (
+        3,
+        f"Error: {setup}: refused\n  line 6: the deadline must be a duration such as '48h' or "
+        "a daily time such as '20:00 Europe/Berlin'\n",
+    )
 
 
 @pytest.mark.parametrize(
