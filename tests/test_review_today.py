@@ -77,14 +77,19 @@ def test_a_preview_refused_for_a_damaged_notice_names_the_game_not_its_copy(
     assert snapshot(table.gamedir) == before
 
 
+@pytest.mark.parametrize("failing", ["every file", "one file"])
 def test_a_full_temporary_folder_is_a_message_not_a_crash(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failing: str
 ) -> None:
-    """No room for the private copy: a clear message naming the game (exit 4), not a traceback."""
+    """No room for the private copy: a clear message naming the game (exit 4), not a traceback
+    (when the first file that does not fit is the only one, too)."""
     table = Table(tmp_path)
     before = snapshot(table.gamedir)
+    real_copy = shutil.copy2
 
-    def full(source: str, target: str, *args: object, **kwargs: object) -> None:
+    def full(source: str, target: str, *args: object, **kwargs: object) -> object:
+        if failing == "one file" and not target.endswith("game.json"):
+            return real_copy(source, target)
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), target)
 
     monkeypatch.setattr(shutil, "copy2", full)
@@ -94,6 +99,25 @@ def test_a_full_temporary_folder_is_a_message_not_a_crash(
     assert "No space left on device" in result.output
     assert snapshot(table.gamedir) == before
     assert list(Path(tempfile.gettempdir()).iterdir()) == []
+
+
+def test_a_temporary_folder_that_fills_while_the_copy_is_adjudicated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The copy was made, but the adjudication's first write into it finds the disk full:
+    the same message naming the game (exit 4), not a traceback."""
+    table = Table(tmp_path)
+    before = snapshot(table.gamedir)
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "fsync", full)  # the copy itself is not synced; the step's writes are
+    result = invoke("adjudicate", table.gamedir, "--preview", "--default-missing")
+    assert result.exit_code == 4, (result.output, result.exception)
+    assert result.output.startswith(f"Error: {table.gamedir}: cannot preview: ")
+    assert "No space left on device" in result.output
+    assert snapshot(table.gamedir) == before
 
 
 def test_a_temporary_folder_that_is_gone_is_a_message_not_a_crash(
