@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 DEMO_DIR ?= demo-game
 SEED ?= 2026
 
-.PHONY: demo test quick lint typecheck pytest install install-test dev golden bench crash clean catalogs
+.PHONY: demo test quick lint typecheck pytest install install-test dev golden bench crash mutate clean catalogs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -82,6 +82,13 @@ bench: install-test
 # The long run of the kill test: every failpoint of every command (some 800 kills).
 crash: install-test
 	ADJUDICATOR_CRASH_RUNS=1000 $(BIN)/pytest tests/test_crash.py
+
+# The mutation check (docs/reliability.md, "Mutation check"): a fixed sample of mutants of the
+# engine, the views, the answer limit and verify, each against the tests that guard its module
+# (some 20 minutes). It changes the repository's files one at a time, so it needs the editable
+# install, and it always puts each file back.
+mutate: dev
+	$(BIN)/python benchmarks/mutate.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info $(DEMO_DIR)

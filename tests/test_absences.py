@@ -233,6 +233,27 @@ def test_the_reveal_of_a_sealed_turn_opens_with_its_deadline_moved(
     assert "deadline_moved" not in log(table)[-1]
 
 
+def test_a_player_who_owes_nothing_moves_no_reveal_deadline(tmp_path: Path, at: Clock) -> None:
+    """Turn 1 of Sultan asks only the start player to return a jewel: the others owe no reveal,
+    so one of them away on the reveal's deadline holds nobody up."""
+    table = Table(
+        tmp_path,
+        players=3,
+        schedule={"deadline": "24h"},
+        sealing="commit-reveal",
+        absence="extend",
+        start_player="alice",
+    )
+    assert list(table.status()["owed"]) == ["alice"]
+    assert away(table, "bob", "2026-11-25", "2026-11-26").exit_code == 0
+    at("2026-11-24T09:00:00+00:00")
+    _, promise = committed(table, "alice", table.legal("alice"), "alice.yaml")
+    assert run("submit", table.gamedir, promise).exit_code == 0
+    status = table.status()
+    assert status["phase"] == "reveal" and status["deadline"] == "2026-11-25T09:00:00+00:00"
+    assert log(table)[-1]["reveal"]["deadline"] == "2026-11-25T09:00:00+00:00"
+
+
 def test_a_player_without_a_commitment_moves_no_reveal_deadline(tmp_path: Path, at: Clock) -> None:
     """In the reveal only the players who committed owe orders (E19): one who made no
     commitment plays the default orders, and their absence must not hold up everyone else."""

@@ -44,6 +44,20 @@ def test_new_game_opens_turn_one_with_the_start_players_choice(table: Table) -> 
     ]
 
 
+def test_new_writes_the_created_line_with_turn_one_and_its_deadline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The journal's first line says the game was created, at turn 1, with the first turn's
+    deadline (docs/game-directory.md); status reads that deadline."""
+    monkeypatch.setenv("ADJUDICATOR_NOW", "2026-11-23T10:00:00+00:00")
+    table = Table(tmp_path, schedule={"deadline": "48h"})
+    first = json.loads((table.gamedir / "log.jsonl").read_text().splitlines()[0])
+    assert (first["type"], first["turn"]) == ("created", 1)
+    assert first["at"] == "2026-11-23T10:00:00+00:00"
+    assert first["deadline"] == "2026-11-25T10:00:00+00:00"
+    assert table.status()["deadline"] == first["deadline"]
+
+
 def test_accepted_order_and_a_replacement(table: Table) -> None:
     player = starter(table)
     first = table.signed(player, table.legal(player), "first.yaml")
@@ -61,6 +75,23 @@ def test_accepted_order_and_a_replacement(table: Table) -> None:
     stored = table.gamedir / "turns" / "0001" / "orders"
     assert (stored / f"{player}-2.yaml").read_bytes() == second.read_bytes()
     assert (stored / f"{player}-2.yaml.sig").read_bytes() == Path(f"{second}.sig").read_bytes()
+
+
+def test_two_orders_of_one_player_in_one_submit_the_second_replaces_the_first(
+    table: Table,
+) -> None:
+    player = starter(table)
+    drawn = table.view(player)["drawn"]
+    first = table.signed(player, {"return": drawn[0]}, "first.yaml")
+    second = table.signed(player, {"return": drawn[1]}, "second.yaml")
+    result = run("submit", table.gamedir, first, second)
+    assert (result.exit_code, result.output) == (
+        0,
+        f"{first}: accepted ({player}, turn 1)\n"
+        f"{second}: accepted ({player}, turn 1), replaces the earlier order\n",
+    )
+    entries = [json.loads(line) for line in (table.gamedir / "log.jsonl").read_text().splitlines()]
+    assert [o["replaces"] for o in entries[-1]["orders"]] == [False, True]
 
 
 def test_stored_pair_verifies_with_ssh_keygen(table: Table) -> None:
@@ -107,6 +138,46 @@ def test_tampered_order_is_refused_and_changes_nothing(table: Table) -> None:
     assert result.output.startswith(f"{order}: refused: bad signature: ")
     assert table.status()["received"] == []
     assert not (table.gamedir / "turns" / "0001" / "orders").exists()
+
+
+def test_signed_with_another_players_key_names_whose(tmp_path: Path) -> None:
+    """The refusal names the player whose key made the signature: here the last of the
+    others, not merely the first other player."""
+    table = Table(tmp_path, players=4, start_player="alice")
+    order = table.signed("alice", table.legal("alice"), "alice.yaml", signer="dave")
+    result = run("submit", table.gamedir, order)
+    assert (result.exit_code, result.output) == (
+        3,
+        f"{order}: refused: bad signature: signed with dave's key, not alice's\n",
+    )
+
+
+def test_a_signature_file_given_after_its_order_pairs_with_it(table: Table) -> None:
+    """A signature given on the command line signs the order file just before it, whatever
+    its name; a second signature after the same order is a usage error."""
+    player = starter(table)
+    order = table.signed(player, table.legal(player), "mine.yaml")
+    signature = Path(f"{order}.sig").rename(table.root / "orders" / "kept.sig")
+    result = run("submit", table.gamedir, order, signature)
+    assert (result.exit_code, result.output) == (0, f"{order}: accepted ({player}, turn 1)\n")
+    other = table.signed(player, table.legal(player), "other.yaml")
+    result = run("submit", table.gamedir, other, f"{other}.sig", signature)
+    assert (result.exit_code, result.output) == (
+        2,
+        f"Error: {signature}: a signature with no order file before it\n",
+    )
+
+
+def test_an_order_file_too_large_to_read_is_refused_unread(table: Table) -> None:
+    """Over the cap of an order with its signature appended (72 KiB), the file is not read."""
+    player = starter(table)
+    path = table.write("huge.yaml", table.order_text(player, table.legal(player)) + "#" * 80000)
+    size = path.stat().st_size
+    result = run("submit", table.gamedir, path)
+    assert (result.exit_code, result.output) == (
+        3,
+        f"{path}: refused: the order file is {size} bytes; at most 72 KiB are accepted\n",
+    )
 
 
 def test_missing_signature(table: Table) -> None:

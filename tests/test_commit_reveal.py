@@ -77,6 +77,19 @@ def test_a_turn_takes_commitments_first_then_the_orders(tmp_path: Path) -> None:
     assert table.status()["phase"] == "commit" and table.status()["turn"] == 2
 
 
+def test_a_game_that_does_not_seal_refuses_commitments_and_salted_orders(tmp_path: Path) -> None:
+    table = Table(tmp_path, players=3, start_player="alice")
+    order, promise = committed(table, "alice", table.legal("alice"), "alice.yaml")
+    for path in (promise, order):
+        code, output = submit(table, path)
+        assert (code, output) == (
+            3,
+            f"{path}: refused: game cairo-2026 does not seal orders by commit-reveal: send the "
+            "order file itself, without commit or salt\n",
+        )
+    assert table.status()["received"] == []
+
+
 def test_a_reveal_that_does_not_match_its_commitment_is_refused(tmp_path: Path) -> None:
     table = sealed_table(tmp_path)
     drawn = table.view("carol")["drawn"]

@@ -101,6 +101,39 @@ def test_a_key_file_that_is_no_small_file(tmp_path: Path, target: str, reason: s
     assert not (tmp_path / "g").exists()
 
 
+CAPS = {"setup": 256 * 1024, "key_file": 16 * 1024, "form": 64 * 1024}
+"""The size caps docs/rulings.md gives: a file of the cap is read, one byte more is not."""
+READ = {
+    "setup": "the file is empty",  # comments only
+    "key_file": "not an OpenSSH public key line",
+    "form": "not an order form",
+}
+"""What each refusal says of the junk once it was read."""
+
+
+@pytest.mark.parametrize("over", [0, 1], ids=["at the cap", "a byte over"])
+@pytest.mark.parametrize("what", list(CAPS))
+def test_each_file_is_read_up_to_its_cap_and_not_a_byte_more(
+    tmp_path: Path, what: str, over: int
+) -> None:
+    """Each file is junk of the size tried: at the cap it is read (and refused for what it
+    holds), a byte over it is refused for its size, unread."""
+    size = CAPS[what] + over
+    junk = tmp_path / "junk.txt"
+    junk.write_bytes(b"#" * (size - 1) + b"\n")
+    if what == "setup":
+        result = run("new", tmp_path / "g", "--setup", junk)
+    elif what == "key_file":
+        result = run("new", tmp_path / "g", "--setup", setup_with_key_file(tmp_path, "junk.txt"))
+    else:
+        order = tmp_path / "order.yaml"
+        order.write_text("id: x\n")
+        result = run("check", order, "--form", junk)
+    assert result.exit_code == 3, result.output
+    said = f"it is {size} bytes; at most {CAPS[what] // 1024} KiB are accepted"
+    assert (said in result.output, READ[what] in result.output) == (bool(over), not over)
+
+
 @pytest.mark.parametrize("kind", ["/dev/zero", "pipe"])
 def test_replace_key_file_that_is_no_file(table: Table, kind: str) -> None:
     target = Path("/dev/zero") if kind == "/dev/zero" else table.root / "pipe"
@@ -283,6 +316,7 @@ def _drop(*path: str) -> Callable[[dict[str, Any]], None]:
         (_set(("turn",), "1"), "'turn' must be a whole number such as 12, not the text '1'"),
         (_drop("player"), "the key 'player' is missing"),
         (_set(("game",), "chess"), "no game named 'chess' is installed"),
+        (_drop("game"), "the key 'game' is missing"),
     ],
 )
 def test_check_with_a_damaged_form(
@@ -387,6 +421,33 @@ def test_later_and_earlier_past_the_calendar() -> None:
         schedule.deadline_after("99999999d", start, {})
     with pytest.raises(schedule.PastTheCalendar, match="past the year 9999"):
         schedule.moment("9999-12-31 23:59 America/New_York", ZoneInfo("UTC"))
+
+
+@pytest.mark.parametrize(
+    ("deadline", "taken"),
+    [("48h", True), ("20:00 Europe/Berlin", True), ("20:00", True), ("soon", False)],
+)
+def test_a_deadline_is_a_duration_or_a_daily_time(
+    tmp_path: Path, deadline: str, taken: bool
+) -> None:
+    make_key(tmp_path, "a")
+    make_key(tmp_path, "b")
+    setup = tmp_path / "setup.yaml"
+    setup.write_text(
+        "game: sultan\nid: x\nplayers:\n"
+        "  - {name: alice, email: a@example.org, key_file: a.pub}\n"
+        "  - {name: bob, email: b@example.org, key_file: b.pub}\n"
+        f"deadline: '{deadline}'\n"
+    )
+    result = run("new", tmp_path / "g", "--setup", setup)
+    if taken:
+        assert result.exit_code == 0, result.output
+        return
+    assert (result.exit_code, result.output) == (
+        3,
+        f"Error: {setup}: refused\n  line 6: the deadline must be a duration such as '48h' or "
+        "a daily time such as '20:00 Europe/Berlin'\n",
+    )
 
 
 @pytest.mark.parametrize(

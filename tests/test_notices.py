@@ -346,3 +346,25 @@ def test_a_refused_notice_by_mail_is_told_why_and_what_to_do(table: Table) -> No
     text = receipt.get_body(("plain",)).get_content()  # type: ignore[union-attr]
     assert "- replay: these exact signed bytes were accepted before (turn 1)" in text
     assert "This file changed nothing in the game; the reasons above say what to do" in text
+
+
+@pytest.mark.parametrize("change", ["deleted", "no YAML", "another kind", "the same kind, changed"])
+def test_a_notice_file_changed_by_hand_is_named_not_a_crash(table: Table, change: str) -> None:
+    """The notice the journal names is read as its player signed it; changed by hand, `status`
+    names the file and sends the game master to doctor (exit 4). A file changed into the same
+    kind of notice with its fields missing was read as if whole: a crash (KeyError)."""
+    away = table.notice("bob", "absence:\n  from: 2026-11-28\n  to: 2026-11-28\n", "away.yaml")
+    assert run("absence", table.gamedir, away).exit_code == 0
+    stored = table.gamedir / "notices" / "absence" / "0001.yaml"
+    if change == "deleted":
+        stored.unlink()
+    else:
+        changed = {"no YAML": "absence: [\n", "another kind": "player: bob\nvote: draw\n"}
+        stored.write_text(changed.get(change, "absence: changed\n"))
+    result = run("status", table.gamedir)
+    assert result.exit_code == 4, result.output
+    assert result.output == (
+        f"Error: {table.gamedir}: the journal names notices/absence/0001.yaml, which is not "
+        "there or no longer the notice it accepted (the folder was changed): run "
+        "`adjudicator doctor`\n"
+    )

@@ -57,14 +57,39 @@ def test_a_named_pipe_in_the_game_is_no_crash(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
 
 
-def test_a_full_temporary_folder_is_a_message_not_a_crash(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_a_preview_refused_for_a_damaged_notice_names_the_game_not_its_copy(
+    tmp_path: Path,
 ) -> None:
-    """No room for the private copy: a clear message naming the game (exit 4), not a traceback."""
+    """The refusal that `adjudicate` gives (a notice file the journal names was changed) came
+    from the preview naming the private copy, a folder already gone, as the game to run
+    `doctor` on: a refusal worded as data (not text) was not told as of the game."""
+    table = Table(tmp_path, absence="extend", schedule={"deadline": "48h"})
+    away = table.notice("bob", "absence:\n  from: 2026-11-28\n  to: 2026-11-28\n", "away.yaml")
+    assert run("absence", table.gamedir, away).exit_code == 0
+    [kept] = (table.gamedir / "notices").rglob("*.yaml")
+    kept.write_text("absence: changed\n")
+    real = run("adjudicate", table.gamedir, "--default-missing")
+    assert real.exit_code == 4 and f"Error: {table.gamedir}: the journal names" in real.output
+    before = snapshot(table.gamedir)
+    result = run("adjudicate", table.gamedir, "--preview", "--default-missing")
+    assert result.exit_code == 4, result.output
+    assert result.output == real.output
+    assert snapshot(table.gamedir) == before
+
+
+@pytest.mark.parametrize("failing", ["every file", "one file"])
+def test_a_full_temporary_folder_is_a_message_not_a_crash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failing: str
+) -> None:
+    """No room for the private copy: a clear message naming the game (exit 4), not a traceback
+    (when the first file that does not fit is the only one, too)."""
     table = Table(tmp_path)
     before = snapshot(table.gamedir)
+    real_copy = shutil.copy2
 
-    def full(source: str, target: str, *args: object, **kwargs: object) -> None:
+    def full(source: str, target: str, *args: object, **kwargs: object) -> object:
+        if failing == "one file" and not target.endswith("game.json"):
+            return real_copy(source, target)
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), target)
 
     monkeypatch.setattr(shutil, "copy2", full)
@@ -74,6 +99,25 @@ def test_a_full_temporary_folder_is_a_message_not_a_crash(
     assert "No space left on device" in result.output
     assert snapshot(table.gamedir) == before
     assert list(Path(tempfile.gettempdir()).iterdir()) == []
+
+
+def test_a_temporary_folder_that_fills_while_the_copy_is_adjudicated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The copy was made, but the adjudication's first write into it finds the disk full:
+    the same message naming the game (exit 4), not a traceback."""
+    table = Table(tmp_path)
+    before = snapshot(table.gamedir)
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "fsync", full)  # the copy itself is not synced; the step's writes are
+    result = invoke("adjudicate", table.gamedir, "--preview", "--default-missing")
+    assert result.exit_code == 4, (result.output, result.exception)
+    assert result.output.startswith(f"Error: {table.gamedir}: cannot preview: ")
+    assert "No space left on device" in result.output
+    assert snapshot(table.gamedir) == before
 
 
 def test_a_temporary_folder_that_is_gone_is_a_message_not_a_crash(

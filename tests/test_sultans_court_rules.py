@@ -260,6 +260,13 @@ def test_views_hide_and_reveal() -> None:
                 if o is not None
             )
             assert "kaffa_searched" not in json.dumps(record)
+            # each round's board after it: every city's face-up top card, nothing below it,
+            # nothing of Kaffa
+            whole = GAME.record(state, True)["rounds"]
+            for shown, full in zip(record["rounds"], whole, strict=True):
+                for city, stack in full["after"]["cities"].items():
+                    top = [stack[0]] if stack and city != KAFFA else [None] * bool(stack)
+                    assert shown["after"]["cities"][city] == top + [None] * (len(stack) - 1)
     assert "stacks" in GAME.gm_view(state)
     assert kaffa_seen, "some bot searched Kaffa"
 

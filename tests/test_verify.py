@@ -372,6 +372,42 @@ def test_a_file_that_is_no_archive_is_refused_with_its_reason(
     assert reason in result.output
 
 
+@pytest.mark.parametrize(
+    ("key", "value", "reason"),
+    [
+        ("journal", [5], "its journal is missing or of the wrong type"),
+        (
+            "journal",
+            ['{"type": "created"}\n{"type": "x"}'],
+            "its journal is missing or of the wrong type",
+        ),
+        ("seed", [1], "its seed is missing or of the wrong type"),
+        ("salt", 1, "its salt is missing or of the wrong type"),
+    ],
+)
+def test_an_archive_with_a_key_of_the_wrong_shape_is_refused(
+    tmp_path: Path, finished: tuple[Path, dict[str, Any]], key: str, value: Any, reason: str
+) -> None:
+    """Each key the archive format gives is checked for its type before anything is read:
+    a journal line that is no text (or two lines in one), a seed that is a list."""
+    _, data = finished
+    path = save({**data, key: value}, tmp_path / "a.json")
+    result = run("verify", path)
+    assert (result.exit_code, result.output) == (
+        3,
+        f"Error: {path}: not an archive this version can read: {reason}\n",
+    )
+
+
+@pytest.mark.parametrize("line", ["[]", "5", '{"prev": "0"}', '{"type": 5}'])
+def test_a_journal_line_that_is_no_journal_entry_is_named(
+    tmp_path: Path, finished: tuple[Path, dict[str, Any]], line: str
+) -> None:
+    _, data = finished
+    code, lines = verify(save({**data, "journal": [line, *data["journal"]]}, tmp_path / "a.json"))
+    assert (code, lines[0]) == (3, "Error: log.jsonl: line 1 is not a journal line")
+
+
 def test_an_archive_with_a_file_twice_or_an_unknown_key_is_refused(
     tmp_path: Path, finished: tuple[Path, dict[str, Any]]
 ) -> None:

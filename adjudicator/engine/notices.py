@@ -137,9 +137,10 @@ def stored(root: Path, kind: str, file: str) -> dict[str, Any]:
     the game master sent to ``doctor`` (exit 4)."""
     rel = path(kind, file)
     try:
-        data = parse((root / rel).read_bytes()).data
+        parsed: Parsed | None = parse((root / rel).read_bytes())
     except OSError:
-        data = None
+        parsed = None
+    data = None if parsed is None or parsed.schema else parsed.data  # as it was: no problem
     if data is None or kind_of(data) != kind:
         raise NotNow(msg("notice-file-damaged", path=rel, game=str(root)))
     return data

@@ -39,7 +39,7 @@ from typing import Any
 
 from adjudicator.engine import adjudication, open_game
 from adjudicator.rules import views
-from adjudicator.rules.contract import Game
+from adjudicator.rules.contract import Game, Msg
 from adjudicator.rules.errors import AdjudicatorError, NotNow
 from adjudicator.store.gamedir import GameDir
 
@@ -132,8 +132,21 @@ def _no_copy(root: Path, error: OSError | shutil.Error) -> NotNow:
 
 def _as_of(error: AdjudicatorError, copy: Path, root: Path) -> AdjudicatorError:
     """``error`` as the game directory would have raised it: any mention of the private copy's
-    folder names the game directory instead."""
-    if isinstance(error.message, str) and str(copy) in error.message:
-        error.message = error.message.replace(str(copy), str(root))
-        error.args = (error.message,)
+    folder names the game directory instead, in a message worded as text or as data (a ``Msg``
+    whose parameters name it)."""
+    told = _named_as(error.message, str(copy), str(root))
+    if told != error.message:
+        error.message = told
+        error.args = (told,)
     return error
+
+
+def _named_as(told: Any, copy: str, root: str) -> Any:
+    """``told`` (text, a ``Msg``, a list of them) with ``copy`` named ``root`` wherever it is."""
+    if isinstance(told, str):
+        return told.replace(copy, root)
+    if isinstance(told, Msg):
+        return Msg(told.code, {k: _named_as(v, copy, root) for k, v in told.params.items()})
+    if isinstance(told, list | tuple):
+        return type(told)(_named_as(v, copy, root) for v in told)
+    return told
