@@ -115,8 +115,11 @@ def test_a_temporary_folder_that_fills_while_the_copy_is_adjudicated(
     monkeypatch.setattr(os, "fsync", full)  # the copy itself is not synced; the step's writes are
     result = invoke("adjudicate", table.gamedir, "--preview", "--default-missing")
     assert result.exit_code == 4, (result.output, result.exception)
-    assert result.output.startswith(f"Error: {table.gamedir}: cannot preview: ")
-    assert "No space left on device" in result.output
+    assert result.output == (
+        f"Error: {table.gamedir}: cannot preview: no private copy of the game could be made in "
+        "the temporary folder (No space left on device); nothing was changed (give another "
+        "folder with TMPDIR)\n"
+    )
     assert snapshot(table.gamedir) == before
 
 

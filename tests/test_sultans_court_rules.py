@@ -250,6 +250,8 @@ def test_views_hide_and_reveal() -> None:
                 assert GAME.view(state, viewer)["stacks"] == state["cities"]
             else:
                 assert_no_leak(state, viewer)
+        for player in NAMES:  # each player's view holds their order of the round just played
+            assert GAME.view(state, player)["my_order"] == orders.get(player)
         record = GAME.record(state, GAME.is_over(state))
         if not GAME.is_over(state):
             assert record["deal"]["cities"]["Kaffa"] == [None] * 4
