@@ -248,7 +248,11 @@ def test_a_sealed_game_verifies_and_a_forged_reveal_is_named(tmp_path: Path) -> 
     forged["journal"] = rechain(forged["journal"], number)
     code, lines = verify(save(forged, tmp_path / "forged.json"))
     assert code == 3
-    assert lines[0] == f"Error: turn 2: {rel}: the order does not match its player's commitment"
+    assert lines[0] == (
+        f"Error: turn 2: {rel}: the journal says it was taken, but the adjudicator refuses it as "
+        "the game stood then: this order does not match carol's commitment for turn 2 (send the "
+        "order exactly as `adjudicator commit` salted and signed it)"
+    )
     assert hashlib.sha256(other_bytes).hexdigest() != order["digest"]
 
 

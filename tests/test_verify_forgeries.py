@@ -157,3 +157,116 @@ def test_a_game_whose_keys_never_changed_says_so(game: Path, tmp_path: Path) -> 
     code, output = verified(data, tmp_path / "ok.json")
     assert code == 0
     assert "keys: every seat kept the key it had when the game was created" in output
+
+
+def test_an_order_journaled_after_its_player_resigned_is_refused_as_the_engine_refuses_it(
+    tmp_path: Path,
+) -> None:
+    """`verify` judges every order the journal took with the engine's own intake, as the game
+    stood at that line: a forger who moves a player's order after the line of their resignation
+    (the engine refuses an order from a resigned seat) and chains the journal again is named,
+    with the engine's own reason."""
+    from tests.helpers import Table
+
+    table = Table(tmp_path, players=3)
+    table.play_turn()
+    alice = table.signed("alice", table.legal("alice"), "t2-alice.yaml")
+    assert run("submit", table.gamedir, alice).exit_code == 0
+    assert run("resign", table.gamedir, "--player", "alice").exit_code == 0
+    others = [table.signed(p, table.legal(p), f"t2-{p}.yaml") for p in ("bob", "carol")]
+    assert run("submit", table.gamedir, *others).exit_code == 0
+    assert run("adjudicate", table.gamedir).exit_code == 0
+    data = archived(table.gamedir, tmp_path / "a.json")
+    assert verified(data, tmp_path / "ok.json")[0] == 0
+    lines = data["journal"]
+    kinds = [json.loads(t)["type"] for t in lines]
+    resigned = kinds.index("resigned")
+    assert kinds[resigned - 1] == "submitted"
+    forged = copy.deepcopy(data)
+    swapped = [*lines[: resigned - 1], lines[resigned], lines[resigned - 1], *lines[resigned + 1 :]]
+    forged["journal"] = rechain(swapped, resigned - 1)
+    code, output = verified(forged, tmp_path / "forged.json")
+    assert code == 3, output
+    assert "refuses it as the game stood then: alice has resigned from game cairo-2026" in output
+
+
+def test_an_order_the_engine_refused_put_into_the_journal_is_named_with_the_games_reason(
+    tmp_path: Path,
+) -> None:
+    """A player's order that the engine refused (a card not in their hand) is still a file they
+    signed; a game master holding it from the mail swaps it in for the order they did take,
+    names its digest in the journal and chains it again. `verify` judges it as the engine did,
+    and says why in the game's own words."""
+    import base64
+
+    from adjudicator.rules.digests import Digester
+    from tests.helpers import Table
+    from tests.ssh import ssh_sign
+
+    table = Table(tmp_path, players=3)
+    table.play_turn()  # the start player returns a jewel; then everyone bids
+    player = next(iter(table.status()["owed"]))
+    body = table.legal(player)
+    hand = table.view(player)["hand"]
+    card = next(c for c in range(1, 30) if c not in hand)
+    bids = body.get("bids") or [body["bid"]]
+    bids[0]["card"] = card
+    table.play_turn()
+    data = archived(table.gamedir, tmp_path / "a.json")
+    assert verified(data, tmp_path / "ok.json")[0] == 0
+    bad = table.write("bad.yaml", table.order_text(player, body, turn=2))
+    sig = ssh_sign(table.keys[player], bad).read_bytes()
+    digester = Digester.of(json.loads((table.gamedir / "game.json").read_text()))
+    forged = copy.deepcopy(data)
+    number, entry = next(
+        (i, json.loads(t))
+        for i, t in enumerate(forged["journal"])
+        if any(o["player"] == player and o["turn"] == 2 for o in json.loads(t).get("orders") or [])
+    )
+    order = next(o for o in entry["orders"] if o["player"] == player)
+    rel = f"turns/0002/orders/{order['file']}"
+    for item in forged["files"]:
+        if item["path"] in (rel, rel + ".sig"):
+            content = bad.read_bytes() if item["path"] == rel else sig
+            item.pop("text", None)
+            item["base64"] = base64.b64encode(content).decode()
+    entry["files"][rel] = digester.data(rel, bad.read_bytes())
+    entry["files"][rel + ".sig"] = digester.data(rel + ".sig", sig)
+    order["digest"] = digester.hidden(bad.read_bytes())
+    forged["journal"][number] = json.dumps(entry, sort_keys=True, ensure_ascii=False)
+    forged["journal"] = rechain(forged["journal"], number)
+    code, output = verified(forged, tmp_path / "forged.json")
+    assert code == 3, output
+    first = output.splitlines()[0]
+    assert first.startswith(f"Error: turn 2: {rel}: the journal says it was taken, but the "), first
+    assert f"{card}" in first and "hand" in first, first
+
+
+def test_a_vote_journaled_in_the_line_of_an_order_is_named(tmp_path: Path) -> None:
+    """A vote travels alone in its step (a journal line holding a vote and an order would name
+    the voter); a forger who moves a vote into the line of an order and chains the journal
+    again is named with the engine's reason."""
+    from tests.helpers import Table
+
+    table = Table(tmp_path, players=3)
+    table.play_turn()
+    status = table.status()
+    orders = [table.signed(p, table.legal(p), f"t2-{p}.yaml") for p in status["owed"]]
+    assert run("submit", table.gamedir, *orders).exit_code == 0
+    ballot = table.notice("alice", "vote: draw\n", "vote.yaml")
+    assert run("submit", table.gamedir, ballot).exit_code == 0
+    assert run("adjudicate", table.gamedir).exit_code == 0
+    data = archived(table.gamedir, tmp_path / "a.json")
+    assert verified(data, tmp_path / "ok.json")[0] == 0
+    lines = [json.loads(t) for t in data["journal"]]
+    at = next(i for i, e in enumerate(lines) if e.get("notices"))
+    voted, before = lines[at], lines[at - 1]
+    assert before.get("orders") and before["type"] == "submitted"
+    before["notices"] = voted["notices"]
+    before["files"] = {**before["files"], **voted["files"]}
+    kept = [json.dumps(e, sort_keys=True, ensure_ascii=False) for e in lines]
+    forged = copy.deepcopy(data)
+    forged["journal"] = rechain(kept[:at] + kept[at + 1 :], at - 1)
+    code, output = verified(forged, tmp_path / "forged.json")
+    assert code == 3, output
+    assert "refuses it as the game stood then: a vote" in output, output

@@ -4,8 +4,11 @@ In order: the journal is one hash chain (and passes through a head a player hold
 the archive holds is the one the journal names, by its digest; the seed and salt, once revealed,
 open the commitment made at ``new``; every order's signature verifies against the key its player
 had when it was accepted (as ``ssh-keygen -Y verify`` would) and its envelope names the game, the
-player and the turn; and, with the seed, the whole game is played again from the journal: every
-state, resolution and view is made again and compared with the digest the journal holds for it.
+player and the turn; and, with the seed, the whole game is played again from the journal by the
+engine's own code (:mod:`adjudicator.audit.replica`): every order and notice a line took is
+judged again by the intake as the game stood then, and every state, resolution and view is made
+again and compared with the digest the journal holds for it. A public archive of a game still
+running holds neither the seed nor the hidden files, so its intake and play wait for the end.
 Mail as sent is checked by the digest ``send`` journaled. What disagrees is a :class:`Finding`
 (data: the presentation layer words it); docs/archive.md says the same for players.
 """
@@ -23,7 +26,7 @@ from typing import Any
 
 from adjudicator.audit.archive import FORMAT, VERSION, shareable
 from adjudicator.engine.orders import Kind
-from adjudicator.rules import digests, sealing
+from adjudicator.rules import digests
 from adjudicator.rules.contract import Game, Msg, msg
 from adjudicator.rules.errors import InputRefused, UsageProblem
 from adjudicator.signing import sshsig
@@ -298,7 +301,6 @@ def _check(archive: dict[str, Any], entries: list[dict[str, Any]], summary: Summ
         )
         return
     _signatures(walk, files, header, digester, summary, game)
-    _sealed_in_order(walk, header, summary)
     _over_as_recorded(archive, walk, files, summary)
     if "seed" in archive and not summary.findings:
         _replay(walk, files, header, archive, game, digests.Digester(key), summary)
@@ -613,28 +615,6 @@ def _notice_signed(
     summary.notices += 1
 
 
-def _sealed_in_order(walk: _Walk, header: dict[str, Any], summary: Summary) -> None:
-    """Under ``sealing: commit-reveal``: every commitment accepted before its turn's reveal
-    opened, every order (reveal) after; a commitment made once others' orders were seen would
-    break the seal."""
-    if header["options"].get("sealing") != "commit-reveal":
-        return
-    opened: set[int] = set()
-    for number, entry in enumerate(walk.entries, 1):
-        if entry["type"] == "adjudicated":
-            opened.discard(int(entry["turn"]) + 1)  # a turn opened again starts sealed
-        for order in journal.order_entries(entry):
-            turn = int(order["turn"])
-            late = order.get("kind") == "commitment" and turn in opened
-            early = order.get("kind") != "commitment" and turn not in opened
-            if late or early:
-                code = "verify-commitment-late" if late else "verify-reveal-early"
-                rel = f"turns/{turn:04d}/orders/{order['file']}"
-                summary.findings.append(Finding(turn, rel, msg(code, line=number)))
-        if entry.get("reveal"):
-            opened.add(int(entry["reveal"]["turn"]))
-
-
 def _over_as_recorded(
     archive: dict[str, Any], walk: _Walk, files: dict[str, bytes], summary: Summary
 ) -> None:
@@ -662,122 +642,72 @@ def _replay(
     digester: digests.Digester,
     summary: Summary,
 ) -> None:
-    """Play the game again from the journal and compare what each step made."""
+    """Play the game again from the journal through the engine's own code, line by line, as
+    the game stood at each: every order and notice a line took is judged again by the intake,
+    every turn is played again, and what each step made is compared with what the journal
+    names."""
+    from adjudicator.audit.replica import archive_dir, judged_again
     from adjudicator.engine.adjudication import (
+        all_orders,
         ending_files,
-        forfeits,
         missing_from,
         opening_files,
-        play,
+        play_current,
     )
-    from adjudicator.engine.open_game import game_options
-    from adjudicator.engine.orders import game_problems, parse
-    from adjudicator.rules import votes
+    from adjudicator.engine.open_game import OpenGame, game_options
     from adjudicator.rules.rng import Rng
 
     created = walk.entries[0]
     meta = {**header, "seed": archive["seed"]}
     if created.get("commitment"):
         meta.update(salt=archive.get("salt"), commitment=created["commitment"])
-    names = [p["name"] for p in header["players"]]
     state = game.setup(header["players"], game_options(meta), Rng(meta["seed"]))
     states = {1: _as_stored(state)}
-    cast = _votes_cast(walk, files)
-    used: dict[int, dict[str, Any]] = {}
-    _compare(opening_files(game, meta, 1, state, None), created, 1, digester, summary)
+    if not _compare(opening_files(game, meta, 1, state, None), created, 1, digester, summary):
+        return
+    recorded = _game_json(files, summary) if "game.json" in files else None
+    store = archive_dir(files, walk.now, walk.entries, recorded or meta, states, digester)
     for number, entry in enumerate(walk.entries, 1):
+        before = walk.entries[: number - 1]
+        if journal.order_entries(entry) or entry.get("notices"):
+            refused = judged_again(store, before, entry, recorded is not None)
+            if refused is not None:
+                rel, why = refused
+                turn_of = walk.turn_of(rel)
+                summary.findings.append(Finding(turn_of or walk.turn_at[number - 1], rel, why))
+                return
         if entry["type"] == "rolled-back":
-            turn = int(entry["turn"])
-            states.pop(turn + 1, None)
-            used.pop(turn, None)
+            states.pop(int(entry["turn"]) + 1, None)
         if entry["type"] != "adjudicated":
             continue
+        handle = OpenGame(store, log=before)
         turn = int(entry["turn"])
-        state = states[turn]
-        before = journal.facts(walk.entries[: number - 1])
-        counted = votes.tally((who, what) for line, who, what in cast if line < number)
-        resigned = _resigned_before(walk.entries[: number - 1])
-        ending = votes.ending(counted, names, resigned, turn)
+        if turn != handle.turn():
+            raise ValueError(f"line {number} adjudicates turn {turn}, not the one open")
+        ending = handle.ending()
         if ending != entry.get("ended"):
             summary.findings.append(
                 Finding(turn, "log.jsonl", msg("verify-ending-differs", line=number))
             )
             return
+        state = handle.state(turn)
         if ending is not None:
-            done = {str(t): used[t] for t in sorted(used)}
-            if not _compare(
-                ending_files(game, meta, state, ending, done), entry, turn, digester, summary
-            ):
+            made = ending_files(game, handle.meta, state, ending, all_orders(handle))
+            after = {**state, "turn": turn + 1}
+        else:
+            missing = missing_from(game, state, handle.players, handle.received(turn))
+            if missing != entry.get("defaulted"):
+                summary.findings.append(
+                    Finding(turn, "log.jsonl", msg("verify-defaulted-differs", line=number))
+                )
                 return
-            states[turn + 1] = _as_stored({**state, "turn": turn + 1})
-            used[turn] = {}
-            summary.turns += 1
-            continue
-        received = before.in_effect.get(turn, {})
-        owed = game.owed(state)
-        missing = missing_from(game, state, names, received)
-        if missing != entry.get("defaulted"):
-            summary.findings.append(
-                Finding(turn, "log.jsonl", msg("verify-defaulted-differs", line=number))
-            )
+            played = play_current(handle)
+            made, after = played.files, played.state
+        if not _compare(made, entry, turn, digester, summary):
             return
-        orders: dict[str, Any] = {}
-        for player in (p for p in names if p in owed):
-            if player not in received:
-                orders[player] = None
-                continue
-            rel = walk.now.get(f"turns/{turn:04d}/orders/{received[player]['file']}", "")
-            promise = before.committed.get(turn, {})
-            sealed = header["options"].get("sealing") == "commit-reveal"
-            if not _keeps_promise(walk, files, game, turn, promise.get(player), rel, sealed):
-                summary.findings.append(Finding(turn, rel, msg("verify-reveal-differs")))
-                return
-            parsed = parse(files.get(rel, b""), game, _kind(header, received[player]))
-            if parsed.data is not None:
-                game_problems(parsed, game, game.context(game.view(state, player)))
-            if not parsed.ok:
-                summary.findings.append(Finding(turn, rel, msg("verify-order-invalid")))
-                return
-            orders[player] = game.normalise(parsed.body())
-        committed = before.committed.get(turn, {})
-        forfeited = forfeits(game, state, orders, committed)
-        earlier = {str(t): used[t] for t in sorted(used)}
-        played = play(
-            game, meta, turn, state, orders, missing, counted.conceded, earlier.copy, forfeited
-        )
-        if not _compare(played.files, entry, turn, digester, summary):
-            return
-        states[turn + 1] = _as_stored(played.state)
-        used[turn] = _as_stored(orders)
+        states[turn + 1] = _as_stored(after)
         summary.turns += 1
     summary.replayed = True
-
-
-def _votes_cast(walk: _Walk, files: dict[str, bytes]) -> list[tuple[int, str, str]]:
-    """Every vote the journal names, read once: the number of the line that took it, its
-    player and its value, in the order they came."""
-    from adjudicator.engine import notices
-
-    cast = []
-    for number, entry in enumerate(walk.entries, 1):
-        for notice in entry.get("notices") or []:
-            if notice["kind"] != "vote":
-                continue
-            origin = notices.path("vote", str(notice["file"]))
-            data = notices.parse(files.get(walk.now.get(origin, origin), b"")).data or {}
-            cast.append((number, str(data.get("player")), str(data.get("vote"))))
-    return cast
-
-
-def _resigned_before(entries: list[dict[str, Any]]) -> list[str]:
-    """The players whose seats stood resigned after ``entries`` (a replaced seat plays again)."""
-    resigned: list[str] = []
-    for entry in entries:
-        if entry["type"] == "resigned":
-            resigned.append(str(entry["player"]))
-        elif entry["type"] == "replaced" and entry["player"] in resigned:
-            resigned.remove(entry["player"])
-    return resigned
 
 
 def _kind(header: dict[str, Any], order: dict[str, Any]) -> Kind:
@@ -786,26 +716,6 @@ def _kind(header: dict[str, Any], order: dict[str, Any]) -> Kind:
     if order.get("kind") == "commitment":
         return "commitment"
     return "reveal" if header["options"].get("sealing") == "commit-reveal" else "order"
-
-
-def _keeps_promise(
-    walk: _Walk,
-    files: dict[str, bytes],
-    game: Game,
-    turn: int,
-    promise: dict[str, Any] | None,
-    rel: str,
-    sealed: bool,
-) -> bool:
-    """Whether the reveal at ``rel`` matches the commitment ``promise`` in effect (without
-    sealing there is no commitment, and nothing to match)."""
-    from adjudicator.engine.orders import parse
-
-    if promise is None:
-        return not sealed
-    committed = walk.now.get(f"turns/{turn:04d}/orders/{promise['file']}", "")
-    data = parse(files.get(committed, b""), game, "commitment").data or {}
-    return data.get("commit") == sealing.commitment_of(files.get(rel, b""))
 
 
 def _as_stored(state: Any) -> Any:

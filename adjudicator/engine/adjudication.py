@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 
@@ -81,7 +82,7 @@ def stored_order(handle: OpenGame, turn: int, player: str) -> dict[str, Any]:
     """The body of ``player``'s order in effect for ``turn``, normalised."""
     entry = handle.in_effect(turn)[player]
     name = entry["file"].rsplit("/", 1)[-1]
-    raw = (handle.dir.root / handle.dir.turn_dir(turn) / "orders" / name).read_bytes()
+    raw = handle.dir.read_bytes(f"{handle.dir.turn_dir(turn)}/orders/{name}")
     from adjudicator.engine.orders import parse
 
     sealed = handle.sealing_option() == "commit-reveal"
@@ -159,6 +160,27 @@ def play(
     return Played(resolution.state, over, {**files, **after})
 
 
+def play_current(handle: OpenGame) -> Played:
+    """The current turn played as the journal stands: each player's order in effect (a seat
+    that committed and did not reveal plays its forfeit order; a seat with none, the default),
+    and the concessions so far. ``adjudicate`` writes what it makes; ``verify`` compares it
+    with what the journal names."""
+    game, turn = handle.game, handle.turn()
+    state = handle.state(turn)
+    received = handle.received(turn)
+    owed = game.owed(state)
+    orders = {
+        p: (stored_order(handle, turn, p) if p in received else None)
+        for p in handle.players
+        if p in owed
+    }
+    forfeited = forfeits(game, state, orders, handle.committed(turn))
+    missing = missing_from(game, state, handle.players, received)
+    conceded = handle.votes().conceded
+    earlier = partial(all_orders, handle)
+    return play(game, handle.meta, turn, state, orders, missing, conceded, earlier, forfeited)
+
+
 def adjudicate(
     root: Path, default_missing: bool = False, why: Why = "gm", only_turn: int | None = None
 ) -> dict[str, Any]:
@@ -187,9 +209,7 @@ def adjudicate(
                 "revealing": False,
                 "ended": ending,
             }
-        owed = game.owed(state)
-        received = handle.received(turn)
-        missing = missing_from(game, state, handle.players, received)
+        missing = missing_from(game, state, handle.players, handle.received(turn))
         away = absences.left_out(handle)
         left_out = handle.resigned() + handle.votes().conceded + handle.without(turn) + away
         absent = [p for p in missing if p not in left_out]
@@ -207,24 +227,7 @@ def adjudicate(
         if handle.phase(turn) == "commit":
             running.commit("revealing", reveal=reveal_of(handle, turn, missing))
             return {"turn": turn, "defaulted": missing, "over": False, "revealing": True}
-        orders = {
-            p: (stored_order(handle, turn, p) if p in received else None)
-            for p in handle.players
-            if p in owed
-        }
-        forfeited = forfeits(game, state, orders, handle.committed(turn))
-        conceded = handle.votes().conceded
-        played = play(
-            game,
-            handle.meta,
-            turn,
-            state,
-            orders,
-            missing,
-            conceded,
-            lambda: all_orders(handle),
-            forfeited,
-        )
+        played = play_current(handle)
         over = played.over
         opened = clock.now()
         deadline = None if over else deadline_of(handle.meta, opened)

@@ -8,6 +8,7 @@ a commitment, a reveal or an order by its keys, and the turn's phase says which 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -104,7 +105,45 @@ def judge(
     return verdict
 
 
+@dataclass
+class Taken:
+    """An order (or commitment) the intake accepts, before it is stored."""
+
+    player: str
+    turn: int
+    kind: Kind
+    signed: bytes
+    """The bytes the signature covers (the file as its player signed it)."""
+    signature: bytes
+    digest: str
+    """The journal's digest of ``signed``: what a replay of the same bytes is found by."""
+    notes: list[Reason]
+
+    def verdict(self, label: str, replaces: bool) -> Verdict:
+        return Verdict(
+            label,
+            True,
+            self.player,
+            self.turn,
+            replaces,
+            sha256=sha256(self.signed),
+            notes=self.notes,
+        )
+
+
 def _judge(handle: OpenGame, label: str, received: bytes, signature: bytes | None) -> Verdict:
+    taken = assess(handle, label, received, signature)
+    if isinstance(taken, Verdict):
+        return taken
+    return taken.verdict(label, _store_order(handle, taken))
+
+
+def assess(
+    handle: OpenGame, label: str, received: bytes, signature: bytes | None
+) -> Taken | Verdict:
+    """Judge one order as the game stands in ``handle``, storing nothing: what it would take,
+    or the refusal. The engine stores what it takes; ``verify`` judges each order the journal
+    took again, as the game stood then."""
     kind = _kind_of(received)
     parsed = parse(received, handle.game, kind)
     if parsed.data is None:
@@ -161,10 +200,7 @@ def _judge(handle: OpenGame, label: str, received: bytes, signature: bytes | Non
         parsed.reasons.insert(0, Reason(msg("reveal-mismatch", player=player, turn=turn)))
     if not parsed.ok:
         return Verdict(label, False, player, turn, reasons=parsed.reasons)
-    replaces = _store_order(handle, turn, player, signed, signature, digest, kind)
-    if kind == "commitment":
-        _open_reveal_when_complete(handle, turn, owed)
-    return Verdict(label, True, player, turn, replaces, sha256=sha256(signed), notes=parsed.notes)
+    return Taken(player, turn, kind, signed, signature, digest, parsed.notes)
 
 
 def commitment_made(handle: OpenGame, turn: int, player: str) -> str | None:
@@ -172,7 +208,7 @@ def commitment_made(handle: OpenGame, turn: int, player: str) -> str | None:
     entry = handle.committed(turn).get(player)
     if entry is None:
         return None
-    raw = (handle.dir.root / handle.dir.turn_dir(turn) / "orders" / entry["file"]).read_bytes()
+    raw = handle.dir.read_bytes(f"{handle.dir.turn_dir(turn)}/orders/{entry['file']}")
     data = parse(raw, handle.game, "commitment").data or {}
     commit = data.get("commit")
     return commit if isinstance(commit, str) else None
@@ -222,38 +258,40 @@ def _closed_to(handle: OpenGame, player: str, turn: int) -> Msg | None:
     return out
 
 
-def _store_order(
-    handle: OpenGame,
-    turn: int,
-    player: str,
-    signed: bytes,
-    signature: bytes,
-    digest: str,
-    kind: Kind = "order",
-) -> bool:
+def _store_order(handle: OpenGame, taken: Taken) -> bool:
     """Write the order's (or commitment's) files; the step's journal line will name it in
-    effect."""
+    effect. True when it replaces the player's order (or commitment) of its turn."""
     store = handle.dir
+    turn, player = taken.turn, taken.player
     folder = f"{store.turn_dir(turn)}/orders"
     existing = store.root / folder
     count = len(list(existing.glob(f"{player}-*.yaml"))) if existing.is_dir() else 0
     name = f"{player}-{count + 1}.yaml"
-    store.write_bytes(f"{folder}/{name}", signed)
-    store.write_bytes(f"{folder}/{name}.sig", signature)
-    earlier = handle.committed(turn) if kind == "commitment" else handle.in_effect(turn)
+    store.write_bytes(f"{folder}/{name}", taken.signed)
+    store.write_bytes(f"{folder}/{name}.sig", taken.signature)
+    earlier = handle.committed(turn) if taken.kind == "commitment" else handle.in_effect(turn)
     replaces = player in earlier
     entry = {
         "turn": turn,
         "player": player,
         "file": name,
-        "digest": digest,
+        "digest": taken.digest,
         "replaces": replaces,
         "at": now(),
     }
-    if kind == "commitment":
+    if taken.kind == "commitment":
         entry["kind"] = "commitment"
-    handle.pending.append(entry)
+    took(handle, entry)
     return replaces
+
+
+def took(handle: OpenGame, entry: dict[str, Any]) -> None:
+    """Count an order the step took (its journal entry) as accepted within the step; the one
+    that completes the turn's commitments opens the reveal."""
+    handle.pending.append(entry)
+    if entry.get("kind") == "commitment":
+        turn = int(entry["turn"])
+        _open_reveal_when_complete(handle, turn, handle.game.owed(handle.state(turn)))
 
 
 # -- check -------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ the step's journal line names it (:meth:`adjudicator.engine.open_game.OpenGame.a
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.engine import notices
@@ -21,11 +22,35 @@ from adjudicator.signing import sshsig
 from adjudicator.store import clock
 
 
+@dataclass
+class TakenNotice:
+    """A notice the intake accepts, before it is stored."""
+
+    player: str
+    kind: Kind
+    signed: bytes
+    signature: bytes
+    digest: str
+    """The journal's digest of ``signed``."""
+
+
 def judge_notice(
     handle: OpenGame, label: str, received: bytes, signature: bytes | None, only: str | None
 ) -> Verdict:
     """One notice: its verdict, and, when it is accepted, its files written and its entry in
     ``handle.noticed``."""
+    taken = assess_notice(handle, label, received, signature, only)
+    if isinstance(taken, Verdict):
+        return taken
+    _store(handle, taken.kind, taken.signed, taken.signature, taken.digest)
+    return _verdict(label, True, taken.player, [], taken.kind, sha256(taken.signed))
+
+
+def assess_notice(
+    handle: OpenGame, label: str, received: bytes, signature: bytes | None, only: str | None
+) -> TakenNotice | Verdict:
+    """Judge one notice as the game stands in ``handle``, storing nothing: what it would take,
+    or the refusal (``verify`` judges each notice the journal took again, so)."""
     if only is not None and not notices.looks_like_notice(received):
         return _verdict(label, False, None, [Reason(msg("not-a-notice", only=only))], only)
     parsed = notices.parse(received)
@@ -69,8 +94,7 @@ def judge_notice(
     alone = not_alone(handle, kind)
     if alone is not None:
         return _verdict(label, False, player, [Reason(alone)], kind)
-    _store(handle, kind, signed, signature, digest)
-    return _verdict(label, True, player, [], kind, sha256(signed))
+    return TakenNotice(player, kind, signed, signature, digest)
 
 
 def _verdict(

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import datetime as dt
 import unicodedata
-from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -27,6 +26,7 @@ from adjudicator.engine.orders import Parsed, loaded
 from adjudicator.rules.contract import Problem, msg
 from adjudicator.rules.errors import NotNow
 from adjudicator.rules.problems import located_all, schema_problems
+from adjudicator.store.gamedir import GameDir
 
 KINDS = ("press", "absence", "vote")
 Kind = Literal["press", "absence", "vote"]
@@ -131,16 +131,16 @@ def path(kind: str, file: str) -> str:
     return f"{FOLDER}/{kind}/{file}"
 
 
-def stored(root: Path, kind: str, file: str) -> dict[str, Any]:
+def stored(store: GameDir, kind: str, file: str) -> dict[str, Any]:
     """The notice the journal names ``file`` of ``kind``, as its player signed it (it was valid
     when it was accepted). A file changed or deleted since (not by this program) is named, and
     the game master sent to ``doctor`` (exit 4)."""
     rel = path(kind, file)
     try:
-        parsed: Parsed | None = parse((root / rel).read_bytes())
+        parsed: Parsed | None = parse(store.read_bytes(rel))
     except OSError:
         parsed = None
     data = None if parsed is None or parsed.schema else parsed.data  # as it was: no problem
     if data is None or kind_of(data) != kind:
-        raise NotNow(msg("notice-file-damaged", path=rel, game=str(root)))
+        raise NotNow(msg("notice-file-damaged", path=rel, game=str(store.root)))
     return data

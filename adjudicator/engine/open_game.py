@@ -29,10 +29,13 @@ class OpenGame:
     ``pending`` and count as accepted.
     """
 
-    def __init__(self, root: Path) -> None:
-        self.dir = GameDir(root)
-        self.dir.require()
-        self.log = self.dir.log()
+    def __init__(self, root: Path | GameDir, log: list[dict[str, Any]] | None = None) -> None:
+        """``log``: the journal as it stood at a line (``verify`` judges each order again as the
+        game stood when it was taken), instead of the journal read now."""
+        self.dir = root if isinstance(root, GameDir) else GameDir(root)
+        if log is None:
+            self.dir.require()
+        self.log = self.dir.log() if log is None else log
         self.facts = journal.facts(self.log)
         self.meta = journal.seats(self.dir.created(), self.log, self.dir.read_json)
         self.game: Game = load_game(self.meta["game"])
@@ -131,7 +134,7 @@ class OpenGame:
         if key not in self._notices:
             from adjudicator.engine import notices  # pydantic: only for a game that has notices
 
-            self._notices[key] = notices.stored(self.dir.root, *key)
+            self._notices[key] = notices.stored(self.dir, *key)
         return self._notices[key]
 
     def votes(self) -> votes.Tally:

@@ -50,12 +50,12 @@ def everything(root: Path, log: list[dict[str, Any]] | None = None) -> list[dict
     for line in lines:
         for entry in line.get("notices") or []:
             if entry["kind"] == "vote" and grey:
-                vote = notices.stored(root, "vote", entry["file"])
+                vote = notices.stored(store, "vote", entry["file"])
                 if vote["vote"] == "concede":
                     out.add(vote["player"])
             if entry["kind"] != "press":
                 continue
-            data = notices.stored(root, "press", entry["file"])
+            data = notices.stored(store, "press", entry["file"])
             to = data["press"]["to"]
             sending = [p for p in players if p not in out]
             if grey and to_everyone(to, data["player"], sending):

@@ -5,16 +5,28 @@ from __future__ import annotations
 
 from adjudicator.audit.verify import Finding, Summary
 from adjudicator.present.words import say
-from adjudicator.rules.contract import msg
+from adjudicator.rules.contract import Game, msg
+from adjudicator.rules.errors import UsageProblem
+from adjudicator.store.registry import load_game
 
 SHOWN_FINDINGS = 20
 
 
-def finding_line(finding: Finding, lang: str = "en") -> str:
+def finding_line(finding: Finding, lang: str = "en", game: Game | None = None) -> str:
+    """One disagreement; ``game``: whose words a reason of the game's own is in (an order the
+    engine refuses for the game's rules)."""
     if finding.turn is None:
-        return say(msg("verify-at-game", path=finding.path, why=finding.problem), lang=lang)
+        return say(msg("verify-at-game", path=finding.path, why=finding.problem), game, lang)
     at = msg("verify-at-turn", turn=finding.turn, path=finding.path, why=finding.problem)
-    return say(at, lang=lang)
+    return say(at, game, lang)
+
+
+def _game_of(summary: Summary) -> Game | None:
+    """The archive's game, when it is installed here."""
+    try:
+        return load_game(str(summary.game))
+    except UsageProblem:
+        return None
 
 
 def finding_lines(summary: Summary, lang: str = "en") -> list[str]:
@@ -24,7 +36,8 @@ def finding_lines(summary: Summary, lang: str = "en") -> list[str]:
     rest = [f for f in summary.findings if f is not first]
     rest.sort(key=lambda f: -1 if f.turn is None else f.turn)
     shown = [first, *rest][:SHOWN_FINDINGS]
-    lines = [finding_line(f, lang) for f in shown]
+    game = _game_of(summary)
+    lines = [finding_line(f, lang, game) for f in shown]
     more = len(summary.findings) - len(shown)
     if more:
         lines.append(say(msg("verify-more-findings", count=more), lang=lang))

@@ -8,15 +8,33 @@ for re-running a cron job that was missed. Unset, the time is the system's, in U
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import UTC, datetime
 
 from adjudicator.rules.errors import UsageProblem
 
 ENV_VAR = "ADJUDICATOR_NOW"
+_fixed: ContextVar[datetime | None] = ContextVar("fixed", default=None)
+
+
+@contextmanager
+def fixed(moment: datetime) -> Iterator[None]:
+    """Within: :func:`now` is ``moment`` (``verify`` judges each order again at the time the
+    journal says it was taken)."""
+    token = _fixed.set(moment.astimezone(UTC))
+    try:
+        yield
+    finally:
+        _fixed.reset(token)
 
 
 def now() -> datetime:
     """The current time, aware, in UTC (``ADJUDICATOR_NOW`` when set)."""
+    moment = _fixed.get()
+    if moment is not None:
+        return moment
     given = os.environ.get(ENV_VAR)
     if not given:
         return datetime.now(UTC).replace(microsecond=0)

@@ -195,8 +195,11 @@ class GameDir:
             )
         raise UsageProblem(f"{self.root}: not a game directory (no game.json and journal)")
 
+    def read_bytes(self, rel: str) -> bytes:
+        return (self.root / rel).read_bytes()
+
     def read_json(self, rel: str) -> Any:
-        return journal.parse((self.root / rel).read_text(encoding="utf-8"))
+        return journal.parse(self.read_bytes(rel).decode("utf-8"))
 
     def write_json(self, rel: str, data: Any, sort_keys: bool = True) -> None:
         atomic_write(self.root / rel, dump_json(data, sort_keys))

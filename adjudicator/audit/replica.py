@@ -1,0 +1,163 @@
+"""The engine's own intake, run again over an archive: every order and notice a journal line
+says its step took is judged once more by :func:`adjudicator.engine.intake.assess` (or
+:func:`~adjudicator.engine.notice_intake.assess_notice`) as the game stood before that line, at
+the time the journal gives it. So ``verify`` holds no second copy of what an order must be (its
+signature under the key its seat held then, its turn and phase, no replay of bytes taken before,
+valid for its player's hand); it asks the code that took it.
+"""
+
+from __future__ import annotations
+
+import copy
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from adjudicator.engine.intake import assess, took
+from adjudicator.engine.notices import path as notice_path
+from adjudicator.engine.open_game import OpenGame
+from adjudicator.rules.contract import Msg, msg
+from adjudicator.rules.digests import Digester
+from adjudicator.rules.verdict import Verdict
+from adjudicator.store import clock, journal
+from adjudicator.store.gamedir import GameDir
+
+WITHHELD = "(withheld)"
+"""A seat's address where a public archive withholds it: judging an order needs none."""
+UNKNOWN_ZONE = timedelta(hours=14)
+"""How far a day in the game's time zone can run behind UTC's, at most (UTC-12 to UTC+14)."""
+
+
+class ArchiveDir(GameDir):
+    """An archive's files read as a game directory is (by the path the journal first named them
+    at); the states are the replay's own; nothing is ever written."""
+
+    def __init__(
+        self,
+        files: dict[str, bytes],
+        now: dict[str, str],
+        created: dict[str, Any],
+        states: dict[int, Any],
+        digester: Digester,
+        withheld: set[str],
+    ) -> None:
+        super().__init__(Path(str(created["id"])))
+        self.files, self.now, self.states = files, now, states
+        self._created = created
+        self._digester = digester
+        self.withheld = withheld
+
+    def read_bytes(self, rel: str) -> bytes:
+        try:
+            return self.files[self.now.get(rel, rel)]
+        except KeyError:
+            raise FileNotFoundError(rel) from None
+
+    def read_json(self, rel: str) -> Any:
+        if rel in self.withheld and self.now.get(rel, rel) not in self.files:
+            return {"email": WITHHELD, "was_email": WITHHELD}
+        return super().read_json(rel)
+
+    def created(self) -> dict[str, Any]:
+        return self._created
+
+    def log(self) -> list[dict[str, Any]]:
+        return []  # a replica is always opened with the journal as it stood at a line
+
+    def state(self, turn: int) -> dict[str, Any]:
+        state: dict[str, Any] = copy.deepcopy(self.states[turn])
+        return state
+
+    def write_bytes(self, rel: str, data: bytes) -> None:
+        raise AssertionError(f"an archive is read, never written ({rel})")
+
+
+def archive_dir(
+    files: dict[str, bytes],
+    now: dict[str, str],
+    entries: list[dict[str, Any]],
+    meta: dict[str, Any],
+    states: dict[int, Any],
+    digester: Digester,
+) -> ArchiveDir:
+    """The archive as the engine reads a game: ``meta`` is ``game.json`` when the archive holds
+    it (a full archive), else the journal's header with the revealed seed."""
+    withheld = {
+        str(e["addresses"]) for e in entries if e.get("type") == "replaced" and "addresses" in e
+    }
+    return ArchiveDir(files, now, meta, states, digester, withheld)
+
+
+def judged_again(
+    store: ArchiveDir, before: list[dict[str, Any]], entry: dict[str, Any], zone_known: bool
+) -> tuple[str, Msg] | None:
+    """Judge each order and notice ``entry`` took, in turn, as the game stood after ``before``
+    (the journal lines before it): None when the engine takes each as the line says, else the
+    file and why not. A notice a public archive does not hold (press) is not judged.
+    ``zone_known``: the archive says the game's time zone; without it, a date is judged by the
+    earliest day it may have been anywhere, so that a notice taken that day is never refused."""
+    handle = OpenGame(store, log=before)
+    if handle.over():
+        return "log.jsonl", msg("verify-not-taken", why=msg("game-over", game=handle.meta["id"]))
+    for order in journal.order_entries(entry):
+        rel = f"{store.turn_dir(int(order['turn']))}/orders/{order['file']}"
+        if store.now.get(rel, rel) not in store.files:
+            return rel, msg("verify-file-missing")
+        with _at(order, zone_known):
+            found = assess(handle, rel, store.read_bytes(rel), _signature(store, rel))
+        if isinstance(found, Verdict):
+            return rel, _refused(found)
+        said = (int(order["turn"]), str(order["player"]), journal.order_digest(order))
+        sealed = (order.get("kind") == "commitment") == (found.kind == "commitment")
+        if (found.turn, found.player, found.digest) != said or not sealed:
+            return rel, msg("verify-taken-otherwise")
+        took(handle, order)
+    for notice in entry.get("notices") or []:
+        rel = notice_path(str(notice["kind"]), str(notice["file"]))
+        if store.now.get(rel, rel) not in store.files:
+            continue  # press: never in a public archive (a full one names it missing)
+        from adjudicator.engine.notice_intake import assess_notice
+
+        with _at(notice, zone_known):
+            taken = assess_notice(handle, rel, store.read_bytes(rel), _signature(store, rel), None)
+        if isinstance(taken, Verdict):
+            return rel, _refused(taken)
+        if (taken.kind, taken.digest) != (notice["kind"], notice["digest"]):
+            return rel, msg("verify-taken-otherwise")
+        handle.noticed.append(notice)
+    opened, journaled = handle.opening().get("reveal"), entry.get("reveal")
+    if _opening(opened) != _opening(journaled):
+        return "log.jsonl", msg("verify-reveal-opened", turn=_opening(journaled or opened)[0])
+    return None
+
+
+def _signature(store: ArchiveDir, rel: str) -> bytes | None:
+    try:
+        return store.read_bytes(rel + ".sig")
+    except FileNotFoundError:
+        return None
+
+
+def _refused(verdict: Verdict) -> Msg:
+    """Why the engine refuses what the journal says it took: the first reason."""
+    why = verdict.reasons[0].msg if verdict.reasons else msg("verify-taken-otherwise")
+    return msg("verify-not-taken", why=why)
+
+
+def _opening(reveal: Any) -> tuple[int | None, list[str]]:
+    """A reveal opened, by what a replay can judge: its turn and who made no commitment (its
+    deadline is counted from the moment it opened)."""
+    if not isinstance(reveal, dict):
+        return None, []
+    return int(reveal["turn"]), sorted(reveal.get("without") or [])
+
+
+def _at(taken: dict[str, Any], zone_known: bool) -> Any:
+    """Judge at the time the journal says a file was taken."""
+    try:
+        moment = datetime.fromisoformat(str(taken["at"]))
+    except (KeyError, ValueError):
+        moment = clock.now()
+    if moment.tzinfo is None:
+        raise ValueError(f"a time without its offset: {taken.get('at')!r}")
+    return clock.fixed(moment if zone_known else moment - UNKNOWN_ZONE)
