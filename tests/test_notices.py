@@ -361,10 +361,21 @@ def test_a_notice_file_changed_by_hand_is_named_not_a_crash(table: Table, change
     else:
         changed = {"no YAML": "absence: [\n", "another kind": "player: bob\nvote: draw\n"}
         stored.write_text(changed.get(change, "absence: changed\n"))
-    result = run("status", table.gamedir)
-    assert result.exit_code == 4, result.output
-    assert result.output == (
+    said = (
         f"Error: {table.gamedir}: the journal names notices/absence/0001.yaml, which is not "
         "there or no longer the notice it accepted (the folder was changed): run "
         "`adjudicator doctor`\n"
     )
+    result = run("status", table.gamedir)
+    assert result.exit_code == 4, result.output
+    assert result.output == said
+    if change != "deleted":
+        return
+    journal = (table.gamedir / "log.jsonl").read_bytes()
+    result = run("adjudicate", table.gamedir, "--default-missing")  # a step: it was exit 1
+    assert (result.exit_code, result.output) == (
+        4,
+        f"Error: {table.gamedir}: the journal names notices/absence/0001.yaml, which is not "
+        "there (the folder was changed): run `adjudicator doctor`; nothing was changed\n",
+    )
+    assert (table.gamedir / "log.jsonl").read_bytes() == journal

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator.rules.contract import Msg, msg
-from adjudicator.rules.errors import UsageProblem
+from adjudicator.rules.errors import NotNow, UsageProblem
 from adjudicator.store import clock, failpoint, journal
 from adjudicator.store.gamedir import (
     LOG,
@@ -92,7 +92,12 @@ def step(root: Path, kind: str, timeout: float | None = None) -> Iterator[Step]:
     with store.locked(timeout), batched():
         recover(store)
         before = journal.facts(store.log())
-        strays = tracked(store) - set(before.files)
+        present = tracked(store)
+        lost = sorted(set(before.files) - present)
+        if lost:  # removed by hand: the step could not tell them from what it removed
+            shown = lost if len(lost) <= 3 else [*lost[:3], "..."]
+            raise NotNow(msg("files-lost", game=str(root), files=shown, count=len(lost)))
+        strays = present - set(before.files)
         begin(store, kind, lines=before.lines)
         running = Step(store, kind, before, strays=strays)
         try:
