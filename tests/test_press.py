@@ -517,23 +517,30 @@ def test_grey_press_to_every_other_player_by_name_is_press_to_everyone(
 
 
 def test_grey_press_is_refused_in_a_game_of_two(tmp_path: Path) -> None:
-    """With two players the other always knows who wrote: grey press is refused, with a
-    reason in the sender's language."""
-    table = Table(tmp_path, players=2, press="grey")
-    path = table.notice("alice", "press:\n  to: all\n  text: psst\n", "p.yaml")
-    result = run("press", table.gamedir, path)
-    assert result.exit_code == 3, result.output
-    assert (
-        "game cairo-2026 takes grey press only while three players or more may send it: with "
-        "two, the other always knows who wrote"
-    ) in result.output
-    assert not (table.gamedir / "notices" / "press").exists()
+    """With two players the other always knows who wrote: a game of two is not made with grey
+    press, and grey press is refused once only two players may send it, with a reason in the
+    sender's language."""
+    import yaml
+
+    with pytest.raises(AssertionError, match="grey press needs three players or more"):
+        Table(tmp_path, players=2, press="grey")
+    assert not (tmp_path / "game").exists()
+    setup = yaml.safe_load((tmp_path / "setup.yaml").read_text())
+    assert setup["options"] == {"press": "grey"} and len(setup["players"]) == 2
+    demo = run(
+        "demo", "sultan", "--players", "2", "--option", "press=grey", "--dir", tmp_path / "d"
+    )
+    assert demo.exit_code == 2 and "grey press needs three players or more" in demo.output
     three = Table(tmp_path / "three", players=3, press="grey")
     assert run("resign", three.gamedir, "--player", "carol").exit_code == 0
     refused = run(
         "press", three.gamedir, three.notice("alice", "press:\n  to: [bob]\n  text: x\n", "q.yaml")
     )
-    assert refused.exit_code == 3 and "takes grey press only while three" in refused.output
+    assert refused.exit_code == 3, refused.output
+    assert (
+        "game cairo-2026 takes grey press only while three players or more may send it: with "
+        "two, the other always knows who wrote"
+    ) in refused.output
 
 
 def test_who_could_have_sent_is_counted_when_the_press_came(tmp_path: Path) -> None:

@@ -225,6 +225,8 @@ def check_options(
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= highest:
             given_as = describe_value(value)  # as the user wrote it: true, not Python's True
             problems.append(Problem(f"bad-{name}", (name,), given=given_as, highest=highest))
+    if engine_options["press"] == "grey" and len(players) < 3:  # the other knows who wrote
+        problems.append(Problem("press-grey-players", ("press",), count=len(players)))
     effective, game_problems = game.options(players, game_options)
     problems += [_with_engine_options(p) for p in game_problems]
     return {**effective, **engine_options}, problems
