@@ -313,6 +313,18 @@ def test_no_answer_needs_nothing_but_the_incoming_fields() -> None:
     )
 
 
+def test_a_digest_of_one_answer_says_one_answer(
+    table: Table, config: Path, owes: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for n in range(6):
+        at(monkeypatch, n)
+        ingest(table, config, mail(signed_order(table, owes, n=n), message_id=f"<s{n}@x>"))
+    assert len(sent(table, config)) == 5
+    at(monkeypatch, 70)
+    [digest] = sent(table, config)
+    assert digest["Subject"] == "[cairo-2026] 1 answer held back (over 5 in an hour)"
+
+
 def test_five_answers_an_hour_then_one_digest(
     table: Table, config: Path, owes: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
