@@ -40,6 +40,7 @@ from email.policy import default as default_policy
 from email.utils import collapse_rfc2231_value
 from typing import TypeVar, cast
 
+from adjudicator.present.quoting import MAX_MSG_ID
 from adjudicator.rules.contract import Msg, msg
 from adjudicator.signing.sshsig import ARMOR_BEGIN, ARMOR_END, looks_armored, split_appended
 
@@ -62,8 +63,8 @@ MAX_READINGS = 64
 MAX_PASTED = 8
 #: Characters of the subject as handed on.
 MAX_SUBJECT = 200
-#: Characters of a Message-ID (and each References id).
-MAX_MESSAGE_ID = 250
+#: Characters of a Message-ID (and each References id): as long as an answer can write.
+MAX_MESSAGE_ID = MAX_MSG_ID
 #: References ids handed on (the first and the latest ones when there are more).
 MAX_REFERENCES = 50
 #: Characters of the Date header.
