@@ -13,7 +13,9 @@ Pure parsing: nothing here verifies a signature, reads YAML or knows a game. An 
 - the same pasted into an HTML body (a rich-text compose window), read as the page's text as
   rendered (``adjudicator.mail.richtext``), after the plain text: where both versions hold the
   same signature, the HTML's readings are added to the text's (the text version may be mangled);
-- any of these inside an attached message (``message/rfc822``, "forward as attachment").
+- any of these inside an attached message (``message/rfc822``, "forward as attachment");
+- the files inside Outlook's ``winmail.dat`` (``application/ms-tnef``), as if attached directly
+  (``adjudicator.mail.tnef``); one that cannot be read makes the message unreadable.
 
 Attachment bytes are kept exactly as decoded from their transfer encoding. The MIME parsing is the
 standard library's ``email`` package; its defects decide when a message is too broken to read.
@@ -44,6 +46,7 @@ from email.utils import collapse_rfc2231_value
 from typing import TypeVar, cast
 
 from adjudicator.mail.richtext import MAX_HTML, html_texts
+from adjudicator.mail.tnef import TnefError, is_tnef, tnef_files
 from adjudicator.present.quoting import MAX_MSG_ID
 from adjudicator.rules.contract import Msg, msg
 from adjudicator.signing.sshsig import ARMOR_BEGIN, ARMOR_END, looks_armored, split_appended
@@ -80,6 +83,9 @@ _BODY_NAME = "message body"
 #: Content types that say "YAML" whatever the file's name.
 _YAML_TYPES = frozenset({"text/yaml", "text/x-yaml", "application/yaml", "application/x-yaml"})
 _YAML_SUFFIXES = (".yaml", ".yml")
+#: Content types of Outlook's winmail.dat (a part of another type is one too when its bytes
+#: start with the TNEF signature).
+_TNEF_TYPES = frozenset({"application/ms-tnef", "application/vnd.ms-tnef"})
 _ID_LINE = re.compile(rb"(?m)^(?:\xef\xbb\xbf)?id[ \t]*:")
 _PLAYER_LINE = re.compile(rb"(?m)^player[ \t]*:")
 _LINE_BREAK = re.compile(rb"\r\n|\n")
@@ -632,7 +638,21 @@ def _sort_leaf(
     if data is None:
         return
     label = _clean(name) if name else f"unnamed attachment {len(attachments) + 1}"
+    if content_type in _TNEF_TYPES or is_tnef(data):
+        for inner, content in _tnef(label, data):
+            inner_label = inner or f"unnamed attachment {len(attachments) + 1}"
+            attachments.append(_Attachment(position, scope, inner_label, content, False))
+        return
     attachments.append(_Attachment(position, scope, label, data, content_type in _YAML_TYPES))
+
+
+def _tnef(label: str, data: bytes) -> list[tuple[str, bytes]]:
+    """The files in a winmail.dat; raises _Unreadable when it cannot be read."""
+    try:
+        return [(_clean(name), content) for name, content in tnef_files(data)]
+    except TnefError as exc:
+        what = Msg(f"mail-{exc.code}", dict(exc.params))
+        raise _Unreadable(msg("mail-tnef-broken", name=_quoted_text(label), what=what)) from None
 
 
 def _decoded(part: MIMEPart, name: str | None) -> bytes | None:
