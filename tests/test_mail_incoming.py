@@ -887,7 +887,8 @@ def test_raw_utf8_headers() -> None:
         ('<"quoted"@example.org>', None),
         ("<caf\u00e9@example.org>", None),
         ("<a@b>\r\nBcc: victim@example.org", "<a@b>"),
-        ("<" + "x" * 240 + "@example.org>", None),
+        ("<" + "x" * 240 + "@example.org>", "<" + "x" * 240 + "@example.org>"),
+        ("<" + "x" * 973 + "@example.org>", None),  # 987 characters: over a line's worth
         ("<>", None),
     ],
 )

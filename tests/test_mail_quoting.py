@@ -59,7 +59,8 @@ def test_one_line_keeps_words_of_any_language() -> None:
         ("<a..b@c>", None),
         ("<a@b>\r\nBcc: x@evil", None),
         ("<zoë@x>", None),
-        ("<" + "a" * 300 + "@x>", None),
+        ("<" + "a" * 300 + "@x>", "<" + "a" * 300 + "@x>"),  # Exchange's run past 100
+        ("<" + "a" * 982 + "@x>", None),  # 986: longer than a line of In-Reply-To holds
         ("", None),
         (None, None),
     ],

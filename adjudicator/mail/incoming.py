@@ -10,7 +10,12 @@ Pure parsing: nothing here verifies a signature, reads YAML or knows a game. An 
   after a greeting, before a mail signature, in a quoted reply (``>`` prefixes) and in a message
   forwarded inline: the signature does not say where the signed bytes start, so every likely
   reading is handed on (:attr:`FoundOrder.alternatives`);
-- any of these inside an attached message (``message/rfc822``, "forward as attachment").
+- the same pasted into an HTML body (a rich-text compose window), read as the page's text as
+  rendered (``adjudicator.mail.richtext``), after the plain text: where both versions hold the
+  same signature, the HTML's readings are added to the text's (the text version may be mangled);
+- any of these inside an attached message (``message/rfc822``, "forward as attachment");
+- the files inside Outlook's ``winmail.dat`` (``application/ms-tnef``), as if attached directly
+  (``adjudicator.mail.tnef``); one that cannot be read makes the message unreadable.
 
 Attachment bytes are kept exactly as decoded from their transfer encoding. The MIME parsing is the
 standard library's ``email`` package; its defects decide when a message is too broken to read.
@@ -30,7 +35,7 @@ import contextlib
 import re
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from email import errors
 from email.headerregistry import Address
 from email.message import EmailMessage, Message, MIMEPart
@@ -40,6 +45,9 @@ from email.policy import default as default_policy
 from email.utils import collapse_rfc2231_value
 from typing import TypeVar, cast
 
+from adjudicator.mail.richtext import MAX_HTML, html_texts
+from adjudicator.mail.tnef import TnefError, is_tnef, tnef_files
+from adjudicator.present.quoting import MAX_MSG_ID
 from adjudicator.rules.contract import Msg, msg
 from adjudicator.signing.sshsig import ARMOR_BEGIN, ARMOR_END, looks_armored, split_appended
 
@@ -62,8 +70,8 @@ MAX_READINGS = 64
 MAX_PASTED = 8
 #: Characters of the subject as handed on.
 MAX_SUBJECT = 200
-#: Characters of a Message-ID (and each References id).
-MAX_MESSAGE_ID = 250
+#: Characters of a Message-ID (and each References id): as long as an answer can write.
+MAX_MESSAGE_ID = MAX_MSG_ID
 #: References ids handed on (the first and the latest ones when there are more).
 MAX_REFERENCES = 50
 #: Characters of the Date header.
@@ -75,6 +83,9 @@ _BODY_NAME = "message body"
 #: Content types that say "YAML" whatever the file's name.
 _YAML_TYPES = frozenset({"text/yaml", "text/x-yaml", "application/yaml", "application/x-yaml"})
 _YAML_SUFFIXES = (".yaml", ".yml")
+#: Content types of Outlook's winmail.dat (a part of another type is one too when its bytes
+#: start with the TNEF signature).
+_TNEF_TYPES = frozenset({"application/ms-tnef", "application/vnd.ms-tnef"})
 _ID_LINE = re.compile(rb"(?m)^(?:\xef\xbb\xbf)?id[ \t]*:")
 _PLAYER_LINE = re.compile(rb"(?m)^player[ \t]*:")
 _LINE_BREAK = re.compile(rb"\r\n|\n")
@@ -216,6 +227,7 @@ class _Attachment:
 class _Body:
     position: int
     part: MIMEPart
+    html: bool = False  # a text/html part: read after the plain text (:func:`_pasted_html`)
 
 
 # --- the message as a whole ---------------------------------------------------------------------
@@ -515,14 +527,20 @@ def _find_orders(message: EmailMessage) -> tuple[tuple[FoundOrder, ...], tuple[s
         _pair([a for a in attachments if a.scope == scope], found, unsigned)
     taken = {_squeeze(order.signature) for _, order in found}
     pasted_count = 0
-    for body in bodies:
+    # The plain text first; then the HTML, whose readings of a signature found in the text are
+    # added to that order's (the text version may be mangled), and whose other orders are new.
+    for body in sorted(bodies, key=lambda body: body.html):
         if pasted_count >= MAX_PASTED:
             break
-        for pasted in _pasted(body.part, MAX_PASTED - pasted_count):
+        read = _pasted_html if body.html else _pasted
+        for pasted in read(body.part, MAX_PASTED - pasted_count):
             pasted_count += 1
-            if _squeeze(pasted.signature) not in taken:
-                taken.add(_squeeze(pasted.signature))
+            squeezed = _squeeze(pasted.signature)
+            if squeezed not in taken:
+                taken.add(squeezed)
                 found.append((body.position, pasted))
+            elif body.html:
+                _merge(found, squeezed, pasted)
     orders: list[FoundOrder] = []
     for _, order in sorted(found, key=lambda item: item[0]):
         if order not in orders:
@@ -567,7 +585,9 @@ class _Walk:
             plain = [child for child in children if child.get_content_type() == "text/plain"]
             text = plain[0] if plain else None
             for child in children:
-                self.visit(child, in_body and child is text, depth + 1, scope, attached)
+                # The first text/plain, and every HTML version (with its related parts).
+                body = child is text or child.get_content_type() != "text/plain"
+                self.visit(child, in_body and body, depth + 1, scope, attached)
         else:
             for child in children:
                 self.visit(child, in_body, depth + 1, scope, attached)
@@ -611,14 +631,28 @@ def _sort_leaf(
     content_type = part.get_content_type()
     attached = part.get_content_disposition() == "attachment" or bool(name)
     if not attached and part.get_content_maintype() == "text":
-        if in_body and content_type == "text/plain":
-            bodies.append(_Body(position, part))
+        if in_body and content_type in ("text/plain", "text/html"):
+            bodies.append(_Body(position, part, html=content_type == "text/html"))
         return
     data = _decoded(part, name)
     if data is None:
         return
     label = _clean(name) if name else f"unnamed attachment {len(attachments) + 1}"
+    if content_type in _TNEF_TYPES or is_tnef(data):
+        for inner, content in _tnef(label, data):
+            inner_label = inner or f"unnamed attachment {len(attachments) + 1}"
+            attachments.append(_Attachment(position, scope, inner_label, content, False))
+        return
     attachments.append(_Attachment(position, scope, label, data, content_type in _YAML_TYPES))
+
+
+def _tnef(label: str, data: bytes) -> list[tuple[str, bytes]]:
+    """The files in a winmail.dat; raises _Unreadable when it cannot be read."""
+    try:
+        return [(_clean(name), content) for name, content in tnef_files(data)]
+    except TnefError as exc:
+        what = Msg(f"mail-{exc.code}", dict(exc.params))
+        raise _Unreadable(msg("mail-tnef-broken", name=_quoted_text(label), what=what)) from None
 
 
 def _decoded(part: MIMEPart, name: str | None) -> bytes | None:
@@ -732,6 +766,51 @@ def _pasted(part: MIMEPart, limit: int) -> list[FoundOrder]:
     if _param(part, "format") == "flowed":
         data = _unflow(data, delsp=_param(part, "delsp") == "yes")
     return pasted_orders(data, limit)
+
+
+def _pasted_html(part: MIMEPart, limit: int) -> list[FoundOrder]:
+    """The orders pasted into a text/html part (``adjudicator.mail.richtext``): the text of
+    the page as rendered, then :func:`pasted_orders` (each rendering that the page allows,
+    their readings merged). A part larger than ``MAX_HTML`` is read as far as that."""
+    data = _decoded(part, None)
+    if data is None or b"SIGNATURE-----" not in data:  # the source may wrap "END SSH SIGNATURE"
+        return []
+    charset = part.get_content_charset() or "utf-8"
+    try:
+        html = data[: 4 * MAX_HTML].decode(charset, "replace")
+    except LookupError:
+        html = data[: 4 * MAX_HTML].decode("utf-8", "replace")
+    found: list[FoundOrder] = []
+    for text in html_texts(html):
+        for pasted in pasted_orders(text.encode("utf-8"), limit):
+            same = [order for order in found if order.signature == pasted.signature]
+            if same:
+                found[found.index(same[0])] = _merged(same[0], pasted)
+            elif len(found) < limit:
+                found.append(pasted)
+    return found
+
+
+def _merge(found: list[tuple[int, FoundOrder]], squeezed: bytes, pasted: FoundOrder) -> None:
+    """Add the readings of ``pasted`` to the pasted order found with the same signature."""
+    for index, (position, order) in enumerate(found):
+        if order.pasted and _squeeze(order.signature) == squeezed:
+            found[index] = (position, _merged(order, pasted))
+            return
+
+
+def _merged(first: FoundOrder, second: FoundOrder) -> FoundOrder:
+    """``first`` with the readings of ``second`` too: taken in turn (the most likely of each
+    first), without repeats, at most MAX_READINGS."""
+    ones = [(first.order, first.signature), *first.alternatives]
+    others = [(second.order, second.signature), *second.alternatives]
+    readings: list[tuple[bytes, bytes]] = []
+    for index in range(max(len(ones), len(others))):
+        for kind in (ones, others):
+            if index < len(kind) and kind[index] not in readings:
+                readings.append(kind[index])
+    readings = readings[:MAX_READINGS]
+    return replace(first, order=readings[0][0], alternatives=tuple(readings[1:]))
 
 
 def pasted_orders(text: bytes, limit: int = MAX_PASTED) -> list[FoundOrder]:

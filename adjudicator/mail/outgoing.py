@@ -7,7 +7,10 @@ marked ``Auto-Submitted`` (RFC 3834): ``auto-replied`` for answers (receipts, di
 
 Messages use the SMTP policy (CRLF line ends) with 7-bit transfer encodings only, so a
 non-ASCII report travels as quoted-printable or base64 through any server, 8BITMIME or not, and
-non-ASCII headers are encoded (RFC 2047, and RFC 2231 for file names).
+non-ASCII headers are encoded (RFC 2047, and RFC 2231 for file names). Message-ID, In-Reply-To
+and References never are: the stdlib would write an id longer than a folded line as encoded-words,
+which no program threads on, so :data:`POLICY` writes them as they are, folded only at the white
+space between two ids (:func:`fold_ids`).
 """
 
 from __future__ import annotations
@@ -24,11 +27,38 @@ from adjudicator.present.pictures import CID_DOMAIN
 from adjudicator.present.quoting import msg_id
 from adjudicator.store import clock
 
-POLICY = policy.SMTP.clone(cte_type="7bit")
-"""The SMTP policy (CRLF), with bodies in 7-bit encodings: never relies on 8BITMIME."""
+#: Header fields whose values are msg-ids only (RFC 5322 3.6.4), written by :func:`fold_ids`.
+ID_FIELDS = frozenset({"message-id", "in-reply-to", "references"})
+FOLD_AT = 78
+"""The length a folded header line keeps to when it can (RFC 5322 2.1.1)."""
+
+
+class _Policy(policy.EmailPolicy):
+    """The stdlib's policy, but for the fields of :data:`ID_FIELDS`, which it would write as
+    RFC 2047 encoded-words when an id is longer than a line: these :func:`fold_ids` writes."""
+
+    def fold(self, name: str, value: str) -> str:
+        if name.lower() in ID_FIELDS and str(value).isascii():
+            return fold_ids(name, str(value), self.linesep)
+        folded: str = super().fold(name, value)
+        return folded
+
+    def fold_binary(self, name: str, value: str) -> bytes:
+        if name.lower() in ID_FIELDS and str(value).isascii():
+            return fold_ids(name, str(value), self.linesep).encode("ascii")
+        folded: bytes = super().fold_binary(name, value)
+        return folded
+
+
+POLICY = _Policy(linesep="\r\n", cte_type="7bit")
+"""The SMTP policy (CRLF), with bodies in 7-bit encodings: never relies on 8BITMIME; and ids
+written as they are (:class:`_Policy`)."""
 
 MAX_REFERENCES = 20
-"""The most Message-IDs an answer's References carries (the last ones of the thread)."""
+"""The most Message-IDs an answer's References carries: the first of the thread and the latest."""
+MAX_REFERENCES_LENGTH = 4000
+"""The most characters of an answer's References value (ids and the spaces between them): a
+thread of Exchange's long ids is trimmed the same way (the first id and the latest that fit)."""
 
 _ATOM_UNSAFE = re.compile(r"[^A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+")
 
@@ -100,9 +130,9 @@ def receipt_mail(
 
     ``subject`` is the adjudicator's own (``[cairo] turn 4: order accepted``), never the
     player's: the subject of an incoming message is a stranger's choice. In-Reply-To and
-    References (``references`` then ``in_reply_to``, at most :data:`MAX_REFERENCES` ids) carry
-    only valid msg-ids; anything else given is left out. ``game_id`` is recorded in an
-    ``X-Adjudicator-Game`` header.
+    References (``references`` then ``in_reply_to``, :func:`trimmed`) carry only valid msg-ids;
+    anything else given is left out. Both are written as they are, however long
+    (:func:`fold_ids`). ``game_id`` is recorded in an ``X-Adjudicator-Game`` header.
     """
     message = _new(sender, to, subject, message_id)
     message["Auto-Submitted"] = "auto-replied"
@@ -110,7 +140,7 @@ def receipt_mail(
     parent = _message_ids([in_reply_to]) if in_reply_to else []
     if parent:
         message["In-Reply-To"] = parent[0]
-    chain = _message_ids([*references, *parent])[-MAX_REFERENCES:]
+    chain = trimmed(_message_ids([*references, *parent]))
     if chain:
         message["References"] = " ".join(chain)
     message.set_content(body, charset="utf-8")
@@ -199,6 +229,44 @@ def _message_ids(values: Sequence[str]) -> list[str]:
             if ident is not None and ident not in seen:
                 seen.append(ident)
     return seen
+
+
+def trimmed(chain: list[str]) -> list[str]:
+    """A References chain cut to :data:`MAX_REFERENCES` ids and :data:`MAX_REFERENCES_LENGTH`
+    characters: the first id (the start of the thread) and the latest ones that fit, as RFC 5322
+    3.6.4 builds the field (the parent's References, then its Message-ID) and netnews trims it
+    (RFC 5537 3.4.4: never the first, nor the parent)."""
+    if len(chain) <= 2:
+        return chain
+    first, rest = chain[0], chain[1:]
+    kept: list[str] = []
+    length = len(first)
+    for ident in reversed(rest):
+        if len(kept) == MAX_REFERENCES - 1:
+            break
+        if kept and length + 1 + len(ident) > MAX_REFERENCES_LENGTH:
+            break
+        kept.append(ident)
+        length += 1 + len(ident)
+    return [first, *reversed(kept)]
+
+
+def fold_ids(name: str, value: str, linesep: str = "\r\n") -> str:
+    """The header field ``name: value`` whose value is msg-ids, as written: the ids as they are
+    (never encoded-words), folded only at the white space between two ids, a line kept to
+    :data:`FOLD_AT` characters unless one id alone is longer (RFC 5322 2.2.3: folding is only at
+    white space, and an id has none). Ends with ``linesep``.
+
+    Every id is at most ``MAX_MSG_ID`` characters (``adjudicator.present.quoting``), so a line
+    holding one is within RFC 5322's 998.
+    """
+    words = value.split()
+    lines = [f"{name}:"]
+    for word in words:
+        if len(lines[-1]) + 1 + len(word) > FOLD_AT and lines[-1] != f"{name}:":
+            lines.append("")
+        lines[-1] += f" {word}"
+    return linesep.join(lines) + linesep
 
 
 def _domain(sender: str) -> str:

@@ -20,9 +20,10 @@ import re
 LIMIT = 80
 """The longest quotation of a message's text, in characters (escapes counted as written)."""
 
-MAX_MSG_ID = 250
-"""The longest Message-ID kept: RFC 5322 sets no limit below a line's 998 characters, real ones
-are under 100, and a longer one is more likely a stranger's attempt to bloat a header."""
+MAX_MSG_ID = 998 - len("In-Reply-To: ")
+"""The longest Message-ID kept (985): RFC 5322 sets no limit below a line's 998 characters, and
+Exchange's run past 100, so every id a program writes is kept, as long as it fits one line of an
+answer's In-Reply-To. (A References chain of such ids is trimmed by its length.)"""
 
 _ATEXT = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]"
 _DOT_ATOM = rf"{_ATEXT}+(?:\.{_ATEXT}+)*"

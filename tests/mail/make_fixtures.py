@@ -72,6 +72,13 @@ NOTES = {
     "and HTML, attachments application/octet-stream base64 (MS-OXCMAIL 2.2.3.4), CRLF",
     "apple": "Apple Mail: format=flowed; delsp=yes (RFC 3676 4.2), x-unix-mode parameters, "
     "stored with LF by a Maildir delivery (maildir(5))",
+    "thunderbird-html": "Thunderbird composing in HTML: an <!DOCTYPE html> page indented by "
+    "two, its source wrapped at 72 (mailnews.wraplength), runs of spaces as &nbsp; (Gecko's "
+    "editor), a plain-text version beside it unless sent as HTML only, CRLF",
+    "gmail-html": "Gmail's rich-text window: <div dir=ltr> of <div> lines, &nbsp; and spaces "
+    "in turn (Chromium's editor), quoted-printable, CRLF",
+    "apple-html": "Apple Mail's rich text: <div> lines, -webkit-nbsp-mode: space, "
+    "quoted-printable, stored with LF by a Maildir delivery (maildir(5))",
     "gmail": "Gmail: multipart/alternative text/plain UTF-8 and text/html, no format=flowed, "
     "quoted replies with '> ' (RFC 3676 4.5 style, unflowed), CRLF",
 }
@@ -887,13 +894,356 @@ FIXTURES = [
 ]
 
 
+# --- orders pasted into a rich-text (HTML) compose window ----------------------------------------
+#
+# A player who composes in HTML pastes the order and its signature into the window: the editor
+# keeps each line as a <br> break (Thunderbird, in a <p>), a <div> (Gmail, Apple Mail) or a <p>
+# (Outlook), writes runs of spaces with no-break spaces so they show, and escapes <, > and &.
+# Thunderbird's serializer then indents the source and wraps it at 72 columns at a space.
+
+#: An order whose comment is longer than 72 columns and holds characters HTML escapes.
+RICH = (
+    "# Sultan, game cairo-2026, turn 4: sam's order (bids <= 2 & no ties).\n"
+    "# Your hand: 3, 7, 12, 15 - Grüße an alle, and a comment long enough to wrap\n"
+    "\n"
+    "id: cairo-2026\n"
+    "player: sam\n"
+    "turn: 4\n"
+    "bids:\n"
+    "  - cushion: 2  # 1 (red), 2 (blue), 3 (green)\n"
+    "    card: 12    # one of your cards: 3, 7, 12, 15\n"
+    "  - cushion: 1\n"
+    "    card: 7\n"
+).encode()
+
+
+def gecko_spaces(line: str) -> str:
+    """A line as Gecko's editor (Thunderbird) keeps it: each run of spaces that HTML would
+    collapse as no-break spaces ending with one plain space (all no-break at a line's ends)."""
+    out: list[str] = []
+    index = 0
+    while index < len(line):
+        if line[index] != " ":
+            out.append(escape(line[index], quote=False))
+            index += 1
+            continue
+        end = index
+        while end < len(line) and line[end] == " ":
+            end += 1
+        run = end - index
+        if index == 0 or end == len(line):
+            out.append("&nbsp;" * run)
+        else:
+            out.append("&nbsp;" * (run - 1) + " ")
+        index = end
+    return "".join(out)
+
+
+def blink_spaces(line: str) -> str:
+    """A line as Chromium's and WebKit's editors (Gmail, Apple Mail) keep it: runs of spaces as
+    no-break spaces and spaces in turn, a no-break one first at a line's start."""
+    out: list[str] = []
+    index = 0
+    while index < len(line):
+        if line[index] != " ":
+            out.append(escape(line[index], quote=False))
+            index += 1
+            continue
+        end = index
+        while end < len(line) and line[end] == " ":
+            end += 1
+        run = end - index
+        if run == 1 and index > 0 and end < len(line):
+            out.append(" ")
+        else:
+            out.append("".join("&nbsp;" if n % 2 == 0 else " " for n in range(run)))
+            if end == len(line) and out[-1].endswith(" "):
+                out[-1] = out[-1][:-1] + "&nbsp;"
+        index = end
+    return "".join(out)
+
+
+def tb_wrap(line: str, indent: str, width: int = 72) -> str:
+    """One line of Thunderbird's HTML source, wrapped at a space outside a tag (the serializer
+    wraps at mailnews.wraplength, 72), each continuation with the same indent."""
+    out: list[str] = []
+    line = indent + line
+    while len(line) > width:
+        cut = -1
+        depth = 0
+        for position, char in enumerate(line[:width]):
+            depth += char == "<"
+            depth -= char == ">"
+            if char == " " and depth == 0 and position > len(indent):
+                cut = position
+        if cut < 0:
+            break
+        out.append(line[:cut])
+        line = indent + line[cut + 1 :]
+    out.append(line)
+    return "\n".join(out)
+
+
+def tb_html_page(body: str) -> bytes:
+    return (
+        "<!DOCTYPE html>\n<html>\n  <head>\n"
+        '    <meta http-equiv="content-type" content="text/html; charset=UTF-8">\n'
+        "  </head>\n  <body>\n" + body + "  </body>\n</html>\n"
+    ).encode()
+
+
+def tb_pasted_paragraph(text: bytes) -> str:
+    """Lines pasted into one <p> of Thunderbird's editor: <br> breaks, Gecko's spaces, the
+    source wrapped; an empty line is a <br> of its own."""
+    lines = text.decode().split("\n")[:-1]
+    body = "    <p>" + gecko_spaces(lines[0]) + "<br>\n"
+    for line in lines[1:]:
+        body += tb_wrap(gecko_spaces(line) + "<br>", "      ") + "\n"
+    return body + "    </p>\n"
+
+
+def tb_rich_head(subject: str, mid: str, *extra: tuple[str, str]) -> bytes:
+    return tb_head(subject, mid, *extra).replace(
+        NOTES["thunderbird"].encode(), NOTES["thunderbird-html"].encode()
+    )
+
+
+def tb_html_only(order: bytes, signature: bytes) -> bytes:
+    body = (
+        "    <p>Hi GM,</p>\n    <p>here are my orders, pasted as they were signed:</p>\n"
+        + tb_pasted_paragraph(order + signature)
+        + '    <div class="moz-signature">-- <br>\n      Sam</div>\n'
+    )
+    return (
+        tb_rich_head("Orders turn 4", "f1a2b3c4-tb-html-only")
+        + headers(
+            ("Content-Type", "text/html; charset=UTF-8"), ("Content-Transfer-Encoding", "8bit")
+        )
+        + b"\n"
+        + tb_html_page(body)
+    )
+
+
+def hard_wrapped(text: bytes, width: int = 72) -> bytes:
+    """``text`` wrapped at ``width`` with hard line breaks (a plain-text version made with
+    mailnews.send_plaintext_flowed off): what it does to a long comment line breaks the order."""
+    out: list[bytes] = []
+    for line in text.split(b"\n")[:-1]:
+        while len(line) > width and b" " in line[1:width]:
+            cut = line.rfind(b" ", 1, width)
+            out.append(line[:cut])
+            line = line[cut + 1 :]
+        out.append(line)
+    return b"\n".join(out) + b"\n"
+
+
+def tb_html_alternative(order: bytes, signature: bytes) -> bytes:
+    boundary = "------------3Fv8Tn1Qx6Jd2Ws9Hk4Pb7Ge"
+    greeting = b"Hi GM,\n\nmy orders:\n\n"
+    body = (
+        "    <p>Hi GM,</p>\n    <p>my orders:</p>\n"
+        + tb_pasted_paragraph(order + signature)
+        + "    <p>Sam<br>\n    </p>\n"
+    )
+    plain = hard_wrapped(greeting + order + signature + b"\nSam\n")
+    return (
+        tb_rich_head("Orders turn 4", "a9b8c7d6-tb-html-alt")
+        + headers(("Content-Type", f'multipart/alternative; boundary="{boundary}"'))
+        + b"\n"
+        + multipart(
+            boundary,
+            [
+                part(
+                    "text/plain; charset=UTF-8",
+                    qp(plain),
+                    ("Content-Transfer-Encoding", "quoted-printable"),
+                ),
+                part(
+                    "text/html; charset=UTF-8",
+                    qp(tb_html_page(body)),
+                    ("Content-Transfer-Encoding", "quoted-printable"),
+                ),
+            ],
+            b"This is a multi-part message in MIME format.\n",
+        )
+    )
+
+
+def tb_html_quote_pre(order: bytes, signature: bytes) -> bytes:
+    """An HTML reply quoting the player's own plain-text message (not flowed): Thunderbird
+    quotes it in <pre class="moz-quote-pre"> inside <blockquote type="cite">."""
+    earlier = (b"Hi GM,\n\n" + order + signature + b"\n-- \nSam\n").decode()
+    body = (
+        "    <p>Sending them again, see below.</p>\n"
+        '    <div class="moz-cite-prefix">On 24/11/2026 21:14, Sam Example wrote:<br>\n'
+        "    </div>\n"
+        '    <blockquote type="cite" cite="mid:c1f3a4b5-tb-plain@example.org">\n'
+        '      <pre class="moz-quote-pre" wrap="">' + escape(earlier, quote=False) + "</pre>\n"
+        "    </blockquote>\n"
+    )
+    return (
+        tb_rich_head(
+            "Re: Orders turn 4",
+            "b2c3d4e5-tb-html-quote-pre",
+            ("References", "<c1f3a4b5-tb-plain@example.org>"),
+            ("In-Reply-To", "<c1f3a4b5-tb-plain@example.org>"),
+        )
+        + headers(
+            ("Content-Type", "text/html; charset=UTF-8"), ("Content-Transfer-Encoding", "8bit")
+        )
+        + b"\n"
+        + tb_html_page(body)
+    )
+
+
+def tb_html_quote_flowed(order: bytes, signature: bytes) -> bytes:
+    """An HTML reply quoting the player's own format=flowed message: Thunderbird shows flowed
+    text as <div class="moz-text-flowed">, lines as <br>, leading spaces as &nbsp;."""
+    earlier = b"Hi GM,\n\n" + order + signature + b"\n-- \nSam\n"
+    lines = earlier.decode().split("\n")[:-1]
+    flowed_html = "".join(tb_wrap(gecko_spaces(line) + "<br>", "        ") + "\n" for line in lines)
+    body = (
+        "    <p>Did this one reach you?</p>\n"
+        '    <div class="moz-cite-prefix">On 24/11/2026 21:14, Sam Example wrote:<br>\n'
+        "    </div>\n"
+        '    <blockquote type="cite" cite="mid:c1f3a4b5-tb-pasted@example.org">\n'
+        '      <div class="moz-text-flowed" style="font-family: -moz-fixed;\n'
+        '        font-size: 12px;" lang="x-unicode">' + flowed_html + "      </div>\n"
+        "    </blockquote>\n"
+    )
+    return (
+        tb_rich_head(
+            "Re: Orders turn 4",
+            "c3d4e5f6-tb-html-quote-flowed",
+            ("References", "<c1f3a4b5-tb-pasted@example.org>"),
+            ("In-Reply-To", "<c1f3a4b5-tb-pasted@example.org>"),
+        )
+        + headers(
+            ("Content-Type", "text/html; charset=UTF-8"), ("Content-Transfer-Encoding", "8bit")
+        )
+        + b"\n"
+        + tb_html_page(body)
+    )
+
+
+def gm_rich(order: bytes, signature: bytes) -> bytes:
+    """Gmail's rich-text window: each pasted line a <div>, an empty one <div><br></div>, spaces
+    as &nbsp; and spaces in turn; the text version here lost the order's indentation."""
+    boundary = "000000000000b8f6a70b2f3e5162"
+    text = b"Hi GM,\n\n" + order + signature + b"\nSam\n"
+    divs = "".join(
+        f"<div>{blink_spaces(line)}</div>" if line else "<div><br></div>"
+        for line in text.decode().split("\n")[:-1]
+    )
+    page = f'<div dir="ltr">{divs}</div>\n'.encode()
+    plain = b"\n".join(line.lstrip(b" ") for line in text.split(b"\n"))
+    return (
+        gm_head("Orders turn 4", "CAJm8Qx3rich", boundary, "alternative").replace(
+            NOTES["gmail"].encode(), NOTES["gmail-html"].encode()
+        )
+        + b"\n"
+        + multipart(
+            boundary,
+            [
+                part(
+                    'text/plain; charset="UTF-8"',
+                    qp(plain),
+                    ("Content-Transfer-Encoding", "quoted-printable"),
+                ),
+                part(
+                    'text/html; charset="UTF-8"',
+                    qp(page),
+                    ("Content-Transfer-Encoding", "quoted-printable"),
+                ),
+            ],
+        )
+    )
+
+
+def ap_rich(order: bytes, signature: bytes) -> bytes:
+    """Apple Mail's rich text, sent as HTML only here: <div> lines, <br> for empty ones,
+    -webkit-nbsp-mode: space."""
+    text = b"Hi GM,\n\n" + order + signature + b"\nSent from my Mac\n"
+    divs = "".join(
+        f"<div>{blink_spaces(line)}</div>" if line else "<div><br></div>"
+        for line in text.decode().split("\n")[:-1]
+    )
+    page = (
+        '<html><head><meta http-equiv="content-type" content="text/html; charset=utf-8"></head>'
+        '<body style="overflow-wrap: break-word; -webkit-nbsp-mode: space; line-break: '
+        f'after-white-space;">{divs}</body></html>'
+    ).encode()
+    return (
+        headers(
+            ("From", "Sam Example <sam@example.org>"),
+            ("Content-Type", "text/html;\n\tcharset=utf-8"),
+            ("Content-Transfer-Encoding", "quoted-printable"),
+            ("Mime-Version", "1.0 (Mac OS X Mail 16.0 \\(3826.300.87.4.3\\))"),
+            ("Subject", "Orders turn 4"),
+            ("Message-Id", "<5F0E1D2C-3B4A-4958-A6B7-C8D9E0F1A2B3@example.org>"),
+            ("Date", "Wed, 25 Nov 2026 10:02:11 +0100"),
+            ("To", "gm@example.net"),
+            ("X-Mailer", "Apple Mail (2.3826.300.87.4.3)"),
+            ("X-Fixture-Note", NOTES["apple-html"]),
+        )
+        + b"\n"
+        + qp(page)
+    )
+
+
+RICH_FIXTURES = [
+    Fixture(
+        "thunderbird-html-only.eml",
+        RICH,
+        tb_html_only,
+        True,
+        "HTML only: pasted into a <p>, <br> lines, &nbsp; indentation, source wrapped at 72",
+    ),
+    Fixture(
+        "thunderbird-html-alternative.eml",
+        RICH,
+        tb_html_alternative,
+        True,
+        "HTML and a text version hard-wrapped at 72, which breaks the order",
+    ),
+    Fixture(
+        "thunderbird-html-quote-pre.eml",
+        RICH,
+        tb_html_quote_pre,
+        True,
+        "HTML reply quoting a plain message: <blockquote><pre class=moz-quote-pre>",
+    ),
+    Fixture(
+        "thunderbird-html-quote-flowed.eml",
+        RICH,
+        tb_html_quote_flowed,
+        True,
+        "HTML reply quoting a flowed message: <blockquote><div class=moz-text-flowed>",
+    ),
+    Fixture(
+        "gmail-html-divs.eml",
+        RICH,
+        gm_rich,
+        True,
+        "<div> lines, &nbsp; and spaces in turn; the text version lost the indentation",
+    ),
+    Fixture(
+        "apple-mail-html-only.eml",
+        RICH,
+        ap_rich,
+        False,
+        "HTML only, quoted-printable, <div> lines",
+    ),
+]
+
+
 def build(fixture: Fixture, signature: bytes) -> bytes:
     raw = fixture.build(fixture.order, signature)
     return raw.replace(b"\n", b"\r\n") if fixture.crlf else raw
 
 
 def main() -> int:
-    for fixture in FIXTURES:
+    for fixture in [*FIXTURES, *RICH_FIXTURES]:
         (HERE / fixture.name).write_bytes(build(fixture, sign(fixture.order)))
         print(fixture.name)
     return 0
