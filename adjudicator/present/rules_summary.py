@@ -6,6 +6,10 @@ templates folder (``Game.templates()/rules/<lang>.md``: ``en.md``, ``de.md``, ``
 rulebook, in the words of the game's glossary. English is the one a game must ship
 (:func:`adjudicator.testing.check_templates` asks for it); a language the game has no file for
 gets the English one. The welcome mail, docs/rules/ and the site's rules pages read them here.
+
+On the static site a summary is a page of its own (:func:`summary_html`): CommonMark rendered by
+markdown-it-py, with raw HTML in the Markdown shown as text, never passed on, so a game's summary
+cannot put a script, a style sheet or a fetched picture into a page.
 """
 
 from __future__ import annotations
@@ -40,6 +44,24 @@ def summary_of(game: Game, lang: str) -> str | None:
     none in ``lang``); None when the game ships no summary."""
     found = summary_file(game, lang)
     return None if found is None else found.read_text(encoding="utf-8")
+
+
+def languages(game: Game) -> list[str]:
+    """The languages ``game`` ships its summary in, in the adjudicator's order (en, de, nl,
+    fr): each has its own file."""
+    folder = game.templates() / FOLDER
+    return [lang for lang in LANGUAGES if (folder / f"{lang}.md").is_file()]
+
+
+def summary_html(game: Game, lang: str) -> str | None:
+    """``game``'s summary in ``lang`` (English when it has none in ``lang``) as HTML, for the
+    inside of a page; None when the game ships no summary."""
+    text = summary_of(game, lang)
+    if text is None:
+        return None
+    from markdown_it import MarkdownIt  # only the site renders one
+
+    return str(MarkdownIt("commonmark", {"html": False}).enable("table").render(text))
 
 
 def summary(game_name: str, lang: str) -> str | None:
