@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
-from adjudicator.present.rules_summary import summary, summary_of
+from adjudicator.present.rules_summary import summary, summary_html, summary_of
 from adjudicator.rules.errors import UsageProblem
 from adjudicator.rules.lang import LANGUAGES
+from adjudicator.store.registry import load_game
 
 
 def game_with(folder: Path) -> Any:
@@ -86,6 +87,12 @@ def shipped(game: str, lang: str) -> str:
     return (ROOT / "templates" / game / "rules" / f"{lang}.md").read_text(encoding="utf-8")
 
 
+def blocks(html: str) -> list[str]:
+    """The block elements of a rendered summary, in order (a line a translation began with
+    ``1.`` or ``-`` by mistake makes a list of its own)."""
+    return re.findall(r"<(h\d|p|ul|ol|li|table|pre|blockquote)>", html)
+
+
 def headings(text: str) -> list[str]:
     """The level of each heading, in order (``#``, ``##``...)."""
     return [line.split(" ", 1)[0] for line in text.splitlines() if re.match(r"#+ ", line)]
@@ -98,6 +105,9 @@ def test_every_game_ships_its_summary_in_every_language(game: str, lang: str) ->
     assert text is not None and text == shipped(game, lang), "read from the game's templates"
     assert headings(text) == headings(shipped(game, "en")), "the English sections, in order"
     assert len(headings(text)) >= 5
+    html, english = summary_html(load_game(game), lang), summary_html(load_game(game), "en")
+    assert html is not None and english is not None
+    assert blocks(html) == blocks(english), "the same lists and paragraphs, rendered"
     for key in ORDER_KEYS[game]:
         assert f"`{key}" in text, f"the order key {key!r}"
 
