@@ -173,6 +173,41 @@ def test_an_order_naming_another_player_is_refused_to_the_keys_owner_and_the_gm_
     assert "Message-ID:  <c1@x>" in text(notice)
 
 
+def test_an_order_signed_with_the_seats_former_key_is_answered_to_the_seat_and_named(
+    table: Table, config: Path, owes: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A player whose key the game master replaced signs with the old one: no stranger's mail,
+    so they are answered at their registered address that the key was replaced (and when), and
+    the game master's notice names the seat. The command path gives the same reason."""
+    old = table.keys[owes]
+    new = make_key(tmp_path / "new-keys", owes)
+    at(monkeypatch, 30)
+    replaced = run("replace", table.gamedir, "--player", owes, "--key-file", f"{new}.pub")
+    assert replaced.exit_code == 0, replaced.output
+    at(monkeypatch, 31)
+    sent(table, config)  # the replacement's mail
+    order = signed_order(table, owes, n=1)
+    reason = (
+        f"signed with {owes}'s former key, which the game master replaced at turn 1 "
+        "(2026-11-23T20:30:00+00:00): sign with your new key"
+    )
+    path = table.write("former.yaml", order[0].decode())
+    path.with_name("former.yaml.sig").write_bytes(order[1])
+    by_command = run("submit", table.gamedir, path)
+    assert (by_command.exit_code, by_command.output) == (3, f"{path}: refused: {reason}\n")
+    raw = mail(order, sender=f"{owes}@example.org", message_id="<f1@x>")
+    assert ingest(table, config, raw) == [f"<f1@x> cairo-2026 {owes} - refused: {reason}"]
+    assert table.status()["received"] == []
+    mails = sent(table, config)
+    assert {str(m["To"]) for m in mails} == {"gm@example.org", f"{owes}@example.org"}
+    receipt = next(m for m in mails if m["To"] == f"{owes}@example.org")
+    assert receipt["Subject"] == "[cairo-2026] order refused"
+    assert reason in " ".join(text(receipt).split())
+    notice = next(m for m in mails if m["To"] == "gm@example.org")
+    assert notice["Subject"] == f"[cairo-2026] an order of {owes} signed with their former key"
+    assert old.exists()
+
+
 def test_mail_without_an_order_from_a_player_is_answered_to_nobody(
     table: Table, config: Path, owes: str
 ) -> None:

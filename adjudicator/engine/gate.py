@@ -32,6 +32,11 @@ def signature_reason(
         return msg("bad-signature", why=error.reason)
     from adjudicator.signing import keys  # cryptography: only for a signature that failed
 
+    for former in reversed(handle.former_keys(player)):
+        if keys.parse_public_line(str(former["key"])) == made_with:
+            return msg(
+                "signed-with-former-key", player=player, turn=former["turn"], at=former["at"]
+            )
     for other in handle.players:
         if other != player and keys.parse_public_line(handle.key_of(other)) == made_with:
             return msg("signed-with-other-key", other=other, player=player)

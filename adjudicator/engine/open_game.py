@@ -58,6 +58,13 @@ class OpenGame:
                 return key
         raise KeyError(player)
 
+    def former_keys(self, player: str) -> list[dict[str, Any]]:
+        """The keys ``player``'s seat held before the game master replaced them, with the turn
+        and time of each replacement (:func:`journal.former_keys`)."""
+        return [
+            k for k in journal.former_keys(self.dir.created(), self.log) if k["player"] == player
+        ]
+
     def turn(self) -> int:
         return self.facts.turn
 

@@ -53,7 +53,7 @@ from adjudicator.rules.lang import DEFAULT, game_lang, lang_of
 from adjudicator.rules.strictyaml import DEFAULT_MAX_BYTES, StrictYamlError, load
 from adjudicator.rules.verdict import Verdict
 from adjudicator.signing import keys, sshsig
-from adjudicator.store import steps
+from adjudicator.store import journal, steps
 from adjudicator.store.gamedir import GameDir, atomic_write
 
 EXCERPT_LINES = 20
@@ -106,6 +106,19 @@ class Game:
         for player in sorted(self.players, key=first):
             try:
                 sshsig.verify_variants(order, signature, self.key_of(player), signer=player)
+            except sshsig.SignatureError:
+                continue
+            return player
+        return None
+
+    def former_signer(self, order: bytes, signature: bytes) -> str | None:
+        """The player whose seat held, before the game master replaced it, the key that made
+        ``signature``: no stranger, but a player to tell that their key changed."""
+        store = GameDir(self.root)
+        for former in journal.former_keys(store.created(), store.log()):
+            player = str(former["player"])
+            try:
+                sshsig.verify_variants(order, signature, str(former["key"]), signer=player)
             except sshsig.SignatureError:
                 continue
             return player
@@ -221,6 +234,8 @@ class _Route:
     order: bytes = b""
     signature: bytes = b""
     named: object = None
+    former: bool = False
+    """The signature verifies only with a key the signer's seat held before it was replaced."""
 
 
 def _one_message(games: list[Game], raw: Raw, settings: MailSettings) -> Outcome:
@@ -306,6 +321,12 @@ def _route(games: list[Game], found: FoundOrder) -> _Route:
         signer = game.signer(order, signature, player)
         if signer is not None:
             return _Route(game, signer, order, signature, player)
+    for order, signature in _readings(found):
+        game_id, player = _fields(order)
+        game = next((g for g in games if g.id == game_id), None) if game_id else None
+        signer = None if game is None else game.former_signer(order, signature)
+        if game is not None and signer is not None:
+            return _Route(game, signer, order, signature, player, former=True)
     return _Route(named_game)
 
 
@@ -333,7 +354,11 @@ def _judged(
     """Judge an order (or notice) whose signature verified with ``route.signer``'s key, within
     the game's step."""
     named, signer = route.named, str(route.signer)
-    if isinstance(named, str) and named != signer and named in game.players:
+    if route.former:
+        names = {"game": game.id, "player": signer}
+        about = Msg("mail-former-key-subject", names)
+        _keep_and_tell(message, game, [Msg("mail-former-key", names)], False, about=about)
+    elif isinstance(named, str) and named != signer and named in game.players:
         names = {"game": game.id, "named": named, "signer": signer}
         _keep_and_tell(
             message,

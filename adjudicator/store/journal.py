@@ -247,6 +247,26 @@ def addresses(entry: dict[str, Any], read: Callable[[str], Any]) -> tuple[str, s
     return str(entry["email"]), str(entry["was_email"])
 
 
+def former_keys(created: dict[str, Any], log: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each key a seat held before a ``replaced`` line gave it another, in the order they gave
+    way: ``player``, ``key``, and the ``turn`` and time (``at``) of the replacement."""
+    keys = {str(p["name"]): p.get("key") for p in created["players"]}
+    turn, found = 1, []
+    for entry in log:
+        kind = entry.get("type")
+        if kind == "adjudicated":
+            turn = int(entry["turn"]) + 1
+        elif kind == "rolled-back":
+            turn = int(entry["turn"])
+        elif kind == "replaced" and entry.get("player") in keys:
+            player = str(entry["player"])
+            found.append(
+                {"player": player, "key": keys[player], "turn": turn, "at": entry.get("at")}
+            )
+            keys[player] = entry["key"]
+    return found
+
+
 def seats(
     created: dict[str, Any], log: list[dict[str, Any]], read: Callable[[str], Any]
 ) -> dict[str, Any]:
