@@ -255,7 +255,7 @@ def test_replace_gives_a_seat_a_new_player_and_key(tmp_path: Path, at: Clock, co
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     old = run("submit", table.gamedir, table.signed("bob", table.legal("bob")))
-    assert old.exit_code == 3 and "bad signature" in old.output
+    assert old.exit_code == 3 and "signed with bob's former key" in old.output
     path = table.write("zoe.yaml", table.order_text("bob", table.legal("bob")))
     ssh_sign(new_key, path)
     assert run("submit", table.gamedir, path).exit_code == 0

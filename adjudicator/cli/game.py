@@ -54,16 +54,27 @@ def submit(gamedir: Path, orders: tuple[Path, ...]) -> None:
 @click.argument("gamedir", type=GAMEDIR)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def status(gamedir: Path, as_json: bool) -> None:
-    """Show the turn, who owes what, who is away until when, and the deadline.
+    """Show the turn, who owes what, who is away until when, the deadline and the mail queued.
+
+    GAMEDIR may be a folder of games, as `tick` takes: then one line a game (a list in JSON).
 
     \b
     Example:
       adjudicator status games/cairo-2026 --json
+      adjudicator status games
     """
-    from adjudicator.engine import queries
-    from adjudicator.present.status import status_lines
+    from adjudicator.mail import overview
+    from adjudicator.present.status import game_line, status_lines
 
-    data = queries.status(gamedir)
+    if overview.is_folder_of_games(gamedir):
+        games = overview.folder_status(gamedir)
+        if as_json:
+            echo_json(games)
+            return
+        for data in games:
+            echo(game_line(data))
+        return
+    data = overview.game_status(gamedir)
     if as_json:
         echo_json(data)
         return
@@ -148,10 +159,15 @@ def doctor(gamedir: Path) -> None:
     Example:
       adjudicator doctor games/cairo-2026
     """
+    from adjudicator.mail.waiting import waiting
+    from adjudicator.present.status import queued_text
     from adjudicator.present.words import say
     from adjudicator.store.doctor import examine
 
     result = examine(gamedir)
+    queued = waiting(gamedir) if not result.problems else None
+    if queued is not None:
+        echo(f"mail: {queued_text(queued)} (`adjudicator send` sends them)")
     for name in result.in_doubt:
         echo(f"in doubt: mail/sending/{name} (check whether it arrived)")
     for problem in result.problems:

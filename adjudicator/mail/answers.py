@@ -32,7 +32,8 @@ from pathlib import Path
 from adjudicator.mail.config import MailSettings
 from adjudicator.mail.incoming import Incoming
 from adjudicator.mail.outgoing import POLICY, digest_mail, new_message_id
-from adjudicator.mail.queue import Outbox, eml_files, move_into
+from adjudicator.mail.queue import Outbox, move_into
+from adjudicator.mail.waiting import eml_files
 from adjudicator.present import mail as present_mail
 from adjudicator.present.quoting import addr_spec, printable
 from adjudicator.rules.lang import DEFAULT, game_lang, lang_of

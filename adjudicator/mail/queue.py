@@ -27,11 +27,10 @@ import smtplib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
-from email.utils import parsedate_to_datetime
 from pathlib import Path
 
 from filelock import FileLock, Timeout
@@ -39,6 +38,7 @@ from filelock import FileLock, Timeout
 from adjudicator.mail.config import MailSettings, ServerSettings, password
 from adjudicator.mail.outgoing import POLICY
 from adjudicator.mail.tls import certificate_problem, connection_problem, not_local, tls_context
+from adjudicator.mail.waiting import eml_files, queued_at
 from adjudicator.present import mail as present_mail
 from adjudicator.store import clock, failpoint
 from adjudicator.store.gamedir import atomic_write, fsync_dir, make_folder
@@ -326,7 +326,7 @@ def _send_all(
                 return
             except _Refused as error:
                 answer = printable(str(error))
-                age = now - _queued_at(data, sending)
+                age = now - queued_at(data, sending)
                 if error.for_good:
                     outbox._move(sending, outbox.failed)
                     report.refused_for_good.append((sending.name, answer))
@@ -422,16 +422,6 @@ def _transaction(client: smtplib.SMTP, server: ServerSettings, data: bytes) -> N
         raise _Refused(
             f"the server refused the message: {code} {_text(reply)}", for_good=code >= 500
         )
-
-
-def _queued_at(data: bytes, path: Path) -> datetime:
-    """When the message was queued: its ``Date`` (written when it was queued; one without an
-    offset is taken as UTC), else, when it has no Date that can be read, its file's time."""
-    headers = BytesParser(policy=policy.compat32).parsebytes(data, headersonly=True)
-    with suppress(TypeError, ValueError, IndexError, OverflowError):
-        moment = parsedate_to_datetime(str(headers["Date"]))
-        return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-    return datetime.fromtimestamp(path.stat().st_mtime, UTC)
 
 
 def _span(span: timedelta) -> str:
@@ -550,17 +540,6 @@ def failure_notice(name: str, data: bytes, answer: str, lang: str = "en") -> tup
         lang=lang,
     )
     return words.subject, words.body
-
-
-def eml_files(folder: Path) -> list[Path]:
-    """The messages (``*.eml``, no hidden or temporary files) in ``folder``, by name."""
-    if not folder.is_dir():
-        return []
-    return sorted(
-        path
-        for path in folder.iterdir()
-        if path.name.endswith(".eml") and not path.name.startswith(".") and path.is_file()
-    )
 
 
 def _safe_label(label: str) -> str:

@@ -21,7 +21,7 @@ def status_lines(data: dict[str, Any]) -> list[str]:
         lines = [f"{data['id']} ({data['game']}): the game is over{after}"]
         if data["ended"] is not None:
             lines.append(ended_text(data["ended"]))
-        return lines
+        return lines + _waiting_lines(data)
     phase = {"commit": ": commitments", "reveal": ": the reveal"}.get(data["phase"], "")
     lines = [f"{data['id']} ({data['game']}), turn {data['turn']}{phase}"]
     for player, to_do in data["owed"].items():
@@ -43,7 +43,54 @@ def status_lines(data: dict[str, Any]) -> list[str]:
         lines.append("rolled back: adjudicate again (the orders are fixed)")
     if data["agreed"]:
         lines.append("the players' votes end the game at the next adjudication (due now)")
+    return lines + _waiting_lines(data)
+
+
+def _waiting_lines(data: dict[str, Any]) -> list[str]:
+    """The mail queued and the problems, where ``data`` says them (``status`` does)."""
+    lines = []
+    if data.get("queued"):
+        lines.append(f"mail: {queued_text(data['queued'])} (`adjudicator send` sends them)")
+    if data.get("problems"):
+        from adjudicator.present.words import said  # YAML: only when there is one to word
+
+        lines += [f"problem: {said(p)}" for p in data["problems"]]
     return lines
+
+
+def game_line(data: dict[str, Any]) -> str:
+    """One game of a folder on one line, beginning with its id: the turn and who owes, the
+    deadline, the mail queued, and any problem."""
+    from adjudicator.present.words import said
+
+    problems = [said(p) for p in data.get("problems") or []]
+    if "turn" not in data:  # a game that cannot be read
+        return f"{data['id']}: problem: {'; '.join(problems)}"
+    if data["over"]:
+        parts = [f"{data['id']}: over after turn {data['turn'] - 1}"]
+    else:
+        phase = {"commit": " (commitments)", "reveal": " (the reveal)"}.get(data["phase"], "")
+        waiting = ", ".join(data["waiting_for"]) or "nobody"
+        parts = [f"{data['id']}: turn {data['turn']}{phase}, waiting for {waiting}"]
+        deadline = "none" if data["deadline"] is None else _short(data)
+        parts.append(f"deadline {deadline}" + (" (paused)" if data["paused"] else ""))
+    if data.get("queued"):
+        parts.append(f"mail: {queued_text(data['queued'])}")
+    parts += [f"problem: {p}" for p in problems]
+    return "; ".join(parts)
+
+
+def _short(data: dict[str, Any]) -> str:
+    deadline = datetime.fromisoformat(data["deadline"])
+    return deadline.astimezone(schedule.zone(None)).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def queued_text(queued: dict[str, Any]) -> str:
+    """How much mail waits and for how long the oldest has."""
+    since = clock.now() - datetime.fromisoformat(queued["oldest"])
+    hours, minutes = divmod(max(int(since.total_seconds()) // 60, 0), 60)
+    age = f"{hours}h" if hours else f"{minutes}m"
+    return f"{queued['count']} queued, the oldest for {age}"
 
 
 def deadline_text(data: dict[str, Any]) -> str:

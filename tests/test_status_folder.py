@@ -1,0 +1,103 @@
+"""`status` of a folder of games, as `tick` takes it: one line a game, and mail that waits."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import Table, run
+
+NOW = "2026-11-23T20:00:00+00:00"
+
+
+@pytest.fixture
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Two games side by side: cairo-2026 with its first reports queued (never sent), and
+    giza-2026, whose reports went to the outbox, with a step cut short; and a folder of junk."""
+    monkeypatch.setenv("ADJUDICATOR_NOW", NOW)
+    games = tmp_path / "games"
+    games.mkdir()
+    one = Table(tmp_path / "one", players=3, schedule={"deadline": "48h"})
+    two = Table(tmp_path / "two", players=3, game_id="giza-2026")
+    shutil.move(one.gamedir, games / "cairo-2026")
+    shutil.move(two.gamedir, games / "giza-2026")
+    config = tmp_path / "mail.toml"
+    config.write_text('[mail]\nfrom = "gm-bot@example.org"\n')
+    assert run("send", games / "giza-2026", "--config", config).exit_code == 0
+    down = tmp_path / "down.toml"  # an SMTP server nobody listens at: the reports stay queued
+    down.write_text('[mail]\nfrom = "gm-bot@example.org"\n[smtp]\nhost = "127.0.0.1"\nport = 1\n')
+    assert run("send", games / "cairo-2026", "--config", down).exit_code == 75
+    (games / "giza-2026" / ".step").write_text('{"kind": "submit", "lines": 1}')
+    (games / "notes").mkdir()
+    return games
+
+
+def test_status_of_a_folder_gives_one_line_a_game(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ADJUDICATOR_NOW", "2026-11-23T23:00:00+00:00")
+    result = run("status", folder)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert len(lines) == 2, lines
+    cairo, giza = lines
+    assert cairo.startswith("cairo-2026: turn 1, waiting for ")
+    assert "deadline 2026-11-25 20:00 UTC" in cairo
+    assert "mail: 3 queued, the oldest for 3h" in cairo
+    assert giza.startswith("giza-2026: turn 1, waiting for ")
+    assert "deadline none" in giza and "queued" not in giza
+    assert "problem: a submit step was cut short" in giza
+
+
+def test_status_json_of_a_folder_is_a_list_of_each_games_object(folder: Path) -> None:
+    result = run("status", folder, "--json")
+    assert result.exit_code == 0, result.output
+    games = json.loads(result.output)
+    assert [g["id"] for g in games] == ["cairo-2026", "giza-2026"]
+    single = json.loads(run("status", folder / "cairo-2026", "--json").output)
+    assert games[0] == single
+    assert single["queued"] == {"count": 3, "oldest": NOW}
+    assert games[1]["queued"] is None
+    assert games[1]["problems"] == [{"code": "doctor-step-cut-short", "params": {"kind": "submit"}}]
+
+
+def test_a_game_that_cannot_be_read_is_a_line_of_its_own(folder: Path) -> None:
+    (folder / "giza-2026" / "log.jsonl").write_text("not a journal\n")
+    result = run("status", folder)
+    assert result.exit_code == 0, result.output
+    [cairo, giza] = result.output.splitlines()
+    assert cairo.startswith("cairo-2026: turn 1")
+    assert giza.startswith("giza-2026: problem: cannot be read (")
+    assert "adjudicator doctor" in giza
+    listed = json.loads(run("status", folder, "--json").output)
+    assert listed[1]["id"] == "giza-2026"
+    assert [p["code"] for p in listed[1]["problems"]] == ["status-unreadable"]
+
+
+def test_a_folder_without_games_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    result = run("status", tmp_path / "empty")
+    assert result.exit_code == 2
+    assert "no game in" in result.output
+
+
+def test_doctor_names_queued_mail_and_its_age(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ADJUDICATOR_NOW", "2026-11-24T01:00:00+00:00")
+    result = run("doctor", folder / "cairo-2026")
+    assert result.exit_code == 0, result.output
+    assert "mail: 3 queued, the oldest for 5h (`adjudicator send` sends them)" in result.output
+
+
+def test_status_of_one_game_says_what_mail_waits(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ADJUDICATOR_NOW", "2026-11-23T20:40:00+00:00")
+    lines = run("status", folder / "cairo-2026").output.splitlines()
+    assert lines[-1] == "mail: 3 queued, the oldest for 40m (`adjudicator send` sends them)"
+    giza = run("status", folder / "giza-2026").output.splitlines()
+    assert giza[-1].startswith("problem: a submit step was cut short")
