@@ -1,0 +1,370 @@
+"""The order page: one self-contained HTML file beside each order form (docs/order-page.md).
+
+It is rendered from the same stored view as the form and holds no more than the form does: the
+order's envelope, the controls (each named by its key's path in the order file, offering only
+the values the form's context allows), and the reasons ``check`` gives for what the controls can
+make. Those reasons are not a second copy of the rules: every combination of a part's controls
+is judged here, when the page is made, by the game's own schema and ``validate`` (as ``check``
+judges an order, through :func:`adjudicator.engine.orders.game_problems`), and the page carries
+the reasons of the combinations that are refused, in the player's language.
+
+The page's script signs the order in the browser with the player's OpenSSH Ed25519 key (Web
+Crypto), as ``ssh-keygen -Y sign -n adjudicator-orders`` does; its Content-Security-Policy
+allows no connection.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from dataclasses import dataclass, field
+from importlib.resources import files
+from typing import Any
+
+from adjudicator.engine.orders import Parsed, game_problems
+from adjudicator.present.reports import report_environment
+from adjudicator.present.words import say
+from adjudicator.rules.contract import Game, Problem, msg
+from adjudicator.rules.problems import located_all, schema_problems
+from adjudicator.signing.sshsig import NAMESPACE
+
+CSP = (
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"
+)
+"""The page's Content-Security-Policy: inline script and styles, no connection of any kind."""
+
+Value = int | str
+
+
+@dataclass
+class Control:
+    """One ``<select>``: its name (the key's path in the order file), its label and its
+    choices as (value, words); ``blank`` words the empty choice (None: a value is required)."""
+
+    name: str
+    label: str
+    choices: list[tuple[Value, str]]
+    blank: str | None = None
+
+
+@dataclass
+class Section:
+    heading: str
+    hint: str = ""
+    controls: list[Control] = field(default_factory=list)
+
+
+@dataclass
+class Spec:
+    """What the page offers: its sections of controls, the order keys the script builds from
+    them (``keys``, for the script), and the parts whose combinations are judged."""
+
+    sections: list[Section]
+    keys: list[dict[str, Any]]
+    parts: list[list[str]]
+    """Each part's controls; a part's reasons are those whose path starts with its first name's
+    top key (the first part also takes those of the file as a whole)."""
+
+
+def page_name(meta: dict[str, Any], doc: dict[str, Any]) -> str:
+    """The name a page is sent by: ``<id>-turn<N>-<player>.html``, beside the form."""
+    return f"{meta['id']}-turn{doc['turn']}-{doc['reader']}.html"
+
+
+def render_order_page(
+    game: Game, meta: dict[str, Any], doc: dict[str, Any], lang: str, address: str
+) -> str | None:
+    """The order page of a player's stored view in ``lang``, or None when they owe nothing;
+    ``address`` is where the signed order goes (the game's mail address)."""
+    if "to_do" not in doc:
+        return None
+    env = report_environment(game, lang)
+    player, turn, context = doc["reader"], doc["turn"], doc["context"]
+    spec = _spec(game, lang, env, doc)
+    reasons: list[str] = []
+    parts = []
+    for names in spec.parts:
+        parts.append(
+            {"names": names, "table": _table(game, meta, doc, spec, names, lang, reasons)}
+        )
+    data = {
+        "id": meta["id"],
+        "player": player,
+        "turn": turn,
+        "namespace": NAMESPACE,
+        "address": address,
+        "subject": f"[{meta['id']}] turn {turn} order",
+        "file": f"{meta['id']}-turn{turn}-{player}.yaml",
+        "keyfile": f"{meta['id']}-{player}",
+        "keys": spec.keys,
+        "parts": parts,
+        "reasons": reasons,
+    }
+    del context
+    script = (files("adjudicator.templates") / "common" / "_order_page.js").read_text("utf-8")
+    return env.get_template("order_page.html.j2").render(
+        csp=CSP,
+        game=game,
+        meta=meta,
+        player=player,
+        turn=turn,
+        sections=spec.sections,
+        json=lambda value: json.dumps(value, sort_keys=True, ensure_ascii=False),
+        data=json.dumps(data, sort_keys=True, ensure_ascii=False).replace("<", "\\u003c"),
+        script=script,
+        keyfile=data["keyfile"],
+    )
+
+
+# -- judging what the controls can make --------------------------------------------------------
+def _table(
+    game: Game,
+    meta: dict[str, Any],
+    doc: dict[str, Any],
+    spec: Spec,
+    names: list[str],
+    lang: str,
+    reasons: list[str],
+) -> dict[str, list[int]]:
+    """Every combination of ``names``' choices (and none, where a control may be left empty)
+    that ``check`` refuses, as the JSON of its values, with the indices of its reasons."""
+    controls = {c.name: c for s in spec.sections for c in s.controls}
+    domains = []
+    for name in names:
+        control = controls[name]
+        values: list[Value | None] = [value for value, _ in control.choices]
+        domains.append(values if control.blank is None else [None, *values])
+    top = names[0].split(".")[0]
+    first = names is spec.parts[0]
+    table: dict[str, list[int]] = {}
+    for combination in itertools.product(*domains):
+        chosen = dict(zip(names, combination, strict=True))
+        order = {"id": meta["id"], "player": doc["reader"], "turn": doc["turn"]}
+        order.update(build_body(spec.keys, chosen))
+        found = [
+            reason
+            for reason in _problems(game, doc["context"], order)
+            if (reason.path[:1] == (top,)) or (first and not reason.path)
+        ]
+        if not found:
+            continue
+        indices = []
+        for reason in found:
+            text = say(reason.msg, game, lang)
+            if text not in reasons:
+                reasons.append(text)
+            indices.append(reasons.index(text))
+        table[json.dumps(list(combination), separators=(",", ":"), ensure_ascii=False)] = indices
+    return table
+
+
+class _Recording(Parsed):
+    """An order judged as ``check`` judges it, keeping each problem with its path."""
+
+    def __init__(self, order: dict[str, Any], schema: list[Problem]) -> None:
+        super().__init__(raw=b"", loaded=None, data=order, schema=schema)
+        self.reasons = located_all(schema, None)
+        self.found: list[Problem] = list(schema)
+
+    def add(self, problem: Problem) -> None:
+        self.found.append(problem)
+        super().add(problem)
+
+
+def _problems(game: Game, context: dict[str, Any], order: dict[str, Any]) -> list[Problem]:
+    """What ``check`` finds in ``order`` (as parsed from the page's text): the schema's
+    problems, then the game's, as :func:`game_problems` places them."""
+    parsed = _Recording(order, schema_problems(game.order_model(), order))
+    game_problems(parsed, game, context)
+    return parsed.found
+
+
+def build_body(keys: list[dict[str, Any]], chosen: dict[str, Value | None]) -> dict[str, Any]:
+    """The order body the page's script builds from the controls' values (``chosen``; a
+    control not in it is empty): the same rules as ``body()`` in ``_order_page.js``."""
+    out: dict[str, Any] = {}
+    for key in keys:
+        name = key["name"]
+        if key["kind"] == "value":
+            if chosen.get(name) is not None:
+                out[name] = chosen[name]
+        elif key["kind"] == "map":
+            mapping = {f: chosen.get(f"{name}.{f}") for f in key["fields"]}
+            mapping = {f: v for f, v in mapping.items() if v is not None}
+            if mapping or not key.get("optional"):
+                out[name] = mapping
+        else:
+            items: list[Any] = []
+            for row in range(key["rows"]):
+                if "fields" not in key:
+                    if chosen.get(f"{name}.{row}") is not None:
+                        items.append(chosen[f"{name}.{row}"])
+                    continue
+                entry = {f: chosen.get(f"{name}.{row}.{f}") for f in key["fields"]}
+                entry = {f: v for f, v in entry.items() if v is not None}
+                if entry:
+                    for fixed_row, fixed_key, fixed_value in key.get("fixed", []):
+                        if fixed_row == row:
+                            entry[fixed_key] = fixed_value
+                    items.append(entry)
+            if items or not key.get("optional"):
+                out[name] = items
+    return out
+
+
+# -- what each game's page offers --------------------------------------------------------------
+def _spec(game: Game, lang: str, env: Any, doc: dict[str, Any]) -> Spec:
+    if game.name == "sultan":
+        return _sultan(_words(game, lang), env, doc)
+    if game.name == "sultans_court":
+        return _court(_words(game, lang), env, doc)
+    raise ValueError(f"no order page for the game {game.name!r}")
+
+
+def _words(game: Game, lang: str) -> Any:
+    """The page's words for its controls: ``page-…`` codes, said in ``lang``."""
+
+    def said(code: str, **params: Any) -> str:
+        return say(msg(f"page-{code}", **params), game, lang)
+
+    return said
+
+
+def _sultan(_: Any, env: Any, doc: dict[str, Any]) -> Spec:
+    jewels = env.get_template("_jewels.txt.j2").module
+    view, context = doc["view"], doc["context"]
+    to_do = context["to_do"]
+    if to_do == "return":
+        drawn = list(dict.fromkeys(context["drawn"]))
+        choices: list[tuple[Value, str]] = [(c, str(jewels.jewel_word(c))) for c in drawn]
+        control = Control("return", _("return"), choices, blank="—")
+        section = Section(_("which-colour"), controls=[control])
+        return Spec([section], [{"kind": "value", "name": "return"}], [["return"]])
+    offered = view.get("offered") or []
+    used = context.get("used_cushions") or []
+    cushions: list[tuple[Value, str]] = []
+    for number in range(1, context["cushions"] + 1):
+        if number in used:
+            continue
+        jewel = offered[number - 1] if number <= len(offered) else None
+        words = _("cushion-number", number=number)
+        if jewel is not None:
+            words += f" ({jewels.jewel_word(jewel)})"
+        cushions.append((number, words))
+    cards: list[tuple[Value, str]] = [(c, str(c)) for c in sorted(set(context["hand"]))]
+    if to_do == "bid":
+        controls = [
+            Control("bid.cushion", _("cushion"), cushions, blank="—"),
+            Control("bid.card", _("demand-card"), cards, blank="—"),
+        ]
+        section = Section(_("place-one"), controls=controls)
+        keys = [{"kind": "map", "name": "bid", "fields": ["cushion", "card"]}]
+        return Spec([section], keys, [[c.name for c in controls]])
+    sections = []
+    names = []
+    for row in range(2):
+        heading = _("first-placement") if row == 0 else _("second-placement")
+        controls = [
+            Control(f"bids.{row}.cushion", _("cushion"), cushions, blank="—"),
+            Control(f"bids.{row}.card", _("demand-card"), cards, blank="—"),
+        ]
+        names += [c.name for c in controls]
+        sections.append(Section(heading, controls=controls))
+    keys = [{"kind": "list", "name": "bids", "rows": 2, "fields": ["cushion", "card"]}]
+    return Spec(sections, keys, [names])
+
+
+_COURT_CARDS = ("Horses", "Cannons", "Gold", "Troops", "Supplies", "Ships", "Pardon")
+_POWER = _COURT_CARDS[:-1]
+_COURT_CITIES = ("Bukhara", "Tabriz", "Shiraz", "Kaffa", "Gidda", "Uskub", "Isfahan")
+_KINDS = ("fat", "small", "big")
+
+
+def _court(_: Any, env: Any, doc: dict[str, Any]) -> Spec:
+    words = env.get_template("_words.txt.j2").module
+    view, context = doc["view"], doc["context"]
+    player = doc["reader"]
+    others = [p for p in context["players"] if p != player]
+    all_travel = bool(context.get("first_round_all_travel")) and context.get("round") == 1
+    markers = view.get("markers")
+    sections: list[Section] = []
+    keys: list[dict[str, Any]] = []
+    parts: list[list[str]] = []
+
+    travel = Section(_("travel"))
+    movable = []
+    for kind in _KINDS:
+        place = context["vizirs"][kind]["place"]
+        at_court = isinstance(place, int) and not isinstance(place, bool)
+        if not (at_court or place in _COURT_CITIES or place == "reserve"):
+            continue
+        movable.append(kind)
+        choices: list[tuple[Value, str]] = [(c, c) for c in _COURT_CITIES if c != place]
+        if not all_travel:
+            if not at_court:
+                choices += [(s, _("seat", seat=s)) for s in range(1, 13)]
+            choices.insert(0, ("stay", _("stay")))
+        where = str(words.place(place, markers))
+        travel.controls.append(Control(f"travel.{kind}", f"{kind} ({where})", choices))
+    if not movable:
+        travel.hint = _("no-travel")
+    sections.append(travel)
+    keys.append({"kind": "map", "name": "travel", "fields": movable})
+    parts.append([c.name for c in travel.controls] or [])
+
+    accusable: list[tuple[Value, str]] = [("none", _("none"))]
+    for vizir, place in (view.get("vizirs") or {}).items():
+        if (isinstance(place, int) and not isinstance(place, bool)) or place in _COURT_CITIES:
+            accusable.append((vizir, vizir))
+    sections.append(Section(_("accuse"), controls=[Control("accuse", _("accuse"), accusable)]))
+    keys.append({"kind": "value", "name": "accuse"})
+    parts.append(["accuse"])
+
+    def card(name: str) -> tuple[Value, str]:
+        return name, str(words.card_value(name))
+
+    kaffa = Section(_("kaffa"))
+    for row in range(len(_COURT_CARDS)):
+        kaffa.controls.append(
+            Control(f"kaffa.{row}", str(row + 1), [card(c) for c in _COURT_CARDS], blank="—")
+        )
+    sections.append(kaffa)
+    keys.append({"kind": "list", "name": "kaffa", "rows": len(_COURT_CARDS)})
+    parts += [[c.name] for c in kaffa.controls]
+
+    demand = Section(_("demand"))
+    for row in range(2):
+        demand.controls += [
+            Control(f"demand.{row}.from", _("demand-from"), [(p, p) for p in others], blank="—"),
+            Control(f"demand.{row}.card", _("demand-card"), [card(c) for c in _POWER], blank="—"),
+        ]
+        parts.append([f"demand.{row}.from", f"demand.{row}.card"])
+    sections.append(demand)
+    keys.append({"kind": "list", "name": "demand", "rows": 2, "fields": ["from", "card"]})
+
+    pardon = Section(_("pardon"))
+    for row, kind in enumerate(_KINDS):
+        pardon.controls.append(
+            Control(f"pardon.{row}.city", kind, [(c, c) for c in _COURT_CITIES], blank="—")
+        )
+        parts.append([f"pardon.{row}.city"])
+    sections.append(pardon)
+    fixed = [[row, "vizir", kind] for row, kind in enumerate(_KINDS)]
+    keys.append({"kind": "list", "name": "pardon", "rows": 3, "fields": ["city"], "fixed": fixed})
+
+    trades = Section(_("trades"))
+    for row in range(2):
+        trades.controls += [
+            Control(f"trades.{row}.with", _("trade-with"), [(p, p) for p in others], blank="—"),
+            Control(f"trades.{row}.give", _("trade-give"), [card(c) for c in _POWER], blank="—"),
+            Control(f"trades.{row}.get", _("trade-get"), [card(c) for c in _POWER], blank="—"),
+        ]
+        parts.append([f"trades.{row}.with", f"trades.{row}.give", f"trades.{row}.get"])
+    sections.append(trades)
+    keys.append(
+        {"kind": "list", "name": "trades", "rows": 2, "fields": ["with", "give", "get"]}
+    )
+    for key in keys:
+        if key["kind"] == "list":
+            key["optional"] = False
+    return Spec(sections, keys, [p for p in parts if p])
