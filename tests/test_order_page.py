@@ -4,6 +4,7 @@ verifies with ``ssh-keygen -Y verify`` (docs/order-page.md)."""
 
 from __future__ import annotations
 
+import base64
 import email.policy
 import json
 import re
@@ -148,7 +149,8 @@ def play_from_pages(browser: Browser, table: Table, config: Path, tmp: Path) -> 
         assert shown["mailto"].startswith("mailto:gm-bot@example.org?subject=")
         assert "%5Bcairo-2026%5D%20turn%20" in shown["mailto"]
         assert shown["download"].startswith("data:text/plain")
-        result = run("ingest", table.gamedir, "--config", config, input=pasted_reply(table, player, signed))
+        reply = pasted_reply(table, player, signed)
+        result = run("ingest", table.gamedir, "--config", config, input=reply)
         assert result.exit_code == 0, result.output
         assert "accepted" in result.output, result.output
         kinds.append(next(k for k in body))
@@ -205,6 +207,15 @@ def test_the_page_says_what_check_says(browser: Browser, tmp_path: Path) -> None
     assert shown["problems"].splitlines() == reasons
 
 
+def unchecked(private: str) -> bytes:
+    """An unencrypted Ed25519 key file's bytes with its two random check integers zeroed."""
+    lines = private.strip().splitlines()
+    data = bytearray(base64.b64decode("".join(lines[1:-1])))
+    at = 15 + 8 + 8 + 4 + 4 + 4 + 51 + 4  # magic, none, none, no kdf, one key, public, length
+    data[at : at + 8] = bytes(8)
+    return bytes(data)
+
+
 def test_a_key_made_in_the_page_is_openssh_and_signs(browser: Browser, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
@@ -231,6 +242,12 @@ def test_a_key_made_in_the_page_is_openssh_and_signs(browser: Browser, tmp_path:
     # the same file, as ssh-keygen would write it for that key (all but the random check ints)
     assert private.startswith("-----BEGIN OPENSSH PRIVATE KEY-----\n")
     assert all(len(line) <= 70 for line in private.splitlines())
+    rewritten = tmp_path / "rewritten"
+    rewritten.write_text(private)
+    rewritten.chmod(0o600)
+    done = ssh_keygen("-c", "-C", f"{player}@cairo-2026", "-f", rewritten)
+    assert done.returncode == 0, done.stderr
+    assert unchecked(rewritten.read_text()) == unchecked(private)
     shown = fill(browser, found[player], table.legal(player), key)
     order, signature = shown["signed"].split(BEGIN)
     (tmp_path / "allowed").write_text(f"{player} {public}")

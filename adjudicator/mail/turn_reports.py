@@ -5,8 +5,8 @@ The body is the player's text report for the turn, rendered from the player's st
 is queued, with the press they received during the turn before (:mod:`adjudicator.engine.press`);
 when the player owes an order, the order form (rendered from the same view) is attached as
 ``<id>-turn<N>-<player>.yaml``, and beside it the order page that fills it in and signs it in
-the browser, ``<id>-turn<N>-<player>.html``. Queuing a turn's reports is one step whose ``queued`` journal
-line names the turn, so a turn's reports are queued exactly once, whenever
+the browser, ``<id>-turn<N>-<player>.html``. Queuing a turn's reports is one step whose
+``queued`` journal line names the turn, so a turn's reports are queued exactly once, whenever
 ``send`` runs (a queuing cut short is discarded whole and done again). Every report, form and
 page of the step shows the chain head as the step finds it, just before its own journal line.
 """

@@ -28,9 +28,7 @@ from adjudicator.rules.contract import Game, Problem, msg
 from adjudicator.rules.problems import located_all, schema_problems
 from adjudicator.signing.sshsig import NAMESPACE
 
-CSP = (
-    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"
-)
+CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"
 """The page's Content-Security-Policy: inline script and styles, no connection of any kind."""
 
 Value = int | str
@@ -84,9 +82,7 @@ def render_order_page(
     reasons: list[str] = []
     parts = []
     for names in spec.parts:
-        parts.append(
-            {"names": names, "table": _table(game, meta, doc, spec, names, lang, reasons)}
-        )
+        parts.append({"names": names, "table": _table(game, meta, doc, spec, names, lang, reasons)})
     data = {
         "id": meta["id"],
         "player": player,
@@ -255,10 +251,10 @@ def _sultan(_: Any, env: Any, doc: dict[str, Any]) -> Spec:
     if to_do == "bid":
         controls = [
             Control("bid.cushion", _("cushion"), cushions, blank="—"),
-            Control("bid.card", _("demand-card"), cards, blank="—"),
+            Control("bid.card", _("card"), cards, blank="—"),
         ]
         section = Section(_("place-one"), controls=controls)
-        keys = [{"kind": "map", "name": "bid", "fields": ["cushion", "card"]}]
+        keys: list[dict[str, Any]] = [{"kind": "map", "name": "bid", "fields": ["cushion", "card"]}]
         return Spec([section], keys, [[c.name for c in controls]])
     sections = []
     names = []
@@ -266,7 +262,7 @@ def _sultan(_: Any, env: Any, doc: dict[str, Any]) -> Spec:
         heading = _("first-placement") if row == 0 else _("second-placement")
         controls = [
             Control(f"bids.{row}.cushion", _("cushion"), cushions, blank="—"),
-            Control(f"bids.{row}.card", _("demand-card"), cards, blank="—"),
+            Control(f"bids.{row}.card", _("card"), cards, blank="—"),
         ]
         names += [c.name for c in controls]
         sections.append(Section(heading, controls=controls))
@@ -361,9 +357,7 @@ def _court(_: Any, env: Any, doc: dict[str, Any]) -> Spec:
         ]
         parts.append([f"trades.{row}.with", f"trades.{row}.give", f"trades.{row}.get"])
     sections.append(trades)
-    keys.append(
-        {"kind": "list", "name": "trades", "rows": 2, "fields": ["with", "give", "get"]}
-    )
+    keys.append({"kind": "list", "name": "trades", "rows": 2, "fields": ["with", "give", "get"]})
     for key in keys:
         if key["kind"] == "list":
             key["optional"] = False

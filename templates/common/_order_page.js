@@ -316,10 +316,10 @@
       var check = crypto.getRandomValues(new Uint32Array(1))[0];
       var priv = privateKeyFile(seed, pub, comment, check);
       var line = publicLine(pub, comment);
-      var privLink = document.querySelector("a[name=private-key]");
+      var privLink = document.querySelector("a[name=download-private-key]");
       privLink.href = "data:application/octet-stream;base64," + b64(enc.encode(priv));
       privLink.setAttribute("download", DATA.keyfile);
-      var pubLink = document.querySelector("a[name=public-key]");
+      var pubLink = document.querySelector("a[name=download-public-key]");
       pubLink.href = "data:text/plain;charset=utf-8," + encodeURIComponent(line);
       pubLink.setAttribute("download", DATA.keyfile + ".pub");
       control("private-key").value = priv;
