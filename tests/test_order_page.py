@@ -286,3 +286,21 @@ def test_the_page_allows_no_connection(tmp_path: Path) -> None:
             'img-src data:">'
         ) in html
         assert not re.search(r"(src|href)=\"(https?:|//)", html)
+
+
+def test_form_writes_the_page_the_mail_attaches(tmp_path: Path) -> None:
+    table = Table(tmp_path, players=3)
+    config = write_config(tmp_path)
+    found = pages(table, config)
+    player = next(iter(table.status()["owed"]))
+    out = tmp_path / "page.html"
+    result = run("form", table.gamedir, "--player", player, "--html", out, "--config", config)
+    assert result.exit_code == 0, result.output
+    assert out.read_bytes() == found[player].read_bytes()
+    other = tmp_path / "other.html"
+    result = run("form", table.gamedir, "--player", player, "--html", other, "--address", "x@y.z")
+    assert result.exit_code == 0, result.output
+    assert '"address": "x@y.z"' in other.read_text()
+    idle = next(p for p in table.names if p not in table.status()["owed"])
+    result = run("form", table.gamedir, "--player", idle, "--html", tmp_path / "none.html")
+    assert result.exit_code != 0 and not (tmp_path / "none.html").exists()

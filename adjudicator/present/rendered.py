@@ -228,6 +228,25 @@ def form(root: Path, player: str, head: str | None, *, cache: bool = True) -> st
     return shown("form", parts, head, render, program(handle.game), cache)
 
 
+def order_page(root: Path, player: str, address: str) -> str:
+    """``player``'s order page for the current turn in their language (rendered afresh: it
+    holds no chain head), the signed order going to ``address``; NotNow as for ``form``."""
+    from adjudicator.engine.open_game import OpenGame
+    from adjudicator.engine.queries import stored_view_bytes
+    from adjudicator.present.order_page import render_order_page
+    from adjudicator.rules.errors import NotNow
+    from adjudicator.rules.lang import lang_of
+
+    handle = OpenGame(root)
+    doc = json.loads(stored_view_bytes(handle, player))
+    if doc.get("over"):
+        raise NotNow(f"game {handle.meta['id']} is over; it takes no more orders")
+    page = render_order_page(handle.game, handle.meta, doc, lang_of(handle.meta, player), address)
+    if page is None:
+        raise NotNow(f"{player} owes no order in turn {doc['turn']}")
+    return page
+
+
 def _parts(stored: bytes, meta: dict[str, Any], lang: str) -> dict[str, Any]:
     """What a report is made from: the stored view (by its bytes), the game, the language."""
     return {"view": hashlib.sha256(stored).hexdigest(), "meta": meta, "lang": lang}
