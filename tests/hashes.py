@@ -68,8 +68,8 @@ def head_of(info: dict[str, Any]) -> str:
 def readings(game: Game, state: State, info: dict[str, Any], reader: str) -> dict[str, Any]:
     """Everything ``reader`` may read of ``state``, in every format and language, with the
     chain head of this world (:func:`head_of`) and its seed commitment (``info``): reports,
-    the public report, the form, the HTML pages (as shown, as mailed), the order page, the view as ``view
-    --json`` gives it, and the running record."""
+    the public report, the form, the HTML pages (as shown, as mailed), the order page, the view
+    as ``view --json`` gives it, and the running record."""
     from adjudicator.present.html import render_page
     from adjudicator.present.order_page import render_order_page
     from adjudicator.present.reports import form_text, render
