@@ -187,24 +187,54 @@ def test_court_orders_signed_in_the_page_are_taken_by_ingest(
         assert result.exit_code == 0, result.output
 
 
-def test_the_page_says_what_check_says(browser: Browser, tmp_path: Path) -> None:
-    """A refused order gets check's reasons in the page, in the player's language; nothing is
-    signed."""
-    table = Table(tmp_path, players=2)
-    config = write_config(tmp_path)
-    table.play_turn()  # the start player's return
-    found = pages(table, config)
-    player = next(iter(table.status()["owed"]))
-    hand = sorted(table.view(player)["hand"])
-    body = {"bids": [{"cushion": 1, "card": hand[0]}, {"cushion": 1, "card": hand[1]}]}
+def says_what_check_says(browser: Browser, table: Table, player: str, body: dict[str, Any]) -> str:
+    """The page refuses ``body`` (its keys in the page's order) with the reasons ``check``
+    gives for it (without their lines) and signs nothing; the reasons."""
+    found = pages(table, write_config(table.root))
     shown = fill(browser, found[player], body, table.keys[player])
     assert shown["signed"] == ""
     order = table.write("refused.yaml", table.order_text(player, body))
     form = table.write("form.yaml", run("form", table.gamedir, "--player", player).output)
     checked = run("check", order, "--form", form)
-    assert checked.exit_code == 3
+    assert checked.exit_code == 3, checked.output
     reasons = [re.sub(r"^.*?line \d+: ", "", line).strip() for line in checked.output.splitlines()]
     assert shown["problems"].splitlines() == reasons
+    return str(shown["problems"])
+
+
+def test_the_page_says_what_check_says(browser: Browser, tmp_path: Path) -> None:
+    """A refused order gets check's reasons in the page; nothing is signed."""
+    table = Table(tmp_path, players=2)
+    table.play_turn()  # the start player's return
+    player = next(iter(table.status()["owed"]))
+    hand = sorted(table.view(player)["hand"])
+    body = {"bids": [{"cushion": 1, "card": hand[0]}, {"cushion": 1, "card": hand[1]}]}
+    assert "cushion 1" in says_what_check_says(browser, table, player, body)
+
+
+def test_the_court_page_says_what_check_says(browser: Browser, tmp_path: Path) -> None:
+    """Two vizirs sent to one seat, a trade that gives what it gets, and a demand left half
+    filled in below another (whose place in the order file check names)."""
+    table = Table(tmp_path, players=4, game="sultans_court")
+    table.play_turn()  # round 1: every vizir travels to a city
+    player = next(iter(table.status()["owed"]))
+    view = table.view(player)
+    cities = ("Bukhara", "Tabriz", "Shiraz", "Kaffa", "Gidda", "Uskub", "Isfahan")
+    travel: dict[str, Any] = {}
+    for kind, mine in view["my_vizirs"].items():
+        if isinstance(mine["place"], int):
+            travel[kind] = "stay"
+        elif mine["place"] in cities or mine["place"] == "reserve":
+            travel[kind] = 5
+    assert list(travel.values()).count(5) > 1
+    others = [p for p in table.names if p != player]
+    body: dict[str, Any] = {
+        "travel": travel,
+        "demand": [{"from": others[0], "card": "Ships"}, {"from": others[1]}],
+        "trades": [{"with": others[0], "give": "Gold", "get": "Gold"}],
+    }
+    said = says_what_check_says(browser, table, player, body)
+    assert "Gold" in said and "demand" in said
 
 
 def unchecked(private: str) -> bytes:

@@ -82,7 +82,12 @@ def render_order_page(
     reasons: list[str] = []
     parts = []
     for names in spec.parts:
-        parts.append({"names": names, "table": _table(game, meta, doc, spec, names, lang, reasons)})
+        part: dict[str, Any] = {"names": names}
+        part["table"] = _table(game, meta, doc, spec, names, lang, reasons)
+        row = _row_of(spec, names)
+        if row is not None:
+            part["list"], part["row"] = row
+        parts.append(part)
     data = {
         "id": meta["id"],
         "player": player,
@@ -113,6 +118,16 @@ def render_order_page(
 
 
 # -- judging what the controls can make --------------------------------------------------------
+def _row_of(spec: Spec, names: list[str]) -> tuple[str, int] | None:
+    """The list and row a part is one row of (``demand.1.from``: ``("demand", 1)``), or None."""
+    top, _, rest = names[0].partition(".")
+    lists = {key["name"] for key in spec.keys if key["kind"] == "list"}
+    row = rest.split(".")[0]
+    if top in lists and row.isdigit() and len(spec.parts) > 1:
+        return top, int(row)
+    return None
+
+
 def _table(
     game: Game,
     meta: dict[str, Any],
@@ -123,7 +138,9 @@ def _table(
     reasons: list[str],
 ) -> dict[str, list[int]]:
     """Every combination of ``names``' choices (and none, where a control may be left empty)
-    that ``check`` refuses, as the JSON of its values, with the indices of its reasons."""
+    that ``check`` refuses, as the JSON of its values, with the indices of its reasons. A part
+    that is one row of a list is judged at each place the row can take in the order file (the
+    rows above it left empty or filled in), its key then starting with that place."""
     controls = {c.name: c for s in spec.sections for c in s.controls}
     domains = []
     for name in names:
@@ -132,25 +149,42 @@ def _table(
         domains.append(values if control.blank is None else [None, *values])
     top = names[0].split(".")[0]
     first = names is spec.parts[0]
+    row = _row_of(spec, names)
+    places = range(row[1] + 1) if row is not None else [None]
+    filler: dict[str, Value | None] = {}
     table: dict[str, list[int]] = {}
-    for combination in itertools.product(*domains):
-        chosen = dict(zip(names, combination, strict=True))
-        order = {"id": meta["id"], "player": doc["reader"], "turn": doc["turn"]}
-        order.update(build_body(spec.keys, chosen))
-        found = [
-            reason
-            for reason in _problems(game, doc["context"], order)
-            if (reason.path[:1] == (top,)) or (first and not reason.path)
-        ]
-        if not found:
-            continue
-        indices = []
-        for reason in found:
-            text = say(reason.msg, game, lang)
-            if text not in reasons:
-                reasons.append(text)
-            indices.append(reasons.index(text))
-        table[json.dumps(list(combination), separators=(",", ":"), ensure_ascii=False)] = indices
+    for place in places:
+        above = {}
+        if row is not None and place:
+            assert filler, "a row with no good choice"
+            for earlier in range(place):
+                above.update(
+                    {
+                        n.replace(f"{top}.{row[1]}", f"{top}.{earlier}", 1): v
+                        for n, v in filler.items()
+                    }
+                )
+        for combination in itertools.product(*domains):
+            chosen = {**above, **dict(zip(names, combination, strict=True))}
+            order = {"id": meta["id"], "player": doc["reader"], "turn": doc["turn"]}
+            order.update(build_body(spec.keys, chosen))
+            found = [
+                problem
+                for problem in _problems(game, doc["context"], order)
+                if (problem.path[:1] == (top,)) or (first and not problem.path)
+            ]
+            if not found:
+                if not filler and None not in combination:
+                    filler = dict(zip(names, combination, strict=True))
+                continue
+            indices = []
+            for problem in found:
+                text = say(problem.msg, game, lang)
+                if text not in reasons:
+                    reasons.append(text)
+                indices.append(reasons.index(text))
+            key = list(combination) if place is None else [place, *combination]
+            table[json.dumps(key, separators=(",", ":"), ensure_ascii=False)] = indices
     return table
 
 

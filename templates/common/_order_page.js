@@ -222,11 +222,23 @@
     return text;
   }
 
+  // The place a list's row takes in the order file: how many rows above it are filled in.
+  function placeOf(list, row) {
+    var prefix = list + ".", filled = {};
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (el.name.indexOf(prefix) !== 0 || el.value === "") return;
+      var r = Number(el.name.slice(prefix.length).split(".")[0]);
+      if (r < row) filled[r] = true;
+    });
+    return Object.keys(filled).length;
+  }
+
   // The reasons `check` gives for the order, from the tables made with the page.
   function problems(b) {
     var found = [];
     DATA.parts.forEach(function (part) {
       var values = part.names.map(valueOf);
+      if (part.list !== undefined) values.unshift(placeOf(part.list, part.row));
       var said = part.table[JSON.stringify(values)];
       if (said) said.forEach(function (i) { found.push(DATA.reasons[i]); });
     });
