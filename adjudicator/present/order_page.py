@@ -62,6 +62,8 @@ class Spec:
     parts: list[list[str]]
     """Each part's controls; a part's reasons are those whose path starts with its first name's
     top key (the first part also takes those of the file as a whole)."""
+    facts: list[str] = field(default_factory=list)
+    """What the player needs to choose, shown above the choices (the hand, the jewels drawn)."""
 
 
 def page_name(meta: dict[str, Any], doc: dict[str, Any]) -> str:
@@ -110,6 +112,7 @@ def render_order_page(
         player=player,
         turn=turn,
         sections=spec.sections,
+        facts=spec.facts,
         json=lambda value: json.dumps(value, sort_keys=True, ensure_ascii=False),
         data=json.dumps(data, sort_keys=True, ensure_ascii=False).replace("<", "\\u003c"),
         script=script,
@@ -269,7 +272,8 @@ def _sultan(_: Any, env: Any, doc: dict[str, Any]) -> Spec:
         choices: list[tuple[Value, str]] = [(c, str(jewels.jewel_word(c))) for c in drawn]
         control = Control("return", _("return"), choices, blank="—")
         section = Section(_("which-colour"), controls=[control])
-        return Spec([section], [{"kind": "value", "name": "return"}], [["return"]])
+        drew = _("drawn", jewels=", ".join(str(jewels.jewel_word(c)) for c in context["drawn"]))
+        return Spec([section], [{"kind": "value", "name": "return"}], [["return"]], [drew])
     offered = view.get("offered") or []
     used = context.get("used_cushions") or []
     cushions: list[tuple[Value, str]] = []
@@ -282,6 +286,7 @@ def _sultan(_: Any, env: Any, doc: dict[str, Any]) -> Spec:
             words += f" ({jewels.jewel_word(jewel)})"
         cushions.append((number, words))
     cards: list[tuple[Value, str]] = [(c, str(c)) for c in sorted(set(context["hand"]))]
+    hand = _("hand", hand=", ".join(str(c) for c in sorted(context["hand"])))
     if to_do == "bid":
         controls = [
             Control("bid.cushion", _("cushion"), cushions, blank="—"),
@@ -289,7 +294,7 @@ def _sultan(_: Any, env: Any, doc: dict[str, Any]) -> Spec:
         ]
         section = Section(_("place-one"), controls=controls)
         keys: list[dict[str, Any]] = [{"kind": "map", "name": "bid", "fields": ["cushion", "card"]}]
-        return Spec([section], keys, [[c.name for c in controls]])
+        return Spec([section], keys, [[c.name for c in controls]], [hand])
     sections = []
     names = []
     for row in range(2):
@@ -301,7 +306,7 @@ def _sultan(_: Any, env: Any, doc: dict[str, Any]) -> Spec:
         names += [c.name for c in controls]
         sections.append(Section(heading, controls=controls))
     keys = [{"kind": "list", "name": "bids", "rows": 2, "fields": ["cushion", "card"]}]
-    return Spec(sections, keys, [names])
+    return Spec(sections, keys, [names], [hand])
 
 
 _COURT_CARDS = ("Horses", "Cannons", "Gold", "Troops", "Supplies", "Ships", "Pardon")
@@ -375,7 +380,12 @@ def _court(_: Any, env: Any, doc: dict[str, Any]) -> Spec:
     pardon = Section(_("pardon"))
     for row, kind in enumerate(_KINDS):
         pardon.controls.append(
-            Control(f"pardon.{row}.city", kind, [(c, c) for c in _COURT_CITIES], blank="—")
+            Control(
+                f"pardon.{row}.city",
+                f"{kind} ({words.place(context['vizirs'][kind]['place'], markers)})",
+                [(c, c) for c in _COURT_CITIES],
+                blank="—",
+            )
         )
         parts.append([f"pardon.{row}.city"])
     sections.append(pardon)
@@ -395,4 +405,6 @@ def _court(_: Any, env: Any, doc: dict[str, Any]) -> Spec:
     for key in keys:
         if key["kind"] == "list":
             key["optional"] = False
-    return Spec(sections, keys, [p for p in parts if p])
+    held = [str(words.card_value(c)) for c in (view.get("hands") or {}).get(player) or []]
+    facts = [_("court-hand", cards=", ".join(held) or _("none"))]
+    return Spec(sections, keys, [p for p in parts if p], facts)
