@@ -303,6 +303,14 @@ def test_a_key_with_a_passphrase_is_met_with_the_ssh_keygen_line(
     assert "passphrase" in shown["key"]
     hint = browser.driver.find_element(By.ID, "key-passphrase").text
     assert 'ssh-keygen -p -f KEY-copy -N ""' in hint
+    rsa = make_key(tmp_path / "rsa", "rsa", ["-t", "rsa", "-b", "2048"])
+    shown = fill(browser, found[player], table.legal(player), rsa)
+    assert shown["signed"] == "" and "not an Ed25519 key" in shown["key"]
+    assert not browser.driver.find_element(By.ID, "key-passphrase").is_displayed()
+    text = tmp_path / "not-a-key"
+    text.write_text("hello\n")
+    shown = fill(browser, found[player], table.legal(player), text)
+    assert shown["signed"] == "" and "not an OpenSSH private key" in shown["key"]
 
 
 def test_the_page_allows_no_connection(tmp_path: Path) -> None:
@@ -334,3 +342,18 @@ def test_form_writes_the_page_the_mail_attaches(tmp_path: Path) -> None:
     idle = next(p for p in table.names if p not in table.status()["owed"])
     result = run("form", table.gamedir, "--player", idle, "--html", tmp_path / "none.html")
     assert result.exit_code != 0 and not (tmp_path / "none.html").exists()
+
+
+def test_no_page_when_orders_are_sealed_by_commit_reveal(tmp_path: Path) -> None:
+    """The page signs an order, not a commitment: a game that seals orders gets the form only."""
+    table = Table(tmp_path, players=3, sealing="commit-reveal")
+    result = run("send", table.gamedir, "--config", write_config(tmp_path))
+    assert result.exit_code == 0, result.output
+    parser = BytesParser(policy=email.policy.default)
+    names = [
+        part.get_filename()
+        for path in sorted((table.gamedir / "outbox").glob("*.eml"))
+        for part in parser.parsebytes(path.read_bytes()).iter_attachments()  # type: ignore[attr-defined]
+    ]
+    assert any(str(n).endswith(".yaml") for n in names)
+    assert not any(str(n).endswith(".html") for n in names)

@@ -74,12 +74,13 @@ def page_name(meta: dict[str, Any], doc: dict[str, Any]) -> str:
 def render_order_page(
     game: Game, meta: dict[str, Any], doc: dict[str, Any], lang: str, address: str
 ) -> str | None:
-    """The order page of a player's stored view in ``lang``, or None when they owe nothing;
+    """The order page of a player's stored view in ``lang``, or None when they owe nothing or
+    the game seals orders by commit-reveal (the page signs an order, not a commitment);
     ``address`` is where the signed order goes (the game's mail address)."""
-    if "to_do" not in doc:
+    if "to_do" not in doc or meta["options"].get("sealing") == "commit-reveal":
         return None
     env = report_environment(game, lang)
-    player, turn, context = doc["reader"], doc["turn"], doc["context"]
+    player, turn = doc["reader"], doc["turn"]
     spec = _spec(game, lang, env, doc)
     reasons: list[str] = []
     parts = []
@@ -103,7 +104,6 @@ def render_order_page(
         "parts": parts,
         "reasons": reasons,
     }
-    del context
     script = (files("adjudicator.templates") / "common" / "_order_page.js").read_text("utf-8")
     return env.get_template("order_page.html.j2").render(
         csp=CSP,
