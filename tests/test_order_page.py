@@ -237,6 +237,29 @@ def test_the_court_page_says_what_check_says(browser: Browser, tmp_path: Path) -
     assert "Gold" in said and "demand" in said
 
 
+def test_the_court_page_notes_what_check_notes(browser: Browser, tmp_path: Path) -> None:
+    """A pardon that cannot apply as things stand is legal: the page signs the order and shows
+    check's notes on it."""
+    from selenium.webdriver.common.by import By
+
+    table = Table(tmp_path, players=4, game="sultans_court")
+    player = next(iter(table.status()["owed"]))
+    found = pages(table, write_config(tmp_path))
+    body = table.legal(player)
+    body["pardon"] = [{"vizir": "small", "city": "Tabriz"}]
+    shown = fill(browser, found[player], body, table.keys[player])
+    assert shown["problems"] == "" and shown["signed"]
+    notes = browser.driver.find_element(By.NAME, "notes").text.splitlines()
+    order = table.write("noted.yaml", shown["signed"].split(BEGIN)[0])
+    form = table.write("form.yaml", run("form", table.gamedir, "--player", player).output)
+    checked = run("check", order, "--form", form)
+    assert checked.exit_code == 0, checked.output
+    told = [
+        re.sub(r"^\s*note: (line \d+: )?", "", line) for line in checked.output.splitlines()[1:]
+    ]
+    assert notes == told and len(told) == 2
+
+
 def unchecked(private: str) -> bytes:
     """An unencrypted Ed25519 key file's bytes with its two random check integers zeroed."""
     lines = private.strip().splitlines()

@@ -86,7 +86,7 @@ def render_order_page(
     parts = []
     for names in spec.parts:
         part: dict[str, Any] = {"names": names}
-        part["table"] = _table(game, meta, doc, spec, names, lang, reasons)
+        part["table"], part["notes"] = _table(game, meta, doc, spec, names, lang, reasons)
         row = _row_of(spec, names)
         if row is not None:
             part["list"], part["row"] = row
@@ -139,9 +139,10 @@ def _table(
     names: list[str],
     lang: str,
     reasons: list[str],
-) -> dict[str, list[int]]:
+) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
     """Every combination of ``names``' choices (and none, where a control may be left empty)
-    that ``check`` refuses, as the JSON of its values, with the indices of its reasons. A part
+    that ``check`` refuses, as the JSON of its values, with the indices of its reasons; and
+    those it takes with notes (a pardon that cannot apply as things stand), with theirs. A part
     that is one row of a list is judged at each place the row can take in the order file (the
     rows above it left empty or filled in), its key then starting with that place."""
     controls = {c.name: c for s in spec.sections for c in s.controls}
@@ -156,6 +157,7 @@ def _table(
     places = range(row[1] + 1) if row is not None else [None]
     filler: dict[str, Value | None] = {}
     table: dict[str, list[int]] = {}
+    notes: dict[str, list[int]] = {}
     for place in places:
         above = {}
         if row is not None and place:
@@ -176,19 +178,38 @@ def _table(
                 for problem in _problems(game, doc["context"], order)
                 if (problem.path[:1] == (top,)) or (first and not problem.path)
             ]
-            if not found:
-                if not filler and None not in combination:
-                    filler = dict(zip(names, combination, strict=True))
-                continue
-            indices = []
-            for problem in found:
-                text = say(problem.msg, game, lang)
-                if text not in reasons:
-                    reasons.append(text)
-                indices.append(reasons.index(text))
             key = list(combination) if place is None else [place, *combination]
-            table[json.dumps(key, separators=(",", ":"), ensure_ascii=False)] = indices
-    return table
+            said = json.dumps(key, separators=(",", ":"), ensure_ascii=False)
+            if found:
+                table[said] = _indices(found, game, lang, reasons)
+                continue
+            if not filler and None not in combination:
+                filler = dict(zip(names, combination, strict=True))
+            mine = (top,) if place is None else (top, place)  # not the rows above's
+            told = [n for n in _notes(game, doc["context"], order) if n.path[: len(mine)] == mine]
+            if told:
+                notes[said] = _indices(told, game, lang, reasons)
+    return table, notes
+
+
+def _indices(problems: list[Problem], game: Game, lang: str, said: list[str]) -> list[int]:
+    """Each problem's words as their index in ``said`` (added there when new)."""
+    indices = []
+    for problem in problems:
+        text = say(problem.msg, game, lang)
+        if text not in said:
+            said.append(text)
+        indices.append(said.index(text))
+    return indices
+
+
+def _notes(game: Game, context: dict[str, Any], order: dict[str, Any]) -> list[Problem]:
+    """What ``check`` notes of a good order (``Game.notes`` is optional)."""
+    notes = getattr(game, "notes", None)
+    if notes is None:
+        return []
+    body = {k: v for k, v in order.items() if k not in ("id", "player", "turn")}
+    return list(notes(context, body))
 
 
 class _Recording(Parsed):

@@ -233,13 +233,14 @@
     return Object.keys(filled).length;
   }
 
-  // The reasons `check` gives for the order, from the tables made with the page.
-  function problems(b) {
+  // The reasons `check` gives for the order (which = "table"), or its notes on a good order
+  // (which = "notes"), from the tables made with the page.
+  function problems(which) {
     var found = [];
     DATA.parts.forEach(function (part) {
       var values = part.names.map(valueOf);
       if (part.list !== undefined) values.unshift(placeOf(part.list, part.row));
-      var said = part.table[JSON.stringify(values)];
+      var said = part[which][JSON.stringify(values)];
       if (said) said.forEach(function (i) { found.push(DATA.reasons[i]); });
     });
     return found;
@@ -248,14 +249,15 @@
   // -- the page ----------------------------------------------------------------------------
   var out = {
     signed: control("signed"), problems: document.querySelector("output[name=problems]"),
+    notes: document.querySelector("output[name=notes]"),
     keyfile: control("key"), mailto: document.querySelector("a[name=mailto]"),
     download: document.querySelector("a[name=download]"),
     keyMessage: document.getElementById("key-message"),
     made: document.getElementById("made-key")
   };
 
-  function showProblems(list) {
-    out.problems.textContent = "";
+  function showProblems(where, list) {
+    where.textContent = "";
     if (!list.length) return;
     var ul = document.createElement("ul");
     list.forEach(function (text) {
@@ -263,7 +265,7 @@
       li.textContent = text;
       ul.appendChild(li);
     });
-    out.problems.appendChild(ul);
+    where.appendChild(ul);
   }
 
   function clearSigned() {
@@ -294,8 +296,9 @@
     event.preventDefault();
     clearSigned();
     keyMessage("");
-    var b = body(), found = problems(b);
-    showProblems(found);
+    var b = body(), found = problems("table");
+    showProblems(out.problems, found);
+    showProblems(out.notes, found.length ? [] : problems("notes"));
     if (found.length) return;
     var file = out.keyfile.files && out.keyfile.files[0];
     if (!file) { keyMessage("key-missing"); return; }
