@@ -90,7 +90,7 @@ def readings(game: Game, state: State, info: dict[str, Any], reader: str) -> dic
                 ("html", render_page(game, info, mine, lang, head=head)),
                 ("html public", render_page(game, info, public, lang, head=head)),
                 ("html mail", render_page(game, info, mine, lang, embed="cid", head=head)),
-                ("order page", render_order_page(game, info, mine, lang, "gm@example.org")),
+                ("order page", render_order_page(game, info, mine, lang, "gm@x.org", head)),
             )
         },
         "view": {**game.view(state, reader), "chain_head": head},

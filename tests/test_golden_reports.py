@@ -174,7 +174,7 @@ def test_order_pages_in_every_language(game: str, lang: str) -> None:
     state = states[1]
     player = next(iter(module.owed(state)))
     view = reader_view(module, meta, state, player)
-    page = render_order_page(module, meta, view, lang, "gm@example.org")
+    page = render_order_page(module, meta, view, lang, "gm@example.org", HEAD)
     assert page is not None
     folder = "" if lang == "en" else f"{lang}/"
     compare(module, f"{folder}{game}-turn{state['turn']}-{player}-page.html", page)

@@ -132,7 +132,7 @@ def form(
         from adjudicator.mail.config import DEFAULT_SENDER, load_config
 
         address = parseaddr(load_config(config_file).sender or DEFAULT_SENDER)[1]
-    page = rendered.order_page(gamedir, player, address)
+    page = rendered.order_page(gamedir, player, address, GameDir(gamedir).head())
     html_path.write_text(page, encoding="utf-8")
     echo(f"{html_path}: the order page of {player}")
 

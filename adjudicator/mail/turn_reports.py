@@ -70,7 +70,8 @@ def queue_due_reports(root: Path, sender: str) -> int:
                 )
                 order_page = None
                 if form is not None:
-                    order_page = render_order_page(game, meta, doc, lang, parseaddr(sender)[1])
+                    address = parseaddr(sender)[1]
+                    order_page = render_order_page(game, meta, doc, lang, address, head)
                 message = report_mail(
                     sender=sender,
                     to=player["email"],

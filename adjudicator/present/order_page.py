@@ -22,6 +22,7 @@ from importlib.resources import files
 from typing import Any
 
 from adjudicator.engine.orders import Parsed, game_problems
+from adjudicator.present.hashes import head_line
 from adjudicator.present.reports import report_environment
 from adjudicator.present.words import say
 from adjudicator.rules.contract import Game, Problem, msg
@@ -72,11 +73,17 @@ def page_name(meta: dict[str, Any], doc: dict[str, Any]) -> str:
 
 
 def render_order_page(
-    game: Game, meta: dict[str, Any], doc: dict[str, Any], lang: str, address: str
+    game: Game,
+    meta: dict[str, Any],
+    doc: dict[str, Any],
+    lang: str,
+    address: str,
+    head: str | None = None,
 ) -> str | None:
     """The order page of a player's stored view in ``lang``, or None when they owe nothing or
     the game seals orders by commit-reveal (the page signs an order, not a commitment);
-    ``address`` is where the signed order goes (the game's mail address)."""
+    ``address`` is where the signed order goes (the game's mail address); the page shows the
+    chain head ``head`` (None: none) at its foot, as the form does."""
     if "to_do" not in doc or meta["options"].get("sealing") == "commit-reveal":
         return None
     env = report_environment(game, lang)
@@ -113,6 +120,7 @@ def render_order_page(
         turn=turn,
         sections=spec.sections,
         facts=spec.facts,
+        chain=[] if head is None else [head_line(head)],
         json=lambda value: json.dumps(value, sort_keys=True, ensure_ascii=False),
         data=json.dumps(data, sort_keys=True, ensure_ascii=False).replace("<", "\\u003c"),
         script=script,

@@ -228,9 +228,9 @@ def form(root: Path, player: str, head: str | None, *, cache: bool = True) -> st
     return shown("form", parts, head, render, program(handle.game), cache)
 
 
-def order_page(root: Path, player: str, address: str) -> str:
-    """``player``'s order page for the current turn in their language (rendered afresh: it
-    holds no chain head), the signed order going to ``address``; NotNow as for ``form``."""
+def order_page(root: Path, player: str, address: str, head: str | None) -> str:
+    """``player``'s order page for the current turn in their language with the chain head
+    ``head`` (rendered afresh), the signed order going to ``address``; NotNow as for ``form``."""
     from adjudicator.engine.open_game import OpenGame
     from adjudicator.engine.queries import stored_view_bytes
     from adjudicator.present.order_page import render_order_page
@@ -241,7 +241,9 @@ def order_page(root: Path, player: str, address: str) -> str:
     doc = json.loads(stored_view_bytes(handle, player))
     if doc.get("over"):
         raise NotNow(f"game {handle.meta['id']} is over; it takes no more orders")
-    page = render_order_page(handle.game, handle.meta, doc, lang_of(handle.meta, player), address)
+    page = render_order_page(
+        handle.game, handle.meta, doc, lang_of(handle.meta, player), address, head
+    )
     if page is None:
         raise NotNow(f"{player} owes no order in turn {doc['turn']}")
     return page
