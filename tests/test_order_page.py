@@ -12,6 +12,7 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
 
@@ -104,6 +105,9 @@ def fill(browser: Browser, page: Path, body: dict[str, Any], key: Path | None) -
         "mailto": driver.find_element(By.NAME, "mailto").get_attribute("href") or "",
         "download": driver.find_element(By.NAME, "download").get_attribute("href") or "",
     }
+    for name in ("order", "signature"):  # the pair as two files: what the links download
+        href = driver.find_element(By.NAME, f"download-{name}").get_attribute("href") or ","
+        shown[name] = unquote(href.split(",", 1)[1])
     assert browser.errors() == []
     return shown
 
@@ -154,7 +158,8 @@ def play_from_pages(browser: Browser, table: Table, config: Path, tmp: Path) -> 
         verifies(table, player, signed, tmp / player)
         assert shown["mailto"].startswith("mailto:gm-bot@example.org?subject=")
         assert "%5Bcairo-2026%5D%20turn%20" in shown["mailto"]
-        assert shown["download"].startswith("data:text/plain")
+        assert unquote(shown["download"].split(",", 1)[1]) == signed
+        assert shown["order"] + shown["signature"] == signed
         reply = pasted_reply(table, player, signed)
         result = run("ingest", table.gamedir, "--config", config, input=reply)
         assert result.exit_code == 0, result.output

@@ -125,6 +125,7 @@ def render_order_page(
         data=json.dumps(data, sort_keys=True, ensure_ascii=False).replace("<", "\\u003c"),
         script=script,
         keyfile=data["keyfile"],
+        order_file=data["file"],
     )
 
 

@@ -252,6 +252,7 @@
     notes: document.querySelector("output[name=notes]"),
     keyfile: control("key"), mailto: document.querySelector("a[name=mailto]"),
     download: document.querySelector("a[name=download]"),
+    links: document.getElementById("signed-links"),
     keyMessage: document.getElementById("key-message"),
     made: document.getElementById("made-key")
   };
@@ -272,7 +273,7 @@
     out.signed.value = "";
     out.mailto.removeAttribute("href");
     out.download.removeAttribute("href");
-    out.mailto.hidden = out.download.hidden = true;
+    out.links.hidden = true;
   }
 
   function readFile(file) {
@@ -313,7 +314,13 @@
         encodeURIComponent(DATA.subject) + "&body=" + encodeURIComponent(signed);
       out.download.href = "data:text/plain;charset=utf-8," + encodeURIComponent(signed);
       out.download.setAttribute("download", DATA.file);
-      out.mailto.hidden = out.download.hidden = false;
+      var order = document.querySelector("a[name=download-order]");
+      order.href = "data:text/plain;charset=utf-8," + encodeURIComponent(text);
+      order.setAttribute("download", DATA.file);
+      var sig = document.querySelector("a[name=download-signature]");
+      sig.href = "data:text/plain;charset=utf-8," + encodeURIComponent(armored);
+      sig.setAttribute("download", DATA.file + ".sig");
+      out.links.hidden = false;
     }).catch(function (e) {
       keyMessage(e instanceof KeyProblem ? e.word : "key-failed");
     });
