@@ -215,14 +215,17 @@ def says_what_check_says(browser: Browser, table: Table, player: str, body: dict
     return str(shown["problems"])
 
 
-def test_the_page_says_what_check_says(browser: Browser, tmp_path: Path) -> None:
-    """A refused order gets check's reasons in the page; nothing is signed."""
-    table = Table(tmp_path, players=2)
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_page_says_what_check_says(browser: Browser, tmp_path: Path, lang: str) -> None:
+    """A refused order gets check's reasons in the page, in the player's language; nothing is
+    signed."""
+    table = Table(tmp_path, players=2, schedule={"lang": lang})
     table.play_turn()  # the start player's return
     player = next(iter(table.status()["owed"]))
     hand = sorted(table.view(player)["hand"])
     body = {"bids": [{"cushion": 1, "card": hand[0]}, {"cushion": 1, "card": hand[1]}]}
-    assert "cushion 1" in says_what_check_says(browser, table, player, body)
+    said = says_what_check_says(browser, table, player, body)
+    assert ("cushion 1" in said) == (lang == "en") and ("coussin 1" in said) == (lang == "fr")
 
 
 def test_the_court_page_says_what_check_says(browser: Browser, tmp_path: Path) -> None:
