@@ -80,11 +80,14 @@ def render_order_page(
     address: str,
     head: str | None = None,
 ) -> str | None:
-    """The order page of a player's stored view in ``lang``, or None when they owe nothing or
-    the game seals orders by commit-reveal (the page signs an order, not a commitment);
+    """The order page of a player's stored view in ``lang``, or None when they owe nothing,
+    the game seals orders by commit-reveal (the page signs an order, not a commitment) or is
+    one the page does not know (a third-party game);
     ``address`` is where the signed order goes (the game's mail address); the page shows the
     chain head ``head`` (None: none) at its foot, as the form does."""
     if "to_do" not in doc or meta["options"].get("sealing") == "commit-reveal":
+        return None
+    if game.name not in _SPECS:  # a game the page does not know yet: the form alone
         return None
     env = report_environment(game, lang)
     player, turn = doc["reader"], doc["turn"]
@@ -277,11 +280,7 @@ def build_body(keys: list[dict[str, Any]], chosen: dict[str, Value | None]) -> d
 
 # -- what each game's page offers --------------------------------------------------------------
 def _spec(game: Game, lang: str, env: Any, doc: dict[str, Any]) -> Spec:
-    if game.name == "sultan":
-        return _sultan(_words(game, lang), env, doc)
-    if game.name == "sultans_court":
-        return _court(_words(game, lang), env, doc)
-    raise ValueError(f"no order page for the game {game.name!r}")
+    return _SPECS[game.name](_words(game, lang), env, doc)
 
 
 def _words(game: Game, lang: str) -> Any:
@@ -438,3 +437,7 @@ def _court(_: Any, env: Any, doc: dict[str, Any]) -> Spec:
     held = [str(words.card_value(c)) for c in (view.get("hands") or {}).get(player) or []]
     facts = [_("court-hand", cards=", ".join(held) or _("none"))]
     return Spec(sections, keys, [p for p in parts if p], facts)
+
+
+_SPECS = {"sultan": _sultan, "sultans_court": _court}
+"""What each game's page offers, by the game's name; other games get no page."""

@@ -230,7 +230,8 @@ def form(root: Path, player: str, head: str | None, *, cache: bool = True) -> st
 
 def order_page(root: Path, player: str, address: str, head: str | None) -> str:
     """``player``'s order page for the current turn in their language with the chain head
-    ``head`` (rendered afresh), the signed order going to ``address``; NotNow as for ``form``."""
+    ``head`` (rendered afresh), the signed order going to ``address``; NotNow as for ``form``,
+    and for a game that has no order page (docs/order-page.md)."""
     from adjudicator.engine.open_game import OpenGame
     from adjudicator.engine.queries import stored_view_bytes
     from adjudicator.present.order_page import render_order_page
@@ -244,8 +245,10 @@ def order_page(root: Path, player: str, address: str, head: str | None) -> str:
     page = render_order_page(
         handle.game, handle.meta, doc, lang_of(handle.meta, player), address, head
     )
-    if page is None:
+    if page is None and "to_do" not in doc:
         raise NotNow(f"{player} owes no order in turn {doc['turn']}")
+    if page is None:  # a sealed game's or one the page does not know: the form serves
+        raise NotNow(f"game {handle.meta['id']} has no order page; use its form")
     return page
 
 
