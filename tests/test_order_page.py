@@ -352,9 +352,20 @@ def test_a_key_with_a_passphrase_is_met_with_the_ssh_keygen_line(
     assert shown["signed"] == "" and "not an OpenSSH private key" in shown["key"]
 
 
-def test_the_page_allows_no_connection(tmp_path: Path) -> None:
+def test_the_page_allows_no_connection(browser: Browser, tmp_path: Path) -> None:
+    """The page's policy is in force: a connection it tried would be refused by the browser
+    itself, not merely fail."""
     table = Table(tmp_path, players=3)
     found = pages(table, write_config(tmp_path))
+    browser.open(next(iter(found.values())))
+    refused = browser.driver.execute_async_script(
+        "var done = arguments[arguments.length - 1];"
+        "document.addEventListener('securitypolicyviolation', function (e) {"
+        "  done(e.effectiveDirective); });"
+        "fetch('http://127.0.0.1:9/').catch(function () {});"
+    )
+    assert refused == "connect-src"
+    browser.errors()  # the refusal is logged: nothing else to see
     for page in found.values():
         html = page.read_text()
         assert (
