@@ -6,7 +6,9 @@ the values the form's context allows), and the reasons ``check`` gives for what 
 make. Those reasons are not a second copy of the rules: every combination of a part's controls
 is judged here, when the page is made, by the game's own schema and ``validate`` (as ``check``
 judges an order, through :func:`adjudicator.engine.orders.game_problems`), and the page carries
-the reasons of the combinations that are refused, in the player's language.
+the reasons of the combinations that are refused, and the notes of those taken with notes, in
+the player's language. The choices each game offers are written here (``_SPECS``), as its form
+template writes its comments; a game without an entry gets no page.
 
 The page's script signs the order in the browser with the player's OpenSSH Ed25519 key (Web
 Crypto), as ``ssh-keygen -Y sign -n adjudicator-orders`` does; its Content-Security-Policy
@@ -65,11 +67,6 @@ class Spec:
     top key (the first part also takes those of the file as a whole)."""
     facts: list[str] = field(default_factory=list)
     """What the player needs to choose, shown above the choices (the hand, the jewels drawn)."""
-
-
-def page_name(meta: dict[str, Any], doc: dict[str, Any]) -> str:
-    """The name a page is sent by: ``<id>-turn<N>-<player>.html``, beside the form."""
-    return f"{meta['id']}-turn{doc['turn']}-{doc['reader']}.html"
 
 
 def render_order_page(
