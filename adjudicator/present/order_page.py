@@ -178,10 +178,15 @@ def _table(
                         for n, v in filler.items()
                     }
                 )
+        # the other keys as the page writes them with their controls left as they are
+        # (empty): built once, only the part's own key built for each combination
+        order = {"id": meta["id"], "player": doc["reader"], "turn": doc["turn"]}
+        base = {**order, **build_body(spec.keys, above)}
+        own = [key for key in spec.keys if key["name"] == top]
         for combination in itertools.product(*domains):
             chosen = {**above, **dict(zip(names, combination, strict=True))}
-            order = {"id": meta["id"], "player": doc["reader"], "turn": doc["turn"]}
-            order.update(build_body(spec.keys, chosen))
+            order = {k: v for k, v in base.items() if k != top}
+            order.update(build_body(own, chosen))
             found = [
                 problem
                 for problem in _problems(game, doc["context"], order)
