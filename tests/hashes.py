@@ -68,9 +68,10 @@ def head_of(info: dict[str, Any]) -> str:
 def readings(game: Game, state: State, info: dict[str, Any], reader: str) -> dict[str, Any]:
     """Everything ``reader`` may read of ``state``, in every format and language, with the
     chain head of this world (:func:`head_of`) and its seed commitment (``info``): reports,
-    the public report, the form, the HTML pages (as shown, as mailed), the view as ``view
-    --json`` gives it, and the running record."""
+    the public report, the form, the HTML pages (as shown, as mailed), the order page, the view
+    as ``view --json`` gives it, and the running record."""
     from adjudicator.present.html import render_page
+    from adjudicator.present.order_page import render_order_page
     from adjudicator.present.reports import form_text, render
     from adjudicator.rules.lang import LANGUAGES
     from adjudicator.rules.views import reader_view
@@ -89,6 +90,7 @@ def readings(game: Game, state: State, info: dict[str, Any], reader: str) -> dic
                 ("html", render_page(game, info, mine, lang, head=head)),
                 ("html public", render_page(game, info, public, lang, head=head)),
                 ("html mail", render_page(game, info, mine, lang, embed="cid", head=head)),
+                ("order page", render_order_page(game, info, mine, lang, "gm@x.org", head)),
             )
         },
         "view": {**game.view(state, reader), "chain_head": head},

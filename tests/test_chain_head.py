@@ -178,8 +178,12 @@ def test_a_report_mail_shows_the_head_just_before_its_queue_line(
         assert body == rendered.report(table.gamedir, player, None, head, cache=False)
         html = message.get_body(("html",))
         assert html is not None and HTML_HEAD.format(head) in html.get_content()
-        forms = [a.get_content() for a in message.iter_attachments()]
+        attached = {a.get_filename(): a.get_content() for a in message.iter_attachments()}
+        forms = [text for name, text in attached.items() if str(name).endswith(".yaml")]
         assert all(f"#{head[:32]}\n" in form for form in forms)
+        pages = [text for name, text in attached.items() if str(name).endswith(".html")]
+        assert len(pages) == len(forms)  # the order page beside each form shows it too
+        assert all(HTML_HEAD.format(head) in page for page in pages)
 
 
 HTML_HEAD = '<code class="hash">{}</code>'

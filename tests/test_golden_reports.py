@@ -19,6 +19,7 @@ import pytest
 
 from adjudicator.games.sultan import GAME as SULTAN
 from adjudicator.games.sultans_court import GAME as COURT
+from adjudicator.present.order_page import render_order_page
 from adjudicator.present.reports import form_text, render, render_final
 from adjudicator.rules import digests
 from adjudicator.rules.contract import Game, State
@@ -161,6 +162,22 @@ def test_reports_in_every_language(game: str, lang: str) -> None:
     compare(module, f"{lang}/{game}-turn1-{player}-form.yaml", form)
     final = reader_view(module, meta, states[-1], "public")
     compare(module, f"{lang}/{game}-final-table.txt", render_final(module, meta, final, lang, HEAD))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("game", list(SPOKEN))
+def test_order_pages_in_every_language(game: str, lang: str) -> None:
+    """The order page of a turn's form in each language (docs/order-page.md): its words, its
+    controls and the reasons it carries, which the game's own check gave."""
+    module = GAMES[game][0]
+    meta, states, _ = play(*GAMES[game])
+    state = states[1]
+    player = next(iter(module.owed(state)))
+    view = reader_view(module, meta, state, player)
+    page = render_order_page(module, meta, view, lang, "gm@example.org", HEAD)
+    assert page is not None
+    folder = "" if lang == "en" else f"{lang}/"
+    compare(module, f"{folder}{game}-turn{state['turn']}-{player}-page.html", page)
 
 
 def test_every_registered_game_has_golden_reports() -> None:

@@ -65,7 +65,9 @@ def test_reports_are_mailed_once_with_the_form_attached(table: Table, config: Pa
     assert body.get_content().replace("\r\n", "\n") == report
     owed = table.status()["owed"]
     names = [a.get_filename() for m in mails for a in m.iter_attachments()]
-    assert names == [f"cairo-2026-turn1-{p}.yaml" for p in table.names if p in owed]
+    assert names == [  # the form, and the order page beside it
+        f"cairo-2026-turn1-{p}.{ext}" for p in table.names if p in owed for ext in ("yaml", "html")
+    ]
     again = run("send", table.gamedir, "--config", config)
     assert again.exit_code == 0 and again.output == ""
     assert len(outbox_mails(table)) == len(mails)

@@ -154,3 +154,30 @@ def test_the_contract_test_holds_for_the_third_party_game(higher: Path, tmp_path
 
     gamedir = check_game(load_game("higher"), tmp_path)
     assert gamedir is not None and (gamedir / "turns" / "0004" / "views" / "gm.json").is_file()
+
+
+def test_a_third_party_game_is_mailed_its_form_without_an_order_page(
+    higher: Path, tmp_path: Path
+) -> None:
+    """The order page knows Sultan and the Court; another game's report mail brings the form
+    alone, and ``form --html`` says there is no page."""
+    import email.policy
+    from email.parser import BytesParser
+
+    setup = write_setup(tmp_path, [{"name": "alice"}, {"name": "bob"}])
+    assert run("new", tmp_path / "g", "--setup", setup).exit_code == 0
+    config = tmp_path / "mail.toml"
+    config.write_text('[mail]\nfrom = "gm-bot@example.org"\n')
+    result = run("send", tmp_path / "g", "--config", config)
+    assert result.exit_code == 0, result.output
+    parser = BytesParser(policy=email.policy.default)
+    names = [
+        str(part.get_filename())
+        for path in sorted((tmp_path / "g" / "outbox").glob("*.eml"))
+        for part in parser.parsebytes(path.read_bytes()).iter_attachments()  # type: ignore[attr-defined]
+    ]
+    assert names == ["h1-turn1-alice.yaml", "h1-turn1-bob.yaml"]
+    page = tmp_path / "page.html"
+    result = run("form", tmp_path / "g", "--player", "alice", "--html", page)
+    assert result.exit_code != 0 and not page.exists()
+    assert "has no order page; use its form" in result.output

@@ -95,17 +95,46 @@ def site(gamedir: Path, out: Path) -> None:
 @click.command()
 @click.argument("gamedir", type=GAMEDIR)
 @click.option("--player", required=True, help="The player.")
-def form(gamedir: Path, player: str) -> None:
-    """Print a player's order form for the current turn.
+@click.option(
+    "--html",
+    "html_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the player's order page (docs/order-page.md) to this file instead.",
+)
+@click.option(
+    "--address",
+    help="Where the page's mail link sends the signed order (default: the mail settings' from).",
+)
+@click.option("--config", "config_file", type=click.Path(path_type=Path), help="Mail settings.")
+def form(
+    gamedir: Path,
+    player: str,
+    html_path: Path | None,
+    address: str | None,
+    config_file: Path | None,
+) -> None:
+    """Print a player's order form for the current turn, or write their order page.
 
     \b
-    Example:
+    Examples:
       adjudicator form games/cairo-2026 --player alice > order.yaml
+      adjudicator form games/cairo-2026 --player alice --html cairo-2026-alice.html
     """
     from adjudicator.present import rendered
     from adjudicator.store.gamedir import GameDir
 
-    echo(rendered.form(gamedir, player, GameDir(gamedir).head()), nl=False)
+    if html_path is None:
+        echo(rendered.form(gamedir, player, GameDir(gamedir).head()), nl=False)
+        return
+    if address is None:
+        from email.utils import parseaddr
+
+        from adjudicator.mail.config import DEFAULT_SENDER, load_config
+
+        address = parseaddr(load_config(config_file).sender or DEFAULT_SENDER)[1]
+    page = rendered.order_page(gamedir, player, address, GameDir(gamedir).head())
+    html_path.write_text(page, encoding="utf-8")
+    echo(f"{html_path}: the order page of {player}")
 
 
 @click.command()

@@ -76,6 +76,7 @@ def report_mail(
     html: str | None = None,
     pictures: Mapping[str, bytes] | None = None,
     subject: str,
+    order_page: str | None = None,
 ) -> EmailMessage:
     """A player's report for a turn; the order form attached when the player owes an order.
 
@@ -111,6 +112,16 @@ def report_mail(
             params={"charset": "utf-8"},
             disposition="attachment",
             filename=f"{game_id}-turn{turn}-{player}.yaml",
+        )
+    if order_page is not None:  # the order page beside the form (docs/order-page.md)
+        message.add_attachment(
+            order_page.encode("utf-8"),
+            maintype="text",
+            subtype="html",
+            cte="base64",
+            params={"charset": "utf-8"},
+            disposition="attachment",
+            filename=f"{game_id}-turn{turn}-{player}.html",
         )
     return message
 

@@ -4,14 +4,16 @@ themselves come from the presentation layer).
 The body is the player's text report for the turn, rendered from the player's stored view as it
 is queued, with the press they received during the turn before (:mod:`adjudicator.engine.press`);
 when the player owes an order, the order form (rendered from the same view) is attached as
-``<id>-turn<N>-<player>.yaml``. Queuing a turn's reports is one step whose ``queued`` journal
-line names the turn, so a turn's reports are queued exactly once, whenever
+``<id>-turn<N>-<player>.yaml``, and beside it the order page that fills it in and signs it in
+the browser, ``<id>-turn<N>-<player>.html``. Queuing a turn's reports is one step whose
+``queued`` journal line names the turn, so a turn's reports are queued exactly once, whenever
 ``send`` runs (a queuing cut short is discarded whole and done again). Every report, form and
 page of the step shows the chain head as the step finds it, just before its own journal line.
 """
 
 from __future__ import annotations
 
+from email.utils import parseaddr
 from pathlib import Path
 
 from adjudicator.engine import absences
@@ -21,6 +23,7 @@ from adjudicator.mail.outgoing import new_message_id, report_mail
 from adjudicator.mail.queue import Outbox
 from adjudicator.present.html import render_page
 from adjudicator.present.mail import turn_label
+from adjudicator.present.order_page import render_order_page
 from adjudicator.present.reports import form_of_view, render_view
 from adjudicator.present.words import say
 from adjudicator.rules import schedule, views
@@ -65,6 +68,10 @@ def queue_due_reports(root: Path, sender: str) -> int:
                 page = render_page(
                     game, meta, doc, lang, embed="cid", head=head, press=press, away=away
                 )
+                order_page = None
+                if form is not None:
+                    address = parseaddr(sender)[1]
+                    order_page = render_order_page(game, meta, doc, lang, address, head)
                 message = report_mail(
                     sender=sender,
                     to=player["email"],
@@ -75,6 +82,7 @@ def queue_due_reports(root: Path, sender: str) -> int:
                     form=form,
                     message_id=new_message_id(sender, f"{meta['id']}.turn{turn}.{name}"),
                     html=page.html,
+                    order_page=order_page,
                     pictures=page.pictures,
                     subject=say(
                         msg("report-subject", game=meta["id"], turn=turn, player=name), game, lang

@@ -228,6 +228,30 @@ def form(root: Path, player: str, head: str | None, *, cache: bool = True) -> st
     return shown("form", parts, head, render, program(handle.game), cache)
 
 
+def order_page(root: Path, player: str, address: str, head: str | None) -> str:
+    """``player``'s order page for the current turn in their language with the chain head
+    ``head`` (rendered afresh), the signed order going to ``address``; NotNow as for ``form``,
+    and for a game that has no order page (docs/order-page.md)."""
+    from adjudicator.engine.open_game import OpenGame
+    from adjudicator.engine.queries import stored_view_bytes
+    from adjudicator.present.order_page import render_order_page
+    from adjudicator.rules.errors import NotNow
+    from adjudicator.rules.lang import lang_of
+
+    handle = OpenGame(root)
+    doc = json.loads(stored_view_bytes(handle, player))
+    if doc.get("over"):
+        raise NotNow(f"game {handle.meta['id']} is over; it takes no more orders")
+    page = render_order_page(
+        handle.game, handle.meta, doc, lang_of(handle.meta, player), address, head
+    )
+    if page is None and "to_do" not in doc:
+        raise NotNow(f"{player} owes no order in turn {doc['turn']}")
+    if page is None:  # a sealed game's or one the page does not know: the form serves
+        raise NotNow(f"game {handle.meta['id']} has no order page; use its form")
+    return page
+
+
 def _parts(stored: bytes, meta: dict[str, Any], lang: str) -> dict[str, Any]:
     """What a report is made from: the stored view (by its bytes), the game, the language."""
     return {"view": hashlib.sha256(stored).hexdigest(), "meta": meta, "lang": lang}

@@ -1,0 +1,445 @@
+"""The order page: one self-contained HTML file beside each order form (docs/order-page.md).
+
+It is rendered from the same stored view as the form and holds no more than the form does: the
+order's envelope, the controls (each named by its key's path in the order file, offering only
+the values the form's context allows), and the reasons ``check`` gives for what the controls can
+make. Those reasons are not a second copy of the rules: every combination of a part's controls
+is judged here, when the page is made, by the game's own schema and ``validate`` (as ``check``
+judges an order, through :func:`adjudicator.engine.orders.game_problems`), and the page carries
+the reasons of the combinations that are refused, and the notes of those taken with notes, in
+the player's language. The choices each game offers are written here (``_SPECS``), as its form
+template writes its comments; a game without an entry gets no page.
+
+The page's script signs the order in the browser with the player's OpenSSH Ed25519 key (Web
+Crypto), as ``ssh-keygen -Y sign -n adjudicator-orders`` does; its Content-Security-Policy
+allows no connection.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from dataclasses import dataclass, field
+from importlib.resources import files
+from typing import Any
+
+from adjudicator.engine.orders import Parsed, game_problems
+from adjudicator.present.hashes import head_line
+from adjudicator.present.reports import report_environment
+from adjudicator.present.words import say
+from adjudicator.rules.contract import Game, Problem, msg
+from adjudicator.rules.problems import located_all, schema_problems
+from adjudicator.signing.sshsig import NAMESPACE
+
+CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"
+"""The page's Content-Security-Policy: inline script and styles, no connection of any kind."""
+
+Value = int | str
+
+
+@dataclass
+class Control:
+    """One ``<select>``: its name (the key's path in the order file), its label and its
+    choices as (value, words); ``blank`` words the empty choice (None: a value is required)."""
+
+    name: str
+    label: str
+    choices: list[tuple[Value, str]]
+    blank: str | None = None
+
+
+@dataclass
+class Section:
+    heading: str
+    hint: str = ""
+    controls: list[Control] = field(default_factory=list)
+
+
+@dataclass
+class Spec:
+    """What the page offers: its sections of controls, the order keys the script builds from
+    them (``keys``, for the script), and the parts whose combinations are judged."""
+
+    sections: list[Section]
+    keys: list[dict[str, Any]]
+    parts: list[list[str]]
+    """Each part's controls; a part's reasons are those whose path starts with its first name's
+    top key (the first part also takes those of the file as a whole)."""
+    facts: list[str] = field(default_factory=list)
+    """What the player needs to choose, shown above the choices (the hand, the jewels drawn)."""
+
+
+def render_order_page(
+    game: Game,
+    meta: dict[str, Any],
+    doc: dict[str, Any],
+    lang: str,
+    address: str,
+    head: str | None = None,
+) -> str | None:
+    """The order page of a player's stored view in ``lang``, or None when they owe nothing,
+    the game seals orders by commit-reveal (the page signs an order, not a commitment) or is
+    one the page does not know (a third-party game);
+    ``address`` is where the signed order goes (the game's mail address); the page shows the
+    chain head ``head`` (None: none) at its foot, as the form does."""
+    if "to_do" not in doc or meta["options"].get("sealing") == "commit-reveal":
+        return None
+    if game.name not in _SPECS:  # a game the page does not know yet: the form alone
+        return None
+    env = report_environment(game, lang)
+    player, turn = doc["reader"], doc["turn"]
+    spec = _spec(game, lang, env, doc)
+    reasons: list[str] = []
+    parts = []
+    for names in spec.parts:
+        part: dict[str, Any] = {"names": names}
+        part["table"], part["notes"] = _table(game, meta, doc, spec, names, lang, reasons)
+        row = _row_of(spec, names)
+        if row is not None:
+            part["list"], part["row"] = row
+        parts.append(part)
+    data = {
+        "id": meta["id"],
+        "player": player,
+        "turn": turn,
+        "namespace": NAMESPACE,
+        "address": address,
+        "subject": f"[{meta['id']}] turn {turn} order",
+        "file": f"{meta['id']}-turn{turn}-{player}.yaml",
+        "keyfile": f"{meta['id']}-{player}",
+        "keys": spec.keys,
+        "parts": parts,
+        "reasons": reasons,
+    }
+    script = (files("adjudicator.templates") / "common" / "_order_page.js").read_text("utf-8")
+    return env.get_template("order_page.html.j2").render(
+        csp=CSP,
+        game=game,
+        meta=meta,
+        player=player,
+        turn=turn,
+        sections=spec.sections,
+        facts=spec.facts,
+        chain=[] if head is None else [head_line(head)],
+        json=lambda value: json.dumps(value, sort_keys=True, ensure_ascii=False),
+        data=json.dumps(data, sort_keys=True, ensure_ascii=False).replace("<", "\\u003c"),
+        script=script,
+        keyfile=data["keyfile"],
+        order_file=data["file"],
+    )
+
+
+# -- judging what the controls can make --------------------------------------------------------
+def _row_of(spec: Spec, names: list[str]) -> tuple[str, int] | None:
+    """The list and row a part is one row of (``demand.1.from``: ``("demand", 1)``), or None."""
+    top, _, rest = names[0].partition(".")
+    lists = {key["name"] for key in spec.keys if key["kind"] == "list"}
+    row = rest.split(".")[0]
+    if top in lists and row.isdigit() and len(spec.parts) > 1:
+        return top, int(row)
+    return None
+
+
+def _table(
+    game: Game,
+    meta: dict[str, Any],
+    doc: dict[str, Any],
+    spec: Spec,
+    names: list[str],
+    lang: str,
+    reasons: list[str],
+) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+    """Every combination of ``names``' choices (and none, where a control may be left empty)
+    that ``check`` refuses, as the JSON of its values, with the indices of its reasons; and
+    those it takes with notes (a pardon that cannot apply as things stand), with theirs. A part
+    that is one row of a list is judged at each place the row can take in the order file (the
+    rows above it left empty or filled in), its key then starting with that place."""
+    controls = {c.name: c for s in spec.sections for c in s.controls}
+    domains = []
+    for name in names:
+        control = controls[name]
+        values: list[Value | None] = [value for value, _ in control.choices]
+        domains.append(values if control.blank is None else [None, *values])
+    top = names[0].split(".")[0]
+    first = names is spec.parts[0]
+    row = _row_of(spec, names)
+    places = range(row[1] + 1) if row is not None else [None]
+    filler: dict[str, Value | None] = {}
+    table: dict[str, list[int]] = {}
+    notes: dict[str, list[int]] = {}
+    for place in places:
+        above = {}
+        if row is not None and place:
+            assert filler, "a row with no good choice"
+            for earlier in range(place):
+                above.update(
+                    {
+                        n.replace(f"{top}.{row[1]}", f"{top}.{earlier}", 1): v
+                        for n, v in filler.items()
+                    }
+                )
+        # the other keys as the page writes them with their controls left as they are
+        # (empty): built once, only the part's own key built for each combination
+        order = {"id": meta["id"], "player": doc["reader"], "turn": doc["turn"]}
+        base = {**order, **build_body(spec.keys, above)}
+        own = [key for key in spec.keys if key["name"] == top]
+        for combination in itertools.product(*domains):
+            chosen = {**above, **dict(zip(names, combination, strict=True))}
+            order = {k: v for k, v in base.items() if k != top}
+            order.update(build_body(own, chosen))
+            found = [
+                problem
+                for problem in _problems(game, doc["context"], order)
+                if (problem.path[:1] == (top,)) or (first and not problem.path)
+            ]
+            key = list(combination) if place is None else [place, *combination]
+            said = json.dumps(key, separators=(",", ":"), ensure_ascii=False)
+            if found:
+                table[said] = _indices(found, game, lang, reasons)
+                continue
+            if not filler and None not in combination:
+                filler = dict(zip(names, combination, strict=True))
+            mine = (top,) if place is None else (top, place)  # not the rows above's
+            told = [n for n in _notes(game, doc["context"], order) if n.path[: len(mine)] == mine]
+            if told:
+                notes[said] = _indices(told, game, lang, reasons)
+    return table, notes
+
+
+def _indices(problems: list[Problem], game: Game, lang: str, said: list[str]) -> list[int]:
+    """Each problem's words as their index in ``said`` (added there when new)."""
+    indices = []
+    for problem in problems:
+        text = say(problem.msg, game, lang)
+        if text not in said:
+            said.append(text)
+        indices.append(said.index(text))
+    return indices
+
+
+def _notes(game: Game, context: dict[str, Any], order: dict[str, Any]) -> list[Problem]:
+    """What ``check`` notes of a good order (``Game.notes`` is optional)."""
+    notes = getattr(game, "notes", None)
+    if notes is None:
+        return []
+    body = {k: v for k, v in order.items() if k not in ("id", "player", "turn")}
+    return list(notes(context, body))
+
+
+class _Recording(Parsed):
+    """An order judged as ``check`` judges it, keeping each problem with its path."""
+
+    def __init__(self, order: dict[str, Any], schema: list[Problem]) -> None:
+        super().__init__(raw=b"", loaded=None, data=order, schema=schema)
+        self.reasons = located_all(schema, None)
+        self.found: list[Problem] = list(schema)
+
+    def add(self, problem: Problem) -> None:
+        self.found.append(problem)
+        super().add(problem)
+
+
+def _problems(game: Game, context: dict[str, Any], order: dict[str, Any]) -> list[Problem]:
+    """What ``check`` finds in ``order`` (as parsed from the page's text): the schema's
+    problems, then the game's, as :func:`game_problems` places them."""
+    parsed = _Recording(order, schema_problems(game.order_model(), order))
+    game_problems(parsed, game, context)
+    return parsed.found
+
+
+def build_body(keys: list[dict[str, Any]], chosen: dict[str, Value | None]) -> dict[str, Any]:
+    """The order body the page's script builds from the controls' values (``chosen``; a
+    control not in it is empty): the same rules as ``body()`` in ``_order_page.js``."""
+    out: dict[str, Any] = {}
+    for key in keys:
+        name = key["name"]
+        if key["kind"] == "value":
+            if chosen.get(name) is not None:
+                out[name] = chosen[name]
+        elif key["kind"] == "map":
+            mapping = {f: chosen.get(f"{name}.{f}") for f in key["fields"]}
+            mapping = {f: v for f, v in mapping.items() if v is not None}
+            if mapping or not key.get("optional"):
+                out[name] = mapping
+        else:
+            items: list[Any] = []
+            for row in range(key["rows"]):
+                if "fields" not in key:
+                    if chosen.get(f"{name}.{row}") is not None:
+                        items.append(chosen[f"{name}.{row}"])
+                    continue
+                entry = {f: chosen.get(f"{name}.{row}.{f}") for f in key["fields"]}
+                entry = {f: v for f, v in entry.items() if v is not None}
+                if entry:
+                    for fixed_row, fixed_key, fixed_value in key.get("fixed", []):
+                        if fixed_row == row:
+                            entry[fixed_key] = fixed_value
+                    items.append(entry)
+            if items or not key.get("optional"):
+                out[name] = items
+    return out
+
+
+# -- what each game's page offers --------------------------------------------------------------
+def _spec(game: Game, lang: str, env: Any, doc: dict[str, Any]) -> Spec:
+    return _SPECS[game.name](_words(game, lang), env, doc)
+
+
+def _words(game: Game, lang: str) -> Any:
+    """The page's words for its controls: ``page-…`` codes, said in ``lang``."""
+
+    def said(code: str, **params: Any) -> str:
+        return say(msg(f"page-{code}", **params), game, lang)
+
+    return said
+
+
+def _sultan(_: Any, env: Any, doc: dict[str, Any]) -> Spec:
+    jewels = env.get_template("_jewels.txt.j2").module
+    view, context = doc["view"], doc["context"]
+    to_do = context["to_do"]
+    if to_do == "return":
+        drawn = list(dict.fromkeys(context["drawn"]))
+        choices: list[tuple[Value, str]] = [(c, str(jewels.jewel_word(c))) for c in drawn]
+        control = Control("return", _("return"), choices, blank="—")
+        section = Section(_("which-colour"), controls=[control])
+        drew = _("drawn", jewels=", ".join(str(jewels.jewel_word(c)) for c in context["drawn"]))
+        return Spec([section], [{"kind": "value", "name": "return"}], [["return"]], [drew])
+    offered = view.get("offered") or []
+    used = context.get("used_cushions") or []
+    cushions: list[tuple[Value, str]] = []
+    for number in range(1, context["cushions"] + 1):
+        if number in used:
+            continue
+        jewel = offered[number - 1] if number <= len(offered) else None
+        words = _("cushion-number", number=number)
+        if jewel is not None:
+            words += f" ({jewels.jewel_word(jewel)})"
+        cushions.append((number, words))
+    cards: list[tuple[Value, str]] = [(c, str(c)) for c in sorted(set(context["hand"]))]
+    hand = _("hand", hand=", ".join(str(c) for c in sorted(context["hand"])))
+    if to_do == "bid":
+        controls = [
+            Control("bid.cushion", _("cushion"), cushions, blank="—"),
+            Control("bid.card", _("card"), cards, blank="—"),
+        ]
+        section = Section(_("place-one"), controls=controls)
+        keys: list[dict[str, Any]] = [{"kind": "map", "name": "bid", "fields": ["cushion", "card"]}]
+        return Spec([section], keys, [[c.name for c in controls]], [hand])
+    sections = []
+    names = []
+    for row in range(2):
+        heading = _("first-placement") if row == 0 else _("second-placement")
+        controls = [
+            Control(f"bids.{row}.cushion", _("cushion"), cushions, blank="—"),
+            Control(f"bids.{row}.card", _("card"), cards, blank="—"),
+        ]
+        names += [c.name for c in controls]
+        sections.append(Section(heading, controls=controls))
+    keys = [{"kind": "list", "name": "bids", "rows": 2, "fields": ["cushion", "card"]}]
+    return Spec(sections, keys, [names], [hand])
+
+
+_COURT_CARDS = ("Horses", "Cannons", "Gold", "Troops", "Supplies", "Ships", "Pardon")
+_POWER = _COURT_CARDS[:-1]
+_COURT_CITIES = ("Bukhara", "Tabriz", "Shiraz", "Kaffa", "Gidda", "Uskub", "Isfahan")
+_KINDS = ("fat", "small", "big")
+
+
+def _court(_: Any, env: Any, doc: dict[str, Any]) -> Spec:
+    words = env.get_template("_words.txt.j2").module
+    view, context = doc["view"], doc["context"]
+    player = doc["reader"]
+    others = [p for p in context["players"] if p != player]
+    all_travel = bool(context.get("first_round_all_travel")) and context.get("round") == 1
+    markers = view.get("markers")
+    sections: list[Section] = []
+    keys: list[dict[str, Any]] = []
+    parts: list[list[str]] = []
+
+    travel = Section(_("travel"))
+    movable = []
+    for kind in _KINDS:
+        place = context["vizirs"][kind]["place"]
+        at_court = isinstance(place, int) and not isinstance(place, bool)
+        if not (at_court or place in _COURT_CITIES or place == "reserve"):
+            continue
+        movable.append(kind)
+        choices: list[tuple[Value, str]] = [(c, c) for c in _COURT_CITIES if c != place]
+        if not all_travel:
+            if not at_court:
+                choices += [(s, _("seat", seat=s)) for s in range(1, 13)]
+            choices.insert(0, ("stay", _("stay")))
+        where = str(words.place(place, markers))
+        travel.controls.append(Control(f"travel.{kind}", f"{kind} ({where})", choices))
+    if not movable:
+        travel.hint = _("no-travel")
+    sections.append(travel)
+    keys.append({"kind": "map", "name": "travel", "fields": movable})
+    parts.append([c.name for c in travel.controls] or [])
+
+    accusable: list[tuple[Value, str]] = [("none", _("none"))]
+    for vizir, place in (view.get("vizirs") or {}).items():
+        if (isinstance(place, int) and not isinstance(place, bool)) or place in _COURT_CITIES:
+            accusable.append((vizir, vizir))
+    sections.append(Section(_("accuse"), controls=[Control("accuse", _("accuse"), accusable)]))
+    keys.append({"kind": "value", "name": "accuse"})
+    parts.append(["accuse"])
+
+    def card(name: str) -> tuple[Value, str]:
+        return name, str(words.card_value(name))
+
+    kaffa = Section(_("kaffa"))
+    for row in range(len(_COURT_CARDS)):
+        kaffa.controls.append(
+            Control(f"kaffa.{row}", str(row + 1), [card(c) for c in _COURT_CARDS], blank="—")
+        )
+    sections.append(kaffa)
+    keys.append({"kind": "list", "name": "kaffa", "rows": len(_COURT_CARDS)})
+    parts += [[c.name] for c in kaffa.controls]
+
+    demand = Section(_("demand"))
+    for row in range(2):
+        demand.controls += [
+            Control(f"demand.{row}.from", _("demand-from"), [(p, p) for p in others], blank="—"),
+            Control(f"demand.{row}.card", _("demand-card"), [card(c) for c in _POWER], blank="—"),
+        ]
+        parts.append([f"demand.{row}.from", f"demand.{row}.card"])
+    sections.append(demand)
+    keys.append({"kind": "list", "name": "demand", "rows": 2, "fields": ["from", "card"]})
+
+    pardon = Section(_("pardon"))
+    for row, kind in enumerate(_KINDS):
+        pardon.controls.append(
+            Control(
+                f"pardon.{row}.city",
+                f"{kind} ({words.place(context['vizirs'][kind]['place'], markers)})",
+                [(c, c) for c in _COURT_CITIES],
+                blank="—",
+            )
+        )
+        parts.append([f"pardon.{row}.city"])
+    sections.append(pardon)
+    fixed = [[row, "vizir", kind] for row, kind in enumerate(_KINDS)]
+    keys.append({"kind": "list", "name": "pardon", "rows": 3, "fields": ["city"], "fixed": fixed})
+
+    trades = Section(_("trades"))
+    for row in range(2):
+        trades.controls += [
+            Control(f"trades.{row}.with", _("trade-with"), [(p, p) for p in others], blank="—"),
+            Control(f"trades.{row}.give", _("trade-give"), [card(c) for c in _POWER], blank="—"),
+            Control(f"trades.{row}.get", _("trade-get"), [card(c) for c in _POWER], blank="—"),
+        ]
+        parts.append([f"trades.{row}.with", f"trades.{row}.give", f"trades.{row}.get"])
+    sections.append(trades)
+    keys.append({"kind": "list", "name": "trades", "rows": 2, "fields": ["with", "give", "get"]})
+    for key in keys:
+        if key["kind"] == "list":
+            key["optional"] = False
+    held = [str(words.card_value(c)) for c in (view.get("hands") or {}).get(player) or []]
+    facts = [_("court-hand", cards=", ".join(held) or _("none"))]
+    return Spec(sections, keys, [p for p in parts if p], facts)
+
+
+_SPECS = {"sultan": _sultan, "sultans_court": _court}
+"""What each game's page offers, by the game's name; other games get no page."""

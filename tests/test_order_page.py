@@ -1,0 +1,415 @@
+"""The order page attached to each report mail, in a real Chromium: a player fills it in, signs
+with their OpenSSH key file, and the signed text pasted into a reply is taken by ``ingest`` and
+verifies with ``ssh-keygen -Y verify`` (docs/order-page.md)."""
+
+from __future__ import annotations
+
+import base64
+import email.policy
+import json
+import re
+from email.message import EmailMessage
+from email.parser import BytesParser
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+import pytest
+
+from tests.browser import Browser, browser
+from tests.helpers import Table, run
+from tests.ssh import make_key, ssh_keygen
+
+__all__ = ["browser"]
+
+pytestmark = pytest.mark.slow
+
+BEGIN = "-----BEGIN SSH SIGNATURE-----"
+
+
+def write_config(root: Path) -> Path:
+    path = root / "mail.toml"
+    path.write_text('[mail]\nfrom = "Cairo <gm-bot@example.org>"\ngm = "gm@example.org"\n')
+    return path
+
+
+def pages(table: Table, config: Path) -> dict[str, Path]:
+    """``send`` the reports; each player's order page as attached to their mail, saved."""
+    result = run("send", table.gamedir, "--config", config)
+    assert result.exit_code == 0, result.output
+    parser = BytesParser(policy=email.policy.default)
+    turn = table.status()["turn"]
+    found = {}
+    for path in sorted((table.gamedir / "outbox").glob("*.eml")):
+        mail = parser.parsebytes(path.read_bytes())
+        assert isinstance(mail, EmailMessage)
+        for part in mail.iter_attachments():
+            name = part.get_filename() or ""
+            if name.endswith(".html") and f"-turn{turn}-" in name:
+                player = name.rsplit("-", 1)[1].removesuffix(".html")
+                names = [a.get_filename() for a in mail.iter_attachments()]
+                assert name.removesuffix(".html") + ".yaml" in names  # beside its form
+                saved = table.root / "pages" / name
+                saved.parent.mkdir(exist_ok=True)
+                saved.write_bytes(part.get_payload(decode=True))
+                found[player] = saved
+    return found
+
+
+def controls(body: dict[str, Any]) -> dict[str, Any]:
+    """The page's control names and values for an order body (pardons by their vizir's row)."""
+    chosen: dict[str, Any] = {}
+    for key, value in body.items():
+        if key == "pardon":
+            for item in value:
+                kind = item["vizir"].split(".")[-1]
+                chosen[f"pardon.{['fat', 'small', 'big'].index(kind)}.city"] = item["city"]
+        elif isinstance(value, dict):
+            chosen.update({f"{key}.{k}": v for k, v in value.items()})
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                if isinstance(item, dict):
+                    chosen.update({f"{key}.{i}.{k}": v for k, v in item.items()})
+                else:
+                    chosen[f"{key}.{i}"] = item
+        else:
+            chosen[key] = "none" if value is None else value  # accuse: null is none
+    return chosen
+
+
+def fill(browser: Browser, page: Path, body: dict[str, Any], key: Path | None) -> dict[str, str]:
+    """Open ``page``, choose ``body``, give ``key`` and press sign: what the page then shows."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    browser.open(page)
+    driver = browser.driver
+    for name, value in controls(body).items():
+        Select(driver.find_element(By.NAME, name)).select_by_value(json.dumps(value))
+    if key is not None:
+        driver.find_element(By.NAME, "key").send_keys(str(key.resolve()))
+    driver.find_element(By.NAME, "sign").click()
+
+    def settled(d: Any) -> bool:
+        return bool(
+            d.find_element(By.NAME, "signed").get_property("value")
+            or d.find_element(By.NAME, "problems").text
+            or d.find_element(By.ID, "key-message").text
+        )
+
+    WebDriverWait(driver, 10).until(settled)
+    shown = {
+        "signed": driver.find_element(By.NAME, "signed").get_property("value"),
+        "problems": driver.find_element(By.NAME, "problems").text,
+        "key": driver.find_element(By.ID, "key-message").text,
+        "mailto": driver.find_element(By.NAME, "mailto").get_attribute("href") or "",
+        "download": driver.find_element(By.NAME, "download").get_attribute("href") or "",
+    }
+    for name in ("order", "signature"):  # the pair as two files: what the links download
+        href = driver.find_element(By.NAME, f"download-{name}").get_attribute("href") or ","
+        shown[name] = unquote(href.split(",", 1)[1])
+    assert browser.errors() == []
+    return shown
+
+
+def verifies(table: Table, player: str, signed: str, work: Path) -> None:
+    """``ssh-keygen -Y verify`` accepts the signed text's signature for its order."""
+    order, signature = signed.split(BEGIN)
+    work.mkdir(parents=True, exist_ok=True)
+    (work / "order.yaml").write_text(order)
+    (work / "order.yaml.sig").write_text(BEGIN + signature)
+    pub = Path(f"{table.keys[player]}.pub").read_text()
+    (work / "allowed").write_text(f"{player} {pub}")
+    done = ssh_keygen(
+        "-Y", "verify", "-f", work / "allowed", "-I", player, "-n", "adjudicator-orders",
+        "-s", work / "order.yaml.sig", stdin=order.encode(),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+
+
+def pasted_reply(table: Table, player: str, signed: str) -> bytes:
+    message = EmailMessage()
+    message["From"] = f"{player}@example.org"
+    message["To"] = "gm-bot@example.org"
+    message["Subject"] = f"Re: [{table.setup['id']}] turn {table.status()['turn']} order"
+    message["Message-ID"] = f"<{player}.{abs(hash(signed))}@mail>"
+    message.set_content(f"Hello,\n\nhere is my order:\n\n{signed}\n-- \n{player}\n")
+    return message.as_bytes(policy=email.policy.SMTP)
+
+
+def play_from_pages(browser: Browser, table: Table, config: Path, tmp: Path) -> list[str]:
+    """Every owed order of this turn made in its page, verified and ingested; the keys they
+    gave a value (not empty, not none)."""
+    kinds = []
+    found = pages(table, config)
+    owed = table.status()["owed"]
+    assert sorted(found) == sorted(owed)
+    for player in owed:
+        body = table.legal(player)
+        if table.setup["game"] == "sultans_court" and player == next(iter(owed)):
+            other = next(p for p in table.names if p != player)
+            body["demand"] = [{"from": other, "card": "Ships"}]
+            body["pardon"] = [{"vizir": f"{player}.small", "city": "Tabriz"}]
+            body["trades"] = [{"with": other, "give": "Gold", "get": "Horses"}]
+        shown = fill(browser, found[player], body, table.keys[player])
+        assert shown["problems"] == "" and shown["key"] == "", shown
+        signed = shown["signed"]
+        assert signed.startswith(f"id: {table.setup['id']}\nplayer: {player}\n")
+        verifies(table, player, signed, tmp / player)
+        assert shown["mailto"].startswith("mailto:gm-bot@example.org?subject=")
+        assert "%5Bcairo-2026%5D%20turn%20" in shown["mailto"]
+        assert unquote(shown["download"].split(",", 1)[1]) == signed
+        assert shown["order"] + shown["signature"] == signed
+        reply = pasted_reply(table, player, signed)
+        result = run("ingest", table.gamedir, "--config", config, input=reply)
+        assert result.exit_code == 0, result.output
+        assert "accepted" in result.output, result.output
+        kinds += [k for k, v in body.items() if v not in ([], {}, None, "none")]
+    return kinds
+
+
+def test_sultan_orders_signed_in_the_page_are_taken_by_ingest(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """Every kind of Sultan order: the start player's return and bids (three players), and a
+    two-player sealed game's two bids."""
+    kinds: set[str] = set()
+    three = Table(tmp_path / "three", players=3)
+    config = write_config(tmp_path)
+    for turn in range(2):
+        kinds |= set(play_from_pages(browser, three, config, tmp_path / f"three-{turn}"))
+        result = run("adjudicate", three.gamedir)
+        assert result.exit_code == 0, result.output
+    two = Table(tmp_path / "two", players=2)
+    for turn in range(2):
+        kinds |= set(play_from_pages(browser, two, config, tmp_path / f"two-{turn}"))
+        run("adjudicate", two.gamedir)
+    assert kinds == {"return", "bid", "bids"}
+
+
+def test_court_orders_signed_in_the_page_are_taken_by_ingest(
+    browser: Browser, tmp_path: Path
+) -> None:
+    table = Table(tmp_path, players=4, game="sultans_court", game_id="cairo-2026")
+    config = write_config(tmp_path)
+    kinds: set[str] = set()
+    for turn in range(3):
+        kinds |= set(play_from_pages(browser, table, config, tmp_path / f"t{turn}"))
+        result = run("adjudicate", table.gamedir)
+        assert result.exit_code == 0, result.output
+    assert kinds == {"travel", "accuse", "kaffa", "demand", "pardon", "trades"}
+
+
+def says_what_check_says(browser: Browser, table: Table, player: str, body: dict[str, Any]) -> str:
+    """The page refuses ``body`` (its keys in the page's order) with the reasons ``check``
+    gives for it (without their lines) and signs nothing; the reasons."""
+    found = pages(table, write_config(table.root))
+    shown = fill(browser, found[player], body, table.keys[player])
+    assert shown["signed"] == ""
+    order = table.write("refused.yaml", table.order_text(player, body))
+    form = table.write("form.yaml", run("form", table.gamedir, "--player", player).output)
+    checked = run("check", order, "--form", form)
+    assert checked.exit_code == 3, checked.output
+    reasons = [re.sub(r"^.*?line \d+: ", "", line).strip() for line in checked.output.splitlines()]
+    assert shown["problems"].splitlines() == reasons
+    return str(shown["problems"])
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_page_says_what_check_says(browser: Browser, tmp_path: Path, lang: str) -> None:
+    """A refused order gets check's reasons in the page, in the player's language; nothing is
+    signed."""
+    table = Table(tmp_path, players=2, schedule={"lang": lang})
+    table.play_turn()  # the start player's return
+    player = next(iter(table.status()["owed"]))
+    hand = sorted(table.view(player)["hand"])
+    body = {"bids": [{"cushion": 1, "card": hand[0]}, {"cushion": 1, "card": hand[1]}]}
+    said = says_what_check_says(browser, table, player, body)
+    assert ("cushion 1" in said) == (lang == "en") and ("coussin 1" in said) == (lang == "fr")
+
+
+def test_the_court_page_says_what_check_says(browser: Browser, tmp_path: Path) -> None:
+    """Two vizirs sent to one seat, a trade that gives what it gets, and a demand left half
+    filled in below another (whose place in the order file check names)."""
+    table = Table(tmp_path, players=4, game="sultans_court")
+    table.play_turn()  # round 1: every vizir travels to a city
+    player = next(iter(table.status()["owed"]))
+    view = table.view(player)
+    cities = ("Bukhara", "Tabriz", "Shiraz", "Kaffa", "Gidda", "Uskub", "Isfahan")
+    travel: dict[str, Any] = {}
+    for kind, mine in view["my_vizirs"].items():
+        if isinstance(mine["place"], int):
+            travel[kind] = "stay"
+        elif mine["place"] in cities or mine["place"] == "reserve":
+            travel[kind] = 5
+    assert list(travel.values()).count(5) > 1
+    others = [p for p in table.names if p != player]
+    body: dict[str, Any] = {
+        "travel": travel,
+        "demand": [{"from": others[0], "card": "Ships"}, {"from": others[1]}],
+        "trades": [{"with": others[0], "give": "Gold", "get": "Gold"}],
+    }
+    said = says_what_check_says(browser, table, player, body)
+    assert "Gold" in said and "demand" in said
+
+
+def test_the_court_page_notes_what_check_notes(browser: Browser, tmp_path: Path) -> None:
+    """A pardon that cannot apply as things stand is legal: the page signs the order and shows
+    check's notes on it."""
+    from selenium.webdriver.common.by import By
+
+    table = Table(tmp_path, players=4, game="sultans_court")
+    player = next(iter(table.status()["owed"]))
+    found = pages(table, write_config(tmp_path))
+    body = table.legal(player)
+    body["pardon"] = [{"vizir": "small", "city": "Tabriz"}]
+    shown = fill(browser, found[player], body, table.keys[player])
+    assert shown["problems"] == "" and shown["signed"]
+    notes = browser.driver.find_element(By.NAME, "notes").text.splitlines()
+    order = table.write("noted.yaml", shown["signed"].split(BEGIN)[0])
+    form = table.write("form.yaml", run("form", table.gamedir, "--player", player).output)
+    checked = run("check", order, "--form", form)
+    assert checked.exit_code == 0, checked.output
+    told = [
+        re.sub(r"^\s*note: (line \d+: )?", "", line) for line in checked.output.splitlines()[1:]
+    ]
+    assert notes == told and len(told) == 2
+
+
+def unchecked(private: str) -> bytes:
+    """An unencrypted Ed25519 key file's bytes with its two random check integers zeroed."""
+    lines = private.strip().splitlines()
+    data = bytearray(base64.b64decode("".join(lines[1:-1])))
+    at = 15 + 8 + 8 + 4 + 4 + 4 + 51 + 4  # magic, none, none, no kdf, one key, public, length
+    data[at : at + 8] = bytes(8)
+    return bytes(data)
+
+
+def test_a_key_made_in_the_page_is_openssh_and_signs(browser: Browser, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    table = Table(tmp_path, players=3)
+    config = write_config(tmp_path)
+    found = pages(table, config)
+    player = next(iter(table.status()["owed"]))
+    browser.open(found[player])
+    driver = browser.driver
+    driver.find_element(By.NAME, "make-key").click()
+    WebDriverWait(driver, 10).until(
+        lambda d: d.find_element(By.NAME, "private-key").get_property("value")
+    )
+    private = driver.find_element(By.NAME, "private-key").get_property("value")
+    public = driver.find_element(By.NAME, "public-key").get_property("value")
+    key = tmp_path / "made"
+    key.write_text(private)
+    key.chmod(0o600)
+    derived = ssh_keygen("-y", "-f", key)
+    assert derived.returncode == 0, derived.stderr
+    assert derived.stdout.decode().split()[:2] == public.split()[:2]
+    assert public.endswith(f" {player}@cairo-2026\n")
+    # the same file, as ssh-keygen would write it for that key (all but the random check ints)
+    assert private.startswith("-----BEGIN OPENSSH PRIVATE KEY-----\n")
+    assert all(len(line) <= 70 for line in private.splitlines())
+    rewritten = tmp_path / "rewritten"
+    rewritten.write_text(private)
+    rewritten.chmod(0o600)
+    done = ssh_keygen("-c", "-C", f"{player}@cairo-2026", "-f", rewritten)
+    assert done.returncode == 0, done.stderr
+    assert unchecked(rewritten.read_text()) == unchecked(private)
+    shown = fill(browser, found[player], table.legal(player), key)
+    order, signature = shown["signed"].split(BEGIN)
+    (tmp_path / "allowed").write_text(f"{player} {public}")
+    (tmp_path / "sig").write_text(BEGIN + signature)
+    done = ssh_keygen(
+        "-Y", "verify", "-f", tmp_path / "allowed", "-I", player, "-n", "adjudicator-orders",
+        "-s", tmp_path / "sig", stdin=order.encode(),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_key_with_a_passphrase_is_met_with_the_ssh_keygen_line(
+    browser: Browser, tmp_path: Path
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    table = Table(tmp_path, players=3)
+    found = pages(table, write_config(tmp_path))
+    player = next(iter(table.status()["owed"]))
+    locked = make_key(tmp_path / "locked", "locked", passphrase="secret words")
+    shown = fill(browser, found[player], table.legal(player), locked)
+    assert shown["signed"] == ""
+    assert "passphrase" in shown["key"]
+    hint = browser.driver.find_element(By.ID, "key-passphrase").text
+    assert 'ssh-keygen -p -f KEY-copy -N ""' in hint
+    rsa = make_key(tmp_path / "rsa", "rsa", ["-t", "rsa", "-b", "2048"])
+    shown = fill(browser, found[player], table.legal(player), rsa)
+    assert shown["signed"] == "" and "not an Ed25519 key" in shown["key"]
+    assert not browser.driver.find_element(By.ID, "key-passphrase").is_displayed()
+    text = tmp_path / "not-a-key"
+    text.write_text("hello\n")
+    shown = fill(browser, found[player], table.legal(player), text)
+    assert shown["signed"] == "" and "not an OpenSSH private key" in shown["key"]
+
+
+def test_the_page_allows_no_connection(browser: Browser, tmp_path: Path) -> None:
+    """The page's policy is in force: a connection it tried would be refused by the browser
+    itself, not merely fail."""
+    table = Table(tmp_path, players=3)
+    found = pages(table, write_config(tmp_path))
+    browser.open(next(iter(found.values())))
+    refused = browser.driver.execute_async_script(
+        "var done = arguments[arguments.length - 1];"
+        "document.addEventListener('securitypolicyviolation', function (e) {"
+        "  done(e.effectiveDirective); });"
+        "fetch('http://127.0.0.1:9/').catch(function () {});"
+    )
+    assert refused == "connect-src"
+    browser.errors()  # the refusal is logged: nothing else to see
+    for page in found.values():
+        html = page.read_text()
+        assert (
+            '<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; '
+            "script-src &#39;unsafe-inline&#39;; style-src &#39;unsafe-inline&#39;; "
+            'img-src data:">'
+        ) in html
+        assert not re.search(r"(src|href)=\"(https?:|//)", html)
+
+
+def unheaded(page: str) -> str:
+    return re.sub(r'<code class="hash">[0-9a-f]{64}</code>', "HEAD", page)
+
+
+def test_form_writes_the_page_the_mail_attaches(tmp_path: Path) -> None:
+    table = Table(tmp_path, players=3)
+    config = write_config(tmp_path)
+    found = pages(table, config)
+    player = next(iter(table.status()["owed"]))
+    out = tmp_path / "page.html"
+    result = run("form", table.gamedir, "--player", player, "--html", out, "--config", config)
+    assert result.exit_code == 0, result.output
+    # the same page, but for the chain head: the mail's is the head before its queuing line
+    assert unheaded(out.read_text()) == unheaded(found[player].read_text())
+    assert out.read_text() != found[player].read_text()
+    other = tmp_path / "other.html"
+    result = run("form", table.gamedir, "--player", player, "--html", other, "--address", "x@y.z")
+    assert result.exit_code == 0, result.output
+    assert '"address": "x@y.z"' in other.read_text()
+    idle = next(p for p in table.names if p not in table.status()["owed"])
+    result = run("form", table.gamedir, "--player", idle, "--html", tmp_path / "none.html")
+    assert result.exit_code != 0 and not (tmp_path / "none.html").exists()
+
+
+def test_no_page_when_orders_are_sealed_by_commit_reveal(tmp_path: Path) -> None:
+    """The page signs an order, not a commitment: a game that seals orders gets the form only."""
+    table = Table(tmp_path, players=3, sealing="commit-reveal")
+    result = run("send", table.gamedir, "--config", write_config(tmp_path))
+    assert result.exit_code == 0, result.output
+    parser = BytesParser(policy=email.policy.default)
+    names = [
+        part.get_filename()
+        for path in sorted((table.gamedir / "outbox").glob("*.eml"))
+        for part in parser.parsebytes(path.read_bytes()).iter_attachments()  # type: ignore[attr-defined]
+    ]
+    assert any(str(n).endswith(".yaml") for n in names)
+    assert not any(str(n).endswith(".html") for n in names)
