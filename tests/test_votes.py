@@ -5,6 +5,7 @@ record and the final reports say how the game ended, and verify replays it."""
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -201,10 +202,13 @@ def test_tick_adjudicates_an_agreed_draw_at_once(tmp_path: Path) -> None:
         vote(table, player, "draw")
     result = run("tick", table.gamedir, "--config", config)
     assert result.exit_code == 0, result.output
-    assert result.output.splitlines()[:2] == [
+    stamped = [line.split(" ", 1) for line in result.output.splitlines()]
+    assert [text for _, text in stamped][:2] == [
         "cairo-2026: adjudicated turn 1",
         "cairo-2026: the game is over: a draw, agreed by alice, bob",
     ]
+    for when, _ in stamped:  # a log says when: each line begins with the time, in UTC
+        assert datetime.fromisoformat(when).utcoffset() == timedelta(0), when
     status = table.status()
     assert status["over"] and status["ended"]["by"] == "draw"
     log = [json.loads(line) for line in (table.gamedir / "log.jsonl").read_text().splitlines()]

@@ -77,10 +77,19 @@ def _settings(config_file: Path | None) -> MailSettings:
     return load_config(config_file)
 
 
-def _console() -> Console:
+def _console(stamped: bool = False) -> Console:
+    """Where a run's lines go; ``stamped`` (``tick``, which cron logs): each line begins with
+    the time, ISO 8601 in UTC, so that a log says when."""
     from adjudicator.mail.run import Console
 
-    return Console(out=echo, err=lambda line: echo(line, err=True))
+    def at(line: str) -> str:
+        if not stamped:
+            return line
+        from adjudicator.store import clock
+
+        return f"{clock.stamp()} {line}"
+
+    return Console(out=lambda line: echo(at(line)), err=lambda line: echo(at(line), err=True))
 
 
 def _source(
@@ -178,4 +187,5 @@ def tick(
         from adjudicator.mail import run
 
         settings = _settings(config_file)
-        run.tick(games, _source(maildir, mbox, imap, False, settings), settings, _console())
+        source = _source(maildir, mbox, imap, False, settings)
+        run.tick(games, source, settings, _console(stamped=True))
