@@ -379,3 +379,22 @@ def test_a_notice_file_changed_by_hand_is_named_not_a_crash(table: Table, change
         "there (the folder was changed): run `adjudicator doctor`; nothing was changed\n",
     )
     assert (table.gamedir / "log.jsonl").read_bytes() == journal
+
+
+def test_a_named_file_moved_by_hand_stops_every_step_until_doctor(table: Table) -> None:
+    """A step cannot tell a file moved by hand (before it began) from one it moved itself:
+    like a removed one, it is named, the game master sent to doctor, and nothing changes."""
+    away = table.notice("bob", "absence:\n  from: 2026-11-28\n  to: 2026-11-28\n", "away.yaml")
+    assert run("absence", table.gamedir, away).exit_code == 0
+    stored = table.gamedir / "notices" / "absence" / "0001.yaml"
+    kept = table.gamedir / "notices" / "kept" / "0001.yaml"
+    kept.parent.mkdir()
+    stored.rename(kept)
+    journal = (table.gamedir / "log.jsonl").read_bytes()
+    result = run("submit", table.gamedir, table.notice("alice", "vote: draw\n", "v.yaml"))
+    assert (result.exit_code, result.output) == (
+        4,
+        f"Error: {table.gamedir}: the journal names notices/absence/0001.yaml, which is not "
+        "there (the folder was changed): run `adjudicator doctor`; nothing was changed\n",
+    )
+    assert (table.gamedir / "log.jsonl").read_bytes() == journal

@@ -93,11 +93,11 @@ def step(root: Path, kind: str, timeout: float | None = None) -> Iterator[Step]:
         recover(store)
         before = journal.facts(store.log())
         present = tracked(store)
-        lost = sorted(set(before.files) - present)
-        if lost:  # removed by hand: the step could not tell them from what it removed
-            shown = lost if len(lost) <= 3 else [*lost[:3], "..."]
-            raise NotNow(msg("files-lost", game=str(root), files=shown, count=len(lost)))
         strays = present - set(before.files)
+        lost = set(before.files) - present
+        if lost:  # moved or removed by hand: the step could not tell them from its own doing
+            shown = sorted(lost)[:3] + (["..."] if len(lost) > 3 else [])
+            raise NotNow(msg("files-lost", game=str(root), files=shown, count=len(lost)))
         begin(store, kind, lines=before.lines)
         running = Step(store, kind, before, strays=strays)
         try:
