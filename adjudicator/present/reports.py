@@ -120,6 +120,7 @@ def render_view(
     checking: bool = True,
     press: list[dict[str, Any]] | None = None,
     away: list[Msg] | None = None,
+    answering: bool = False,
 ) -> str:
     """The report of a stored view (:func:`adjudicator.rules.views.reader_view`) in ``lang``, with
     the chain head ``head`` (None: none); ``checking=False`` leaves out what lets the reader check
@@ -127,7 +128,8 @@ def render_view(
     received during the turn before (:func:`adjudicator.engine.press.shown_to`; never in a view),
     listed before the order form (``_form.txt.j2``), or after a report that has none.
     ``away``: who is away until when (:func:`adjudicator.engine.absences.lines`, read with the
-    head: no stored view holds it), after the report."""
+    head: no stored view holds it), after the report. ``answering``: the mail ends with how to
+    answer (:mod:`adjudicator.present.welcome`), so the form's heading points there."""
     reader = doc["reader"]
     env = report_environment(game, lang)
     listed = press_facts(press, doc["turn"]) if press else None
@@ -139,6 +141,7 @@ def render_view(
         form=form_of_view(game, meta, doc, lang, head),
         orders=doc.get("orders"),
         press=listed,
+        answering=answering,
     )
     if listed is not None and not listed["shown"]:  # a report with no _form.txt.j2
         text += env.get_template("_press.txt.j2").render(press=listed)
