@@ -63,6 +63,7 @@ def _new_environment(game: Game, lang: str) -> jinja2.Environment:
     env.filters["tojson_line"] = lambda value: json.dumps(value, sort_keys=True)
     env.filters["plural"] = counted
     env.filters["comment"] = comment
+    env.filters["prose"] = prose
     env.filters["say"] = say_filter(lambda message: _said(message, game, lang))
     env.globals["lang"] = lang
     return env
@@ -87,6 +88,26 @@ def comment(text: str, width: int = FORM_WIDTH) -> str:
         break_long_words=False,
         break_on_hyphens=False,
     )
+
+
+_GLUED = (" :", " ;", " ?", " !", "« ", " »")
+"""French puts a space before these marks (and inside guillemets): a line never starts or ends
+with one of them alone."""
+
+
+def prose(text: str, width: int = FORM_WIDTH) -> str:
+    """Each line of ``text`` wrapped at ``width`` characters, words and paths kept whole, a
+    French ``:`` or ``;`` kept with the word before it (as Jinja's ``wordwrap``, no newline
+    after the last line)."""
+    lines = []
+    for line in text.splitlines():
+        for glued in _GLUED:
+            line = line.replace(glued, glued.replace(" ", "\u00a0"))
+        wrapped = textwrap.fill(
+            line, width, break_long_words=False, break_on_hyphens=False
+        ).replace("\u00a0", " ")
+        lines.append(wrapped)
+    return "\n".join(lines)
 
 
 def counted(count: int, word: str, plural: str | None = None) -> str:
