@@ -21,7 +21,7 @@ from typing import Any
 from adjudicator.mail.outgoing import address_of, new_message_id, welcome_mail
 from adjudicator.mail.queue import Outbox
 from adjudicator.present import welcome as present
-from adjudicator.rules import schedule
+from adjudicator.rules import schedule, views
 from adjudicator.rules.lang import lang_of
 from adjudicator.rules.options import ENGINE_OPTIONS, NUMBER_OPTIONS
 from adjudicator.store import journal, steps
@@ -93,13 +93,14 @@ def queue_welcomes(root: Path, sender: str) -> int:
         game = load_game(meta["game"])
         turn = running.facts.turn
         times = journal.clock(log, turn)
+        public = store.read_json(views.path(store.turn_dir(turn), "public"))["view"]
         outbox = Outbox(root)
         for name in names:
             seat = next(p for p in meta["players"] if p["name"] == name)
             if seat.get("resigned"):
                 continue
             lang = lang_of(meta, name)
-            facts = welcome_facts(meta, name, sender, turn, times.deadline)
+            facts = welcome_facts(meta, name, sender, turn, times.deadline, public)
             words = present.welcome(facts, game, lang)
             message = welcome_mail(
                 sender=sender,
@@ -116,10 +117,15 @@ def queue_welcomes(root: Path, sender: str) -> int:
 
 
 def welcome_facts(
-    meta: dict[str, Any], name: str, sender: str, turn: int, deadline: datetime | None
+    meta: dict[str, Any],
+    name: str,
+    sender: str,
+    turn: int,
+    deadline: datetime | None,
+    public: dict[str, Any],
 ) -> present.WelcomeFacts:
-    """What ``name``'s welcome says: only what they may know (the seats' public keys, the
-    options, the schedule, their own key), never a draw."""
+    """What ``name``'s welcome says: only what they may know (the seats, the options, the
+    schedule, their own key, the spectators' view ``public`` of the turn), never a draw."""
     private = {"email", "key", "lang", "tz", "resigned"}
     seats = [{k: v for k, v in p.items() if k not in private} for p in meta["players"]]
     rule = meta.get("deadline")
@@ -135,4 +141,5 @@ def welcome_facts(
         reminders=list(meta.get("reminders") or []),
         answer=answer(meta, name, sender, turn, deadline, example=True),
         engine_options=(*ENGINE_OPTIONS, *NUMBER_OPTIONS),
+        public=public,
     )

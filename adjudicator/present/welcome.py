@@ -64,6 +64,9 @@ class WelcomeFacts:
     """The game's rules in short, in the player's language (Markdown), or None."""
     engine_options: tuple[str, ...] = field(default=())
     """The options every game has (worded one by one, not listed with the game's)."""
+    public: dict[str, Any] = field(default_factory=dict)
+    """The spectators' view of the current turn (a game's ``_welcome_seat.txt.j2`` may show
+    what it says of the seats there, such as the Court's colours)."""
 
 
 def turns_said(game: Game, lang: str) -> str:
@@ -127,6 +130,7 @@ def welcome(facts: WelcomeFacts, game: Game, lang: str = DEFAULT) -> Welcome:
         names=names,
         seats=facts.seats,
         seat=seat,
+        public=facts.public,
         game_options=game_options,
         options=facts.options,
         deadline={
