@@ -130,11 +130,14 @@ def welcome_facts(
     seats = [{k: v for k, v in p.items() if k not in private} for p in meta["players"]]
     rule = meta.get("deadline")
     zone = schedule.player_zone(meta, name)
+    defaults = {key: values[0] for key, values in ENGINE_OPTIONS.items()}
+    defaults.update({key: bounds[0] for key, bounds in NUMBER_OPTIONS.items()})
+    options = {**defaults, **meta["options"]}  # games made before an option: its default
     return present.WelcomeFacts(
         game_id=meta["id"],
         player=name,
         seats=seats,
-        options=meta["options"],
+        options=options,
         deadline_rule=rule,
         deadline_daily=bool(rule and schedule.DAILY.match(rule)),
         zone=zone.key,

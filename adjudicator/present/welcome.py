@@ -123,8 +123,9 @@ def welcome(facts: WelcomeFacts, game: Game, lang: str = DEFAULT) -> Welcome:
     you = say(msg("welcome-you"), game, lang)
     names = [s["name"] + (f" {you}" if s["name"] == facts.player else "") for s in facts.seats]
     seat = next(i for i, s in enumerate(facts.seats, 1) if s["name"] == facts.player)
+    title = say(msg("game-title", title=game.title), game, lang)
     text = env.get_template("welcome.txt.j2").render(
-        title=game.title,
+        title=title,
         game_id=facts.game_id,
         player=facts.player,
         names=names,
@@ -147,7 +148,7 @@ def welcome(facts: WelcomeFacts, game: Game, lang: str = DEFAULT) -> Welcome:
     html = (
         _html_environment(game, lang)
         .get_template("welcome.html.j2")
-        .render(lang=lang, title=game.title, game_id=facts.game_id, text=text.rstrip("\n"))
+        .render(lang=lang, title=title, game_id=facts.game_id, text=text.rstrip("\n"))
     )
     about = msg("mail-welcome-subject", game=facts.game_id, player=facts.player)
     return Welcome(say(about, game, lang), text, html)
