@@ -130,7 +130,7 @@ def welcome_facts(
     seats = [{k: v for k, v in p.items() if k not in private} for p in meta["players"]]
     rule = meta.get("deadline")
     zone = schedule.player_zone(meta, name)
-    defaults = {key: values[0] for key, values in ENGINE_OPTIONS.items()}
+    defaults: dict[str, Any] = {key: values[0] for key, values in ENGINE_OPTIONS.items()}
     defaults.update({key: bounds[0] for key, bounds in NUMBER_OPTIONS.items()})
     options = {**defaults, **meta["options"]}  # games made before an option: its default
     return present.WelcomeFacts(
