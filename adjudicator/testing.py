@@ -16,7 +16,8 @@ The rules alone, for every player count the game takes:
 - the declarations: name, title, player counts, the envelope keys, strict models;
 - the setup file's player keys (``player_model``) and options (``options``): the engine's own
   options are not the game's, an unknown one is refused;
-- the templates: the five reports and forms, the texts, the compiled catalogs;
+- the templates: the five reports and forms, the texts, the compiled catalogs, the rules
+  summary in English (``rules/en.md``) and any other language's named as the language;
 - seeded playthroughs by the game's bots, each turn: state, views, contexts, orders, events and
   records that come back from JSON as they were; views with ``player``, ``to_do``, ``turn`` and
   ``over``; a spectator who sees nothing that a player does not; each bot order valid and
@@ -238,7 +239,9 @@ def check_options(game: Game) -> None:
 
 def check_templates(game: Game) -> None:
     """The report templates in the game's folder, each compiling; the texts readable; a
-    compiled catalog beside each translation, for a language the adjudicator speaks."""
+    compiled catalog beside each translation, for a language the adjudicator speaks; the rules
+    summary (``rules/en.md``, and ``rules/<lang>.md`` only for a language the adjudicator
+    speaks)."""
     import yaml
 
     from adjudicator.present.catalogs import common_folder
@@ -270,6 +273,25 @@ def check_templates(game: Game) -> None:
             if (messages / "messages.po").is_file():
                 compiled = (messages / "messages.mo").is_file()
                 need(compiled, f"{game.name}: locale/{lang.name}: messages.po without messages.mo")
+    check_rules_summary(game)
+
+
+def check_rules_summary(game: Game) -> None:
+    """The game's rules summary for players: ``rules/en.md`` in its templates folder, not
+    empty, and beside it a file only for a language the adjudicator speaks."""
+    from adjudicator.present.rules_summary import FOLDER, summary_of
+
+    rules = game.templates() / FOLDER
+    english = rules / "en.md"
+    need(english.is_file(), f"{game.name}: no rules summary {FOLDER}/en.md in its templates")
+    need(english.read_text("utf-8").strip(), f"{game.name}: {FOLDER}/en.md is empty")
+    for item in rules.iterdir():
+        lang = item.name.removesuffix(".md")
+        need(
+            item.name.endswith(".md") and lang in LANGUAGES,
+            f"{game.name}: {FOLDER}/{item.name}: not <lang>.md for one of {LANGUAGES}",
+        )
+        need(summary_of(game, lang) == item.read_text("utf-8"), f"{game.name}: {item.name}")
 
 
 # -- a playthrough --------------------------------------------------------------------------------

@@ -225,3 +225,22 @@ def test_a_game_that_words_one_of_the_adjudicators_codes(tmp_path: Path) -> None
         testing.ContractBroken, match=r"the adjudicator's own codes \['unknown-key'\]"
     ):
         testing.check_templates(game)
+
+
+def test_a_game_that_ships_no_rules_summary_in_english(tmp_path: Path) -> None:
+    """A game ships its rules summary for players beside its templates (docs/games.md): in
+    English at least, and in other files only for a language the adjudicator speaks."""
+    folder = tmp_path / "templates"
+    shutil.copytree(Path(str(COURT.templates())), folder)
+    game = broken(templates=lambda: folder)
+    testing.check_templates(game)
+    (folder / "rules" / "es.md").write_text("# Reglas\n", encoding="utf-8")
+    with pytest.raises(testing.ContractBroken, match=r"rules/es.md: not <lang>.md"):
+        testing.check_templates(game)
+    (folder / "rules" / "es.md").unlink()
+    (folder / "rules" / "en.md").write_text("\n", encoding="utf-8")
+    with pytest.raises(testing.ContractBroken, match=r"rules/en.md is empty"):
+        testing.check_templates(game)
+    (folder / "rules" / "en.md").unlink()
+    with pytest.raises(testing.ContractBroken, match=r"no rules summary rules/en.md"):
+        testing.check_templates(game)

@@ -70,6 +70,7 @@ def site(package: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
         "lots_game/templates/form.yaml.j2",
         "lots_game/templates/texts/problems.yaml",
         "lots_game/templates/locale/de/LC_MESSAGES/messages.mo",
+        "lots_game/templates/rules/en.md",
     ):
         assert shipped in names
     return site

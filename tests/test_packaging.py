@@ -60,6 +60,9 @@ def test_the_wheel_carries_every_module_and_template(wheel: zipfile.ZipFile) -> 
     expected = source_files()
     assert "adjudicator/mail/ingest.py" in expected
     assert "adjudicator/templates/common/_form.txt.j2" in expected
+    for lang in ("en", "de", "nl", "fr"):  # each game's rules summary (package data *.md)
+        assert f"adjudicator/templates/sultan/rules/{lang}.md" in expected
+        assert f"adjudicator/templates/sultans_court/rules/{lang}.md" in expected
     assert expected - names == set(), "left out of the wheel"
     dist_info = {n for n in names if n.split("/")[0].endswith(".dist-info")}
     assert names - dist_info - expected == set(), "in the wheel but not in the repository"

@@ -7,6 +7,7 @@ import json
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote
 
 import pytest
@@ -60,7 +61,8 @@ def test_the_site_of_a_running_game_shows_only_the_public(tmp_path: Path, game: 
     assert result.exit_code == 0, result.output
     files = check_site(out)
     pages = {name for name in files if not name.startswith("pictures/")}
-    assert pages == {"index.html", "turn-0001.html", "turn-0002.html"}
+    rules = {f"rules.{lang}.html" for lang in ("en", "de", "nl", "fr")}
+    assert pages == {"index.html", "turn-0001.html", "turn-0002.html", *rules}
     index = files["index.html"].decode("utf-8")
     assert "gm.html" not in index and "player-" not in index
 
@@ -179,3 +181,51 @@ def test_the_courts_chart_counts_power_types_only() -> None:
         "rounds": [{"after": {"hands": {"a": ["Gold", "Gold", "Pardon", "Ships"], "b": []}}}],
     }
     assert series(load_game("sultans_court"), record) == ("types", {"a": [1, 2], "b": [1, 0]})
+
+
+def test_the_site_has_the_rules_in_every_language_linked_from_every_page(tmp_path: Path) -> None:
+    """The rules pages hold the game's summary (adjudicator.present.rules_summary), rendered;
+    every other page links to the one in the game's language, and they link each other."""
+    from adjudicator.present.rules_summary import summary_of
+    from adjudicator.store.registry import load_game
+
+    result = run("demo", "sultan", "--players", "2", "--dir", tmp_path / "d", "--lang", "nl")
+    assert result.exit_code == 0, result.output
+    assert run("site", tmp_path / "d" / "game", "-o", tmp_path / "site").exit_code == 0
+    files = check_site(tmp_path / "site")
+    game = load_game("sultan")
+    for lang in ("en", "de", "nl", "fr"):
+        page = files[f"rules.{lang}.html"].decode("utf-8")
+        assert f'<html lang="{lang}">' in page
+        summary = summary_of(game, lang)
+        assert summary is not None
+        title = summary.splitlines()[0].removeprefix("# ")
+        assert f"<h1>{title}</h1>" in page.replace("&#x27;", "'"), "the summary, rendered"
+        assert "<h2>" in page and "<code>bid</code>" in page and "<strong>" in page
+        others = {f"rules.{o}.html" for o in ("en", "de", "nl", "fr")} - {f"rules.{lang}.html"}
+        assert all(f'href="{other}"' in page for other in others)
+    assert "De regels</title>" in files["rules.nl.html"].decode("utf-8"), "each in its language"
+    assert "Les règles</title>" in files["rules.fr.html"].decode("utf-8")
+    assert "<h1>Sultan : les règles en bref</h1>" in files["rules.fr.html"].decode("utf-8")
+    assert ">De regels in het kort</a>" in files["index.html"].decode("utf-8")
+    for name, content in files.items():
+        if name.endswith(".html") and not name.startswith("rules."):
+            assert 'href="rules.nl.html"' in content.decode("utf-8"), name
+
+
+def test_a_summary_can_put_no_html_of_its_own_into_a_page(tmp_path: Path) -> None:
+    from types import SimpleNamespace
+
+    from adjudicator.present.rules_summary import summary_html
+
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "en.md").write_text(
+        '# Rules\n\n<script>alert(1)</script>\n\n<img src="https://example.org/x.png">\n\n'
+        "[a link](javascript:alert(1))\n",
+        encoding="utf-8",
+    )
+    game: Any = SimpleNamespace(name="made-up", templates=lambda: tmp_path)
+    html = summary_html(game, "de")
+    assert html is not None and html.startswith("<h1>Rules</h1>")
+    assert "<script" not in html and "<img" not in html and 'href="javascript' not in html
+    assert "&lt;script&gt;" in html

@@ -18,6 +18,7 @@ import pytest
 import yaml
 
 from adjudicator.present import rendered
+from adjudicator.present.rules_summary import summary
 from adjudicator.store.registry import game_names, load_game
 from tests.helpers import SEED, Table, run
 from tests.ssh import make_key
@@ -33,6 +34,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     site, names = unpacked_wheel(PACKAGE, tmp_path_factory.mktemp("higher"))
     assert "higher_game/templates/player.txt.j2" in names
     assert "higher_game/templates/texts/problems.yaml" in names
+    assert "higher_game/templates/rules/en.md" in names
     assert "higher_game-0.1.0.dist-info/entry_points.txt" in names
     return site
 
@@ -56,6 +58,7 @@ def test_the_registry_finds_the_game_by_its_entry_point(higher: Path) -> None:
     assert Path(str(game.templates())) == higher / "higher_game" / "templates"
     # A report of Higher shown again is keyed on its package, templates included, too.
     assert (higher / "higher_game").resolve() in rendered.program(game)
+    assert summary("higher", "fr") == (game.templates() / "rules" / "en.md").read_text("utf-8")
     result = run("games")
     assert result.exit_code == 0
     assert "higher\t2-3 players\tHigher\n" in result.output

@@ -14,7 +14,10 @@ the seed and salt that open it).
 
 Files: ``index.html``; ``turn-NNNN.html`` (the public report of turn NNNN); once the game is
 over, ``player-<name>.html`` and ``gm.html`` (lists of that reader's reports) with
-``player-<name>.turn-NNNN.html`` and ``gm.turn-NNNN.html``; ``pictures/<digest>.png``.
+``player-<name>.turn-NNNN.html`` and ``gm.turn-NNNN.html``; ``pictures/<digest>.png``; and
+``rules.<lang>.html``, the game's rules summary (:mod:`adjudicator.present.rules_summary`) in
+each language it ships, which holds nothing of the game played. Every other page links to the
+rules page in the game's language (English when the game has none in it).
 """
 
 from __future__ import annotations
@@ -65,6 +68,40 @@ def reader_page(reader: str) -> str:
     return "gm.html" if reader == "gm" else f"player-{reader}.html"
 
 
+def rules_page(lang: str) -> str:
+    """The file name of the rules page in ``lang`` (no reader's page begins with ``rules``)."""
+    return f"rules.{lang}.html"
+
+
+LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "nl": "Nederlands", "fr": "Français"}
+"""Each language by its own name, for the links between the rules pages."""
+
+
+def rules_pages(game: Game, info: Mapping[str, Any], head: str) -> dict[str, bytes]:
+    """The rules page in each language ``game`` ships its summary in, each linking the others
+    (none for a game that ships no summary)."""
+    from markupsafe import Markup
+
+    from adjudicator.present.rules_summary import languages, summary_html
+
+    shipped = languages(game)
+    pages = {}
+    for lang in shipped:
+        others = [(LANGUAGE_NAMES.get(o, o), href(rules_page(o))) for o in shipped if o != lang]
+        page = (
+            report_environment(game, lang)
+            .get_template("site/rules.html.j2")
+            .render(
+                game=info,
+                summary=Markup(summary_html(game, lang) or ""),  # markdown-it escapes raw HTML
+                others=others,
+                chain=[head_line(head)],
+            )
+        )
+        pages[rules_page(lang)] = page.encode("utf-8")
+    return pages
+
+
 def build(root: Path) -> dict[str, bytes]:
     """Every file of the site of the game in ``root``, by relative path."""
     from adjudicator.engine.open_game import OpenGame
@@ -82,6 +119,12 @@ def build(root: Path) -> dict[str, bytes]:
     env = report_environment(game, lang)
     info = game_info(game, meta, over)
     nav = env.get_template("site/nav.html.j2")
+    rules_files = rules_pages(game, info, head)
+    files.update(rules_files)
+    rules = None
+    if rules_files:  # the game's language, else the first the game ships (English)
+        wanted = rules_page(lang)
+        rules = href(wanted if wanted in rules_files else next(iter(rules_files)))
     for reader in readers:
         for turn in turns:
             doc = stored_view(handle, reader, turn)
@@ -89,6 +132,7 @@ def build(root: Path) -> dict[str, bytes]:
             bar = nav.render(
                 game=info,
                 reader=reader,
+                rules=rules,
                 up=None if reader == "public" else href(reader_page(reader)),
                 previous=(turn - 1, href(turn_page(turn - 1, reader))) if turn > 1 else None,
                 next=(turn + 1, href(turn_page(turn + 1, reader))) if turn < turns[-1] else None,
@@ -106,6 +150,7 @@ def build(root: Path) -> dict[str, bytes]:
             game=info,
             turn=turns[-1],
             over=over,
+            rules=rules,
             links=links,
             charts=charts(game, data),
             final=href(turn_page(turns[-1])) if over else None,
@@ -119,6 +164,7 @@ def build(root: Path) -> dict[str, bytes]:
             .render(
                 game=info,
                 reader=reader,
+                rules=rules,
                 pages=[(turn, href(turn_page(turn, reader))) for turn in turns],
                 chain=[head_line(head)],
             )

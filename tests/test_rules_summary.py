@@ -1,0 +1,124 @@
+"""Each game's rules summary, shipped beside its templates (``templates/<game>/rules/<lang>.md``)
+and read by :mod:`adjudicator.present.rules_summary`."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from adjudicator.present.rules_summary import summary, summary_of
+from adjudicator.rules.errors import UsageProblem
+from adjudicator.rules.lang import LANGUAGES
+
+
+def game_with(folder: Path) -> Any:
+    """A game whose templates folder is ``folder`` (all a summary reads of a game)."""
+    return SimpleNamespace(name="made-up", templates=lambda: folder)
+
+
+def test_a_language_without_its_own_file_gets_the_english_one(tmp_path: Path) -> None:
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "en.md").write_text("# The rules\n", encoding="utf-8")
+    (tmp_path / "rules" / "de.md").write_text("# Die Regeln\n", encoding="utf-8")
+    game = game_with(tmp_path)
+    assert summary_of(game, "de") == "# Die Regeln\n"
+    assert summary_of(game, "en") == "# The rules\n"
+    assert summary_of(game, "nl") == "# The rules\n"
+    assert summary_of(game, "../rules/de") == "# The rules\n", "only a language names a file"
+
+
+def test_a_game_that_ships_no_summary_has_none(tmp_path: Path) -> None:
+    assert summary_of(game_with(tmp_path), "en") is None
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "de.md").write_text("# Die Regeln\n", encoding="utf-8")
+    assert summary_of(game_with(tmp_path), "fr") is None, "no English file: nothing to fall to"
+
+
+def test_a_game_that_is_not_installed_is_named_as_such() -> None:
+    with pytest.raises(UsageProblem, match="no game named 'no-such-game'"):
+        summary("no-such-game", "en")
+
+
+# -- the summaries the adjudicator's own games ship ----------------------------------------------
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ("sultan", "sultans_court")
+ORDER_KEYS = {
+    "sultan": ("return", "bid", "bids"),
+    "sultans_court": ("travel", "accuse", "kaffa", "demand", "pardon", "trades"),
+}
+"""The keys of each game's order files (docs/order-files.md)."""
+ORDER_WORDS = {
+    "sultan": ("jewel", "bid", "cushion", "card", "colour", "placement order", "pouch"),
+    "sultans_court": (
+        "vizir",
+        "travel",
+        "seat",
+        "city / cities",
+        "accuse / accusation",
+        "demand",
+        "pardon / pardoned",
+        "trade",
+        "power card",
+        "instruction",
+    ),
+}
+"""The glossary's entries (their ``en`` cell) for what the order keys hold: each language's
+summary says them in that language's words."""
+
+
+def glossary_forms(game: str) -> dict[str, dict[str, tuple[str, ...]]]:
+    """``{en cell: {lang: forms}}`` of the game's glossary (docs/glossary*.md)."""
+    from tests.glossary import forms, table
+
+    if game == "sultan":
+        header = ["en", "de", "de source", "nl", "nl source", "fr", "fr source"]
+        rows = table(ROOT / "docs" / "glossary.md", header)
+    else:
+        rows = table(ROOT / "docs" / "glossary-court.md", ["en", "de", "nl", "fr", "why"])
+    return {row["en"]: {lang: forms(row[lang]) for lang in LANGUAGES} for row in rows}
+
+
+def shipped(game: str, lang: str) -> str:
+    return (ROOT / "templates" / game / "rules" / f"{lang}.md").read_text(encoding="utf-8")
+
+
+def headings(text: str) -> list[str]:
+    """The level of each heading, in order (``#``, ``##``...)."""
+    return [line.split(" ", 1)[0] for line in text.splitlines() if re.match(r"#+ ", line)]
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_game_ships_its_summary_in_every_language(game: str, lang: str) -> None:
+    text = summary(game, lang)
+    assert text is not None and text == shipped(game, lang), "read from the game's templates"
+    assert headings(text) == headings(shipped(game, "en")), "the English sections, in order"
+    assert len(headings(text)) >= 5
+    for key in ORDER_KEYS[game]:
+        assert f"`{key}" in text, f"the order key {key!r}"
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_summary_says_the_order_in_the_glossarys_words(game: str, lang: str) -> None:
+    text = shipped(game, lang).casefold()
+    table = glossary_forms(game)
+    for entry in ORDER_WORDS[game]:
+        if lang == "en":
+            wanted = tuple(w.strip() for w in entry.split(" / "))
+        else:
+            wanted = table[entry][lang]
+        assert any(form.casefold() in text for form in wanted), f"{entry}: none of {wanted}"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_summary_cites_its_rulebook_and_the_rulings(game: str) -> None:
+    """Every language cites pages ("p. 2", "S. 2") and the rulings the reports name."""
+    for lang in LANGUAGES:
+        text = shipped(game, lang)
+        assert re.search(r"\b[pS]\. [1-4]\b", text), lang
+        assert re.search(r"\b[SC]\d+\b", text) and "RULINGS" in text, lang
