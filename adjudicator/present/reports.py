@@ -20,6 +20,7 @@ caller reads as the report is rendered; no stored view holds one.
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 from importlib.resources import files
 from typing import Any
@@ -95,6 +96,10 @@ _GLUED = (" :", " ;", " ?", " !", "« ", " »")
 with one of them alone."""
 
 
+_OPTION = re.compile(r" -(?=[A-Za-z])")
+"""A command's option (``ssh -V``) stays on the line of its command."""
+
+
 def prose(text: str, width: int = FORM_WIDTH) -> str:
     """Each line of ``text`` wrapped at ``width`` characters, words and paths kept whole, a
     French ``:`` or ``;`` kept with the word before it (as Jinja's ``wordwrap``, no newline
@@ -103,6 +108,7 @@ def prose(text: str, width: int = FORM_WIDTH) -> str:
     for line in text.splitlines():
         for glued in _GLUED:
             line = line.replace(glued, glued.replace(" ", "\u00a0"))
+        line = _OPTION.sub("\u00a0-", line)
         wrapped = textwrap.fill(
             line, width, break_long_words=False, break_on_hyphens=False
         ).replace("\u00a0", " ")

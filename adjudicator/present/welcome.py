@@ -13,9 +13,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import jinja2
+from markupsafe import Markup
 
 from adjudicator.present.catalogs import DEFAULT, environment, translations
 from adjudicator.present.reports import report_environment
+from adjudicator.present.rules_summary import summary_html, summary_of
 from adjudicator.present.words import say
 from adjudicator.rules.contract import Game, msg
 
@@ -60,8 +62,6 @@ class WelcomeFacts:
     zone: str
     reminders: list[str]
     answer: Answer
-    rules: str | None = None
-    """The game's rules in short, in the player's language (Markdown), or None."""
     engine_options: tuple[str, ...] = field(default=())
     """The options every game has (worded one by one, not listed with the game's)."""
     public: dict[str, Any] = field(default_factory=dict)
@@ -114,8 +114,9 @@ def _html_environment(game: Game, lang: str) -> jinja2.Environment:
 
 
 def welcome(facts: WelcomeFacts, game: Game, lang: str = DEFAULT) -> Welcome:
-    """The welcome mail of ``facts.player``, in ``lang``."""
-    env = report_environment(game, lang)
+    """The welcome mail of ``facts.player``, in ``lang``: its text ends with the game's rules
+    summary (:mod:`adjudicator.present.rules_summary`) as Markdown, its page with the same
+    summary as HTML."""
     engine = set(facts.engine_options)
     game_options = [
         f"{key}: {_value(value)}" for key, value in facts.options.items() if key not in engine
@@ -124,31 +125,38 @@ def welcome(facts: WelcomeFacts, game: Game, lang: str = DEFAULT) -> Welcome:
     names = [s["name"] + (f" {you}" if s["name"] == facts.player else "") for s in facts.seats]
     seat = next(i for i, s in enumerate(facts.seats, 1) if s["name"] == facts.player)
     title = say(msg("game-title", title=game.title), game, lang)
-    text = env.get_template("welcome.txt.j2").render(
-        title=title,
-        game_id=facts.game_id,
-        player=facts.player,
-        names=names,
-        seats=facts.seats,
-        seat=seat,
-        public=facts.public,
-        game_options=game_options,
-        options=facts.options,
-        deadline={
-            "rule": facts.deadline_rule,
-            "daily": facts.deadline_daily,
-        },
-        zone=facts.zone,
-        reminders=facts.reminders,
-        turns=turns_said(game, lang),
-        answer=_answer_facts(facts.answer, game, lang),
-        guide="docs/players.md" if lang == DEFAULT else f"docs/players.{lang}.md",
-        rules=(facts.rules or "").strip() or None,
-    )
+    said = {
+        "title": title,
+        "game_id": facts.game_id,
+        "player": facts.player,
+        "names": names,
+        "seats": facts.seats,
+        "seat": seat,
+        "public": facts.public,
+        "game_options": game_options,
+        "options": facts.options,
+        "deadline": {"rule": facts.deadline_rule, "daily": facts.deadline_daily},
+        "zone": facts.zone,
+        "reminders": facts.reminders,
+        "turns": turns_said(game, lang),
+        "answer": _answer_facts(facts.answer, game, lang),
+        "guide": "docs/players.md",
+        "rules": (summary_of(game, lang) or "").strip() or None,
+    }
+    template = report_environment(game, lang).get_template("welcome.txt.j2")
+    text = template.render(**said, page=False)
+    above = template.render(**said, page=True)  # the page shows the rules as HTML below
+    rules = summary_html(game, lang)
     html = (
         _html_environment(game, lang)
         .get_template("welcome.html.j2")
-        .render(lang=lang, title=title, game_id=facts.game_id, text=text.rstrip("\n"))
+        .render(
+            lang=lang,
+            title=title,
+            game_id=facts.game_id,
+            text=above.rstrip("\n"),
+            rules=None if rules is None else Markup(rules),
+        )
     )
     about = msg("mail-welcome-subject", game=facts.game_id, player=facts.player)
     return Welcome(say(about, game, lang), text, html)
