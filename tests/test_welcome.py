@@ -253,3 +253,34 @@ def test_the_welcome_shows_nothing_of_the_seed_or_the_others_addresses(
         for g in (one, other)
     ]
     assert text(reports[0][0]) != text(reports[1][0]), "the two worlds differ where it shows"
+
+
+def test_a_reminder_says_how_to_answer_in_the_players_zone(
+    tmp_path: Path, config: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gamedir = make_game(
+        tmp_path,
+        entries={"bob": {"tz": "Asia/Tokyo"}},
+        deadline="48h",
+        timezone="Europe/Berlin",
+        reminders=["24h"],
+        options={"jewel_choice": "random"},
+    )
+    send(gamedir, config)
+    monkeypatch.setenv("ADJUDICATOR_NOW", "2026-11-24T10:00:00+00:00")
+    result = run("tick", gamedir, "--config", config)
+    assert result.exit_code == 0, result.output
+    assert "reminded" in result.output
+    parser = BytesParser(policy=email.policy.default)
+    found = sorted((gamedir / "outbox").glob("*reminder*.eml"))
+    reminders = [parser.parsebytes(p.read_bytes()) for p in found]
+    assert reminders
+    for mail in reminders:
+        name = str(mail["To"]).split("@")[0]
+        words = " ".join(text(mail).split())
+        assert mail["Reply-To"] == "Cairo GM <gm-bot@example.org>"
+        assert "HOW TO ANSWER" in words
+        assert f"-f ~/.ssh/id_ed25519 cairo-2026-turn1-{name}.yaml" in words
+        zone = "Asia/Tokyo" if name == "bob" else "Europe/Berlin"
+        assert "The deadline for turn 1: 2026-11-25 10:00 UTC" in words
+        assert zone in words.split("The deadline for turn 1:")[1]

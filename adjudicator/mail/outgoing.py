@@ -155,14 +155,18 @@ def notice_mail(
     subject: str,
     body: str,
     message_id: str,
+    reply_to: str | None = None,
 ) -> EmailMessage:
     """A notice (``Auto-Submitted: auto-generated``): to the game master (a message set aside,
-    a game waiting) or to a player (a reminder, the game master's action).
+    a game waiting) or to a player (a reminder, the game master's action); ``reply_to``: the
+    game's address, on a notice that asks for an order (a reminder).
 
     A notice never carries an incoming message: it names it (see ``adjudicator.mail.ingest``),
     so a game master's address that bounces cannot make mail grow without end.
     """
     message = _new(sender, to, subject, message_id)
+    if reply_to is not None:
+        message["Reply-To"] = _addresses(reply_to)
     message["Auto-Submitted"] = "auto-generated"
     message.set_content(body, charset="utf-8")
     return message
