@@ -140,7 +140,7 @@ def welcome(facts: WelcomeFacts, game: Game, lang: str = DEFAULT) -> Welcome:
         "reminders": facts.reminders,
         "turns": turns_said(game, lang),
         "answer": _answer_facts(facts.answer, game, lang),
-        "guide": "docs/players.md",
+        "guide": "docs/players.md" if lang == DEFAULT else f"docs/players.{lang}.md",
         "rules": (summary_of(game, lang) or "").strip() or None,
     }
     template = report_environment(game, lang).get_template("welcome.txt.j2")
