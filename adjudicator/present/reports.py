@@ -67,6 +67,10 @@ def _new_environment(game: Game, lang: str) -> jinja2.Environment:
     env.filters["prose"] = prose
     env.filters["say"] = say_filter(lambda message: _said(message, game, lang))
     env.globals["lang"] = lang
+    # How a turn relates to the game's rounds, in the reader's words. A global, not a constant
+    # in a template: Jinja folds a filter over a constant when it compiles, and compiled
+    # templates are cached across languages.
+    env.globals["turns_explained"] = say(msg("turns-explained"), game, lang)
     return env
 
 
