@@ -12,10 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import jinja2
 from markupsafe import Markup
 
-from adjudicator.present.catalogs import DEFAULT, environment, translations
+from adjudicator.present.catalogs import DEFAULT
 from adjudicator.present.reports import report_environment
 from adjudicator.present.rules_summary import summary_html, summary_of
 from adjudicator.present.words import say
@@ -95,22 +94,10 @@ def answer_text(answer: Answer, game: Game, lang: str = DEFAULT) -> str:
 def answer_html(answer: Answer, game: Game, lang: str = DEFAULT) -> str:
     """How to answer, as a block of a page (the words of :func:`answer_text`)."""
     return (
-        _html_environment(game, lang)
+        report_environment(game, lang)
         .get_template("_answer.html.j2")
         .render(answer_text=answer_text(answer, game, lang).rstrip("\n"))
     )
-
-
-_HTML: dict[tuple[str, str], jinja2.Environment] = {}
-
-
-def _html_environment(game: Game, lang: str) -> jinja2.Environment:
-    key = (game.name, lang)
-    if key not in _HTML:
-        loader = report_environment(game, lang).loader
-        assert loader is not None
-        _HTML[key] = environment(loader, translations(game, lang), True)
-    return _HTML[key]
 
 
 def welcome(facts: WelcomeFacts, game: Game, lang: str = DEFAULT) -> Welcome:
@@ -148,7 +135,7 @@ def welcome(facts: WelcomeFacts, game: Game, lang: str = DEFAULT) -> Welcome:
     above = template.render(**said, page=True)  # the page shows the rules as HTML below
     rules = summary_html(game, lang)
     html = (
-        _html_environment(game, lang)
+        report_environment(game, lang)
         .get_template("welcome.html.j2")
         .render(
             lang=lang,
