@@ -221,7 +221,7 @@ def test_send_killed_at_any_instant_mails_nothing_twice(tmp_path: Path, smtp: Se
     script.run("send", table.gamedir, "--config", config)
     assert script.outcomes[0].code == 0, script.outcomes[0].output
     expected = _received(smtp)
-    assert sum(expected.values()) == 5
+    assert sum(expected.values()) == 10, "each player's welcome and report"
     outcome = script.outcomes[0]
     plan: list[tuple[int | None, float | None]] = [
         (point, None) for point in range(1, outcome.failpoints + 1)

@@ -113,8 +113,11 @@ def test_reminders_go_once_each_to_players_who_still_owe_orders(
     table = make_table(tmp_path)
     tick(table, config)  # the first reports, with the deadline
     first = len(outbox(table))
-    due = "Your orders for turn 1 are due by 2026-11-25 10:00 UTC (2026-11-25 11:00 CET, Europe"
-    assert all(due in text_of(m) for m in outbox(table))
+    due = "The deadline for turn 1: 2026-11-25 10:00 UTC (2026-11-25 11:00 CET, Europe/Berlin)."
+    asked = [m for m in outbox(table) if any(True for _ in m.iter_attachments())]
+    asked += [m for m in outbox(table) if "welcome" in str(m["Subject"])]
+    assert len(asked) > len(table.names), "the welcomes, and the reports that ask for an order"
+    assert all(due in " ".join(text_of(m).split()) for m in asked)
     submit(table, "alice")
     at("2026-11-24T09:59:00+00:00")
     assert "reminded" not in tick(table, config)

@@ -182,3 +182,40 @@ def test_order_pages_in_every_language(game: str, lang: str) -> None:
 
 def test_every_registered_game_has_golden_reports() -> None:
     assert sorted({game.name for game, *_ in GAMES.values()}) == game_names()
+
+
+WELCOMED = {"four": "sultan", "court": "sultans_court"}
+"""The games whose welcome mail is kept, in every language."""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("game", list(WELCOMED))
+def test_welcome_in_every_language(game: str, lang: str) -> None:
+    """alice's welcome mail (text, then its subject): a daily deadline, her own time zone,
+    press, absences and the engine's other options worded."""
+    from datetime import UTC, datetime
+
+    from adjudicator.mail.welcome import welcome_facts
+    from adjudicator.present.welcome import welcome
+
+    module = GAMES[game][0]
+    meta, states, _ = play(*GAMES[game])
+    key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGoldenGoldenGoldenGoldenGoldenGoldenGolden"
+    meta = {
+        **meta,
+        "players": [
+            {**p, "email": f"{p['name']}@example.org", "key": key, "lang": lang}
+            for p in meta["players"]
+        ],
+        "options": {**meta["options"], "press": "private", "absence": "extend"},
+        "deadline": "20:00 Europe/Berlin",
+        "timezone": "Europe/Berlin",
+        "reminders": ["24h", "2h"],
+    }
+    meta["players"][0]["tz"] = "America/New_York"
+    public = reader_view(module, meta, states[0], "public")["view"]
+    deadline = datetime(2026, 11, 24, 19, 0, tzinfo=UTC)
+    facts = welcome_facts(meta, "alice", "Cairo GM <gm@example.org>", 1, deadline, public)
+    mail = welcome(facts, module, lang)
+    prefix = "" if lang == "en" else f"{lang}/"
+    compare(module, f"{prefix}{game}-welcome-alice.txt", f"{mail.subject}\n\n{mail.text}")

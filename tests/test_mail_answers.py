@@ -442,6 +442,10 @@ def test_every_mail_written_is_marked_auto_submitted(table: Table, config: Path,
     marked = {(str(m["Subject"]), str(m["Auto-Submitted"])) for m in mails}
     assert marked == {
         *((f"[cairo-2026] turn 1: report for {name}", "auto-generated") for name in table.names),
+        *(
+            (f"[cairo-2026] welcome, {name}: how this game runs by mail", "auto-generated")
+            for name in table.names
+        ),
         ("[cairo-2026] turn 1: order accepted", "auto-replied"),
         ("[cairo-2026] order refused", "auto-replied"),
         (f"[cairo-2026] an order naming {owes} signed with {other}'s key", "auto-generated"),

@@ -50,27 +50,39 @@ def outbox_mails(table: Table) -> list[EmailMessage]:
 def test_reports_are_mailed_once_with_the_form_attached(table: Table, config: Path) -> None:
     result = run("send", table.gamedir, "--config", config)
     assert result.exit_code == 0, result.output
-    mails = outbox_mails(table)
+    everything = outbox_mails(table)
+    welcomes, mails = everything[: len(table.names)], everything[len(table.names) :]
+    assert [m["To"] for m in welcomes] == [f"{p}@example.org" for p in table.names], "first"
+    assert all("welcome" in str(m["Subject"]) for m in welcomes)
     assert [m["To"] for m in mails] == [f"{p}@example.org" for p in table.names]
     first = mails[0]
     assert first["Subject"] == "[cairo-2026] turn 1: report for alice"
-    body = first.get_body(("plain",))
-    assert body is not None
     # the report as the queuing step wrote it: with the chain head just before that step's line
     queued = [json.loads(line) for line in (table.gamedir / "log.jsonl").read_text().splitlines()][
         -2
     ]
     assert queued["type"] == "queued"
-    report = rendered.report(table.gamedir, "alice", None, queued["prev"], cache=False)
-    assert body.get_content().replace("\r\n", "\n") == report
     owed = table.status()["owed"]
+    for player, mail in zip(table.names, mails, strict=True):
+        body = mail.get_body(("plain",))
+        assert body is not None
+        text = body.get_content().replace("\r\n", "\n")
+        assert mail["Reply-To"] == "gm-bot@example.org", "answers go to the game's address"
+        if player in owed:  # the form's heading points to how to answer, at the mail's end
+            assert "at the end of this mail" in text
+            assert "No deadline for turn 1: it is adjudicated once every order" in text
+            assert f"-f ~/.ssh/id_ed25519 cairo-2026-turn1-{player}.yaml\n" in text
+            assert "adjudicator check" not in text
+        else:
+            report = rendered.report(table.gamedir, player, None, queued["prev"], cache=False)
+            assert text == report
     names = [a.get_filename() for m in mails for a in m.iter_attachments()]
     assert names == [  # the form, and the order page beside it
         f"cairo-2026-turn1-{p}.{ext}" for p in table.names if p in owed for ext in ("yaml", "html")
     ]
     again = run("send", table.gamedir, "--config", config)
     assert again.exit_code == 0 and again.output == ""
-    assert len(outbox_mails(table)) == len(mails)
+    assert len(outbox_mails(table)) == len(everything)
 
 
 def test_an_order_by_mail_is_accepted_and_receipted(table: Table, config: Path) -> None:
@@ -180,7 +192,11 @@ def test_mail_without_an_order_is_set_aside_and_strangers_get_no_answer(
     kept = list((table.root / "user-data" / "adjudicator" / "setaside").glob("*.eml"))
     assert [p.read_bytes() for p in kept] == [message.as_bytes()], "it names no game"
     run("send", table.gamedir, "--config", config)
-    about = [m for m in outbox_mails(table) if "report for" not in str(m["Subject"])]
+    about = [
+        m
+        for m in outbox_mails(table)
+        if "report for" not in str(m["Subject"]) and "welcome" not in str(m["Subject"])
+    ]
     assert [m["To"] for m in about] == ["gm@example.org"], "the game master only"
     assert "Message-ID:  <hello@x>" in str(about[0].get_body(("plain",)).get_content())  # type: ignore[union-attr]
 
@@ -213,8 +229,8 @@ def test_send_over_starttls_to_a_real_server(
     result = run("send", table.gamedir, "--config", config)
     assert result.exit_code == 0, result.output
     assert [r.rcpt_tos for r in smtp_starttls.received] == [
-        [f"{p}@example.org"] for p in table.names
-    ]
+        [f"{p}@example.org"] for p in table.names * 2
+    ], "each player's welcome, then each player's report"
     assert not (table.gamedir / "outbox").exists()
 
 
@@ -224,4 +240,5 @@ def test_an_unreachable_server_is_a_temporary_failure(table: Table) -> None:
     result = run("send", table.gamedir, "--config", config)
     assert result.exit_code == 75, result.output
     assert "not everything could be sent; run again" in result.output
-    assert len(list((table.gamedir / "mail" / "queue").glob("*.eml"))) == len(table.names)
+    queued = list((table.gamedir / "mail" / "queue").glob("*.eml"))
+    assert len(queued) == 2 * len(table.names), "the welcomes and the reports"

@@ -33,6 +33,7 @@ from adjudicator.mail.outgoing import (
     notice_mail,
     receipt_mail,
     report_mail,
+    welcome_mail,
 )
 from adjudicator.mail.queue import Outbox, SendReport, deliver
 from tests import smtpserver
@@ -572,6 +573,17 @@ def every_composer() -> list[tuple[str, EmailMessage]]:
             "notice_mail",
             notice_mail(
                 sender=SENDER, to="gm@example.org", subject="s", body="b\n", message_id="<4@x>"
+            ),
+        ),
+        (
+            "welcome_mail",
+            welcome_mail(
+                sender=SENDER,
+                to="a@example.org",
+                subject="s",
+                body="b\n",
+                html="<p>b</p>",
+                message_id="<5@x>",
             ),
         ),
     ]

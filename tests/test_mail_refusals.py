@@ -523,23 +523,25 @@ def test_send_exits_0_when_a_mail_is_refused_for_good(table: Table, authority: A
         config = config_for(table, server.port, 'tls = "starttls"\n', server.ca_file)
         result = run("send", table.gamedir, "--config", config)
         assert result.exit_code == 0, result.output
-        [failed] = folder(table, "failed")
-        assert failed.endswith("-bob.eml")
-        assert (
-            f"cairo-2026: refused for good, kept in mail/failed/: {failed}: "
-            "bob@example.org refused: 550 5.1.1 No such user here"
-        ) in result.output.splitlines()
+        failed = folder(table, "failed")  # bob's welcome and report
+        assert [f.split("-", 1)[1] for f in failed] == ["welcome-bob.eml", "report-1-bob.eml"]
+        for name in failed:
+            assert (
+                f"cairo-2026: refused for good, kept in mail/failed/: {name}: "
+                "bob@example.org refused: 550 5.1.1 No such user here"
+            ) in result.output.splitlines()
         assert [r.rcpt_tos for r in server.received] == [
             ["alice@example.org"],
             ["carol@example.org"],
-        ]
+        ] * 2
         again = run("send", table.gamedir, "--config", config)  # the game master is told
         assert again.exit_code == 0
-        [notice] = server.received[2:]
-        assert notice.rcpt_tos == ["gm@example.org"]
-        assert f"File:     mail/failed/{failed}" in notice.data.decode()
+        notices = server.received[4:]
+        assert [n.rcpt_tos for n in notices] == [["gm@example.org"]] * 2
+        for name, notice in zip(failed, notices, strict=True):
+            assert f"File:     mail/failed/{name}" in notice.data.decode()
         assert run("send", table.gamedir, "--config", config).exit_code == 0
-        assert len(server.received) == 3
+        assert len(server.received) == 6
 
 
 def test_send_exits_75_for_a_refusal_for_now_then_0_once_given_up(
@@ -551,13 +553,13 @@ def test_send_exits_75_for_a_refusal_for_now_then_0_once_given_up(
         result = run("send", table.gamedir, "--config", config)
         assert result.exit_code == 75, result.output
         assert "bob@example.org refused: 450 4.2.1 Mailbox busy (for now" in result.output
-        assert [p.endswith("-bob.eml") for p in folder(table, "queue")] == [True]
+        assert [p.endswith("-bob.eml") for p in folder(table, "queue")] == [True, True]
         later(timedelta(minutes=31), monkeypatch)
         given_up = run("send", table.gamedir, "--config", config)
         assert given_up.exit_code == 0, given_up.output
         assert 'give_up_after = "30m")' in given_up.output
-        assert len(folder(table, "failed")) == 1
-        assert [p.endswith("-failed-gm.eml") for p in folder(table, "queue")] == [True]
+        assert len(folder(table, "failed")) == 2, "bob's welcome and report"
+        assert [p.endswith("-failed-gm.eml") for p in folder(table, "queue")] == [True, True]
 
 
 def test_send_exits_3_naming_the_setting_for_a_refused_login(
@@ -573,7 +575,7 @@ def test_send_exits_3_naming_the_setting_for_a_refused_login(
         f'{config}: [smtp] user = "{USER}", password_env = "TEST_SMTP_PASSWORD": the SMTP server '
         f"{HOST}:{server.port} refused the login as {USER}: 535"
     ) in result.output
-    assert len(folder(table, "queue")) == 3
+    assert len(folder(table, "queue")) == 6, "the welcomes and the reports"
 
 
 def test_send_exits_3_naming_the_setting_when_starttls_is_not_offered(table: Table) -> None:
@@ -596,7 +598,7 @@ def test_send_exits_3_for_a_certificate_that_does_not_verify(
         assert server.received == []
     assert result.exit_code == 3, result.output
     assert f"{config}: [smtp] ca_file (not set: the system's CAs): TLS with" in result.output
-    assert len(folder(table, "queue")) == 3
+    assert len(folder(table, "queue")) == 6, "the welcomes and the reports"
 
 
 def test_send_exits_3_for_no_tls_to_another_machine(table: Table) -> None:
@@ -613,7 +615,7 @@ def test_send_with_no_tls_to_a_local_relay(table: Table) -> None:
         config.write_text(f'[smtp]\nhost = "localhost"\nport = {server.port}\ntls = "none"\n')
         result = run("send", table.gamedir, "--config", config)
         assert result.exit_code == 0, result.output
-        assert len(server.recorder.received) == 3
+        assert len(server.recorder.received) == 6, "the welcomes and the reports"
 
 
 def test_a_missing_password_exits_3(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -655,4 +657,4 @@ def test_never_works_is_not_tried_again_for_the_next_game(
         result = run("send", first.gamedir, second.gamedir, "--config", config)
     assert result.exit_code == 3, result.output
     assert recorder.sessions == 1
-    assert len(folder(first, "queue")) == 2 and len(folder(second, "queue")) == 2
+    assert len(folder(first, "queue")) == 4 and len(folder(second, "queue")) == 4

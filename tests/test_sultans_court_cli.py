@@ -71,7 +71,7 @@ def test_sultan_has_no_colours(tmp_path: Path) -> None:
     assert result.output == (
         f"Error: {setup}: refused\n"
         f"  line {line}: unknown key 'players[2].colour'; a player of Sultan has the keys "
-        "name, email, key, key_file, lang\n"
+        "name, email, key, key_file, lang, tz\n"
     )
     assert not (tmp_path / "g").exists()
 
@@ -86,7 +86,7 @@ def test_a_player_key_no_game_declares_is_refused_with_its_line(tmp_path: Path) 
     assert result.output == (
         f"Error: {setup}: refused\n"
         f"  line {line}: unknown key 'players[3].color'; a player of At the Sultan's Court has "
-        "the keys name, email, key, key_file, lang, colour\n"
+        "the keys name, email, key, key_file, lang, tz, colour\n"
     )
 
 

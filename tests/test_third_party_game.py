@@ -98,7 +98,7 @@ def test_the_games_player_keys_are_checked_like_any_other(higher: Path, tmp_path
     assert result.output == (
         f"Error: {setup}: refused\n"
         f"  line {colour}: unknown key 'players[1].colour'; a player of Higher has the keys "
-        "name, email, key, key_file, lang, motto\n"
+        "name, email, key, key_file, lang, tz, motto\n"
     )
     setup.write_text(setup.read_text().replace("colour: red", "motto: fine"))
     result = run("new", tmp_path / "g", "--setup", setup)

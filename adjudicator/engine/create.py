@@ -38,6 +38,7 @@ def new(root: Path, setup_path: Path) -> OpenGame:
             deadline=deadline,
             commitment=meta["commitment"],
             public=public_header(meta),
+            welcome=True,  # each player's welcome mail is queued by the next send (docs/mail.md)
         )
     return OpenGame(root)
 

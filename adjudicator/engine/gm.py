@@ -137,6 +137,8 @@ def replace(
         number = len(list(folder.glob("*.json"))) + 1 if folder.is_dir() else 1
         rel = f"seats/replaced-{number:04d}.json"
         handle.dir.write_json(rel, told)  # the journal, which a public archive holds, names none
+        if told["email"] != told["was_email"]:  # a new player: sent the welcome mail
+            change["welcome"] = True
         running.commit("replaced", turn=handle.turn(), addresses=rel, **change)
     return {**change, **told}
 

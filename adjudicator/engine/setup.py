@@ -59,6 +59,7 @@ class PlayerSpec(BaseModel):
     key: str | None = None
     key_file: str | None = None
     lang: Lang | None = None
+    tz: str | None = None
 
 
 class SetupSpec(BaseModel):
@@ -167,6 +168,11 @@ def _meta(spec: SetupSpec, game: Game, base: Path) -> tuple[dict[str, Any], list
                 seen_keys[blob] = name
         own = spec_player.model_dump(exclude=set(PlayerSpec.model_fields), exclude_none=True)
         entry = {"name": name, "email": spec_player.email, "key": key_line, **own}
+        if spec_player.tz is not None:  # a game.json of a setup without one stays as before
+            if _zone_ok(spec_player.tz):
+                entry["tz"] = spec_player.tz
+            else:
+                problems.append(Problem("bad-timezone", (*where, "tz"), zone=spec_player.tz))
         players.append({**entry, "lang": spec_player.lang or spec.lang})
     problems += [
         Problem(

@@ -19,8 +19,10 @@ from typing import Any
 from adjudicator.engine.adjudication import Why
 from adjudicator.mail.outgoing import new_message_id, notice_mail
 from adjudicator.mail.queue import Outbox
+from adjudicator.mail.welcome import answer
 from adjudicator.present import mail as present_mail
 from adjudicator.present.mail import turn_label
+from adjudicator.present.welcome import answer_text
 from adjudicator.present.words import say
 from adjudicator.rules import schedule
 from adjudicator.rules.contract import Msg
@@ -70,20 +72,31 @@ def _email(meta: dict[str, Any], player: str) -> str:
     return str(next(p["email"] for p in meta["players"] if p["name"] == player))
 
 
-def _notice(root: Path, sender: str, to: str, words: present_mail.Mail, label: str) -> None:
+def _notice(
+    root: Path,
+    sender: str,
+    to: str,
+    words: present_mail.Mail,
+    label: str,
+    reply_to: str | None = None,
+) -> None:
     message = notice_mail(
         sender=sender,
         to=to,
         subject=words.subject,
         body=words.body,
         message_id=new_message_id(sender, label),
+        reply_to=reply_to,
     )
     Outbox(root).put(message, label)
 
 
-def due_line(meta: dict[str, Any], deadline: datetime, now: datetime, lang: str) -> str:
-    """``2026-11-25 19:00 UTC (… CET, Europe/Berlin), 1d 2h 0m left``, in ``lang``."""
-    where = schedule.game_zone(meta)
+def due_line(
+    meta: dict[str, Any], deadline: datetime, now: datetime, lang: str, player: str | None = None
+) -> str:
+    """``2026-11-25 19:00 UTC (… CET, Europe/Berlin), 1d 2h 0m left``, in ``lang``, in the time
+    zone of ``player`` (None: the game's)."""
+    where = schedule.game_zone(meta) if player is None else schedule.player_zone(meta, player)
     return f"{schedule.shown(deadline, where)}, {say(schedule.left(deadline, now), lang=lang)}"
 
 
@@ -105,20 +118,21 @@ def remind(root: Path, sender: str) -> tuple[str, list[str]] | None:
         if due.remind is None or times.deadline is None:
             return None
         now, turn = clock.now(), status["turn"]
+        game = load_game(meta["game"])
         for player in status["waiting_for"]:
-            _notice(
-                root,
-                sender,
-                _email(meta, player),
-                present_mail.reminder(
-                    game_id=meta["id"],
-                    turn=turn,
-                    due=due_line(meta, times.deadline, now, lang_of(meta, player)),
-                    lang=lang_of(meta, player),
-                    game=load_game(meta["game"]),
-                ),
-                f"{meta['id']}.reminder.{player}",
+            lang = lang_of(meta, player)
+            words = present_mail.reminder(
+                game_id=meta["id"],
+                turn=turn,
+                due=due_line(meta, times.deadline, now, lang, player),
+                lang=lang,
+                game=game,
             )
+            # a reminder asks for an order: it ends with how to answer, as a report does
+            how = answer_text(answer(meta, player, sender, turn, times.deadline), game, lang)
+            words = present_mail.Mail(words.subject, f"{words.body}\n{how}")
+            label = f"{meta['id']}.reminder.{player}"
+            _notice(root, sender, _email(meta, player), words, label, reply_to=sender)
         running.commit(
             "reminded",
             at=clock.stamp(now),

@@ -88,6 +88,7 @@ def report_mail(
     saved, it is byte for byte the form written (a text encoding would make its line ends CRLF).
     """
     message = _new(sender, to, subject, message_id)
+    message["Reply-To"] = _addresses(sender)  # where orders go: the game's address
     message["Auto-Submitted"] = "auto-generated"
     message.set_content(body, charset="utf-8")
     if html is not None:
@@ -124,6 +125,24 @@ def report_mail(
             filename=f"{game_id}-turn{turn}-{player}.html",
         )
     return message
+
+
+def welcome_mail(
+    *, sender: str, to: str, subject: str, body: str, html: str, message_id: str
+) -> EmailMessage:
+    """A player's welcome: text, and the same as HTML beside it (``multipart/alternative``),
+    with ``Reply-To`` the game's address, where orders go."""
+    message = _new(sender, to, subject, message_id)
+    message["Reply-To"] = _addresses(sender)
+    message["Auto-Submitted"] = "auto-generated"
+    message.set_content(body, charset="utf-8")
+    message.add_alternative(html, subtype="html", charset="utf-8")
+    return message
+
+
+def address_of(sender: str) -> str:
+    """The bare address of ``sender`` (``Sultan GM <gm@example.org>``: ``gm@example.org``)."""
+    return parseaddr(_one_line(sender))[1] or sender
 
 
 def receipt_mail(
@@ -177,14 +196,18 @@ def notice_mail(
     subject: str,
     body: str,
     message_id: str,
+    reply_to: str | None = None,
 ) -> EmailMessage:
     """A notice (``Auto-Submitted: auto-generated``): to the game master (a message set aside,
-    a game waiting) or to a player (a reminder, the game master's action).
+    a game waiting) or to a player (a reminder, the game master's action); ``reply_to``: the
+    game's address, on a notice that asks for an order (a reminder).
 
     A notice never carries an incoming message: it names it (see ``adjudicator.mail.ingest``),
     so a game master's address that bounces cannot make mail grow without end.
     """
     message = _new(sender, to, subject, message_id)
+    if reply_to is not None:
+        message["Reply-To"] = _addresses(reply_to)
     message["Auto-Submitted"] = "auto-generated"
     message.set_content(body, charset="utf-8")
     return message

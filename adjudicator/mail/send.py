@@ -1,9 +1,10 @@
 """The ``send`` step of one game: queue what is due, then deliver the queue.
 
-Queuing (the game master's actions announced, each turn's reports) is a step of its own, so a
-message is in the journal before any delivery can take it; delivery is another step whose
-``sent`` line records what went out. A delivery cut short is recovered by keeping each message
-where it got to (see :mod:`adjudicator.store.steps`): a message is never handed to the server twice.
+Queuing (the welcomes, the game master's actions announced, each turn's reports) is a step of
+its own, so a message is in the journal before any delivery can take it; delivery is another
+step whose ``sent`` line records what went out. A delivery cut short is recovered by keeping
+each message where it got to (see :mod:`adjudicator.store.steps`): a message is never handed to
+the server twice.
 """
 
 from __future__ import annotations
@@ -17,15 +18,18 @@ from adjudicator.mail.outgoing import new_message_id, notice_mail
 from adjudicator.mail.press import relay_press
 from adjudicator.mail.queue import Outbox, SendReport, deliver, failure_notice
 from adjudicator.mail.turn_reports import queue_due_reports
+from adjudicator.mail.welcome import queue_welcomes
 from adjudicator.rules.lang import game_lang
 from adjudicator.store import steps
 from adjudicator.store.gamedir import GameDir
 
 
 def queue_due(root: Path, settings: MailSettings) -> None:
-    """Queue the notices of the game master's actions, the press not relayed before, the
-    reports not queued before, and the digests of answers held back an hour."""
+    """Queue the welcomes owed, the notices of the game master's actions, the press not
+    relayed before, the reports not queued before, and the digests of answers held back an
+    hour."""
     sender = settings.sender or DEFAULT_SENDER
+    queue_welcomes(root, sender)
     announce(root, sender)
     relay_press(root, sender, settings.gm)
     queue_due_reports(root, sender)

@@ -2,10 +2,13 @@
 themselves come from the presentation layer).
 
 The body is the player's text report for the turn, rendered from the player's stored view as it
-is queued, with the press they received during the turn before (:mod:`adjudicator.engine.press`);
-when the player owes an order, the order form (rendered from the same view) is attached as
-``<id>-turn<N>-<player>.yaml``, and beside it the order page that fills it in and signs it in
-the browser, ``<id>-turn<N>-<player>.html``. Queuing a turn's reports is one step whose
+is queued, with the press they received during the turn before
+(:mod:`adjudicator.engine.press`); when the player owes an order, the order form (rendered from
+the same view) is attached as ``<id>-turn<N>-<player>.yaml``, and beside it the order page that
+fills it in and signs it in the browser, ``<id>-turn<N>-<player>.html``; the mail ends with how
+to answer (the game's address, which is also its ``Reply-To``; the form signed by
+``ssh-keygen``, attached or pasted; the deadline in the player's time zone, or that there is
+none: :func:`adjudicator.mail.welcome.answer`). Queuing a turn's reports is one step whose
 ``queued`` journal line names the turn, so a turn's reports are queued exactly once, whenever
 ``send`` runs (a queuing cut short is discarded whole and done again). Every report, form and
 page of the step shows the chain head as the step finds it, just before its own journal line.
@@ -21,12 +24,13 @@ from adjudicator.engine.open_game import OpenGame
 from adjudicator.engine.press import received_during
 from adjudicator.mail.outgoing import new_message_id, report_mail
 from adjudicator.mail.queue import Outbox
+from adjudicator.mail.welcome import answer as answering
 from adjudicator.present.html import render_page
-from adjudicator.present.mail import turn_label
 from adjudicator.present.order_page import render_order_page
 from adjudicator.present.reports import form_of_view, render_view
+from adjudicator.present.welcome import answer_html, answer_text
 from adjudicator.present.words import say
-from adjudicator.rules import schedule, views
+from adjudicator.rules import views
 from adjudicator.rules.contract import msg
 from adjudicator.rules.lang import lang_of
 from adjudicator.store import journal, steps
@@ -45,9 +49,6 @@ def queue_due_reports(root: Path, sender: str) -> int:
         if not due:
             return 0
         times = journal.clock(store.log(), current)
-        deadline = None
-        if times.deadline is not None:
-            deadline = schedule.shown(times.deadline, schedule.game_zone(meta))
         outbox = Outbox(root)
         game = load_game(meta["game"])
         head = store.head()
@@ -60,13 +61,26 @@ def queue_due_reports(root: Path, sender: str) -> int:
                 doc = store.read_json(views.path(store.turn_dir(turn), name))
                 lang = lang_of(meta, name)
                 press = received_during(root, name, meta, turn)
-                body = render_view(game, meta, doc, lang, head, press=press, away=away)
                 form = form_of_view(game, meta, doc, lang, head)
-                if form is not None and deadline is not None and turn == current:
-                    due_by = msg("orders-due", turn=turn_label(turn), deadline=deadline)
-                    body += "\n" + say(due_by, game, lang) + "\n"
+                answer = None
+                if form is not None:  # the mail asks for an order: it says how to answer
+                    deadline = times.deadline if turn == current else None
+                    answer = answering(meta, name, sender, turn, deadline)
+                body = render_view(
+                    game, meta, doc, lang, head, press=press, away=away, answering=bool(answer)
+                )
+                if answer is not None:
+                    body += "\n" + answer_text(answer, game, lang)
                 page = render_page(
-                    game, meta, doc, lang, embed="cid", head=head, press=press, away=away
+                    game,
+                    meta,
+                    doc,
+                    lang,
+                    embed="cid",
+                    head=head,
+                    press=press,
+                    away=away,
+                    answer=None if answer is None else answer_html(answer, game, lang),
                 )
                 order_page = None
                 if form is not None:

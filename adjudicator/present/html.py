@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from markupsafe import Markup
+
 from adjudicator.present.hashes import chain
 from adjudicator.present.pictures import CID_DOMAIN, drawer
 from adjudicator.present.reports import (
@@ -59,10 +61,13 @@ def render_page(
     head: str | None = None,
     press: list[dict[str, Any]] | None = None,
     away: list[Any] | None = None,
+    answer: str | None = None,
 ) -> Page:
     """The HTML report of a stored view (:func:`adjudicator.rules.views.reader_view`) in ``lang``,
     with the chain head ``head`` (None: none), the ``press`` the reader received during the
-    turn before (``_press.html.j2``, before the chain) and who is away until when (``away``)."""
+    turn before (``_press.html.j2``, before the chain) and who is away until when (``away``).
+    ``answer``: how to answer, a block of HTML (:func:`adjudicator.present.welcome.answer_html`)
+    shown after the report, to which the form's heading then points."""
     env = report_environment(game, lang)
     name = _TEMPLATES.get(doc["reader"], "player.html.j2")
     template = env.select_template([name, "fallback.html.j2"])
@@ -89,7 +94,9 @@ def render_page(
         ended=doc.get("ended"),
         conceded=doc.get("conceded"),
         forfeited=doc.get("forfeited"),
-        text=render_view(game, meta, doc, lang, head, checking=False),
+        text=render_view(game, meta, doc, lang, head, checking=False, answering=answer is not None),
+        answering=answer is not None,
+        answer_block=Markup(answer) if answer is not None else None,
         chain=chain(doc, head),
         press=press_facts(press, doc["turn"]) if press else None,
         away=away or [],

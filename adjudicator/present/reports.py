@@ -20,6 +20,7 @@ caller reads as the report is rendered; no stored view holds one.
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 from importlib.resources import files
 from typing import Any
@@ -63,8 +64,13 @@ def _new_environment(game: Game, lang: str) -> jinja2.Environment:
     env.filters["tojson_line"] = lambda value: json.dumps(value, sort_keys=True)
     env.filters["plural"] = counted
     env.filters["comment"] = comment
+    env.filters["prose"] = prose
     env.filters["say"] = say_filter(lambda message: _said(message, game, lang))
     env.globals["lang"] = lang
+    # How a turn relates to the game's rounds, in the reader's words. A global, not a constant
+    # in a template: Jinja folds a filter over a constant when it compiles, and compiled
+    # templates are cached across languages.
+    env.globals["turns_explained"] = say(msg("turns-explained"), game, lang)
     return env
 
 
@@ -87,6 +93,31 @@ def comment(text: str, width: int = FORM_WIDTH) -> str:
         break_long_words=False,
         break_on_hyphens=False,
     )
+
+
+_GLUED = (" :", " ;", " ?", " !", "« ", " »")
+"""French puts a space before these marks (and inside guillemets): a line never starts or ends
+with one of them alone."""
+
+
+_OPTION = re.compile(r" -(?=[A-Za-z])")
+"""A command's option (``ssh -V``) stays on the line of its command."""
+
+
+def prose(text: str, width: int = FORM_WIDTH) -> str:
+    """Each line of ``text`` wrapped at ``width`` characters, words and paths kept whole, a
+    French ``:`` or ``;`` kept with the word before it (as Jinja's ``wordwrap``, no newline
+    after the last line)."""
+    lines = []
+    for line in text.splitlines():
+        for glued in _GLUED:
+            line = line.replace(glued, glued.replace(" ", "\u00a0"))
+        line = _OPTION.sub("\u00a0-", line)
+        wrapped = textwrap.fill(
+            line, width, break_long_words=False, break_on_hyphens=False
+        ).replace("\u00a0", " ")
+        lines.append(wrapped)
+    return "\n".join(lines)
 
 
 def counted(count: int, word: str, plural: str | None = None) -> str:
@@ -120,6 +151,7 @@ def render_view(
     checking: bool = True,
     press: list[dict[str, Any]] | None = None,
     away: list[Msg] | None = None,
+    answering: bool = False,
 ) -> str:
     """The report of a stored view (:func:`adjudicator.rules.views.reader_view`) in ``lang``, with
     the chain head ``head`` (None: none); ``checking=False`` leaves out what lets the reader check
@@ -127,7 +159,8 @@ def render_view(
     received during the turn before (:func:`adjudicator.engine.press.shown_to`; never in a view),
     listed before the order form (``_form.txt.j2``), or after a report that has none.
     ``away``: who is away until when (:func:`adjudicator.engine.absences.lines`, read with the
-    head: no stored view holds it), after the report."""
+    head: no stored view holds it), after the report. ``answering``: the mail ends with how to
+    answer (:mod:`adjudicator.present.welcome`), so the form's heading points there."""
     reader = doc["reader"]
     env = report_environment(game, lang)
     listed = press_facts(press, doc["turn"]) if press else None
@@ -139,6 +172,7 @@ def render_view(
         form=form_of_view(game, meta, doc, lang, head),
         orders=doc.get("orders"),
         press=listed,
+        answering=answering,
     )
     if listed is not None and not listed["shown"]:  # a report with no _form.txt.j2
         text += env.get_template("_press.txt.j2").render(press=listed)

@@ -90,6 +90,15 @@ def game_zone(meta: dict[str, Any]) -> ZoneInfo:
     return zone(daily.group(3) if daily and daily.group(3) else None)
 
 
+def player_zone(meta: dict[str, Any], player: str) -> ZoneInfo:
+    """The zone ``player``'s deadlines are shown in: their own ``tz`` (the setup's player
+    entry), else the game's (:func:`game_zone`)."""
+    for seat in meta["players"]:
+        if seat["name"] == player and seat.get("tz"):
+            return zone(seat["tz"])
+    return game_zone(meta)
+
+
 def deadline_after(spec: str, opened: datetime, meta: dict[str, Any]) -> datetime:
     """The deadline of a turn that opened at ``opened``, by the setup's ``deadline`` ``spec``."""
     if DURATION.match(spec):

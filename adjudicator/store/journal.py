@@ -12,7 +12,9 @@ turn it opens, or null; the second with the players ``defaulted`` and ``why``: `
 ``paused``      ``turn``: ``adjudicator pause`` (the clock stops)
 ``resumed``     ``turn``, ``deadline``: ``adjudicator resume`` (the deadline moved by the pause)
 ``replaced``    ``player``, ``key``, ``was_key``, ``addresses`` (the file that holds ``email`` and
-                ``was_email``; older journals have them in the line): ``adjudicator replace``
+                ``was_email``; older journals have them in the line): ``adjudicator replace``;
+                ``welcome``: true when the seat has a new address (a new player), who is sent
+                the welcome mail
 ``resigned``    ``player``, ``turn``: ``adjudicator resign`` (the seat plays default orders)
 ``rolled-back`` ``turn``, ``superseded``: the adjudication of ``turn`` undone, its results kept
                 as superseded copy number ``superseded``
@@ -25,7 +27,8 @@ Every line has ``at``, the UTC time it was written, and ``prev``, the SHA-256 of
 it (64 zeros for the first): the journal is a hash chain. A line also names what its step did to
 the game directory: ``files`` (each new file's path and digest, docs/archive.md) and ``moved``
 (each file moved, old path to new). The ``created`` line also holds the seed ``commitment`` and
-the game's ``public`` header (game, id, players without addresses, options). Steps of the engine
+the game's ``public`` header (game, id, players without addresses, options), and ``welcome``:
+true, each player is sent the welcome mail (games made before it have none). Steps of the engine
 and of mail add these lines:
 
 ==============  ===============================================================================
@@ -35,7 +38,8 @@ and of mail add these lines:
 ``mail``        ``message_id`` (keyed: the HMAC-SHA-256 of the Message-ID under the game's file
                 key; as received in older journals), ``orders``: one message's orders for this
                 game, its receipts
-``queued``      ``turns`` whose reports were queued, ``announced``: the journal lines announced
+``queued``      ``turns`` whose reports were queued, ``announced``: the journal lines announced,
+                ``welcomed``: the journal lines whose welcome mails were queued
 ``sent``        ``sent``, ``in_doubt``, ``failed``: what one delivery did
 ``recovered``   ``kind``: a step cut short, finished or discarded by the next command
 ``revealing``   ``reveal``: the reveal of ``sealing: commit-reveal`` opened by the clock or the
@@ -178,6 +182,9 @@ class Facts:
     """The turns whose reports were queued for mail."""
     announced: int = 0
     """The journal lines before this index were announced to the players."""
+    welcomed: int = 0
+    """The journal lines before this index had their welcome mails queued (a ``created`` or
+    ``replaced`` line with ``welcome``)."""
     ended: dict[str, Any] | None = None
     """How the players' votes ended the game (a draw, or by concession), if they did."""
 
@@ -222,6 +229,7 @@ def facts(log: list[dict[str, Any]]) -> Facts:
         elif kind in ("queued", "adopted"):
             result.queued.update(entry.get("turns") or [])
             result.announced = max(result.announced, entry.get("announced") or 0)
+            result.welcomed = max(result.welcomed, entry.get("welcomed") or 0)
         for order in order_entries(entry):
             kept = result.committed if order.get("kind") == "commitment" else result.in_effect
             kept.setdefault(order["turn"], {})[order["player"]] = order

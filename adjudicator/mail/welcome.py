@@ -1,0 +1,148 @@
+"""The welcome mail: queued for every player of a new game, and for the new player of a seat
+``replace`` gave a new address (the words come from :mod:`adjudicator.present.welcome`).
+
+``new`` and ``replace`` mark their journal line with ``welcome``; the next ``send`` (or
+``tick``) queues the welcomes those lines owe, in one step whose ``queued`` line says up to
+which journal line they were queued (``welcomed``). So each welcome is queued exactly once, and
+before the reports of the same run: a queuing cut short is discarded whole and done again, as
+the reports' is (docs/game-directory.md). Games made before welcomes have no such line.
+
+:func:`answer` is what every mail that asks for an order says of how to answer: the game's
+address, the form's file name, the usual file name of the player's key, the deadline in the
+player's time zone.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from adjudicator.mail.outgoing import address_of, new_message_id, welcome_mail
+from adjudicator.mail.queue import Outbox
+from adjudicator.present import welcome as present
+from adjudicator.rules import schedule, views
+from adjudicator.rules.lang import lang_of
+from adjudicator.rules.options import ENGINE_OPTIONS, NUMBER_OPTIONS
+from adjudicator.store import journal, steps
+from adjudicator.store.registry import load_game
+
+_KEY_FILES = {
+    "ssh-ed25519": "id_ed25519",
+    "ssh-rsa": "id_rsa",
+    "sk-ssh-ed25519@openssh.com": "id_ed25519_sk",
+    "sk-ecdsa-sha2-nistp256@openssh.com": "id_ecdsa_sk",
+}
+
+
+def key_file(key_line: str) -> str:
+    """The file name ``ssh-keygen`` gives a private key of this public key's type."""
+    kind = key_line.split(maxsplit=1)[0] if key_line.strip() else ""
+    if kind.startswith("ecdsa-sha2-"):
+        return "id_ecdsa"
+    return _KEY_FILES.get(kind, "id_ed25519")
+
+
+def answer(
+    meta: dict[str, Any],
+    name: str,
+    sender: str,
+    turn: int,
+    deadline: datetime | None,
+    *,
+    example: bool = False,
+) -> present.Answer:
+    """How ``name`` answers a mail that asks for their order for ``turn``."""
+    seat = next(p for p in meta["players"] if p["name"] == name)
+    shown = None
+    if deadline is not None:
+        shown = schedule.shown(deadline, schedule.player_zone(meta, name))
+    return present.Answer(
+        address=address_of(sender),
+        file=f"{meta['id']}-turn{turn}-{name}.yaml",
+        key=key_file(seat["key"]),
+        deadline=shown,
+        turn=turn,
+        example=example,
+    )
+
+
+def _welcomed(log: list[dict[str, Any]], start: int) -> list[str]:
+    """The players the journal lines from ``start`` on owe a welcome, each once."""
+    names: list[str] = []
+    for entry in log[start:]:
+        if not entry.get("welcome"):
+            continue
+        if entry["type"] == "created":
+            names += [p["name"] for p in entry["public"]["players"]]
+        elif entry["type"] == "replaced":
+            names.append(entry["player"])
+    return list(dict.fromkeys(names))
+
+
+def queue_welcomes(root: Path, sender: str) -> int:
+    """Queue the welcome mails the journal owes; how many."""
+    count = 0
+    with steps.step(root, "welcome") as running:
+        store = running.store
+        log = store.log()
+        names = _welcomed(log, running.facts.welcomed)
+        if not names:
+            return 0
+        meta = store.meta()
+        game = load_game(meta["game"])
+        turn = running.facts.turn
+        times = journal.clock(log, turn)
+        public = store.read_json(views.path(store.turn_dir(turn), "public"))["view"]
+        outbox = Outbox(root)
+        for name in names:
+            seat = next(p for p in meta["players"] if p["name"] == name)
+            if seat.get("resigned"):
+                continue
+            lang = lang_of(meta, name)
+            facts = welcome_facts(meta, name, sender, turn, times.deadline, public)
+            words = present.welcome(facts, game, lang)
+            message = welcome_mail(
+                sender=sender,
+                to=seat["email"],
+                subject=words.subject,
+                body=words.text,
+                html=words.html,
+                message_id=new_message_id(sender, f"{meta['id']}.welcome.{name}"),
+            )
+            outbox.put(message, f"welcome-{name}")
+            count += 1
+        running.commit("queued", welcomed=len(log))
+    return count
+
+
+def welcome_facts(
+    meta: dict[str, Any],
+    name: str,
+    sender: str,
+    turn: int,
+    deadline: datetime | None,
+    public: dict[str, Any],
+) -> present.WelcomeFacts:
+    """What ``name``'s welcome says: only what they may know (the seats, the options, the
+    schedule, their own key, the spectators' view ``public`` of the turn), never a draw."""
+    private = {"email", "key", "lang", "tz", "resigned"}
+    seats = [{k: v for k, v in p.items() if k not in private} for p in meta["players"]]
+    rule = meta.get("deadline")
+    zone = schedule.player_zone(meta, name)
+    defaults: dict[str, Any] = {key: values[0] for key, values in ENGINE_OPTIONS.items()}
+    defaults.update({key: bounds[0] for key, bounds in NUMBER_OPTIONS.items()})
+    options = {**defaults, **meta["options"]}  # games made before an option: its default
+    return present.WelcomeFacts(
+        game_id=meta["id"],
+        player=name,
+        seats=seats,
+        options=options,
+        deadline_rule=rule,
+        deadline_daily=bool(rule and schedule.DAILY.match(rule)),
+        zone=zone.key,
+        reminders=list(meta.get("reminders") or []),
+        answer=answer(meta, name, sender, turn, deadline, example=True),
+        engine_options=(*ENGINE_OPTIONS, *NUMBER_OPTIONS),
+        public=public,
+    )
