@@ -221,7 +221,9 @@ def test_a_hostile_winmail_dat_is_set_aside_by_ingest(tmp_path: Path) -> None:
     assert "set aside: the Outlook attachment 'winmail.dat' (TNEF) cannot be read" in (
         result.output
     )
-    assert table.status() == before
+    after = table.status()
+    assert after.pop("queued")["count"] == 1, "the game master's notice of it waits to be sent"
+    assert {**after, "queued": None} == before
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -245,6 +247,6 @@ def test_any_bytes_after_the_signature_are_read_or_refused(tail: bytes) -> None:
     try:
         files = tnef_module.tnef_files(data)
     except tnef_module.TnefError as exc:
-        assert exc.code.startswith("tnef-")
+        assert exc.code.startswith("mail-tnef-")
     else:
         assert all(isinstance(name, str) and isinstance(body, bytes) for name, body in files)

@@ -27,7 +27,7 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     config = tmp_path / "mail.toml"
     config.write_text('[mail]\nfrom = "gm-bot@example.org"\n')
     assert run("send", games / "giza-2026", "--config", config).exit_code == 0
-    down = tmp_path / "down.toml"  # an SMTP server nobody listens at: the reports stay queued
+    down = tmp_path / "down.toml"  # an SMTP server nobody listens at: the reports (and the welcomes) stay queued
     down.write_text('[mail]\nfrom = "gm-bot@example.org"\n[smtp]\nhost = "127.0.0.1"\nport = 1\n')
     assert run("send", games / "cairo-2026", "--config", down).exit_code == 75
     (games / "giza-2026" / ".step").write_text('{"kind": "submit", "lines": 1}')
@@ -46,7 +46,7 @@ def test_status_of_a_folder_gives_one_line_a_game(
     cairo, giza = lines
     assert cairo.startswith("cairo-2026: turn 1, waiting for ")
     assert "deadline 2026-11-25 20:00 UTC" in cairo
-    assert "mail: 3 queued, the oldest for 3h" in cairo
+    assert "mail: 6 queued, the oldest for 3h" in cairo
     assert giza.startswith("giza-2026: turn 1, waiting for ")
     assert "deadline none" in giza and "queued" not in giza
     assert "problem: a submit step was cut short" in giza
@@ -59,7 +59,7 @@ def test_status_json_of_a_folder_is_a_list_of_each_games_object(folder: Path) ->
     assert [g["id"] for g in games] == ["cairo-2026", "giza-2026"]
     single = json.loads(run("status", folder / "cairo-2026", "--json").output)
     assert games[0] == single
-    assert single["queued"] == {"count": 3, "oldest": NOW}
+    assert single["queued"] == {"count": 6, "oldest": NOW}
     assert games[1]["queued"] is None
     assert games[1]["problems"] == [{"code": "doctor-step-cut-short", "params": {"kind": "submit"}}]
 
@@ -90,7 +90,7 @@ def test_doctor_names_queued_mail_and_its_age(
     monkeypatch.setenv("ADJUDICATOR_NOW", "2026-11-24T01:00:00+00:00")
     result = run("doctor", folder / "cairo-2026")
     assert result.exit_code == 0, result.output
-    assert "mail: 3 queued, the oldest for 5h (`adjudicator send` sends them)" in result.output
+    assert "mail: 6 queued, the oldest for 5h (`adjudicator send` sends them)" in result.output
 
 
 def test_status_of_one_game_says_what_mail_waits(
@@ -98,6 +98,6 @@ def test_status_of_one_game_says_what_mail_waits(
 ) -> None:
     monkeypatch.setenv("ADJUDICATOR_NOW", "2026-11-23T20:40:00+00:00")
     lines = run("status", folder / "cairo-2026").output.splitlines()
-    assert lines[-1] == "mail: 3 queued, the oldest for 40m (`adjudicator send` sends them)"
+    assert lines[-1] == "mail: 6 queued, the oldest for 40m (`adjudicator send` sends them)"
     giza = run("status", folder / "giza-2026").output.splitlines()
     assert giza[-1].startswith("problem: a submit step was cut short")

@@ -651,7 +651,7 @@ def _tnef(label: str, data: bytes) -> list[tuple[str, bytes]]:
     try:
         return [(_clean(name), content) for name, content in tnef_files(data)]
     except TnefError as exc:
-        what = Msg(f"mail-{exc.code}", dict(exc.params))
+        what = Msg(exc.code, dict(exc.params))
         raise _Unreadable(msg("mail-tnef-broken", name=_quoted_text(label), what=what)) from None
 
 

@@ -76,9 +76,9 @@ def tnef_files(data: bytes) -> list[tuple[str, bytes]]:
     A file without a name is named ``""`` (the caller names it). Its bytes are as attached.
     """
     if not is_tnef(data):
-        raise TnefError("tnef-not-tnef")
+        raise TnefError("mail-tnef-not-tnef")
     if len(data) < 6:
-        raise TnefError("tnef-cut-off")
+        raise TnefError("mail-tnef-cut-off")
     kept = _checked(data)
     from tnefparse.tnef import TNEF  # type: ignore[import-untyped]  # loaded when one comes
 
@@ -86,16 +86,16 @@ def tnef_files(data: bytes) -> list[tuple[str, bytes]]:
         try:
             parsed = TNEF(kept, do_checksum=False)
         except Exception as exc:
-            raise TnefError("tnef-unreadable", {"error": type(exc).__name__}) from None
+            raise TnefError("mail-tnef-unreadable", {"error": type(exc).__name__}) from None
         files: list[tuple[str, bytes]] = []
         for attachment in parsed.attachments:
             if hasattr(attachment, "embed"):
-                raise TnefError("tnef-nested")
+                raise TnefError("mail-tnef-nested")
             content = attachment.data
             if not isinstance(content, bytes):
                 continue
             if is_tnef(content):
-                raise TnefError("tnef-nested")
+                raise TnefError("mail-tnef-nested")
             files.append((_name(attachment), content))
     return files
 
@@ -133,30 +133,30 @@ def _checked(data: bytes) -> bytes:
     in_file = False
     while offset < len(data):
         if offset + _HEAD.size + 2 > len(data):
-            raise TnefError("tnef-cut-off")
+            raise TnefError("mail-tnef-cut-off")
         level, ident, length = _HEAD.unpack_from(data, offset)
         start = offset + _HEAD.size
         end = start + length
         if end + 2 > len(data):
-            raise TnefError("tnef-cut-off")
+            raise TnefError("mail-tnef-cut-off")
         value = data[start:end]
         (checksum,) = struct.unpack_from("<H", data, end)
         if sum(value) % 65536 != checksum:
-            raise TnefError("tnef-checksum")
+            raise TnefError("mail-tnef-checksum")
         count += 1
         if count > MAX_ATTRIBUTES:
-            raise TnefError("tnef-too-many-attributes", {"cap": MAX_ATTRIBUTES})
+            raise TnefError("mail-tnef-too-many-attributes", {"cap": MAX_ATTRIBUTES})
         if level not in (_MESSAGE, _ATTACHMENT):
-            raise TnefError("tnef-unreadable", {"error": f"level {level}"})
+            raise TnefError("mail-tnef-unreadable", {"error": f"level {level}"})
         if ident == _ATTACH_REND_DATA:
             files += 1
             if files > MAX_FILES:
-                raise TnefError("tnef-too-many-files", {"cap": MAX_FILES})
+                raise TnefError("mail-tnef-too-many-files", {"cap": MAX_FILES})
             in_file = True
         keep = False
         if level == _ATTACHMENT:
             if not in_file:
-                raise TnefError("tnef-unreadable", {"error": "attachment attribute first"})
+                raise TnefError("mail-tnef-unreadable", {"error": "attachment attribute first"})
             if ident == _ATTACHMENT_PROPS:
                 _check_mapi(value)
             keep = True
@@ -189,7 +189,7 @@ def _check_mapi(block: bytes) -> None:
     reader = _Reader(block)
     properties = reader.u32()
     if properties > size // 8:
-        raise TnefError("tnef-cut-off")
+        raise TnefError("mail-tnef-cut-off")
     for _ in range(properties):
         kind = reader.u16()
         ident = reader.u16()
@@ -205,21 +205,21 @@ def _check_mapi(block: bytes) -> None:
             kind ^= _MULTIPLE
             values = reader.u32()
             if values > size:
-                raise TnefError("tnef-cut-off")
+                raise TnefError("mail-tnef-cut-off")
         for _ in range(values):
             if kind in _FIXED:
                 reader.skip(_FIXED[kind])
             elif kind in _VARIABLE:
                 items = 1 if multiple else reader.u32()
                 if items > size // 4:
-                    raise TnefError("tnef-cut-off")
+                    raise TnefError("mail-tnef-cut-off")
                 for _ in range(items):
                     length = _round4(reader.u32())
                     if ident == _ATTACH_DATA_OBJ and reader.peek(16) == _IMESSAGE:
-                        raise TnefError("tnef-nested")
+                        raise TnefError("mail-tnef-nested")
                     reader.skip(length)
             else:
-                raise TnefError("tnef-unreadable", {"error": f"MAPI type {kind:#06x}"})
+                raise TnefError("mail-tnef-unreadable", {"error": f"MAPI type {kind:#06x}"})
         if values % 2 and kind in (0x0002, 0x000B):
             reader.skip(2)
 
@@ -237,7 +237,7 @@ class _Reader:
 
     def skip(self, count: int) -> None:
         if self.offset + count > len(self.block):
-            raise TnefError("tnef-cut-off")
+            raise TnefError("mail-tnef-cut-off")
         self.offset += count
 
     def peek(self, count: int) -> bytes:
