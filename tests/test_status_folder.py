@@ -27,7 +27,7 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     config = tmp_path / "mail.toml"
     config.write_text('[mail]\nfrom = "gm-bot@example.org"\n')
     assert run("send", games / "giza-2026", "--config", config).exit_code == 0
-    down = tmp_path / "down.toml"  # an SMTP server nobody listens at: the reports (and the welcomes) stay queued
+    down = tmp_path / "down.toml"  # nobody listens: the welcomes and reports stay queued
     down.write_text('[mail]\nfrom = "gm-bot@example.org"\n[smtp]\nhost = "127.0.0.1"\nport = 1\n')
     assert run("send", games / "cairo-2026", "--config", down).exit_code == 75
     (games / "giza-2026" / ".step").write_text('{"kind": "submit", "lines": 1}')
