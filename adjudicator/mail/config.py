@@ -41,7 +41,7 @@ from typing import Any, Literal
 import platformdirs
 
 from adjudicator.rules.schedule import ScheduleError, duration
-from adjudicator.store.readfile import FileRefused, read_regular
+from adjudicator.store.readfile import FileRefused, read_regular_or_empty_device
 
 ENV_VAR = "ADJUDICATOR_CONFIG"
 DEFAULT_SENDER = "adjudicator@localhost"
@@ -152,10 +152,11 @@ def config_path(given: Path | None) -> Path:
 
 
 def load_config(given: Path | None) -> MailSettings:
-    """Read the settings; a file that does not exist counts as an empty one."""
+    """Read the settings; a file that does not exist counts as an empty one, and so does a
+    character device that reads empty (``--config /dev/null``)."""
     path = config_path(given)
     try:
-        raw = read_regular(path, MAX_CONFIG_BYTES)
+        raw = read_regular_or_empty_device(path, MAX_CONFIG_BYTES)
     except FileRefused as error:
         if error.missing:
             return MailSettings(sender=None, gm=None, smtp=None, imap=None, source=None)
