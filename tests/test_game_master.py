@@ -391,3 +391,39 @@ def test_ticks_run_at_the_same_moment_adjudicate_once_and_mail_once(
     for player in table.names:
         for turn in (1, 2):
             assert subjects.count(f"[cairo-2026] turn {turn}: report for {player}") == 1
+
+
+# -- what the game master trips on ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("game", "players"), [("sultan", 3), ("sultans_court", 4)])
+def test_every_ssh_keygen_line_in_a_report_mail_says_how_to_sign_again(
+    tmp_path: Path, config: Path, game: str, players: int
+) -> None:
+    """``ssh-keygen -Y sign`` asks before it overwrites ORDER.yaml.sig, and run without a
+    terminal keeps the old signature: each part of a mail that shows the line says to delete it."""
+    Table(tmp_path, players=players, game=game)
+    table_dir = tmp_path / "game"
+    result = run("send", table_dir, "--config", config)
+    assert result.exit_code == 0, result.output
+    parser = BytesParser(policy=email.policy.default)
+    shown = 0
+    for path in sorted((table_dir / "outbox").glob("*.eml")):
+        message = parser.parsebytes(path.read_bytes())
+        for part in message.walk():
+            if part.get_content_type() not in ("text/plain", "text/html"):
+                continue
+            text = str(part.get_content())  # type: ignore[attr-defined]
+            if "ssh-keygen -Y sign" in text:
+                shown += 1
+                assert "to sign again with ssh-keygen, delete ORDER.yaml.sig first" in text
+    assert shown >= 2  # the text and the HTML part of the starting player's report
+
+
+@pytest.mark.parametrize("code", ["no-signature", "sig-namespace"])
+def test_a_refusal_that_shows_the_ssh_keygen_line_says_how_to_sign_again(code: str) -> None:
+    from adjudicator.present.words import common_texts
+
+    text = common_texts()[code]
+    assert "ssh-keygen -Y sign" in text
+    assert "to sign again with ssh-keygen, delete FILE.sig first" in text
