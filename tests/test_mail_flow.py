@@ -179,6 +179,10 @@ def test_mail_without_an_order_is_set_aside_and_strangers_get_no_answer(
     assert [p.read_bytes() for p in kept] == [message.as_bytes()], "it names no game"
     run("send", table.gamedir, "--config", config)
     about = [m for m in outbox_mails(table) if "report for" not in str(m["Subject"])]
+    assert about == [], "it belongs to no game"
+    parser = BytesParser(policy=email.policy.default)
+    folder = table.root / "user-data" / "adjudicator" / "outbox"
+    about = [parser.parsebytes(p.read_bytes()) for p in sorted(folder.glob("*.eml"))]  # type: ignore[misc]
     assert [m["To"] for m in about] == ["gm@example.org"], "the game master only"
     assert "Message-ID:  <hello@x>" in str(about[0].get_body(("plain",)).get_content())  # type: ignore[union-attr]
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from adjudicator.mail import nogame
 from adjudicator.mail.answers import queue_digests
 from adjudicator.mail.config import DEFAULT_SENDER, MailSettings
 from adjudicator.mail.due import announce
@@ -52,6 +53,16 @@ def send_game(root: Path, settings: MailSettings, deliver_too: bool = True) -> S
                 refused=[name for name, _ in report.refused_for_good],
             )
     return report
+
+
+def send_no_game(settings: MailSettings) -> SendReport:
+    """Deliver the queue of what belongs to no game (a notice about a message that names none,
+    :mod:`adjudicator.mail.nogame`); nothing is read when there never was such a queue. A notice
+    to the game master refused for good is not told to the game master again."""
+    outbox = Outbox(nogame.root())
+    if not (outbox.queue.is_dir() or outbox.sending.is_dir()):
+        return SendReport()
+    return deliver(outbox, settings)
 
 
 def _tell_refused(root: Path, settings: MailSettings, report: SendReport) -> None:
