@@ -427,3 +427,22 @@ def test_a_refusal_that_shows_the_ssh_keygen_line_says_how_to_sign_again(code: s
     text = common_texts()[code]
     assert "ssh-keygen -Y sign" in text
     assert "to sign again with ssh-keygen, delete FILE.sig first" in text
+
+
+def test_each_notice_of_an_extension_is_named_after_its_reader(
+    tmp_path: Path, at: Clock, config: Path
+) -> None:
+    """`send` prints, and the journal keeps, one name per notice, so both say who got which."""
+    table = make_table(tmp_path)
+    tick(table, config)
+    assert run("extend", table.gamedir, "--by", "24h").exit_code == 0
+    lines = [line for line in tick(table, config).splitlines() if "announce" in line]
+    names = [line.rsplit("/", 1)[1] for line in lines]
+    assert len(set(n.split("-", 1)[1] for n in names)) == len(names) == 3
+    parser = BytesParser(policy=email.policy.default)
+    for name, player in zip(names, table.names, strict=True):
+        assert name.endswith(f"-{player}.eml"), name
+        sent = parser.parsebytes((table.gamedir / "outbox" / name).read_bytes())
+        assert str(sent["To"]) == f"{player}@example.org"
+    [line] = journal(table, "sent")[-1:]
+    assert line["written"] == names
