@@ -331,6 +331,16 @@ def test_password_from_a_command(tmp_path: Path) -> None:
     assert password(server) == "pw one"
 
 
+def test_a_password_command_runs_without_a_shell(tmp_path: Path) -> None:
+    """docs/mail.md: split into words as a shell would, run without one: no variables, no
+    ``;``, no pipes, no redirection."""
+    marker = tmp_path / "marker"
+    command = f'echo "$HOME" ; touch {marker} | cat > x'
+    server = server_with(tmp_path, f"password_command = '''{command}'''\n")
+    assert password(server) == f"$HOME ; touch {marker} | cat > x"
+    assert not marker.exists()
+
+
 @pytest.mark.parametrize(
     ("code", "message"),
     [
