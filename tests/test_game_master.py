@@ -446,3 +446,62 @@ def test_each_notice_of_an_extension_is_named_after_its_reader(
         assert str(sent["To"]) == f"{player}@example.org"
     [line] = journal(table, "sent")[-1:]
     assert line["written"] == names
+
+
+# -- the game master's copy ----------------------------------------------------------------------
+
+
+def test_gm_copy_mails_the_game_masters_report_of_each_turn(tmp_path: Path, at: Clock) -> None:
+    config = tmp_path / "mail.toml"
+    config.write_text(
+        '[mail]\nfrom = "gm-bot@example.org"\ngm = "gm@example.org"\ngm_copy = true\n'
+    )
+    table = make_table(tmp_path)
+    tick(table, config)
+    for player in table.status()["waiting_for"]:
+        submit(table, player)
+    tick(table, config)
+    copies = [m for m in outbox(table) if str(m["To"]) == "gm@example.org"]
+    assert [str(m["Subject"]) for m in copies] == [
+        "[cairo-2026] turn 1: the game master's report",
+        "[cairo-2026] turn 2: the game master's report",
+    ]
+    for turn, copy in enumerate(copies, 1):
+        expected = run("report", table.gamedir, "--gm", "--turn", str(turn)).output
+        body = text_of(copy).replace("\r\n", "\n")
+        assert body.split("\n", 1)[0] == expected.split("\n", 1)[0]
+        assert "HANDS AND DECKS (game master only)" in body
+        assert not list(copy.iter_attachments()), "no order form: the game master owes none"
+        assert copy.get_body(("html",)) is not None
+    names = sorted(p.name for p in (table.gamedir / "outbox").glob("*-gm.eml"))
+    assert [n.split("-", 1)[1] for n in names] == ["report-1-gm.eml", "report-2-gm.eml"]
+    players = [m for m in outbox(table) if str(m["To"]) != "gm@example.org"]
+    assert all("HANDS AND DECKS" not in text_of(m) for m in players)
+
+
+def test_without_gm_copy_the_game_master_gets_no_report(
+    tmp_path: Path, at: Clock, config: Path
+) -> None:
+    table = make_table(tmp_path)
+    tick(table, config)
+    assert [m for m in outbox(table) if str(m["To"]) == "gm@example.org"] == []
+
+
+@pytest.mark.parametrize(
+    ("lines", "why"),
+    [
+        ("[mail]\ngm_copy = true\n", "[mail] gm_copy: the game master's copy needs [mail] gm"),
+        (
+            '[mail]\ngm = "gm@example.org"\ngm_copy = "yes"\n',
+            "[mail] gm_copy: must be true or false",
+        ),
+    ],
+)
+def test_a_wrong_gm_copy_changes_nothing(tmp_path: Path, lines: str, why: str) -> None:
+    config = tmp_path / "mail.toml"
+    config.write_text(lines)
+    table = make_table(tmp_path)
+    result = run("send", table.gamedir, "--config", config)
+    assert result.exit_code == 3
+    assert f"{config}: {why}" in result.output
+    assert not (table.gamedir / "outbox").exists()

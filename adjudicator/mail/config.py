@@ -64,7 +64,7 @@ Tls = Literal["tls", "starttls", "none"]
 _SERVER_KEYS = {"host", "port", "user", "tls", "ca_file", "password_env", "password_command"}
 _IMAP_FOLDERS = {"folder", "done_folder", "setaside_folder"}
 _KEYS: dict[str, set[str]] = {
-    "mail": {"from", "gm"},
+    "mail": {"from", "gm", "gm_copy"},
     "smtp": _SERVER_KEYS | {"give_up_after"},
     "imap": _SERVER_KEYS | _IMAP_FOLDERS,
 }
@@ -139,6 +139,9 @@ class MailSettings:
     imap: ServerSettings | None
     source: Path | None
     """The file read; None when there was none."""
+    gm_copy: bool = False
+    """``[mail] gm_copy``: the game master's report of each turn is mailed to ``gm`` with the
+    players' reports."""
 
 
 def config_path(given: Path | None) -> Path:
@@ -253,9 +256,16 @@ class _Reader:
         mail = self.table(data, "mail")
         sender = self.address(mail, "mail", "from")
         gm = self.address(mail, "mail", "gm")
+        gm_copy = mail.get("gm_copy", False)
+        if not isinstance(gm_copy, bool):
+            raise self.fail("[mail] gm_copy", "must be true or false")
+        if gm_copy and gm is None:
+            raise self.fail("[mail] gm_copy", "the game master's copy needs [mail] gm")
         smtp = self.server(data, "smtp")
         imap = self.server(data, "imap")
-        return MailSettings(sender=sender, gm=gm, smtp=smtp, imap=imap, source=self.path)
+        return MailSettings(
+            sender=sender, gm=gm, smtp=smtp, imap=imap, source=self.path, gm_copy=gm_copy
+        )
 
     def table(self, data: dict[str, Any], name: str) -> dict[str, Any]:
         table = data.get(name, {})

@@ -25,11 +25,12 @@ from adjudicator.store.gamedir import GameDir
 
 def queue_due(root: Path, settings: MailSettings) -> None:
     """Queue the notices of the game master's actions, the press not relayed before, the
-    reports not queued before, and the digests of answers held back an hour."""
+    reports not queued before (with ``[mail] gm_copy``, the game master's too), and the
+    digests of answers held back an hour."""
     sender = settings.sender or DEFAULT_SENDER
     announce(root, sender)
     relay_press(root, sender, settings.gm)
-    queue_due_reports(root, sender)
+    queue_due_reports(root, sender, settings.gm if settings.gm_copy else None)
     queue_digests(root, sender)
 
 
