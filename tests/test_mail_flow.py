@@ -220,6 +220,40 @@ def test_send_over_starttls_to_a_real_server(
     assert not (table.gamedir / "outbox").exists()
 
 
+def test_the_game_masters_copy_and_a_notice_of_no_game_go_over_a_real_server(
+    table: Table, smtp_starttls: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``[mail] gm_copy``: the game master's report goes with the players'; a notice about a
+    message that names no game goes from the user's data folder in the same run."""
+    monkeypatch.setenv("TEST_SMTP_PASSWORD", PASSWORD)
+    config = table.root / "smtp.toml"
+    config.write_text(
+        '[mail]\nfrom = "gm-bot@example.org"\ngm = "gm@example.org"\ngm_copy = true\n'
+        f'[smtp]\nhost = "{smtp_starttls.host}"\nport = {smtp_starttls.port}\n'
+        f'user = "{USER}"\ntls = "starttls"\nca_file = "{smtp_starttls.ca_file}"\n'
+        'password_env = "TEST_SMTP_PASSWORD"\n'
+    )
+    stranger = EmailMessage()
+    stranger["From"] = "stranger@example.net"
+    stranger["Message-ID"] = "<join@x>"
+    stranger.set_content("Can I join?\n")
+    result = run("ingest", table.gamedir, "--config", config, input=stranger.as_bytes())
+    assert result.exit_code == 0, result.output
+    result = run("send", table.gamedir, "--config", config)
+    assert result.exit_code == 0, result.output
+    received = smtp_starttls.received
+    assert [r.rcpt_tos for r in received] == [
+        *([f"{p}@example.org"] for p in table.names),
+        ["gm@example.org"],
+        ["gm@example.org"],
+    ]
+    parser = BytesParser(policy=email.policy.default)
+    copy, notice = (parser.parsebytes(r.data) for r in received[-2:])
+    assert copy["Subject"] == "[cairo-2026] turn 1: the game master's report"
+    assert notice["Subject"] == "[adjudicator] a message that names no game was set aside"
+    assert result.output.endswith("(no game): sent 000001-setaside-gm.eml\n")
+
+
 def test_an_unreachable_server_is_a_temporary_failure(table: Table) -> None:
     config = table.root / "smtp.toml"
     config.write_text('[mail]\nfrom = "gm-bot@example.org"\n[smtp]\nhost = "127.0.0.1"\nport = 9\n')
