@@ -220,7 +220,10 @@ def test_tls_is_the_default(tmp_path: Path) -> None:
         ('[mail]\nfrom = "a@example.org"\nfrom = "b@example.org"\n', "not valid TOML: "),
         ("[smtpd]\n", "[smtpd]: unknown table (known: [mail], [smtp] and [imap])"),
         ("mail = 3\n", "mail: must be a table ([mail]), not a number"),
-        ('[mail]\nsender = "a@example.org"\n', "[mail] sender: unknown key (known: from, gm, gm_copy)"),
+        (
+            '[mail]\nsender = "a@example.org"\n',
+            "[mail] sender: unknown key (known: from, gm, gm_copy)",
+        ),
         ('[mail]\nfrom = "nobody"\n', "[mail] from: 'nobody' is not an email address"),
         ("[mail]\ngm = 7\n", "[mail] gm: must be a string, not a number"),
         ('[mail]\ngm = ""\n', "[mail] gm: must not be empty"),
