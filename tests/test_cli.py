@@ -187,7 +187,8 @@ def test_missing_signature(table: Table) -> None:
     assert result.exit_code == 3
     assert result.output == (
         f"{order}: refused: no signature: sign the file (adjudicator sign FILE --key KEY, or "
-        "ssh-keygen -Y sign -n adjudicator-orders -f KEY FILE) and send FILE.sig with it\n"
+        "ssh-keygen -Y sign -n adjudicator-orders -f KEY FILE) and send FILE.sig with it "
+        "(to sign again with ssh-keygen, delete FILE.sig first)\n"
     )
 
 

@@ -394,3 +394,117 @@ def test_ticks_run_at_the_same_moment_adjudicate_once_and_mail_once(
     for player in table.names:
         for turn in (1, 2):
             assert subjects.count(f"[cairo-2026] turn {turn}: report for {player}") == 1
+
+
+# -- what the game master trips on ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("game", "players"), [("sultan", 3), ("sultans_court", 4)])
+def test_every_ssh_keygen_line_in_a_report_mail_says_how_to_sign_again(
+    tmp_path: Path, config: Path, game: str, players: int
+) -> None:
+    """``ssh-keygen -Y sign`` asks before it overwrites ORDER.yaml.sig, and run without a
+    terminal keeps the old signature: each part of a mail that shows the line says to delete it."""
+    Table(tmp_path, players=players, game=game)
+    table_dir = tmp_path / "game"
+    result = run("send", table_dir, "--config", config)
+    assert result.exit_code == 0, result.output
+    parser = BytesParser(policy=email.policy.default)
+    shown = 0
+    for path in sorted((table_dir / "outbox").glob("*.eml")):
+        message = parser.parsebytes(path.read_bytes())
+        for part in message.walk():
+            if part.get_content_type() not in ("text/plain", "text/html"):
+                continue
+            text = str(part.get_content())  # type: ignore[attr-defined]
+            if "ssh-keygen -Y sign" in text:
+                shown += 1
+                assert "to sign again with ssh-keygen, delete ORDER.yaml.sig first" in text
+    assert shown >= 2  # the text and the HTML part of the starting player's report
+
+
+@pytest.mark.parametrize("code", ["no-signature", "sig-namespace"])
+def test_a_refusal_that_shows_the_ssh_keygen_line_says_how_to_sign_again(code: str) -> None:
+    from adjudicator.present.words import common_texts
+
+    text = common_texts()[code]
+    assert "ssh-keygen -Y sign" in text
+    assert "to sign again with ssh-keygen, delete FILE.sig first" in text
+
+
+def test_each_notice_of_an_extension_is_named_after_its_reader(
+    tmp_path: Path, at: Clock, config: Path
+) -> None:
+    """`send` prints, and the journal keeps, one name per notice, so both say who got which."""
+    table = make_table(tmp_path)
+    tick(table, config)
+    assert run("extend", table.gamedir, "--by", "24h").exit_code == 0
+    lines = [line for line in tick(table, config).splitlines() if "announce" in line]
+    names = [line.rsplit("/", 1)[1] for line in lines]
+    assert len(set(n.split("-", 1)[1] for n in names)) == len(names) == 3
+    parser = BytesParser(policy=email.policy.default)
+    for name, player in zip(names, table.names, strict=True):
+        assert name.endswith(f"-{player}.eml"), name
+        sent = parser.parsebytes((table.gamedir / "outbox" / name).read_bytes())
+        assert str(sent["To"]) == f"{player}@example.org"
+    [line] = journal(table, "sent")[-1:]
+    assert line["written"] == names
+
+
+# -- the game master's copy ----------------------------------------------------------------------
+
+
+def test_gm_copy_mails_the_game_masters_report_of_each_turn(tmp_path: Path, at: Clock) -> None:
+    config = tmp_path / "mail.toml"
+    config.write_text(
+        '[mail]\nfrom = "gm-bot@example.org"\ngm = "gm@example.org"\ngm_copy = true\n'
+    )
+    table = make_table(tmp_path)
+    tick(table, config)
+    for player in table.status()["waiting_for"]:
+        submit(table, player)
+    tick(table, config)
+    copies = [m for m in outbox(table) if str(m["To"]) == "gm@example.org"]
+    assert [str(m["Subject"]) for m in copies] == [
+        "[cairo-2026] turn 1: the game master's report",
+        "[cairo-2026] turn 2: the game master's report",
+    ]
+    for turn, copy in enumerate(copies, 1):
+        expected = run("report", table.gamedir, "--gm", "--turn", str(turn)).output
+        body = text_of(copy).replace("\r\n", "\n")
+        assert body.split("\n", 1)[0] == expected.split("\n", 1)[0]
+        assert "HANDS AND DECKS (game master only)" in body
+        assert not list(copy.iter_attachments()), "no order form: the game master owes none"
+        assert copy.get_body(("html",)) is not None
+    names = sorted(p.name for p in (table.gamedir / "outbox").glob("*-gm.eml"))
+    assert [n.split("-", 1)[1] for n in names] == ["report-1-gm.eml", "report-2-gm.eml"]
+    players = [m for m in outbox(table) if str(m["To"]) != "gm@example.org"]
+    assert all("HANDS AND DECKS" not in text_of(m) for m in players)
+
+
+def test_without_gm_copy_the_game_master_gets_no_report(
+    tmp_path: Path, at: Clock, config: Path
+) -> None:
+    table = make_table(tmp_path)
+    tick(table, config)
+    assert [m for m in outbox(table) if str(m["To"]) == "gm@example.org"] == []
+
+
+@pytest.mark.parametrize(
+    ("lines", "why"),
+    [
+        ("[mail]\ngm_copy = true\n", "[mail] gm_copy: the game master's copy needs [mail] gm"),
+        (
+            '[mail]\ngm = "gm@example.org"\ngm_copy = "yes"\n',
+            "[mail] gm_copy: must be true or false",
+        ),
+    ],
+)
+def test_a_wrong_gm_copy_changes_nothing(tmp_path: Path, lines: str, why: str) -> None:
+    config = tmp_path / "mail.toml"
+    config.write_text(lines)
+    table = make_table(tmp_path)
+    result = run("send", table.gamedir, "--config", config)
+    assert result.exit_code == 3
+    assert f"{config}: {why}" in result.output
+    assert not (table.gamedir / "outbox").exists()

@@ -239,14 +239,28 @@ def test_check_with_a_form_that_is_no_file(table: Table, kind: str) -> None:
 
 def test_config_that_is_no_file(table: Table, fifo: Path) -> None:
     """Exit 3, as for every settings file the mail commands cannot read (docs/mail.md: a settings
-    file is an input refused)."""
-    for config in (fifo, Path("/dev/zero")):
-        what = "a pipe" if config == fifo else "a device"
-        done = command("send", table.gamedir, "--config", config)
+    file is an input refused); a device that gives bytes is read no further than the cap."""
+    done = command("send", table.gamedir, "--config", fifo)
+    assert (done.returncode, done.stderr) == (
+        3,
+        f"Error: {fifo}: cannot be read: it is a pipe, not a file\n",
+    )
+    for device in ("/dev/zero", "/dev/urandom"):
+        done = command("send", table.gamedir, "--config", device)
         assert (done.returncode, done.stderr) == (
             3,
-            f"Error: {config}: cannot be read: it is {what}, not a file\n",
+            f"Error: {device}: cannot be read: it is a device that does not read empty, "
+            "not a file\n",
         )
+    assert not (table.gamedir / "outbox").exists()
+
+
+def test_config_dev_null_is_no_settings(table: Table) -> None:
+    """``--config /dev/null`` (docs/game-master.md, "Trying out a schedule") is an empty file:
+    no mail read, everything sent written to the outbox."""
+    done = command("tick", table.gamedir, "--config", "/dev/null")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert sorted(p.name for p in (table.gamedir / "outbox").iterdir())
 
 
 def test_keygen_onto_a_pipe_or_device(tmp_path: Path, fifo: Path) -> None:

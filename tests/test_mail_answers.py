@@ -108,6 +108,16 @@ def sent(table: Table, config: Path) -> list[EmailMessage]:
     return [PARSER.parsebytes(path.read_bytes()) for path in new]  # type: ignore[misc]
 
 
+def sent_of_no_game(table: Table, config: Path) -> list[EmailMessage]:
+    """What a `send` now writes to the outbox of mail that belongs to no game."""
+    folder = table.root / "user-data" / "adjudicator" / "outbox"
+    before = set(folder.glob("*.eml"))
+    result = run("send", table.gamedir, "--config", config)
+    assert result.exit_code == 0, result.output
+    new = sorted(set(folder.glob("*.eml")) - before)
+    return [PARSER.parsebytes(path.read_bytes()) for path in new]  # type: ignore[misc]
+
+
 def text(message: EmailMessage) -> str:
     body: Any = message.get_body(("plain",))
     return str(body.get_content()).replace("\r\n", "\n")
@@ -213,7 +223,7 @@ def test_mail_without_an_order_from_a_player_is_answered_to_nobody(
 ) -> None:
     raw = mail(None, sender=f"{owes}@example.org", message_id="<q1@x>", body="When is it due?\n")
     assert ingest(table, config, raw) == ["<q1@x> set aside: no signed order in the message"]
-    assert [m["To"] for m in sent(table, config)] == ["gm@example.org"]
+    assert [m["To"] for m in sent_of_no_game(table, config)] == ["gm@example.org"]
 
 
 def test_an_order_naming_no_game_here_is_set_aside_and_answered_to_nobody(
@@ -224,12 +234,35 @@ def test_an_order_naming_no_game_here_is_set_aside_and_answered_to_nobody(
     assert ingest(table, config, raw) == [
         "<g1@x> set aside: orders.yaml: names no game served here"
     ]
-    kept = list((table.root / "user-data" / "adjudicator" / "setaside").glob("*.eml"))
+    data = table.root / "user-data" / "adjudicator"
+    kept = list((data / "setaside").glob("*.eml"))
     assert [p.read_bytes() for p in kept] == [raw]
-    [notice] = sent(table, config)
+    [notice] = sent_of_no_game(table, config)
     assert notice["To"] == "gm@example.org"
     assert notice["Subject"] == "[adjudicator] a message that names no game was set aside"
     assert f"Kept as:     {kept[0]}" in text(notice)
+
+
+def test_a_message_that_names_no_game_belongs_to_none(table: Table, config: Path) -> None:
+    """Its notice is queued, sent and written in the user's data folder, beside the message
+    kept: no game's journal, queue or outbox has it, and `send` of any games sends it."""
+    journal = (table.gamedir / "log.jsonl").read_bytes()
+    raw = mail(None, sender="stranger@example.net", message_id="<n1@x>", body="Can I join?\n")
+    assert ingest(table, config, raw) == ["<n1@x> set aside: no signed order in the message"]
+    assert (table.gamedir / "log.jsonl").read_bytes() == journal
+    assert not list((table.gamedir / "mail" / "queue").glob("*.eml"))
+    data = table.root / "user-data" / "adjudicator"
+    assert [p.name for p in (data / "mail" / "queue").iterdir()] == ["000001-setaside-gm.eml"]
+    other = Table(table.root / "elsewhere", players=3)
+    result = run("send", other.gamedir, "--config", config)
+    assert result.exit_code == 0, result.output
+    assert "(no game): written to outbox/000001-setaside-gm.eml\n" in result.output
+    assert [p.name for p in (data / "outbox").iterdir()] == ["000001-setaside-gm.eml"]
+    assert not list((table.gamedir / "outbox").glob("*setaside*"))
+    assert ingest(table, config, raw) == [
+        "<n1@x> set aside: a duplicate of a message processed before"
+    ]
+    assert not list((data / "mail" / "queue").glob("*.eml"))
 
 
 def test_a_pasted_order_that_no_longer_verifies_is_set_aside_with_a_hint_to_the_gm(
@@ -438,7 +471,9 @@ def test_every_mail_written_is_marked_auto_submitted(table: Table, config: Path,
     ingest(table, config, mail(signed_order(table, owes, signer=other, n=1), message_id="<e2@x>"))
     ingest(table, config, mail(None, message_id="<e3@x>"))
     sent(table, config)
-    mails = [PARSER.parsebytes(p.read_bytes()) for p in (table.gamedir / "outbox").glob("*.eml")]
+    no_game = table.root / "user-data" / "adjudicator" / "outbox"
+    written = [*(table.gamedir / "outbox").glob("*.eml"), *no_game.glob("*.eml")]
+    mails = [PARSER.parsebytes(p.read_bytes()) for p in written]
     marked = {(str(m["Subject"]), str(m["Auto-Submitted"])) for m in mails}
     assert marked == {
         *((f"[cairo-2026] turn 1: report for {name}", "auto-generated") for name in table.names),
@@ -498,7 +533,7 @@ def test_an_oversized_message_is_set_aside_and_not_forwarded(
     raw = mail(None, message_id="<big@x>", body="x" * 70 + "\n") + b"y" * (10 * 1024 * 1024)
     [line] = ingest(table, config, raw)
     assert line.startswith("<big@x> set aside: the message is larger than")
-    [notice] = sent(table, config)
+    [notice] = sent_of_no_game(table, config)
     assert notice["To"] == "gm@example.org"
     assert len(notice.as_bytes()) < 8192
     size = "Size:        over 10485760 bytes (10485761 read and kept)"

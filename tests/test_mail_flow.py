@@ -197,6 +197,10 @@ def test_mail_without_an_order_is_set_aside_and_strangers_get_no_answer(
         for m in outbox_mails(table)
         if "report for" not in str(m["Subject"]) and "welcome" not in str(m["Subject"])
     ]
+    assert about == [], "it belongs to no game"
+    parser = BytesParser(policy=email.policy.default)
+    folder = table.root / "user-data" / "adjudicator" / "outbox"
+    about = [parser.parsebytes(p.read_bytes()) for p in sorted(folder.glob("*.eml"))]  # type: ignore[misc]
     assert [m["To"] for m in about] == ["gm@example.org"], "the game master only"
     assert "Message-ID:  <hello@x>" in str(about[0].get_body(("plain",)).get_content())  # type: ignore[union-attr]
 
@@ -232,6 +236,40 @@ def test_send_over_starttls_to_a_real_server(
         [f"{p}@example.org"] for p in table.names * 2
     ], "each player's welcome, then each player's report"
     assert not (table.gamedir / "outbox").exists()
+
+
+def test_the_game_masters_copy_and_a_notice_of_no_game_go_over_a_real_server(
+    table: Table, smtp_starttls: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``[mail] gm_copy``: the game master's report goes with the players'; a notice about a
+    message that names no game goes from the user's data folder in the same run."""
+    monkeypatch.setenv("TEST_SMTP_PASSWORD", PASSWORD)
+    config = table.root / "smtp.toml"
+    config.write_text(
+        '[mail]\nfrom = "gm-bot@example.org"\ngm = "gm@example.org"\ngm_copy = true\n'
+        f'[smtp]\nhost = "{smtp_starttls.host}"\nport = {smtp_starttls.port}\n'
+        f'user = "{USER}"\ntls = "starttls"\nca_file = "{smtp_starttls.ca_file}"\n'
+        'password_env = "TEST_SMTP_PASSWORD"\n'
+    )
+    stranger = EmailMessage()
+    stranger["From"] = "stranger@example.net"
+    stranger["Message-ID"] = "<join@x>"
+    stranger.set_content("Can I join?\n")
+    result = run("ingest", table.gamedir, "--config", config, input=stranger.as_bytes())
+    assert result.exit_code == 0, result.output
+    result = run("send", table.gamedir, "--config", config)
+    assert result.exit_code == 0, result.output
+    received = smtp_starttls.received
+    assert [r.rcpt_tos for r in received] == [
+        *([f"{p}@example.org"] for p in table.names),
+        ["gm@example.org"],
+        ["gm@example.org"],
+    ]
+    parser = BytesParser(policy=email.policy.default)
+    copy, notice = (parser.parsebytes(r.data) for r in received[-2:])
+    assert copy["Subject"] == "[cairo-2026] turn 1: the game master's report"
+    assert notice["Subject"] == "[adjudicator] a message that names no game was set aside"
+    assert result.output.endswith("(no game): sent 000001-setaside-gm.eml\n")
 
 
 def test_an_unreachable_server_is_a_temporary_failure(table: Table) -> None:

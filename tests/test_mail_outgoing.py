@@ -221,7 +221,10 @@ def test_tls_is_the_default(tmp_path: Path) -> None:
         ('[mail]\nfrom = "a@example.org"\nfrom = "b@example.org"\n', "not valid TOML: "),
         ("[smtpd]\n", "[smtpd]: unknown table (known: [mail], [smtp] and [imap])"),
         ("mail = 3\n", "mail: must be a table ([mail]), not a number"),
-        ('[mail]\nsender = "a@example.org"\n', "[mail] sender: unknown key (known: from, gm)"),
+        (
+            '[mail]\nsender = "a@example.org"\n',
+            "[mail] sender: unknown key (known: from, gm, gm_copy)",
+        ),
         ('[mail]\nfrom = "nobody"\n', "[mail] from: 'nobody' is not an email address"),
         ("[mail]\ngm = 7\n", "[mail] gm: must be a string, not a number"),
         ('[mail]\ngm = ""\n', "[mail] gm: must not be empty"),
@@ -330,6 +333,16 @@ def test_password_from_a_command(tmp_path: Path) -> None:
     command = python_command("print('pw one'); print('second line')")
     server = server_with(tmp_path, f"password_command = '''{command}'''\n")
     assert password(server) == "pw one"
+
+
+def test_a_password_command_runs_without_a_shell(tmp_path: Path) -> None:
+    """docs/mail.md: split into words as a shell would, run without one: no variables, no
+    ``;``, no pipes, no redirection."""
+    marker = tmp_path / "marker"
+    command = f'echo "$HOME" ; touch {marker} | cat > x'
+    server = server_with(tmp_path, f"password_command = '''{command}'''\n")
+    assert password(server) == f"$HOME ; touch {marker} | cat > x"
+    assert not marker.exists()
 
 
 @pytest.mark.parametrize(

@@ -95,11 +95,17 @@ def test_log_text_of_a_new_sultan_game(tmp_path: Path) -> None:
         "players: alice, bob, carol\n"
         "options: absence none, absence_days 14, "
         "jewel_choice player, nmr default, placement sealed, press none, screens yes, "
-        "sealing plain, start_player none\n"
+        "sealing plain, start_player drawn\n"
         f"seed commitment: {commitment}\n"
         "the game is running: the record holds what is public, ? what is not yet "
         "(0 rounds resolved)\n"
     )
+
+
+def test_log_text_of_a_start_player_chosen_in_the_setup(tmp_path: Path) -> None:
+    table = Table(tmp_path, start_player="bob")
+    result = run("log", table.gamedir)
+    assert ", start_player bob\n" in result.output
 
 
 def test_log_text_of_a_whole_sultan_demo(tmp_path: Path) -> None:
@@ -114,7 +120,7 @@ def test_log_text_of_a_whole_sultan_demo(tmp_path: Path) -> None:
         "players: alice, bob, carol\n"
         "options: absence none, absence_days 14, "
         "jewel_choice player, nmr default, placement sealed, press none, screens yes, "
-        "sealing plain, start_player none\n"
+        "sealing plain, start_player drawn (alice)\n"
         f"seed commitment: {record['commitment']}\n"
         "the game is over: the record is complete (15 rounds)\n"
         "\n"

@@ -43,7 +43,9 @@ def sign(orders: Path, keyfile: Path) -> None:
     """Sign an order file: writes ORDERS.sig (an OpenSSH signature).
 
     Asks for the key's passphrase when it has one. The same as
-    `ssh-keygen -Y sign -n adjudicator-orders -f KEY ORDERS`.
+    `ssh-keygen -Y sign -n adjudicator-orders -f KEY ORDERS`, except that an
+    ORDERS.sig already there is replaced (to sign again with ssh-keygen, delete
+    ORDERS.sig first).
 
     \b
     Example:

@@ -41,7 +41,7 @@ from typing import Any, Literal
 import platformdirs
 
 from adjudicator.rules.schedule import ScheduleError, duration
-from adjudicator.store.readfile import FileRefused, read_regular
+from adjudicator.store.readfile import FileRefused, read_regular_or_empty_device
 
 ENV_VAR = "ADJUDICATOR_CONFIG"
 DEFAULT_SENDER = "adjudicator@localhost"
@@ -64,7 +64,7 @@ Tls = Literal["tls", "starttls", "none"]
 _SERVER_KEYS = {"host", "port", "user", "tls", "ca_file", "password_env", "password_command"}
 _IMAP_FOLDERS = {"folder", "done_folder", "setaside_folder"}
 _KEYS: dict[str, set[str]] = {
-    "mail": {"from", "gm"},
+    "mail": {"from", "gm", "gm_copy"},
     "smtp": _SERVER_KEYS | {"give_up_after"},
     "imap": _SERVER_KEYS | _IMAP_FOLDERS,
 }
@@ -139,6 +139,9 @@ class MailSettings:
     imap: ServerSettings | None
     source: Path | None
     """The file read; None when there was none."""
+    gm_copy: bool = False
+    """``[mail] gm_copy``: the game master's report of each turn is mailed to ``gm`` with the
+    players' reports."""
 
 
 def config_path(given: Path | None) -> Path:
@@ -152,10 +155,11 @@ def config_path(given: Path | None) -> Path:
 
 
 def load_config(given: Path | None) -> MailSettings:
-    """Read the settings; a file that does not exist counts as an empty one."""
+    """Read the settings; a file that does not exist counts as an empty one, and so does a
+    character device that reads empty (``--config /dev/null``)."""
     path = config_path(given)
     try:
-        raw = read_regular(path, MAX_CONFIG_BYTES)
+        raw = read_regular_or_empty_device(path, MAX_CONFIG_BYTES)
     except FileRefused as error:
         if error.missing:
             return MailSettings(sender=None, gm=None, smtp=None, imap=None, source=None)
@@ -252,9 +256,16 @@ class _Reader:
         mail = self.table(data, "mail")
         sender = self.address(mail, "mail", "from")
         gm = self.address(mail, "mail", "gm")
+        gm_copy = mail.get("gm_copy", False)
+        if not isinstance(gm_copy, bool):
+            raise self.fail("[mail] gm_copy", "must be true or false")
+        if gm_copy and gm is None:
+            raise self.fail("[mail] gm_copy", "the game master's copy needs [mail] gm")
         smtp = self.server(data, "smtp")
         imap = self.server(data, "imap")
-        return MailSettings(sender=sender, gm=gm, smtp=smtp, imap=imap, source=self.path)
+        return MailSettings(
+            sender=sender, gm=gm, smtp=smtp, imap=imap, source=self.path, gm_copy=gm_copy
+        )
 
     def table(self, data: dict[str, Any], name: str) -> dict[str, Any]:
         table = data.get(name, {})

@@ -79,7 +79,10 @@ def _notice(
     words: present_mail.Mail,
     label: str,
     reply_to: str | None = None,
+    name: str | None = None,
 ) -> None:
+    """Queue a notice to ``to``; ``label`` goes into its Message-ID, and (unless ``name`` is
+    given) into its file name."""
     message = notice_mail(
         sender=sender,
         to=to,
@@ -88,7 +91,16 @@ def _notice(
         message_id=new_message_id(sender, label),
         reply_to=reply_to,
     )
-    Outbox(root).put(message, label)
+    Outbox(root).put(message, label if name is None else name)
+
+
+def _reader_at(meta: dict[str, Any], entry: dict[str, Any], address: str) -> str:
+    """Who a notice to ``address`` goes to, for its file name: the player registered there, or
+    (the old address of a replaced seat) that player with ``-was``."""
+    for player in meta["players"]:
+        if player["email"] == address:
+            return str(player["name"])
+    return f"{entry.get('player', 'player')}-was"
 
 
 def due_line(
@@ -265,6 +277,7 @@ def announce(root: Path, sender: str) -> int:
                         game=load_game(meta["game"]),
                     ),
                     f"{meta['id']}.announce.{index}",
+                    name=f"announce-{index}-{_reader_at(meta, entry, address)}",
                 )
                 count += 1
         if count:

@@ -34,10 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
 from adjudicator.engine import intake, open_game
-from adjudicator.mail import answers
+from adjudicator.mail import answers, nogame
 from adjudicator.mail.config import DEFAULT_SENDER, MailSettings
 from adjudicator.mail.incoming import MAX_MESSAGE, FoundOrder, Incoming, read_message
 from adjudicator.mail.outgoing import new_message_id, notice_mail, receipt_mail
@@ -220,7 +218,7 @@ class _Message:
 
     @property
     def home(self) -> Game | None:
-        """The game whose step keeps a message that names none: the first served."""
+        """The game whose language speaks of a message that names none: the first served."""
         return self.games[0] if self.games else None
 
 
@@ -245,7 +243,7 @@ def _one_message(games: list[Game], raw: Raw, settings: MailSettings) -> Outcome
     message = _Message(
         games, raw, incoming, key, settings, answers.no_answer(incoming, settings, sender)
     )
-    if any(game.seen(key) for game in games):
+    if any(game.seen(key) for game in games) or nogame.seen(key):
         return Outcome(
             [f"{message.shown} set aside: a duplicate of a message processed before"], True
         )
@@ -475,10 +473,10 @@ def _sha256_of(handle: open_game.OpenGame, turn: int, entry: dict[str, Any]) -> 
 
 
 def setaside_folder(game: Game | None) -> Path:
-    """``GAMEDIR/setaside``, or the user's data folder when the message names no game."""
+    """``GAMEDIR/setaside``, or the user's data folder's when the message names no game."""
     if game is not None:
         return game.root / "setaside"
-    return Path(platformdirs.user_data_dir("adjudicator")) / "setaside"
+    return nogame.setaside_folder()
 
 
 def _said(why: Msg, game: Game | None) -> str:
@@ -493,16 +491,17 @@ def _set_aside_whole(message: _Message, why: Msg) -> Outcome:
 
 
 def _keep_in_step(message: _Message, game: Game | None, whys: list[Msg], pasted: bool) -> None:
-    """:func:`_keep_and_tell` as a step of the game (or of the first game served, for a
-    message that names none), which remembers the message."""
-    home = game or (message.games[0] if message.games else None)
-    if home is None:
+    """:func:`_keep_and_tell` as a step of the game, which remembers the message; for a message
+    that names no game, in the user's data folder, which belongs to none
+    (:mod:`adjudicator.mail.nogame`)."""
+    if game is None:
         _keep_and_tell(message, None, whys, pasted)
+        nogame.remember(message.key)
         return
-    with steps.step(home.root, "mail") as running:
+    with steps.step(game.root, "mail") as running:
         _keep_and_tell(message, game, whys, pasted)
         running.commit(
-            "mail", message_id=home.keyed(message.key), set_aside=[w.to_json() for w in whys]
+            "mail", message_id=game.keyed(message.key), set_aside=[w.to_json() for w in whys]
         )
 
 
@@ -515,14 +514,13 @@ def _keep_and_tell(
 ) -> None:
     """Keep the message as an ``.eml`` file, tell the game master (a notice that names the
     message and carries none of it but an escaped excerpt). Answers nobody. Runs within a step
-    of ``game`` (or of the first game served)."""
+    of ``game``; for a message that names no game, the notice is queued in the user's data
+    folder (in the language of the first game served, if any)."""
     data = message.raw.data
     kept = setaside_folder(game) / f"{hashlib.sha256(data).hexdigest()[:16]}.eml"
     if not kept.exists():
         atomic_write(kept, data)
-    home = game or (message.games[0] if message.games else None)
-    if home is None:
-        return
+    home = game or message.home
     if message.settings.gm:
         where = kept.relative_to(game.root).as_posix() if game is not None else str(kept)
         words = present_mail.set_aside(
@@ -531,7 +529,7 @@ def _keep_and_tell(
             pasted=pasted,
             facts=notice_facts(message.incoming, data, where),
             about=about,
-            lang=game_lang(home.meta),
+            lang=DEFAULT if home is None else game_lang(home.meta),
         )
         notice = notice_mail(
             sender=message.sender,
@@ -540,7 +538,7 @@ def _keep_and_tell(
             body=words.body,
             message_id=new_message_id(message.sender, "setaside"),
         )
-        Outbox(home.root).put(notice, "setaside-gm")
+        Outbox(nogame.root() if game is None else game.root).put(notice, "setaside-gm")
 
 
 def notice_facts(incoming: Incoming, data: bytes, where: str) -> dict[str, Any]:

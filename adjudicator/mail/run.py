@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from adjudicator.mail import idle, sources
+from adjudicator.mail import idle, nogame, sources
 from adjudicator.mail.config import MailSettings
 from adjudicator.mail.ingest import Game, Outcome, game_roots, games_in, ingest
 from adjudicator.mail.queue import SendReport
-from adjudicator.mail.send import send_game
+from adjudicator.mail.send import send_game, send_no_game
 from adjudicator.present.status import clock_lines, sent_lines
 from adjudicator.rules.errors import AdjudicatorError, InputRefused, TempFail
 from adjudicator.store import clock
@@ -134,6 +134,13 @@ def send_all(
         if report.failed:
             failed.append(f"{game.id}: {report.failed}")
         never_works = never_works or report.never_works
+    if never_works is None:
+        report = send_no_game(settings)
+        for line in sent_lines(nogame.LABEL, report):
+            say.out(line)
+        if report.failed:
+            failed.append(f"{nogame.LABEL}: {report.failed}")
+        never_works = report.never_works
     if never_works is not None:
         raise InputRefused(never_works, [*failed, "what was not sent stays queued"])
     if failed:

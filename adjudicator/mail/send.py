@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from adjudicator.mail import nogame
 from adjudicator.mail.answers import queue_digests
 from adjudicator.mail.config import DEFAULT_SENDER, MailSettings
 from adjudicator.mail.due import announce
@@ -26,13 +27,13 @@ from adjudicator.store.gamedir import GameDir
 
 def queue_due(root: Path, settings: MailSettings) -> None:
     """Queue the welcomes owed, the notices of the game master's actions, the press not
-    relayed before, the reports not queued before, and the digests of answers held back an
-    hour."""
+    relayed before, the reports not queued before (with ``[mail] gm_copy``, the game master's
+    too), and the digests of answers held back an hour."""
     sender = settings.sender or DEFAULT_SENDER
     queue_welcomes(root, sender)
     announce(root, sender)
     relay_press(root, sender, settings.gm)
-    queue_due_reports(root, sender)
+    queue_due_reports(root, sender, settings.gm if settings.gm_copy else None)
     queue_digests(root, sender)
 
 
@@ -56,6 +57,16 @@ def send_game(root: Path, settings: MailSettings, deliver_too: bool = True) -> S
                 refused=[name for name, _ in report.refused_for_good],
             )
     return report
+
+
+def send_no_game(settings: MailSettings) -> SendReport:
+    """Deliver the queue of what belongs to no game (a notice about a message that names none,
+    :mod:`adjudicator.mail.nogame`); nothing is read when there never was such a queue. A notice
+    to the game master refused for good is not told to the game master again."""
+    outbox = Outbox(nogame.root())
+    if not (outbox.queue.is_dir() or outbox.sending.is_dir()):
+        return SendReport()
+    return deliver(outbox, settings)
 
 
 def _tell_refused(root: Path, settings: MailSettings, report: SendReport) -> None:

@@ -16,8 +16,10 @@ page of the step shows the chain head as the step finds it, just before its own 
 
 from __future__ import annotations
 
+from email.message import EmailMessage
 from email.utils import parseaddr
 from pathlib import Path
+from typing import Any
 
 from adjudicator.engine import absences
 from adjudicator.engine.open_game import OpenGame
@@ -26,19 +28,22 @@ from adjudicator.mail.outgoing import new_message_id, report_mail
 from adjudicator.mail.queue import Outbox
 from adjudicator.mail.welcome import answer as answering
 from adjudicator.present.html import render_page
+from adjudicator.present.mail import turn_label
 from adjudicator.present.order_page import render_order_page
 from adjudicator.present.reports import form_of_view, render_view
 from adjudicator.present.welcome import answer_html, answer_text
 from adjudicator.present.words import say
 from adjudicator.rules import views
-from adjudicator.rules.contract import msg
+from adjudicator.rules.contract import Msg, msg
 from adjudicator.rules.lang import lang_of
 from adjudicator.store import journal, steps
 from adjudicator.store.registry import load_game
 
 
-def queue_due_reports(root: Path, sender: str) -> int:
-    """Queue the reports of every turn not queued before; the number of mails queued."""
+def queue_due_reports(root: Path, sender: str, gm_copy: str | None = None) -> int:
+    """Queue the reports of every turn not queued before; the number of mails queued. With
+    ``gm_copy`` (the game master's address, ``[mail] gm_copy``), each turn's game master's
+    report goes there too, after the players' (``report-<N>-gm``)."""
     count = 0
     with steps.step(root, "queue") as running:
         store = running.store
@@ -104,5 +109,42 @@ def queue_due_reports(root: Path, sender: str) -> int:
                 )
                 outbox.put(message, f"report-{turn}-{name}")
                 count += 1
+            if gm_copy is not None:
+                doc = store.read_json(views.path(store.turn_dir(turn), "gm"))
+                outbox.put(
+                    _gm_report(root, meta, doc, head, away, sender, gm_copy), f"report-{turn}-gm"
+                )
+                count += 1
         running.commit("queued", turns=due)
     return count
+
+
+def _gm_report(
+    root: Path,
+    meta: dict[str, Any],
+    doc: dict[str, Any],
+    head: str | None,
+    away: list[Msg],
+    sender: str,
+    to: str,
+) -> EmailMessage:
+    """The game master's report of the turn ``doc`` opened, as ``report --gm`` shows it (text
+    and page, in the game's language, with all the turn's press), mailed to ``to``."""
+    game = load_game(meta["game"])
+    turn = int(doc["turn"])
+    lang = lang_of(meta, "gm")
+    press = received_during(root, "gm", meta, turn)
+    page = render_page(game, meta, doc, lang, embed="cid", head=head, press=press, away=away)
+    return report_mail(
+        sender=sender,
+        to=to,
+        game_id=meta["id"],
+        player="gm",
+        turn=turn,
+        body=render_view(game, meta, doc, lang, head, press=press, away=away),
+        form=None,
+        message_id=new_message_id(sender, f"{meta['id']}.turn{turn}.gm"),
+        html=page.html,
+        pictures=page.pictures,
+        subject=say(msg("report-subject-gm", game=meta["id"], turn=turn_label(turn)), game, lang),
+    )

@@ -6,7 +6,8 @@ game, its players and options, then each resolved round in brief (its header fro
 the rest as short ``key: value`` lines; a round's ``after``, the full position when it ended,
 only in the JSON), then the deal, the decks
 and the seed once they are public, and the result. Nothing here knows a game's rules, so it shows
-exactly what the record holds, no more. ``none`` is an empty or null value; ``?`` in a list
+exactly what the record holds, no more (a ``start_player`` option left null says ``drawn``, as
+docs/record.md defines it). ``none`` is an empty or null value; ``?`` in a list
 (a card in a city stack while the game runs) is one the record keeps hidden (null) for now.
 """
 
@@ -27,7 +28,7 @@ def record_text(record: dict[str, Any], title: str) -> str:
     lines = [
         f"{title}, game {record['id']} ({record['game']})",
         f"players: {', '.join(players)}",
-        f"options: {_flat(record['options'])}",
+        f"options: {_options(record)}",
     ]
     if "commitment" in record:
         lines.append(f"seed commitment: {record['commitment']}")
@@ -76,6 +77,17 @@ def record_text(record: dict[str, Any], title: str) -> str:
         lines.append("")
         lines.extend(_result(record["result"]))
     return "\n".join(lines) + "\n"
+
+
+def _options(record: dict[str, Any]) -> str:
+    """The options on one line; a ``start_player`` left null was drawn (docs/record.md): it says
+    so, with the player drawn once the record names one (the first round's start player)."""
+    options = dict(record["options"])
+    if "start_player" in options and options["start_player"] is None:
+        rounds = record.get("rounds") or [{}]
+        first = rounds[0].get("start_player") if isinstance(rounds[0], dict) else None
+        options["start_player"] = "drawn" if first is None else f"drawn ({first})"
+    return _flat(options)
 
 
 def _ended(ended: dict[str, Any]) -> str:

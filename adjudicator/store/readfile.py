@@ -50,12 +50,19 @@ def read_regular(path: Path | str, cap: int) -> bytes:
     return data
 
 
+def read_regular_or_empty_device(path: Path | str, cap: int) -> bytes:
+    """Like :func:`read_regular`, but a character device that reads empty (``/dev/null``) gives
+    no bytes; one that gives any is refused after one read of at most ``cap + 1`` bytes, never
+    waiting (a terminal that has nothing to give is refused as well)."""
+    return _read(path, cap, whole=True, empty_device=True)
+
+
 def read_head(path: Path | str, count: int) -> bytes:
     """The first ``count`` bytes of the regular file at ``path``, whatever its size."""
     return _read(path, count, whole=False)[:count]
 
 
-def _read(path: Path | str, cap: int, whole: bool) -> bytes:
+def _read(path: Path | str, cap: int, whole: bool, empty_device: bool = False) -> bytes:
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0)
     try:
         fd = os.open(path, flags)
@@ -65,6 +72,14 @@ def _read(path: Path | str, cap: int, whole: bool) -> bytes:
         raise FileRefused(msg("file-os-error", error=error.strerror or str(error))) from None
     try:
         info = os.fstat(fd)
+        if empty_device and stat.S_ISCHR(info.st_mode):
+            try:
+                given = os.read(fd, cap + 1)
+            except BlockingIOError:
+                given = b"-"  # it would wait: that is no empty device either
+            if given:
+                raise FileRefused(msg("file-device-not-empty"))
+            return b""
         if not stat.S_ISREG(info.st_mode):
             raise FileRefused(msg("file-not-regular", kind=_kind(info.st_mode)))
         if whole and info.st_size > cap:
