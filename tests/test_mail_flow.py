@@ -261,7 +261,8 @@ def test_the_game_masters_copy_and_a_notice_of_no_game_go_over_a_real_server(
     assert result.exit_code == 0, result.output
     received = smtp_starttls.received
     assert [r.rcpt_tos for r in received] == [
-        *([f"{p}@example.org"] for p in table.names),
+        *([f"{p}@example.org"] for p in table.names),  # the welcomes
+        *([f"{p}@example.org"] for p in table.names),  # the reports of turn 1
         ["gm@example.org"],
         ["gm@example.org"],
     ]
