@@ -368,7 +368,10 @@ def test_verify_finds_a_withdrawn_vote_sent_again(tmp_path: Path) -> None:
     out.write_text(json.dumps(data))
     result = run("verify", out)
     assert result.exit_code == 3, result.output
-    assert "the same signed notice was accepted before" in result.output
+    assert (
+        "refuses it as the game stood then: replay: these exact signed bytes were accepted "
+        "before (turn 1)"
+    ) in result.output
 
 
 def test_a_vote_travels_alone_so_the_public_journal_never_names_the_voter(
