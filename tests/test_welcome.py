@@ -284,3 +284,26 @@ def test_a_reminder_says_how_to_answer_in_the_players_zone(
         zone = "Asia/Tokyo" if name == "bob" else "Europe/Berlin"
         assert "The deadline for turn 1: 2026-11-25 10:00 UTC" in words
         assert zone in words.split("The deadline for turn 1:")[1]
+
+
+@pytest.mark.parametrize("game", ["sultan", "sultans_court"])
+def test_a_report_that_asks_for_an_order_names_its_order_page(
+    tmp_path: Path, config: Path, game: str
+) -> None:
+    """A player with only a browser learns from the mail itself that the attached page fills in,
+    checks and signs the order; a mail whose game seals by commit-reveal has no page to name."""
+    gamedir = make_game(tmp_path, game=game, players=4)
+    send(gamedir, config)
+    reports = [m for m in outbox(gamedir) if "report for" in str(m["Subject"])]
+    asking = [m for m in reports if any(a.get_filename() for a in m.iter_attachments())]
+    assert asking
+    for mail in asking:
+        pages = [a.get_filename() for a in mail.iter_attachments()]
+        page = next(str(name) for name in pages if str(name).endswith(".html"))
+        words = " ".join(text(mail).split())
+        assert f"Without a terminal: open {page}, attached to this mail, in your browser." in words
+    sealed = make_game(tmp_path / "sealed", options={"sealing": "commit-reveal"})
+    send(sealed, config)
+    for mail in outbox(sealed):
+        assert not any(str(a.get_filename()).endswith(".html") for a in mail.iter_attachments())
+        assert "Without a terminal" not in text(mail)

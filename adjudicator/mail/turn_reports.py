@@ -16,6 +16,7 @@ page of the step shows the chain head as the step finds it, just before its own 
 
 from __future__ import annotations
 
+import dataclasses
 from email.message import EmailMessage
 from email.utils import parseaddr
 from pathlib import Path
@@ -68,9 +69,15 @@ def queue_due_reports(root: Path, sender: str, gm_copy: str | None = None) -> in
                 press = received_during(root, name, meta, turn)
                 form = form_of_view(game, meta, doc, lang, head)
                 answer = None
+                order_page = None
                 if form is not None:  # the mail asks for an order: it says how to answer
                     deadline = times.deadline if turn == current else None
                     answer = answering(meta, name, sender, turn, deadline)
+                    address = parseaddr(sender)[1]
+                    order_page = render_order_page(game, meta, doc, lang, address, head)
+                    if order_page is not None:
+                        page_name = f"{meta['id']}-turn{turn}-{name}.html"
+                        answer = dataclasses.replace(answer, page=page_name)
                 body = render_view(
                     game, meta, doc, lang, head, press=press, away=away, answering=bool(answer)
                 )
@@ -87,10 +94,6 @@ def queue_due_reports(root: Path, sender: str, gm_copy: str | None = None) -> in
                     away=away,
                     answer=None if answer is None else answer_html(answer, game, lang),
                 )
-                order_page = None
-                if form is not None:
-                    address = parseaddr(sender)[1]
-                    order_page = render_order_page(game, meta, doc, lang, address, head)
                 message = report_mail(
                     sender=sender,
                     to=player["email"],

@@ -36,6 +36,8 @@ class Answer:
     turn: int = 1
     example: bool = False
     """True in the welcome mail, which shows the first turn's form name as an example."""
+    page: str | None = None
+    """The order page attached beside the form (``<id>-turn<N>-<player>.html``), if one is."""
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,7 @@ def _answer_facts(answer: Answer, game: Game, lang: str) -> dict[str, Any]:
         "key": answer.key,
         "deadline": answer.deadline,
         "example": answer.example,
+        "page": answer.page,
         "first": say(msg("turn-label", turn=answer.turn), game, lang),
         "turns": turns_said(game, lang),
     }
