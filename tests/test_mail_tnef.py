@@ -221,9 +221,7 @@ def test_a_hostile_winmail_dat_is_set_aside_by_ingest(tmp_path: Path) -> None:
     assert "set aside: the Outlook attachment 'winmail.dat' (TNEF) cannot be read" in (
         result.output
     )
-    after = table.status()
-    assert after.pop("queued")["count"] == 1, "the game master's notice of it waits to be sent"
-    assert {**after, "queued": None} == before
+    assert table.status() == before  # the notice of a message that names no game is no game's
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
