@@ -9,6 +9,7 @@ stays within 72 characters; the words of every language come from its catalog, n
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from functools import cache
 from typing import Any
 
@@ -108,3 +109,24 @@ def test_the_final_table_lines_up(name: str, lang: str) -> None:
     assert len(rows) == len(meta["players"])
     # each player's cards begin in the same column, after the name and colour
     assert all(row[18] == " " and row[19] != " " for row in rows), text
+
+
+def test_an_empty_city_reads_none_in_the_language_of_each_page_rendered_in_turn(
+    tmp_path: Path,
+) -> None:
+    """A word put together from a constant in a template (the empty list of vizirs in a city)
+    was fixed when the template was first compiled, in that first page's language: an English
+    page rendered after a French one said 'aucun'."""
+    import json
+
+    from adjudicator.present.html import render_page
+    from adjudicator.store.gamedir import GameDir
+    from tests.helpers import Table
+
+    table = Table(tmp_path, players=4, game="sultans_court")
+    store = GameDir(table.gamedir)
+    meta = store.meta()
+    doc = json.loads((table.gamedir / "turns/0001/views/alice.json").read_text())
+    pages = {lang: render_page(COURT, meta, doc, lang).html for lang in ("fr", "de", "en")}
+    assert "aucun" in pages["fr"]
+    assert "aucun" not in pages["de"] and "aucun" not in pages["en"]
