@@ -302,6 +302,7 @@ def test_a_report_that_asks_for_an_order_names_its_order_page(
         page = next(str(name) for name in pages if str(name).endswith(".html"))
         words = " ".join(text(mail).split())
         assert f"Without a terminal: open {page}, attached to this mail, in your browser." in words
+        assert "at the end of this mail.\n-----8<-----\n" in text(mail), "the cut line stands alone"
     sealed = make_game(tmp_path / "sealed", options={"sealing": "commit-reveal"})
     send(sealed, config)
     for mail in outbox(sealed):
