@@ -303,6 +303,7 @@ def test_a_report_that_asks_for_an_order_names_its_order_page(
         words = " ".join(text(mail).split())
         assert f"Without a terminal: open {page}, attached to this mail, in your browser." in words
         assert "at the end of this mail.\n-----8<-----\n" in text(mail), "the cut line stands alone"
+        assert words.count("A turn is one exchange of orders by mail") <= 1, "said once"
     sealed = make_game(tmp_path / "sealed", options={"sealing": "commit-reveal"})
     send(sealed, config)
     for mail in outbox(sealed):
