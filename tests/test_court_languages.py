@@ -9,8 +9,8 @@ stays within 72 characters; the words of every language come from its catalog, n
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
