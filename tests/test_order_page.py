@@ -413,3 +413,24 @@ def test_no_page_when_orders_are_sealed_by_commit_reveal(tmp_path: Path) -> None
     ]
     assert any(str(n).endswith(".yaml") for n in names)
     assert not any(str(n).endswith(".html") for n in names)
+
+
+def test_in_a_round_where_every_vizir_travels_the_page_chooses_no_city_for_the_player(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """Round 1 (every vizir travels): a travel list that began on the first city sent all three
+    vizirs to Bukhara when the player signed without looking. Now each starts on no city, and
+    signing without choosing is refused with check's reasons."""
+    table = Table(tmp_path, players=4, game="sultans_court")
+    player = next(iter(table.status()["owed"]))
+    found = pages(table, write_config(table.root))
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.open(found[player])
+    for kind in ("fat", "small", "big"):
+        control = browser.driver.find_element(By.NAME, f"travel.{kind}")
+        chosen = Select(control).first_selected_option
+        assert chosen.get_attribute("value") == "", kind
+    said = says_what_check_says(browser, table, player, {"travel": {}, "kaffa": []})
+    assert "travel" in said

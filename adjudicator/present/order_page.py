@@ -371,7 +371,8 @@ def _court(_: Any, env: Any, doc: dict[str, Any]) -> Spec:
                 choices += [(s, _("seat", seat=s)) for s in range(1, 13)]
             choices.insert(0, ("stay", _("stay")))
         where = str(words.place(place, markers))
-        travel.controls.append(Control(f"travel.{kind}", f"{kind} ({where})", choices))
+        blank = "—" if all_travel else None  # each must travel: no city chosen for the player
+        travel.controls.append(Control(f"travel.{kind}", f"{kind} ({where})", choices, blank))
     if not movable:
         travel.hint = _("no-travel")
     sections.append(travel)
