@@ -77,6 +77,15 @@ def test_a_game_that_cannot_be_read_is_a_line_of_its_own(folder: Path) -> None:
     assert [p["code"] for p in listed[1]["problems"]] == ["status-unreadable"]
 
 
+def test_a_game_whose_game_json_lost_its_fields_is_a_line_of_its_own(folder: Path) -> None:
+    (folder / "giza-2026" / "game.json").write_text("{}")
+    result = run("status", folder)
+    assert result.exit_code == 0, result.output
+    [cairo, giza] = result.output.splitlines()
+    assert cairo.startswith("cairo-2026: turn 1")
+    assert giza.startswith("giza-2026: problem: cannot be read (")
+
+
 def test_a_folder_without_games_is_a_usage_error(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     result = run("status", tmp_path / "empty")

@@ -31,8 +31,8 @@ def folder_status(folder: Path) -> list[dict[str, Any]]:
     for root in roots:
         try:
             found.append(game_status(root))
-        except (AdjudicatorError, OSError, ValueError) as error:
-            why = msg("status-unreadable", why=str(error))
+        except (AdjudicatorError, OSError, ValueError, KeyError, TypeError) as error:
+            why = msg("status-unreadable", why=f"{type(error).__name__}: {error}"[:200])
             found.append({"id": root.name, "path": str(root), "problems": [why.to_json()]})
     return found
 

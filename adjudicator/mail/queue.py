@@ -38,7 +38,7 @@ from filelock import FileLock, Timeout
 from adjudicator.mail.config import MailSettings, ServerSettings, password
 from adjudicator.mail.outgoing import POLICY
 from adjudicator.mail.tls import certificate_problem, connection_problem, not_local, tls_context
-from adjudicator.mail.waiting import eml_files, queued_at
+from adjudicator.mail.waiting import QUEUE, eml_files, queued_at
 from adjudicator.present import mail as present_mail
 from adjudicator.store import clock, failpoint
 from adjudicator.store.gamedir import atomic_write, fsync_dir, make_folder
@@ -62,7 +62,7 @@ class Outbox:
 
     def __init__(self, gamedir: Path) -> None:
         self.gamedir = gamedir
-        self.queue = gamedir / "mail" / "queue"
+        self.queue = gamedir / QUEUE
         self.sending = gamedir / "mail" / "sending"
         self.sent = gamedir / "mail" / "sent"
         self.failed = gamedir / "mail" / "failed"
