@@ -324,13 +324,13 @@ def _drop(*path: str) -> Callable[[dict[str, Any]], None]:
             _set(("context", "cushions"), "3"),
             "'context.cushions' must be a whole number such as 12, not the text '3'",
         ),
-        (_drop("context", "hand"), "the key 'context.hand' is missing"),
+        (_drop("context", "hand"), "nothing is given for 'context.hand'"),
         (_set(("context", "drawn"), {"a": 1}), "'context.drawn' must be a list, not a mapping"),
         (_set(("context", "hand"), None), "'context.hand' must be a list, not nothing"),
         (_set(("turn",), "1"), "'turn' must be a whole number such as 12, not the text '1'"),
-        (_drop("player"), "the key 'player' is missing"),
+        (_drop("player"), "nothing is given for 'player'"),
         (_set(("game",), "chess"), "no game named 'chess' is installed"),
-        (_drop("game"), "the key 'game' is missing"),
+        (_drop("game"), "nothing is given for 'game'"),
     ],
 )
 def test_check_with_a_damaged_form(

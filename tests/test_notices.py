@@ -121,7 +121,7 @@ def test_submit_takes_every_kind_and_each_command_only_its_own(table: Table) -> 
             ["line 5: the absence ends (2099-01-01) before it begins (2099-02-01)"],
         ),
         ("absence:\n  from: 2001-02-01\n  to: 2001-02-02\n", ["line 5: the absence ended on"]),
-        ("absence:\n  from: 2099-02-01\n", ["line 3: the key 'absence.to' is missing"]),
+        ("absence:\n  from: 2099-02-01\n", ["line 3: nothing is given for 'absence.to'"]),
         ("vote: resign\n", ["line 3: "]),
         (
             "vote: draw\nabsence:\n  from: 2099-02-01\n  to: 2099-02-02\n",

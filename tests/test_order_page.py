@@ -12,7 +12,7 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
 import pytest
 
@@ -53,7 +53,12 @@ def pages(table: Table, config: Path) -> dict[str, Path]:
                 saved.parent.mkdir(exist_ok=True)
                 saved.write_bytes(part.get_payload(decode=True))
                 found[player] = saved
+                REPORT_IDS[saved] = str(mail["Message-ID"])
     return found
+
+
+REPORT_IDS: dict[Path, str] = {}
+"""Each saved page's report mail's Message-ID."""
 
 
 def controls(body: dict[str, Any]) -> dict[str, Any]:
@@ -158,6 +163,8 @@ def play_from_pages(browser: Browser, table: Table, config: Path, tmp: Path) -> 
         verifies(table, player, signed, tmp / player)
         assert shown["mailto"].startswith("mailto:gm-bot@example.org?subject=")
         assert "%5Bcairo-2026%5D%20turn%20" in shown["mailto"]
+        answered = quote(REPORT_IDS[found[player]], safe="")  # a reply to the report mail
+        assert f"&In-Reply-To={answered}&" in shown["mailto"]
         assert unquote(shown["download"].split(",", 1)[1]) == signed
         assert shown["order"] + shown["signature"] == signed
         reply = pasted_reply(table, player, signed)
@@ -200,9 +207,17 @@ def test_court_orders_signed_in_the_page_are_taken_by_ingest(
     assert kinds == {"travel", "accuse", "kaffa", "demand", "pardon", "trades"}
 
 
-def says_what_check_says(browser: Browser, table: Table, player: str, body: dict[str, Any]) -> str:
+def says_what_check_says(
+    browser: Browser,
+    table: Table,
+    player: str,
+    body: dict[str, Any],
+    named: dict[str, str] | None = None,
+) -> str:
     """The page refuses ``body`` (its keys in the page's order) with the reasons ``check``
-    gives for it (without their lines) and signs nothing; the reasons."""
+    gives for it (without their lines), each as ``named`` says the page names it (where the
+    page names a value left out by its control, or a row's reason by its row), and signs
+    nothing; the reasons."""
     found = pages(table, write_config(table.root))
     shown = fill(browser, found[player], body, table.keys[player])
     assert shown["signed"] == ""
@@ -211,7 +226,7 @@ def says_what_check_says(browser: Browser, table: Table, player: str, body: dict
     checked = run("check", order, "--form", form)
     assert checked.exit_code == 3, checked.output
     reasons = [re.sub(r"^.*?line \d+: ", "", line).strip() for line in checked.output.splitlines()]
-    assert shown["problems"].splitlines() == reasons
+    assert shown["problems"].splitlines() == [(named or {}).get(r, r) for r in reasons]
     return str(shown["problems"])
 
 
@@ -249,8 +264,13 @@ def test_the_court_page_says_what_check_says(browser: Browser, tmp_path: Path) -
         "demand": [{"from": others[0], "card": "Ships"}, {"from": others[1]}],
         "trades": [{"with": others[0], "give": "Gold", "get": "Gold"}],
     }
-    said = says_what_check_says(browser, table, player, body)
-    assert "Gold" in said and "demand" in said
+    swap = "you give and get Gold: a trade swaps two types"
+    named = {
+        "nothing is given for 'demand[2].card'": "Demand 2, card: choose one",
+        swap: f"Trades 1: {swap}",
+    }
+    said = says_what_check_says(browser, table, player, body, named)
+    assert "Demand 2, card: choose one" in said and f"Trades 1: {swap}" in said
 
 
 def test_the_court_page_notes_what_check_notes(browser: Browser, tmp_path: Path) -> None:
@@ -377,6 +397,8 @@ def test_the_page_allows_no_connection(browser: Browser, tmp_path: Path) -> None
 
 
 def unheaded(page: str) -> str:
+    """The page but for the chain head and the Message-ID its mailto: answers (a mail's own)."""
+    page = re.sub(r'"answers": (null|"[^"]*")', '"answers": ID', page)
     return re.sub(r'<code class="hash">[0-9a-f]{64}</code>', "HEAD", page)
 
 
@@ -401,14 +423,15 @@ def test_form_writes_the_page_the_mail_attaches(tmp_path: Path) -> None:
 
 
 def test_no_page_when_orders_are_sealed_by_commit_reveal(tmp_path: Path) -> None:
-    """The page signs an order, not a commitment: a game that seals orders gets the form only."""
+    """The page signs an order, not a commitment: a game that seals orders gets the form only
+    (its welcome mails still bring the notice page: notices are not sealed)."""
     table = Table(tmp_path, players=3, sealing="commit-reveal")
     result = run("send", table.gamedir, "--config", write_config(tmp_path))
     assert result.exit_code == 0, result.output
     parser = BytesParser(policy=email.policy.default)
     names = [
         part.get_filename()
-        for path in sorted((table.gamedir / "outbox").glob("*.eml"))
+        for path in sorted((table.gamedir / "outbox").glob("*report-*.eml"))
         for part in parser.parsebytes(path.read_bytes()).iter_attachments()  # type: ignore[attr-defined]
     ]
     assert any(str(n).endswith(".yaml") for n in names)
@@ -434,3 +457,45 @@ def test_in_a_round_where_every_vizir_travels_the_page_chooses_no_city_for_the_p
         assert chosen.get_attribute("value") == "", kind
     said = says_what_check_says(browser, table, player, {"travel": {}, "kaffa": []})
     assert "travel" in said
+
+
+def problems_shown(browser: Browser, page: Path, chosen: dict[str, Any], key: Path) -> list[str]:
+    """The page's reasons after choosing ``chosen`` (control name: value) and pressing sign."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    browser.open(page)
+    driver = browser.driver
+    for name, value in chosen.items():
+        Select(driver.find_element(By.NAME, name)).select_by_value(json.dumps(value))
+    driver.find_element(By.NAME, "key").send_keys(str(key.resolve()))
+    driver.find_element(By.NAME, "sign").click()
+    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.NAME, "problems").text)
+    assert driver.find_element(By.ID, "problems-heading").is_displayed()
+    return list(driver.find_element(By.NAME, "problems").text.splitlines())
+
+
+def test_the_page_names_a_choice_left_out_by_its_control(browser: Browser, tmp_path: Path) -> None:
+    """check names the start player's missing return by its key in the order file; the page
+    names the control the player did not choose ("the key 'return' is missing" read as a key
+    file)."""
+    table = Table(tmp_path, players=3)
+    player = next(iter(table.status()["owed"]))
+    found = pages(table, write_config(tmp_path))
+    said = problems_shown(browser, found[player], {}, table.keys[player])
+    assert said == ["Jewel to return: choose one"]
+
+
+def test_the_court_page_names_a_row_by_its_place_on_the_page(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """A trade in the page's second row with the first left empty is the first entry of the
+    order file: the page names the row the player filled in, not the entry."""
+    table = Table(tmp_path, players=4, game="sultans_court")
+    table.play_turn()  # round 1: every vizir travels
+    player = next(iter(table.status()["owed"]))
+    other = next(p for p in table.names if p != player)
+    found = pages(table, write_config(tmp_path))
+    chosen = {"trades.1.with": other, "trades.1.give": "Gold", "trades.1.get": "Gold"}
+    said = problems_shown(browser, found[player], chosen, table.keys[player])
+    assert said == ["Trades 2: you give and get Gold: a trade swaps two types"]

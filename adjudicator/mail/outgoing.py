@@ -115,28 +115,43 @@ def report_mail(
             filename=f"{game_id}-turn{turn}-{player}.yaml",
         )
     if order_page is not None:  # the order page beside the form (docs/order-page.md)
-        message.add_attachment(
-            order_page.encode("utf-8"),
-            maintype="text",
-            subtype="html",
-            cte="base64",
-            params={"charset": "utf-8"},
-            disposition="attachment",
-            filename=f"{game_id}-turn{turn}-{player}.html",
-        )
+        _attach_page(message, order_page, f"{game_id}-turn{turn}-{player}.html")
     return message
 
 
+def _attach_page(message: EmailMessage, page: str, name: str) -> None:
+    """A signing page attached as the file ``name`` (base64: saved, it is the page written)."""
+    message.add_attachment(
+        page.encode("utf-8"),
+        maintype="text",
+        subtype="html",
+        cte="base64",
+        params={"charset": "utf-8"},
+        disposition="attachment",
+        filename=name,
+    )
+
+
 def welcome_mail(
-    *, sender: str, to: str, subject: str, body: str, html: str, message_id: str
+    *,
+    sender: str,
+    to: str,
+    subject: str,
+    body: str,
+    html: str,
+    message_id: str,
+    notice_page: tuple[str, str] | None = None,
 ) -> EmailMessage:
     """A player's welcome: text, and the same as HTML beside it (``multipart/alternative``),
-    with ``Reply-To`` the game's address, where orders go."""
+    with ``Reply-To`` the game's address, where orders go; ``notice_page`` (file name, page)
+    attached, as the order page is to a report."""
     message = _new(sender, to, subject, message_id)
     message["Reply-To"] = _addresses(sender)
     message["Auto-Submitted"] = "auto-generated"
     message.set_content(body, charset="utf-8")
     message.add_alternative(html, subtype="html", charset="utf-8")
+    if notice_page is not None:
+        _attach_page(message, notice_page[1], notice_page[0])
     return message
 
 

@@ -70,11 +70,14 @@ def queue_due_reports(root: Path, sender: str, gm_copy: str | None = None) -> in
                 form = form_of_view(game, meta, doc, lang, head)
                 answer = None
                 order_page = None
+                message_id = new_message_id(sender, f"{meta['id']}.turn{turn}.{name}")
                 if form is not None:  # the mail asks for an order: it says how to answer
                     deadline = times.deadline if turn == current else None
                     answer = answering(meta, name, sender, turn, deadline)
                     address = parseaddr(sender)[1]
-                    order_page = render_order_page(game, meta, doc, lang, address, head)
+                    order_page = render_order_page(
+                        game, meta, doc, lang, address, head, answers=message_id
+                    )
                     if order_page is not None:
                         page_name = f"{meta['id']}-turn{turn}-{name}.html"
                         answer = dataclasses.replace(answer, page=page_name)
@@ -102,7 +105,7 @@ def queue_due_reports(root: Path, sender: str, gm_copy: str | None = None) -> in
                     turn=turn,
                     body=body,
                     form=form,
-                    message_id=new_message_id(sender, f"{meta['id']}.turn{turn}.{name}"),
+                    message_id=message_id,
                     html=page.html,
                     order_page=order_page,
                     pictures=page.pictures,

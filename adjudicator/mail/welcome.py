@@ -14,6 +14,7 @@ player's time zone.
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from typing import Any
 from adjudicator.mail.outgoing import address_of, new_message_id, welcome_mail
 from adjudicator.mail.queue import Outbox
 from adjudicator.present import welcome as present
+from adjudicator.present.notice_page import render_notice_page
 from adjudicator.rules import schedule, views
 from adjudicator.rules.lang import lang_of
 from adjudicator.rules.options import ENGINE_OPTIONS, NUMBER_OPTIONS
@@ -101,14 +103,22 @@ def queue_welcomes(root: Path, sender: str) -> int:
                 continue
             lang = lang_of(meta, name)
             facts = welcome_facts(meta, name, sender, turn, times.deadline, public)
+            page_name = f"{meta['id']}-notices-{name}.html"
+            facts = dataclasses.replace(facts, notice_page=page_name)
             words = present.welcome(facts, game, lang)
+            message_id = new_message_id(sender, f"{meta['id']}.welcome.{name}")
+            playing = [p["name"] for p in meta["players"] if not p.get("resigned")]
+            page = render_notice_page(
+                game, meta["id"], name, playing, facts.options, lang, address_of(sender), message_id
+            )
             message = welcome_mail(
                 sender=sender,
                 to=seat["email"],
                 subject=words.subject,
                 body=words.text,
                 html=words.html,
-                message_id=new_message_id(sender, f"{meta['id']}.welcome.{name}"),
+                message_id=message_id,
+                notice_page=(page_name, page),
             )
             outbox.put(message, f"welcome-{name}")
             count += 1

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from dataclasses import dataclass, field
 from importlib.resources import files
 from typing import Any
@@ -46,6 +47,8 @@ class Control:
     label: str
     choices: list[tuple[Value, str]]
     blank: str | None = None
+    row: int | None = None
+    """The row of a list this control is in (0 first), shown as its own line "1.", "2."."""
 
 
 @dataclass
@@ -76,12 +79,14 @@ def render_order_page(
     lang: str,
     address: str,
     head: str | None = None,
+    answers: str | None = None,
 ) -> str | None:
     """The order page of a player's stored view in ``lang``, or None when they owe nothing,
     the game seals orders by commit-reveal (the page signs an order, not a commitment) or is
     one the page does not know (a third-party game);
     ``address`` is where the signed order goes (the game's mail address); the page shows the
-    chain head ``head`` (None: none) at its foot, as the form does."""
+    chain head ``head`` (None: none) at its foot, as the form does; its ``mailto:`` link
+    answers the mail whose Message-ID is ``answers`` (None: no mail), so the order threads."""
     if "to_do" not in doc or meta["options"].get("sealing") == "commit-reveal":
         return None
     if game.name not in _SPECS:  # a game the page does not know yet: the form alone
@@ -105,19 +110,20 @@ def render_order_page(
         "namespace": NAMESPACE,
         "address": address,
         "subject": f"[{meta['id']}] turn {turn} order",
+        "answers": answers,
         "file": f"{meta['id']}-turn{turn}-{player}.yaml",
         "keyfile": f"{meta['id']}-{player}",
         "keys": spec.keys,
         "parts": parts,
         "reasons": reasons,
     }
-    script = (files("adjudicator.templates") / "common" / "_order_page.js").read_text("utf-8")
+    script = page_script("_order_page.js")
     return env.get_template("order_page.html.j2").render(
         csp=CSP,
         game=game,
         meta=meta,
         player=player,
-        turn=turn,
+        turn_label=say(msg("turn-label", turn=turn), game, lang),
         sections=spec.sections,
         facts=spec.facts,
         chain=[] if head is None else [head_line(head)],
@@ -127,6 +133,12 @@ def render_order_page(
         keyfile=data["keyfile"],
         order_file=data["file"],
     )
+
+
+def page_script(name: str) -> str:
+    """A signing page's script: what the signing pages share (``_signing.js``), then ``name``."""
+    folder = files("adjudicator.templates") / "common"
+    return "\n".join((folder / part).read_text("utf-8") for part in ("_signing.js", name))
 
 
 # -- judging what the controls can make --------------------------------------------------------
@@ -195,6 +207,8 @@ def _table(
             key = list(combination) if place is None else [place, *combination]
             said = json.dumps(key, separators=(",", ":"), ensure_ascii=False)
             if found:
+                at = None if row is None or place is None else (top, place, row[1])
+                found = [_for_page(problem, controls, spec, at) for problem in found]
                 table[said] = _indices(found, game, lang, reasons)
                 continue
             if not filler and None not in combination:
@@ -204,6 +218,51 @@ def _table(
             if told:
                 notes[said] = _indices(told, game, lang, reasons)
     return table, notes
+
+
+def _for_page(
+    problem: Problem, controls: dict[str, Control], spec: Spec, at: tuple[str, int, int] | None
+) -> Problem:
+    """``problem`` as the page names things: a value left out where the page has a control for
+    it is named by the control ("Jewel to return: choose one"), and a problem of one row of a
+    list shown as rows "1.", "2." names its row ("Trades 2: ..."), not its place in the order
+    file. ``at`` is the part's row: (list, place in the order file, row on the page)."""
+    path = problem.path
+    if at is not None and path[:2] == at[:2]:
+        path = (at[0], at[2], *path[2:])  # the row as the page shows it
+    if problem.code in ("missing-key", "owed-key-missing"):  # the latter: Sultan's own
+        key = str(problem.params["key"])
+        name = re.sub(r"\[(\d+)\]", lambda m: f".{int(m[1]) - 1}", key)
+        if at is not None and name.startswith(f"{at[0]}.{at[1]}."):
+            name = f"{at[0]}.{at[2]}." + name.split(".", 2)[2]
+    elif problem.code == "entry-missing-key":
+        name = ".".join(str(part) for part in (*path, problem.params["key"]))
+    else:
+        name = ""
+    control = controls.get(name)
+    if control is not None:
+        return Problem(problem.code, path, words=msg("page-choose", label=_label(control, spec)))
+    if len(path) >= 2 and isinstance(path[1], int):
+        row = next(
+            (c for c in controls.values() if c.name.startswith(f"{path[0]}.{path[1]}.")), None
+        )
+        if row is not None and row.row is not None:
+            where = f"{_heading(row, spec)} {row.row + 1}"
+            return Problem(problem.code, path, words=msg("page-row", row=where, said=problem.msg))
+    return problem
+
+
+def _heading(control: Control, spec: Spec) -> str:
+    return next(s.heading for s in spec.sections if control in s.controls)
+
+
+def _label(control: Control, spec: Spec) -> str:
+    """A control as a player finds it on the page: its label, and its row's where it has one."""
+    if control.row is not None:  # a row of a list shown as "1.", "2." under its heading
+        return f"{_heading(control, spec)} {control.row + 1}, {control.label}"
+    if any(part.isdigit() for part in control.name.split(".")):  # a row shown as a section
+        return f"{_heading(control, spec)}, {control.label}"
+    return control.label
 
 
 def _indices(problems: list[Problem], game: Game, lang: str, said: list[str]) -> list[int]:
@@ -402,8 +461,8 @@ def _court(_: Any, env: Any, doc: dict[str, Any]) -> Spec:
     demand = Section(_("demand"))
     for row in range(2):
         demand.controls += [
-            Control(f"demand.{row}.from", _("demand-from"), [(p, p) for p in others], blank="—"),
-            Control(f"demand.{row}.card", _("demand-card"), [card(c) for c in _POWER], blank="—"),
+            Control(f"demand.{row}.from", _("demand-from"), [(p, p) for p in others], "—", row),
+            Control(f"demand.{row}.card", _("demand-card"), [card(c) for c in _POWER], "—", row),
         ]
         parts.append([f"demand.{row}.from", f"demand.{row}.card"])
     sections.append(demand)
@@ -427,9 +486,9 @@ def _court(_: Any, env: Any, doc: dict[str, Any]) -> Spec:
     trades = Section(_("trades"))
     for row in range(2):
         trades.controls += [
-            Control(f"trades.{row}.with", _("trade-with"), [(p, p) for p in others], blank="—"),
-            Control(f"trades.{row}.give", _("trade-give"), [card(c) for c in _POWER], blank="—"),
-            Control(f"trades.{row}.get", _("trade-get"), [card(c) for c in _POWER], blank="—"),
+            Control(f"trades.{row}.with", _("trade-with"), [(p, p) for p in others], "—", row),
+            Control(f"trades.{row}.give", _("trade-give"), [card(c) for c in _POWER], "—", row),
+            Control(f"trades.{row}.get", _("trade-get"), [card(c) for c in _POWER], "—", row),
         ]
         parts.append([f"trades.{row}.with", f"trades.{row}.give", f"trades.{row}.get"])
     sections.append(trades)

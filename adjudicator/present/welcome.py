@@ -68,6 +68,8 @@ class WelcomeFacts:
     public: dict[str, Any] = field(default_factory=dict)
     """The spectators' view of the current turn (a game's ``_welcome_seat.txt.j2`` may show
     what it says of the seats there, such as the Court's colours)."""
+    notice_page: str | None = None
+    """The notice page attached to the welcome (``<id>-notices-<player>.html``), if one is."""
 
 
 def turns_said(game: Game, lang: str) -> str:
@@ -84,6 +86,7 @@ def _answer_facts(answer: Answer, game: Game, lang: str) -> dict[str, Any]:
         "example": answer.example,
         "page": answer.page,
         "first": say(msg("turn-label", turn=answer.turn), game, lang),
+        "turn": answer.turn,
         "turns": turns_said(game, lang),
     }
 
@@ -120,6 +123,8 @@ def welcome(facts: WelcomeFacts, game: Game, lang: str = DEFAULT) -> Welcome:
         "game_id": facts.game_id,
         "player": facts.player,
         "names": names,
+        "names_only": [s["name"] for s in facts.seats],
+        "notice_page": facts.notice_page,
         "seats": facts.seats,
         "seat": seat,
         "public": facts.public,

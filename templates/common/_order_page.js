@@ -1,150 +1,11 @@
 "use strict";
 // The order page's script (docs/order-page.md): builds the order from the controls, shows
 // the reasons the page was given for it (computed by the game's own check when the page was
-// made), and signs it with the player's OpenSSH Ed25519 key through the browser's Web Crypto,
-// as `ssh-keygen -Y sign -n NAMESPACE` does (OpenSSH's PROTOCOL.sshsig). Nothing is fetched
-// or sent: the page's Content-Security-Policy allows no connection.
+// made), and signs it with the player's OpenSSH Ed25519 key (SIGNING, in _signing.js). Nothing is
+// fetched or sent: the page's Content-Security-Policy allows no connection.
 (function () {
   var DATA = JSON.parse(document.getElementById("order-data").textContent);
   var form = document.getElementById("order");
-  var enc = new TextEncoder();
-
-  // -- bytes -------------------------------------------------------------------------------
-  function concat(parts) {
-    var size = 0, i;
-    for (i = 0; i < parts.length; i++) size += parts[i].length;
-    var out = new Uint8Array(size), at = 0;
-    for (i = 0; i < parts.length; i++) { out.set(parts[i], at); at += parts[i].length; }
-    return out;
-  }
-  function u32(n) {
-    return new Uint8Array([(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255]);
-  }
-  function sshString(bytes) {
-    if (typeof bytes === "string") bytes = enc.encode(bytes);
-    return concat([u32(bytes.length), bytes]);
-  }
-  function b64(bytes) {
-    var s = "", i;
-    for (i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]);
-    return btoa(s);
-  }
-  function unb64(text) {
-    var s = atob(text), out = new Uint8Array(s.length), i;
-    for (i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
-    return out;
-  }
-  function wrap(text, width) {
-    var lines = [], i;
-    for (i = 0; i < text.length; i += width) lines.push(text.slice(i, i + width));
-    return lines.join("\n");
-  }
-  function Reader(bytes) { this.b = bytes; this.at = 0; }
-  Reader.prototype.u32 = function () {
-    if (this.at + 4 > this.b.length) throw new Error("short");
-    var b = this.b, a = this.at;
-    this.at += 4;
-    return ((b[a] << 24) >>> 0) + (b[a + 1] << 16) + (b[a + 2] << 8) + b[a + 3];
-  };
-  Reader.prototype.string = function () {
-    var n = this.u32();
-    if (this.at + n > this.b.length) throw new Error("short");
-    var out = this.b.slice(this.at, this.at + n);
-    this.at += n;
-    return out;
-  };
-  Reader.prototype.text = function () { return new TextDecoder().decode(this.string()); };
-
-  // -- OpenSSH keys ------------------------------------------------------------------------
-  var MAGIC = enc.encode("openssh-key-v1\0");
-  var PKCS8_ED25519 = new Uint8Array([48, 46, 2, 1, 0, 48, 5, 6, 3, 43, 101, 112, 4, 34, 4, 32]);
-  var BEGIN_KEY = "-----BEGIN OPENSSH PRIVATE KEY-----";
-  var END_KEY = "-----END OPENSSH PRIVATE KEY-----";
-
-  function KeyProblem(word) { this.word = word; }
-
-  // The Ed25519 key in an OpenSSH private key file: {seed, pub, comment}; KeyProblem else.
-  function parseKey(text) {
-    var start = text.indexOf(BEGIN_KEY), end = text.indexOf(END_KEY);
-    if (start < 0 || end < start) throw new KeyProblem("key-not-openssh");
-    var bytes;
-    try {
-      bytes = unb64(text.slice(start + BEGIN_KEY.length, end).replace(/\s+/g, ""));
-    } catch (e) {
-      throw new KeyProblem("key-not-openssh");
-    }
-    for (var i = 0; i < MAGIC.length; i++) {
-      if (bytes[i] !== MAGIC[i]) throw new KeyProblem("key-not-openssh");
-    }
-    try {
-      var r = new Reader(bytes);
-      r.at = MAGIC.length;
-      var cipher = r.text(), kdf = r.text();
-      r.string();
-      if (cipher !== "none" || kdf !== "none") throw new KeyProblem("key-encrypted");
-      if (r.u32() !== 1) throw new KeyProblem("key-not-ed25519");
-      var pubBlob = new Reader(r.string());
-      if (pubBlob.text() !== "ssh-ed25519") throw new KeyProblem("key-not-ed25519");
-      var secret = new Reader(r.string());
-      if (secret.u32() !== secret.u32()) throw new KeyProblem("key-not-openssh");
-      if (secret.text() !== "ssh-ed25519") throw new KeyProblem("key-not-ed25519");
-      var pub = secret.string(), sk = secret.string(), comment = secret.text();
-      if (pub.length !== 32 || sk.length !== 64) throw new KeyProblem("key-not-openssh");
-      return { seed: sk.slice(0, 32), pub: pub, comment: comment };
-    } catch (e) {
-      if (e instanceof KeyProblem) throw e;
-      throw new KeyProblem("key-not-openssh");
-    }
-  }
-
-  function publicBlob(pub) { return concat([sshString("ssh-ed25519"), sshString(pub)]); }
-
-  function publicLine(pub, comment) {
-    return "ssh-ed25519 " + b64(publicBlob(pub)) + (comment ? " " + comment : "") + "\n";
-  }
-
-  // The private key file as `ssh-keygen -t ed25519 -N ""` writes it.
-  function privateKeyFile(seed, pub, comment, check) {
-    var secret = concat([
-      u32(check), u32(check), sshString("ssh-ed25519"), sshString(pub),
-      sshString(concat([seed, pub])), sshString(comment)
-    ]);
-    var pad = [], n = 1;
-    while ((secret.length + pad.length) % 8 !== 0) pad.push(n++);
-    secret = concat([secret, new Uint8Array(pad)]);
-    var body = concat([
-      MAGIC, sshString("none"), sshString("none"), sshString(new Uint8Array(0)), u32(1),
-      sshString(publicBlob(pub)), sshString(secret)
-    ]);
-    return BEGIN_KEY + "\n" + wrap(b64(body), 70) + "\n" + END_KEY + "\n";
-  }
-
-  function importSeed(seed) {
-    return crypto.subtle.importKey(
-      "pkcs8", concat([PKCS8_ED25519, seed]), { name: "Ed25519" }, false, ["sign"]);
-  }
-
-  // The armored SSH signature of `message` (bytes), as `ssh-keygen -Y sign` writes it.
-  function sshsig(key, message) {
-    var namespace = DATA.namespace;
-    return crypto.subtle.digest("SHA-512", message).then(function (hash) {
-      var signed = concat([
-        enc.encode("SSHSIG"), sshString(namespace), sshString(""), sshString("sha512"),
-        sshString(new Uint8Array(hash))
-      ]);
-      return importSeed(key.seed).then(function (priv) {
-        return crypto.subtle.sign({ name: "Ed25519" }, priv, signed);
-      });
-    }).then(function (sig) {
-      var blob = concat([
-        enc.encode("SSHSIG"), u32(1), sshString(publicBlob(key.pub)), sshString(namespace),
-        sshString(""), sshString("sha512"),
-        sshString(concat([sshString("ssh-ed25519"), sshString(new Uint8Array(sig))]))
-      ]);
-      return "-----BEGIN SSH SIGNATURE-----\n" + wrap(b64(blob), 70) +
-        "\n-----END SSH SIGNATURE-----\n";
-    });
-  }
 
   // -- the order ---------------------------------------------------------------------------
   function control(name) { return form.elements.namedItem(name); }
@@ -195,13 +56,7 @@
     return out;
   }
 
-  var PLAIN = /^[A-Za-z_][A-Za-z0-9_.\-]*$/;
-  var RESERVED = /^(y|n|yes|no|on|off|true|false|null)$/i;
-  function scalar(v) {
-    if (typeof v === "number") return String(v);
-    if (PLAIN.test(v) && !RESERVED.test(v)) return v;
-    return JSON.stringify(v);
-  }
+  var scalar = SIGNING.scalar;
   function flowMap(m) {
     return "{" + Object.keys(m).map(function (k) { return k + ": " + scalar(m[k]); })
       .join(", ") + "}";
@@ -247,112 +102,32 @@
   }
 
   // -- the page ----------------------------------------------------------------------------
-  var out = {
-    signed: control("signed"), problems: document.querySelector("output[name=problems]"),
-    notes: document.querySelector("output[name=notes]"),
-    keyfile: control("key"), mailto: document.querySelector("a[name=mailto]"),
-    download: document.querySelector("a[name=download]"),
-    links: document.getElementById("signed-links"),
-    keyMessage: document.getElementById("key-message"),
-    made: document.getElementById("made-key")
-  };
-
-  function showProblems(where, list) {
-    where.textContent = "";
-    if (!list.length) return;
-    var ul = document.createElement("ul");
-    list.forEach(function (text) {
-      var li = document.createElement("li");
-      li.textContent = text;
-      ul.appendChild(li);
-    });
-    where.appendChild(ul);
-  }
-
-  function clearSigned() {
-    out.signed.value = "";
-    out.mailto.removeAttribute("href");
-    out.download.removeAttribute("href");
-    out.links.hidden = true;
-  }
-
-  function readFile(file) {
-    return new Promise(function (resolve, reject) {
-      var reader = new FileReader();
-      reader.onload = function () { resolve(String(reader.result)); };
-      reader.onerror = function () { reject(reader.error); };
-      reader.readAsText(file);
-    });
-  }
-
-  function keyMessage(word) {
-    var said = word ? document.querySelector("[data-word=" + word + "]") : null;
-    out.keyMessage.textContent = said ? said.textContent : "";
-    out.keyMessage.hidden = !word;
-    var hint = document.getElementById("key-passphrase");
-    hint.hidden = word !== "key-encrypted";
-  }
-
   function sign(event) {
     event.preventDefault();
-    clearSigned();
-    keyMessage("");
+    SIGNING.clearSigned();
+    SIGNING.keyMessage("");
     var b = body(), found = problems("table");
-    showProblems(out.problems, found);
-    showProblems(out.notes, found.length ? [] : problems("notes"));
+    SIGNING.showList(document.querySelector("output[name=problems]"), found);
+    SIGNING.showList(
+      document.querySelector("output[name=notes]"), found.length ? [] : problems("notes"));
     if (found.length) return;
-    var file = out.keyfile.files && out.keyfile.files[0];
-    if (!file) { keyMessage("key-missing"); return; }
     var text = orderText(b);
-    readFile(file).then(function (keyText) {
-      var key = parseKey(keyText);
-      return sshsig(key, enc.encode(text));
-    }).then(function (armored) {
-      var signed = text + armored;
-      out.signed.value = signed;
-      out.mailto.href = "mailto:" + DATA.address + "?subject=" +
-        encodeURIComponent(DATA.subject) + "&body=" + encodeURIComponent(signed);
-      out.download.href = "data:text/plain;charset=utf-8," + encodeURIComponent(signed);
-      out.download.setAttribute("download", DATA.file);
-      var order = document.querySelector("a[name=download-order]");
-      order.href = "data:text/plain;charset=utf-8," + encodeURIComponent(text);
-      order.setAttribute("download", DATA.file);
-      var sig = document.querySelector("a[name=download-signature]");
-      sig.href = "data:text/plain;charset=utf-8," + encodeURIComponent(armored);
-      sig.setAttribute("download", DATA.file + ".sig");
-      out.links.hidden = false;
-    }).catch(function (e) {
-      keyMessage(e instanceof KeyProblem ? e.word : "key-failed");
-    });
+    SIGNING.signText(control("key"), text, DATA.namespace).then(function (armored) {
+      SIGNING.showSigned(text, armored, DATA, DATA.file);
+      SIGNING.offer(document.querySelector("a[name=download-order]"), text, DATA.file);
+      SIGNING.offer(
+        document.querySelector("a[name=download-signature]"), armored, DATA.file + ".sig");
+    }, SIGNING.keyMessage);
   }
 
   function makeKey(event) {
     event.preventDefault();
-    var comment = DATA.player + "@" + DATA.id;
-    crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"]).then(function (k) {
-      return Promise.all([
-        crypto.subtle.exportKey("pkcs8", k.privateKey), crypto.subtle.exportKey("raw", k.publicKey)
-      ]);
-    }).then(function (both) {
-      var seed = new Uint8Array(both[0]).slice(-32), pub = new Uint8Array(both[1]);
-      var check = crypto.getRandomValues(new Uint32Array(1))[0];
-      var priv = privateKeyFile(seed, pub, comment, check);
-      var line = publicLine(pub, comment);
-      var privLink = document.querySelector("a[name=download-private-key]");
-      privLink.href = "data:application/octet-stream;base64," + b64(enc.encode(priv));
-      privLink.setAttribute("download", DATA.keyfile);
-      var pubLink = document.querySelector("a[name=download-public-key]");
-      pubLink.href = "data:text/plain;charset=utf-8," + encodeURIComponent(line);
-      pubLink.setAttribute("download", DATA.keyfile + ".pub");
-      control("private-key").value = priv;
-      control("public-key").value = line;
-      out.made.hidden = false;
-    }).catch(function () { keyMessage("key-no-ed25519"); });
+    SIGNING.makeKey(DATA.player + "@" + DATA.id, DATA.keyfile);
   }
 
-  form.addEventListener("change", clearSigned);
+  form.addEventListener("change", SIGNING.clearSigned);
   control("sign").addEventListener("click", sign);
   control("make-key").addEventListener("click", makeKey);
   form.addEventListener("submit", function (event) { event.preventDefault(); });
-  clearSigned();
+  SIGNING.clearSigned();
 })();

@@ -1,0 +1,135 @@
+"""The notice page attached to each welcome mail, in a real Chromium: a player writes press, an
+absence or a vote, signs it with their OpenSSH key file, and the signed text pasted into a mail
+is taken by ``ingest`` and verifies with ``ssh-keygen -Y verify`` (docs/order-page.md)."""
+
+from __future__ import annotations
+
+import email.policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+
+from tests.browser import Browser, browser
+from tests.helpers import Table, run
+from tests.test_order_page import BEGIN, verifies, write_config
+
+__all__ = ["browser"]
+
+pytestmark = pytest.mark.slow
+
+
+def notice_pages(table: Table, config: Path) -> dict[str, tuple[Path, str]]:
+    """``send`` the welcomes; each player's notice page as attached, saved, with its mail's
+    Message-ID."""
+    result = run("send", table.gamedir, "--config", config)
+    assert result.exit_code == 0, result.output
+    parser = BytesParser(policy=email.policy.default)
+    found = {}
+    for path in sorted((table.gamedir / "outbox").glob("*welcome-*.eml")):
+        mail = parser.parsebytes(path.read_bytes())
+        assert isinstance(mail, EmailMessage)
+        for part in mail.iter_attachments():
+            name = part.get_filename() or ""
+            player = name.removeprefix(f"{table.setup['id']}-notices-").removesuffix(".html")
+            saved = table.root / "pages" / name
+            saved.parent.mkdir(exist_ok=True)
+            saved.write_bytes(part.get_payload(decode=True))
+            found[player] = (saved, str(mail["Message-ID"]))
+    return found
+
+
+def write(browser: Browser, page: Path, kind: str, values: dict[str, Any], key: Path) -> str:
+    """Open ``page``, choose ``kind``, fill in ``values`` and sign: the signed text, or the
+    problems shown."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    browser.open(page)
+    driver = browser.driver
+    Select(driver.find_element(By.NAME, "kind")).select_by_value(kind)
+    for name, value in values.items():
+        if name == "press.to":
+            for who in value:
+                driver.find_element(By.CSS_SELECTOR, f"input[name='press.to'][value={who}]").click()
+        elif name == "vote":
+            Select(driver.find_element(By.NAME, "vote")).select_by_value(value)
+        elif name.startswith("absence."):  # a date input takes the date as the page's locale
+            driver.execute_script(
+                "arguments[0].value = arguments[1]", driver.find_element(By.NAME, name), value
+            )
+        else:
+            driver.find_element(By.NAME, name).send_keys(value)
+    driver.find_element(By.NAME, "key").send_keys(str(key.resolve()))
+    driver.find_element(By.NAME, "sign").click()
+    WebDriverWait(driver, 10).until(
+        lambda d: (
+            d.find_element(By.NAME, "signed").get_property("value")
+            or d.find_element(By.NAME, "problems").text
+        )
+    )
+    assert browser.errors() == []
+    signed = driver.find_element(By.NAME, "signed").get_property("value")
+    return str(signed or driver.find_element(By.NAME, "problems").text)
+
+
+def test_notices_signed_in_the_page_are_taken_by_ingest(browser: Browser, tmp_path: Path) -> None:
+    """Press to chosen players (several lines, quotes and accents), an absence and a vote,
+    each signed in the page, verify with ssh-keygen and are taken from a pasted mail."""
+    from selenium.webdriver.common.by import By
+
+    table = Table(tmp_path, players=3, press="private", absence="extend")
+    config = write_config(tmp_path)
+    pages = notice_pages(table, config)
+    assert sorted(pages) == sorted(table.names)
+    page, welcome_id = pages["alice"]
+    text = 'Shall we leave the "blue" jewel\nto carol? Très bien: #1'
+    notices = [
+        ("press", {"press.to": ["bob"], "press.text": text}),
+        ("absence", {"absence.from": "2099-12-24", "absence.to": "2100-01-02"}),
+        ("vote", {"vote": "draw"}),
+    ]
+    for number, (kind, values) in enumerate(notices):
+        signed = write(browser, page, kind, values, table.keys["alice"])
+        assert signed.startswith("id: cairo-2026\nplayer: alice\n"), signed
+        assert BEGIN in signed
+        verifies(table, "alice", signed, tmp_path / kind)
+        mailto = browser.driver.find_element(By.NAME, "mailto").get_attribute("href") or ""
+        assert f"&In-Reply-To={quote(welcome_id, safe='')}&" in mailto
+        message = EmailMessage()
+        message["From"] = "alice@example.org"
+        message["To"] = "gm-bot@example.org"
+        message["Subject"] = "[cairo-2026] notice"
+        message["Message-ID"] = f"<notice{number}@mail>"
+        message.set_content(f"Hello,\n\n{signed}\n-- \nalice\n")
+        raw = message.as_bytes(policy=email.policy.SMTP)
+        result = run("ingest", table.gamedir, "--config", config, input=raw)  # type: ignore[arg-type]
+        assert result.output == f"<notice{number}@mail> cairo-2026 alice - accepted\n", kind
+    kept = sorted((table.gamedir / "notices").rglob("*.yaml"))
+    assert [p.parent.name for p in kept] == ["absence", "press", "vote"]
+    press = (table.gamedir / "notices" / "press" / "0001.yaml").read_text()
+    import yaml
+
+    assert yaml.safe_load(press)["press"] == {"to": ["bob"], "text": text}
+
+
+def test_the_page_offers_only_what_the_game_takes(browser: Browser, tmp_path: Path) -> None:
+    """No press and no absence where the game takes none; an unfinished notice is named."""
+    from selenium.webdriver.common.by import By
+
+    table = Table(tmp_path, players=3, press="none", absence="none")
+    page, _ = notice_pages(table, write_config(tmp_path))["bob"]
+    browser.open(page)
+    kinds = browser.driver.find_elements(By.CSS_SELECTOR, "select[name=kind] option")
+    assert [k.get_attribute("value") for k in kinds] == ["vote"]
+    open_game = Table(tmp_path / "open", players=3, press="public", absence="extend")
+    page, _ = notice_pages(open_game, write_config(tmp_path / "open"))["bob"]
+    said = write(browser, page, "press", {}, open_game.keys["bob"])
+    assert said == "Write the text of your press."
+    boxes = browser.driver.find_elements(By.CSS_SELECTOR, "input[name='press.to']")
+    assert [b.get_attribute("value") for b in boxes] == ["all"]  # public press: to all alone
+    said = write(browser, page, "absence", {"absence.from": "2099-12-24"}, open_game.keys["bob"])
+    assert said == "Give the first and the last day of your absence."
