@@ -321,3 +321,54 @@ def test_a_seat_that_committed_and_did_not_reveal_plays_the_forfeit_order(tmp_pa
     code, lines = verify(tmp_path / "full.json")  # a full archive holds the seed: replayed
     assert code == 0, lines
     assert "  replay: 1 adjudication played again; every state, resolution and view agrees" in lines
+
+
+def test_the_mails_openssh_lines_commit_and_reveal_without_the_program(tmp_path: Path) -> None:
+    """A player with OpenSSH alone: the lines the report mail gives, run as written (the key's
+    path aside) on the attached form, make a commitment that ingest takes, and keep the order
+    that then reveals it."""
+    import email.policy
+    import subprocess
+    from email.parser import BytesParser
+
+    from tests.helpers import notice_mail
+
+    table = Table(tmp_path, players=3, sealing="commit-reveal")
+    config = tmp_path / "mail.toml"
+    config.write_text('[mail]\nfrom = "gm-bot@example.org"\ngm = "gm@example.org"\n')
+    assert run("send", table.gamedir, "--config", config).exit_code == 0
+    player = next(iter(table.status()["owed"]))
+    parser = BytesParser(policy=email.policy.default)
+    [mail] = [
+        parser.parsebytes(p.read_bytes())
+        for p in (table.gamedir / "outbox").glob(f"*report-1-{player}.eml")
+    ]
+    work = tmp_path / "player"
+    work.mkdir()
+    for part in mail.iter_attachments():  # type: ignore[attr-defined]
+        if str(part.get_filename()).endswith(".yaml"):
+            form = work / str(part.get_filename())
+            form.write_bytes(part.get_payload(decode=True))
+    form.write_text(
+        form.read_text().replace("\nreturn:\n", f"\nreturn: {table.legal(player)['return']}\n")
+    )
+    words = mail.get_body(("plain",)).get_content()  # type: ignore[attr-defined]
+    lines = [
+        line.strip()
+        for line in words.splitlines()
+        if line.startswith("    ") and line.split()[0] in ("echo", "ssh-keygen", "{")
+    ]
+    assert len(lines) == 4, words
+    for line in lines:
+        line = line.replace("~/.ssh/id_ed25519", str(table.keys[player]))
+        done = subprocess.run(["bash", "-c", line], cwd=work, capture_output=True, text=True)
+        assert done.returncode == 0, (line, done.stderr)
+    commitment = Path(f"{form}.commit")
+    sent = notice_mail(commitment, f"{player}@example.org", "<commit@mail>", "commitment")
+    result = run("ingest", table.gamedir, "--config", config, input=sent)  # type: ignore[arg-type]
+    assert result.output.endswith("accepted\n"), result.output
+    assert table.status()["phase"] == "reveal"
+    sent = notice_mail(form, f"{player}@example.org", "<reveal@mail>", "reveal")
+    result = run("ingest", table.gamedir, "--config", config, input=sent)  # type: ignore[arg-type]
+    assert result.output.endswith("accepted\n"), result.output
+    assert run("adjudicate", table.gamedir).exit_code == 0

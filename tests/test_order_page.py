@@ -422,22 +422,6 @@ def test_form_writes_the_page_the_mail_attaches(tmp_path: Path) -> None:
     assert result.exit_code != 0 and not (tmp_path / "none.html").exists()
 
 
-def test_no_page_when_orders_are_sealed_by_commit_reveal(tmp_path: Path) -> None:
-    """The page signs an order, not a commitment: a game that seals orders gets the form only
-    (its welcome mails still bring the notice page: notices are not sealed)."""
-    table = Table(tmp_path, players=3, sealing="commit-reveal")
-    result = run("send", table.gamedir, "--config", write_config(tmp_path))
-    assert result.exit_code == 0, result.output
-    parser = BytesParser(policy=email.policy.default)
-    names = [
-        part.get_filename()
-        for path in sorted((table.gamedir / "outbox").glob("*report-*.eml"))
-        for part in parser.parsebytes(path.read_bytes()).iter_attachments()  # type: ignore[attr-defined]
-    ]
-    assert any(str(n).endswith(".yaml") for n in names)
-    assert not any(str(n).endswith(".html") for n in names)
-
-
 def test_in_a_round_where_every_vizir_travels_the_page_chooses_no_city_for_the_player(
     browser: Browser, tmp_path: Path
 ) -> None:
@@ -499,3 +483,40 @@ def test_the_court_page_names_a_row_by_its_place_on_the_page(
     chosen = {"trades.1.with": other, "trades.1.give": "Gold", "trades.1.get": "Gold"}
     said = problems_shown(browser, found[player], chosen, table.keys[player])
     assert said == ["Trades 2: you give and get Gold: a trade swaps two types"]
+
+
+def test_a_sealed_game_commits_in_the_page_and_reveals_what_it_kept(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """Under commit-reveal the page signs the commitment to send now and the salted order to
+    keep: ingest takes the commitment, then, once the reveal opens, the kept order, which
+    matches it; the turn is adjudicated."""
+    from selenium.webdriver.common.by import By
+
+    table = Table(tmp_path, players=3, sealing="commit-reveal")
+    config = write_config(tmp_path)
+    player = next(iter(table.status()["owed"]))
+    found = pages(table, config)
+    shown = fill(browser, found[player], table.legal(player), table.keys[player])
+    commitment = shown["signed"]
+    assert re.match(
+        rf"id: cairo-2026\nplayer: {player}\nturn: 1\ncommit: [0-9a-f]{{64}}\n", commitment
+    )
+    assert browser.driver.find_element(By.ID, "reveal-part").is_displayed()
+    reveal = browser.driver.find_element(By.NAME, "reveal").get_property("value")
+    order, signature = reveal.split(BEGIN)
+    assert re.search(r"\nsalt: [0-9a-f]{64}\n$", order)
+    assert (shown["order"], shown["signature"]) == (order, BEGIN + signature)  # the pair to keep
+    verifies(table, player, commitment, tmp_path / "commit")
+    verifies(table, player, reveal, tmp_path / "reveal")
+    result = run(
+        "ingest", table.gamedir, "--config", config, input=pasted_reply(table, player, commitment)
+    )  # type: ignore[arg-type]
+    assert "accepted" in result.output, result.output
+    assert table.status()["phase"] == "reveal"
+    result = run(
+        "ingest", table.gamedir, "--config", config, input=pasted_reply(table, player, reveal)
+    )  # type: ignore[arg-type]
+    assert "accepted" in result.output, result.output
+    assert run("adjudicate", table.gamedir).exit_code == 0
+    assert table.status()["turn"] == 2

@@ -291,8 +291,8 @@ def test_a_report_that_asks_for_an_order_names_its_order_page(
     tmp_path: Path, config: Path, game: str
 ) -> None:
     """A player with only a browser learns from the mail itself that the attached page fills in,
-    checks and signs the order; a report whose game seals by commit-reveal has no page to name
-    (its welcome still has the notice page: notices are not sealed)."""
+    checks and signs the order (under commit-reveal: makes the commitment, and the order to keep
+    for the reveal)."""
     gamedir = make_game(tmp_path, game=game, players=4)
     send(gamedir, config)
     reports = [m for m in outbox(gamedir) if "report for" in str(m["Subject"])]
@@ -307,6 +307,13 @@ def test_a_report_that_asks_for_an_order_names_its_order_page(
         assert words.count("A turn is one exchange of orders by mail") <= 1, "said once"
     sealed = make_game(tmp_path / "sealed", options={"sealing": "commit-reveal"})
     send(sealed, config)
-    for mail in [m for m in outbox(sealed) if "report for" in str(m["Subject"])]:
-        assert not any(str(a.get_filename()).endswith(".html") for a in mail.iter_attachments())
-        assert "Without a terminal" not in text(mail)
+    asking = [m for m in outbox(sealed) if any(a.get_filename() for a in m.iter_attachments())]
+    for mail in [m for m in asking if "report for" in str(m["Subject"])]:
+        page = next(
+            str(a.get_filename())
+            for a in mail.iter_attachments()
+            if str(a.get_filename()).endswith(".html")
+        )
+        words = " ".join(text(mail).split())
+        assert f"Without a terminal: open {page}" in words
+        assert "send now only a commitment to your order" in words

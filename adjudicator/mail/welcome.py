@@ -66,6 +66,9 @@ def answer(
         deadline=shown,
         turn=turn,
         example=example,
+        sealed=meta["options"].get("sealing") == "commit-reveal",
+        game_id=meta["id"],
+        player=name,
     )
 
 

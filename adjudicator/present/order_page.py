@@ -28,6 +28,7 @@ from adjudicator.engine.orders import Parsed, game_problems
 from adjudicator.present.hashes import head_line
 from adjudicator.present.reports import report_environment
 from adjudicator.present.words import say
+from adjudicator.rules import sealing
 from adjudicator.rules.contract import Game, Problem, msg
 from adjudicator.rules.problems import located_all, schema_problems
 from adjudicator.signing.sshsig import NAMESPACE
@@ -81,14 +82,16 @@ def render_order_page(
     head: str | None = None,
     answers: str | None = None,
 ) -> str | None:
-    """The order page of a player's stored view in ``lang``, or None when they owe nothing,
-    the game seals orders by commit-reveal (the page signs an order, not a commitment) or is
-    one the page does not know (a third-party game);
+    """The order page of a player's stored view in ``lang``, or None when they owe nothing or
+    the game is one the page does not know (a third-party game); in a game that seals orders by
+    commit-reveal the page makes the signed commitment and the salted order with its signature
+    (the reveal, for the player to keep), as ``adjudicator commit`` does;
     ``address`` is where the signed order goes (the game's mail address); the page shows the
     chain head ``head`` (None: none) at its foot, as the form does; its ``mailto:`` link
     answers the mail whose Message-ID is ``answers`` (None: no mail), so the order threads."""
-    if "to_do" not in doc or meta["options"].get("sealing") == "commit-reveal":
+    if "to_do" not in doc:
         return None
+    sealed = meta["options"].get("sealing") == "commit-reveal"
     if game.name not in _SPECS:  # a game the page does not know yet: the form alone
         return None
     env = report_environment(game, lang)
@@ -111,6 +114,8 @@ def render_order_page(
         "address": address,
         "subject": f"[{meta['id']}] turn {turn} order",
         "answers": answers,
+        "sealed": sealed,
+        "domain": sealing.DOMAIN.decode("ascii") if sealed else None,
         "file": f"{meta['id']}-turn{turn}-{player}.yaml",
         "keyfile": f"{meta['id']}-{player}",
         "keys": spec.keys,
@@ -132,6 +137,7 @@ def render_order_page(
         script=script,
         keyfile=data["keyfile"],
         order_file=data["file"],
+        sealed=sealed,
     )
 
 

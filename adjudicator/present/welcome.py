@@ -38,6 +38,10 @@ class Answer:
     """True in the welcome mail, which shows the first turn's form name as an example."""
     page: str | None = None
     """The order page attached beside the form (``<id>-turn<N>-<player>.html``), if one is."""
+    sealed: bool = False
+    """The game seals orders by commit-reveal: the player sends a commitment first."""
+    game_id: str = ""
+    player: str = ""
 
 
 @dataclass(frozen=True)
@@ -87,6 +91,9 @@ def _answer_facts(answer: Answer, game: Game, lang: str) -> dict[str, Any]:
         "page": answer.page,
         "first": say(msg("turn-label", turn=answer.turn), game, lang),
         "turn": answer.turn,
+        "sealed": answer.sealed,
+        "game_id": answer.game_id,
+        "player": answer.player,
         "turns": turns_said(game, lang),
     }
 

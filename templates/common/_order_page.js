@@ -104,20 +104,36 @@
   // -- the page ----------------------------------------------------------------------------
   function sign(event) {
     event.preventDefault();
-    SIGNING.clearSigned();
+    clearAll();
     SIGNING.keyMessage("");
     var b = body(), found = problems("table");
     SIGNING.showList(document.querySelector("output[name=problems]"), found);
     SIGNING.showList(
       document.querySelector("output[name=notes]"), found.length ? [] : problems("notes"));
     if (found.length) return;
-    var text = orderText(b);
-    SIGNING.signText(control("key"), text, DATA.namespace).then(function (armored) {
-      SIGNING.showSigned(text, armored, DATA, DATA.file);
+    var text = orderText(b), key = control("key");
+    if (DATA.sealed) {  // the reveal: the order with a fresh salt (256 random bits)
+      text += "salt: " + SIGNING.hex(crypto.getRandomValues(new Uint8Array(32))) + "\n";
+    }
+    SIGNING.signText(key, text, DATA.namespace).then(function (armored) {
       SIGNING.offer(document.querySelector("a[name=download-order]"), text, DATA.file);
       SIGNING.offer(
         document.querySelector("a[name=download-signature]"), armored, DATA.file + ".sig");
-    }, SIGNING.keyMessage);
+      if (!DATA.sealed) {
+        SIGNING.showSigned(text, armored, DATA, DATA.file);
+        return;
+      }
+      // the commitment to send now (docs/commit-reveal.md); the reveal is kept for later
+      control("reveal").value = text + armored;
+      return SIGNING.sha256(DATA.domain + text).then(function (commit) {
+        var promise = "id: " + scalar(DATA.id) + "\nplayer: " + scalar(DATA.player) +
+          "\nturn: " + DATA.turn + "\ncommit: " + commit + "\n";
+        return SIGNING.signText(key, promise, DATA.namespace).then(function (sig) {
+          SIGNING.showSigned(promise, sig, DATA, DATA.file + ".commit");
+          document.getElementById("reveal-part").hidden = false;
+        });
+      });
+    }).catch(SIGNING.keyMessage);
   }
 
   function makeKey(event) {
@@ -125,9 +141,17 @@
     SIGNING.makeKey(DATA.player + "@" + DATA.id, DATA.keyfile);
   }
 
-  form.addEventListener("change", SIGNING.clearSigned);
+  function clearAll() {
+    SIGNING.clearSigned();
+    if (DATA.sealed) {
+      control("reveal").value = "";
+      document.getElementById("reveal-part").hidden = true;
+    }
+  }
+
+  form.addEventListener("change", clearAll);
   control("sign").addEventListener("click", sign);
   control("make-key").addEventListener("click", makeKey);
   form.addEventListener("submit", function (event) { event.preventDefault(); });
-  SIGNING.clearSigned();
+  clearAll();
 })();

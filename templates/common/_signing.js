@@ -155,6 +155,7 @@ var SIGNING = (function () {
 
   // What the page says of the key file: the words of `word` (a data-word element), or none.
   function keyMessage(word) {
+    if (word && typeof word !== "string") word = "key-failed";  // anything else that failed
     var said = word ? document.querySelector("[data-word=" + word + "]") : null;
     var shown = document.getElementById("key-message");
     shown.textContent = said ? said.textContent : "";
@@ -235,6 +236,18 @@ var SIGNING = (function () {
     document.getElementById("signed-links").hidden = false;
   }
 
+  // Bytes as lower-case hex digits.
+  function hex(bytes) {
+    return Array.prototype.map.call(new Uint8Array(bytes), function (b) {
+      return (b < 16 ? "0" : "") + b.toString(16);
+    }).join("");
+  }
+
+  // The SHA-256 of `text` (as UTF-8), as hex digits.
+  function sha256(text) {
+    return crypto.subtle.digest("SHA-256", enc.encode(text)).then(hex);
+  }
+
   // A link that downloads `text` as the file `name`.
   function offer(link, text, name) {
     link.href = "data:text/plain;charset=utf-8," + encodeURIComponent(text);
@@ -254,6 +267,6 @@ var SIGNING = (function () {
   return {
     signText: signText, keyMessage: keyMessage, makeKey: makeKey, offer: offer,
     showList: showList, clearSigned: clearSigned, showSigned: showSigned,
-    scalar: scalar, parseKey: parseKey, sshsig: sshsig
+    scalar: scalar, hex: hex, sha256: sha256, parseKey: parseKey, sshsig: sshsig
   };
 })();
