@@ -7,6 +7,7 @@ from __future__ import annotations
 import email.policy
 import json
 import subprocess
+from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
 
@@ -398,3 +399,27 @@ def test_a_named_file_moved_by_hand_stops_every_step_until_doctor(table: Table) 
         "there (the folder was changed): run `adjudicator doctor`; nothing was changed\n",
     )
     assert (table.gamedir / "log.jsonl").read_bytes() == journal
+
+
+def test_a_pasted_order_is_named_so_in_its_receipt(table: Table) -> None:
+    """A receipt named a pasted order 'message body' ("Your order message body for game ...")."""
+    config = table.root / "mail.toml"
+    config.write_text('[mail]\nfrom = "gm-bot@example.org"\ngm = "gm@example.org"\n')
+    assert run("send", table.gamedir, "--config", config).exit_code == 0
+    player = next(iter(table.status()["owed"]))
+    path = table.signed(player, table.legal(player), name="pasted.yaml")
+    message = EmailMessage()
+    message["From"] = f"{player}@example.org"
+    message["To"] = "gm-bot@example.org"
+    message["Subject"] = "Re: my order"
+    message["Message-ID"] = "<pasted@mail>"
+    message.set_content(path.read_text() + Path(f"{path}.sig").read_text())
+    raw = message.as_bytes(policy=email.policy.SMTP)
+    result = run("ingest", table.gamedir, "--config", config, input=raw)  # type: ignore[arg-type]
+    assert result.output.endswith("accepted\n"), result.output
+    assert run("send", table.gamedir, "--config", config).exit_code == 0
+    parser = BytesParser(policy=email.policy.default)
+    mails = [parser.parsebytes(p.read_bytes()) for p in (table.gamedir / "outbox").glob("*.eml")]
+    [receipt] = [m for m in mails if m["In-Reply-To"] == "<pasted@mail>"]
+    text = " ".join(receipt.get_body(("plain",)).get_content().split())  # type: ignore[union-attr]
+    assert "Your order (pasted in your message) for game cairo-2026, turn 1, was accepted." in text

@@ -337,7 +337,15 @@ def test_a_key_made_in_the_page_is_openssh_and_signs(browser: Browser, tmp_path:
     done = ssh_keygen("-c", "-C", f"{player}@cairo-2026", "-f", rewritten)
     assert done.returncode == 0, done.stderr
     assert unchecked(rewritten.read_text()) == unchecked(private)
+    # a key the game master does not have yet signs nothing that would count
     shown = fill(browser, found[player], table.legal(player), key)
+    assert shown["signed"] == "" and "not the key the game master has" in shown["key"]
+    replaced = run("replace", table.gamedir, "--player", player, "--key", public.strip())
+    assert replaced.exit_code == 0, replaced.output
+    page = tmp_path / "new-page.html"
+    made = run("form", table.gamedir, "--player", player, "--html", page, "--config", config)
+    assert made.exit_code == 0, made.output
+    shown = fill(browser, page, table.legal(player), key)
     order, signature = shown["signed"].split(BEGIN)
     (tmp_path / "allowed").write_text(f"{player} {public}")
     (tmp_path / "sig").write_text(BEGIN + signature)
@@ -520,3 +528,17 @@ def test_a_sealed_game_commits_in_the_page_and_reveals_what_it_kept(
     assert "accepted" in result.output, result.output
     assert run("adjudicate", table.gamedir).exit_code == 0
     assert table.status()["turn"] == 2
+
+
+def test_the_page_signs_only_with_the_players_registered_key(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """Another player's key (or a key the game master does not have) would sign an order that
+    counts for its owner, or for nobody: the page refuses it and says which key it needs."""
+    table = Table(tmp_path, players=3)
+    player = next(iter(table.status()["owed"]))
+    other = next(p for p in table.names if p != player)
+    found = pages(table, write_config(tmp_path))
+    shown = fill(browser, found[player], table.legal(player), table.keys[other])
+    assert shown["signed"] == ""
+    assert shown["key"].startswith("This is not the key the game master has for you")

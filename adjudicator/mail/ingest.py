@@ -461,6 +461,7 @@ def receipt_words(
         lang=lang_of(handle.meta, signer),
         head=handle.dir.head(),
         kind=verdict.kind,
+        pasted=found.pasted,
         **facts,
     )
 

@@ -23,6 +23,7 @@ from adjudicator.mail.outgoing import address_of, new_message_id, welcome_mail
 from adjudicator.mail.queue import Outbox
 from adjudicator.present import welcome as present
 from adjudicator.present.notice_page import render_notice_page
+from adjudicator.present.order_page import registered_key
 from adjudicator.rules import schedule, views
 from adjudicator.rules.lang import lang_of
 from adjudicator.rules.options import ENGINE_OPTIONS, NUMBER_OPTIONS
@@ -112,7 +113,15 @@ def queue_welcomes(root: Path, sender: str) -> int:
             message_id = new_message_id(sender, f"{meta['id']}.welcome.{name}")
             playing = [p["name"] for p in meta["players"] if not p.get("resigned")]
             page = render_notice_page(
-                game, meta["id"], name, playing, facts.options, lang, address_of(sender), message_id
+                game,
+                meta["id"],
+                name,
+                playing,
+                facts.options,
+                lang,
+                address_of(sender),
+                message_id,
+                registered_key(meta, name),
             )
             message = welcome_mail(
                 sender=sender,

@@ -89,9 +89,11 @@ def receipt(
     lang: str = "en",
     head: str | None = None,
     kind: str | None = None,
+    pasted: bool = False,
 ) -> Mail:
     """A receipt: the order's (or a notice's, of ``kind``) fate, to its signer only. ``name``
-    is the attachment's name, escaped; ``order`` the order in effect (accepted); ``in_effect``
+    is the attachment's name, escaped (``pasted``: the order was pasted into the message, and
+    is named so); ``order`` the order in effect (accepted); ``in_effect``
     the SHA-256 of the order in effect for ``in_effect_turn`` (refused), None when there is
     none; ``head`` the chain head as the receipt is written (None: none)."""
     fate = "accepted" if accepted else "refused"
@@ -102,7 +104,7 @@ def receipt(
         "receipt.txt.j2",
         lang,
         game_id=game_id,
-        name=name,
+        name=say(msg("mail-pasted-order"), game, lang) if pasted else name,
         turn=_label(turn, game, lang),
         accepted=accepted,
         replaces=replaces,

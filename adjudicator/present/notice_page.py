@@ -30,10 +30,12 @@ def render_notice_page(
     lang: str,
     address: str,
     answers: str | None = None,
+    registered: str | None = None,
 ) -> str:
     """``player``'s notice page in ``lang``: ``players`` are the seats still playing, ``options``
     the game's effective options (``press``, ``absence``), ``address`` where notices go; its
-    ``mailto:`` link answers the mail whose Message-ID is ``answers`` (None: no mail)."""
+    ``mailto:`` link answers the mail whose Message-ID is ``answers`` (None: no mail); the page
+    signs only with the key ``registered`` (:func:`registered_key`; None: any)."""
     kinds = ["vote"]
     if options.get("absence", "none") != "none":
         kinds.insert(0, "absence")
@@ -47,6 +49,7 @@ def render_notice_page(
         "namespace": NAMESPACE,
         "address": address,
         "answers": answers,
+        "registered": registered,
         "subject": f"[{game_id}] notice",
         "file": f"{game_id}-{{kind}}-{player}.yaml",
         "keyfile": f"{game_id}-{player}",

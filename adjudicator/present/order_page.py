@@ -114,6 +114,7 @@ def render_order_page(
         "address": address,
         "subject": f"[{meta['id']}] turn {turn} order",
         "answers": answers,
+        "registered": registered_key(meta, player),
         "sealed": sealed,
         "domain": sealing.DOMAIN.decode("ascii") if sealed else None,
         "file": f"{meta['id']}-turn{turn}-{player}.yaml",
@@ -139,6 +140,14 @@ def render_order_page(
         order_file=data["file"],
         sealed=sealed,
     )
+
+
+def registered_key(meta: dict[str, Any], player: str) -> str | None:
+    """The base64 of ``player``'s registered Ed25519 public key, which the page signs with
+    alone (None: another kind of key, which the page cannot use, or none known)."""
+    seat: dict[str, Any] = next((p for p in meta["players"] if p["name"] == player), {})
+    parts = str(seat.get("key") or "").split()
+    return parts[1] if len(parts) > 1 and parts[0] == "ssh-ed25519" else None
 
 
 def page_script(name: str) -> str:

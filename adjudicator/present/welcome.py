@@ -118,8 +118,10 @@ def welcome(facts: WelcomeFacts, game: Game, lang: str = DEFAULT) -> Welcome:
     summary (:mod:`adjudicator.present.rules_summary`) as Markdown, its page with the same
     summary as HTML."""
     engine = set(facts.engine_options)
-    game_options = [
-        f"{key}: {_value(value)}" for key, value in facts.options.items() if key not in engine
+    game_options = [  # an option set to nothing (null: drawn, no limit) says nothing here
+        f"{key}: {_value(value)}"
+        for key, value in facts.options.items()
+        if key not in engine and value is not None
     ]
     you = say(msg("welcome-you"), game, lang)
     names = [s["name"] + (f" {you}" if s["name"] == facts.player else "") for s in facts.seats]

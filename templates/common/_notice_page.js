@@ -52,7 +52,8 @@
     problem(b.problem);
     if (b.problem) return;
     var text = "id: " + scalar(DATA.id) + "\nplayer: " + scalar(DATA.player) + "\n" + b.text;
-    SIGNING.signText(control("key"), text, DATA.namespace).then(function (armored) {
+    var key = control("key");
+    SIGNING.signText(key, text, DATA.namespace, DATA.registered).then(function (armored) {
       SIGNING.showSigned(text, armored, DATA, DATA.file.replace("{kind}", kind()));
     }, SIGNING.keyMessage);
   }

@@ -115,12 +115,12 @@
     if (DATA.sealed) {  // the reveal: the order with a fresh salt (256 random bits)
       text += "salt: " + SIGNING.hex(crypto.getRandomValues(new Uint8Array(32))) + "\n";
     }
-    SIGNING.signText(key, text, DATA.namespace).then(function (armored) {
+    SIGNING.signText(key, text, DATA.namespace, DATA.registered).then(function (armored) {
       SIGNING.offer(document.querySelector("a[name=download-order]"), text, DATA.file);
       SIGNING.offer(
         document.querySelector("a[name=download-signature]"), armored, DATA.file + ".sig");
       if (!DATA.sealed) {
-        SIGNING.showSigned(text, armored, DATA, DATA.file);
+        SIGNING.showSigned(text, armored, DATA, DATA.file.replace(/\.yaml$/, "-signed.yaml"));
         return;
       }
       // the commitment to send now (docs/commit-reveal.md); the reveal is kept for later
@@ -128,7 +128,8 @@
       return SIGNING.sha256(DATA.domain + text).then(function (commit) {
         var promise = "id: " + scalar(DATA.id) + "\nplayer: " + scalar(DATA.player) +
           "\nturn: " + DATA.turn + "\ncommit: " + commit + "\n";
-        return SIGNING.signText(key, promise, DATA.namespace).then(function (sig) {
+        var signing = SIGNING.signText(key, promise, DATA.namespace, DATA.registered);
+        return signing.then(function (sig) {
           SIGNING.showSigned(promise, sig, DATA, DATA.file + ".commit");
           document.getElementById("reveal-part").hidden = false;
         });

@@ -164,12 +164,18 @@ var SIGNING = (function () {
   }
 
   // The armored signature of `text` by the key file chosen in `input`, in `namespace`; a
-  // rejected promise whose reason is the word for the page when there is no good key.
-  function signText(input, text, namespace) {
+  // rejected promise whose reason is the word for the page when there is no good key, or when
+  // the key is not `registered` (the base64 of the public key the game master has for the
+  // player, if given): a signature by another key would not count.
+  function signText(input, text, namespace, registered) {
     var file = input.files && input.files[0];
     if (!file) return Promise.reject("key-missing");
     return readFile(file).then(function (keyText) {
-      return sshsig(parseKey(keyText), enc.encode(text), namespace);
+      var key = parseKey(keyText);
+      if (registered && b64(publicBlob(key.pub)) !== registered) {
+        throw new KeyProblem("key-not-registered");
+      }
+      return sshsig(key, enc.encode(text), namespace);
     }).catch(function (e) {
       throw e instanceof KeyProblem ? e.word : (typeof e === "string" ? e : "key-failed");
     });
