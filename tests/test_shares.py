@@ -4,12 +4,18 @@
 from __future__ import annotations
 
 import hashlib
+import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 
+from adjudicator.engine.open_game import game_options
 from adjudicator.rules import deal
+from adjudicator.rules.rng import Rng
+from adjudicator.store.registry import load_game
+from tests.helpers import SEED, Table, notice_mail, run
 
-SEED = "3f9a2c7e5b1d4086a9e2f71c0b8d5e34"
 SHARES = ["0123456789abcdef0123456789abcdef", "FEDCBA9876543210FEDCBA9876543210ff"]
 
 
@@ -43,3 +49,106 @@ def test_the_seed_played_is_the_hash_of_the_seed_and_the_shares_in_seat_order() 
 )
 def test_a_share_is_32_to_128_hex_digits(share: str, ok: bool) -> None:
     assert deal.is_share(share) is ok
+
+
+# -- a game that asks for the players' shares -----------------------------------------------------
+def share_of(table: Table, player: str, share: str, name: str | None = None) -> Path:
+    return table.notice(player, f'share: "{share}"\n', name or f"share-{player}.yaml")
+
+
+def shares_table(root: Path) -> Table:
+    return Table(root, players=3, schedule={"shares": "ask"}, jewel_choice="random")
+
+
+def journal(table: Table) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (table.gamedir / "log.jsonl").read_text().splitlines()]
+
+
+def test_a_game_waits_for_every_share_deals_from_them_and_verifies(tmp_path: Path) -> None:
+    table = shares_table(tmp_path)
+    assert not (table.gamedir / "turns").exists(), "no deal before the shares"
+    status = table.status()
+    assert (status["turn"], status["shares_owed"]) == (0, table.names)
+    assert "waiting for shares from alice, bob, carol" in run("status", table.gamedir).output
+    early = run("submit", table.gamedir, table.signed("alice", {"bid": {"cushion": 1, "card": 1}}))
+    assert early.exit_code == 3 and "shares" in early.output, early.output
+    shares = {"alice": "a1" * 16, "bob": "B0" * 20, "carol": "c3" * 64}
+    first = [share_of(table, p, shares[p]) for p in ("bob", "alice")]
+    result = run("submit", table.gamedir, *first)
+    assert result.exit_code == 0, result.output
+    assert table.status()["shares_owed"] == ["carol"]
+    config = table.root / "mail.toml"
+    config.write_text('[mail]\nfrom = "gm-bot@example.org"\ngm = "gm@example.org"\n')
+    raw = notice_mail(share_of(table, "carol", shares["carol"]), "carol@example.org", "<s@m>")
+    result = run("ingest", table.gamedir, "--config", config, input=raw)  # type: ignore[arg-type]
+    assert result.exit_code == 0, result.output
+    assert "accepted" in result.output
+    assert journal(table)[-1]["dealt"]["turn"] == 1
+    status = table.status()
+    assert status["turn"] == 1 and "shares_owed" not in status
+    derived = deal.dealt_seed(SEED, [shares[p] for p in table.names])
+    meta = json.loads((table.gamedir / "game.json").read_text())
+    game = load_game("sultan")
+    dealt = game.setup(meta["players"], game_options(meta), Rng(derived))
+    state = json.loads((table.gamedir / "turns" / "0001" / "state.json").read_text())
+    assert state == json.loads(json.dumps(dealt)), "the deal follows the shares"
+    while not table.status()["over"]:
+        table.play_turn()
+    out = table.root / "game.archive"
+    assert run("archive", table.gamedir, "-o", out).exit_code == 0
+    result = run("verify", out)
+    assert result.exit_code == 0, result.output
+    public = table.root / "public.archive"
+    assert run("archive", table.gamedir, "--public", "-o", public).exit_code == 0
+    assert "notices/share/0001.yaml" in public.read_text(), "shares are public"
+    assert run("verify", public).exit_code == 0
+    data = json.loads(out.read_text())
+    for item in data["files"]:
+        if item["path"] == "notices/share/0001.yaml":
+            item["text"] = item["text"].replace(shares["bob"], "b0" * 20)
+    out.write_text(json.dumps(data))
+    result = run("verify", out)
+    assert result.exit_code == 3, result.output
+    assert "notices/share/0001.yaml" in result.output
+
+
+def test_a_share_twice_late_malformed_or_unsigned_is_refused(tmp_path: Path) -> None:
+    table = shares_table(tmp_path)
+    assert run("submit", table.gamedir, share_of(table, "alice", "0" * 32)).exit_code == 0
+    refusals = {
+        "twice": (share_of(table, "alice", "1" * 32, "again.yaml"), "sent a share already"),
+        "short": (share_of(table, "bob", "12ab", "short.yaml"), "32 to 128 hex digits"),
+        "not hex": (share_of(table, "bob", "z" * 32, "z.yaml"), "32 to 128 hex digits"),
+        "a number": (table.notice("bob", f"share: {'1' * 32}\n", "n.yaml"), "in quotes"),
+    }
+    unsigned = table.write("unsigned.yaml", f"id: cairo-2026\nplayer: bob\nshare: {'2' * 32}\n")
+    for path, words in refusals.values():
+        result = run("submit", table.gamedir, path)
+        assert result.exit_code == 3 and words in result.output, result.output
+    result = run("submit", table.gamedir, unsigned)
+    assert result.exit_code == 3 and "signature" in result.output, result.output
+    assert table.status()["shares_owed"] == ["bob", "carol"]
+    for player in ("bob", "carol"):
+        assert run("submit", table.gamedir, share_of(table, player, "3" * 32)).exit_code == 0
+    late = run("submit", table.gamedir, share_of(table, "bob", "4" * 40, "late.yaml"))
+    assert late.exit_code == 3 and "dealt already" in late.output, late.output
+
+
+def test_a_game_that_asks_for_no_shares_refuses_one(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    result = run("submit", table.gamedir, share_of(table, "alice", "0" * 32))
+    assert result.exit_code == 3 and "asks for no shares" in result.output, result.output
+
+
+def test_nothing_shows_the_seed_before_the_end(tmp_path: Path) -> None:
+    table = shares_table(tmp_path)
+    shown = [run("status", table.gamedir, "--json").output, run("log", table.gamedir).output]
+    for player in table.names:
+        assert run("submit", table.gamedir, share_of(table, player, "5" * 32)).exit_code == 0
+    derived = deal.dealt_seed(SEED, ["5" * 32] * 3)
+    shown += [run("status", table.gamedir, "--json").output, json.dumps(table.view("alice"))]
+    shown += [run("log", table.gamedir, "--json").output]
+    shown += [run("report", table.gamedir, "--player", p).output for p in table.names]
+    shown += [(table.gamedir / "log.jsonl").read_text()]
+    for text in shown:
+        assert SEED not in text and derived not in text

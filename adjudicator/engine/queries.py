@@ -23,6 +23,8 @@ def status(root: Path) -> dict[str, Any]:
 
 def status_of(handle: OpenGame) -> dict[str, Any]:
     """The status as ``handle`` read the journal (one reading: turn and clock agree)."""
+    if handle.waiting():
+        return waiting_status(handle)
     turn = handle.turn()
     state = handle.state(turn)
     over = handle.over()
@@ -53,6 +55,32 @@ def status_of(handle: OpenGame) -> dict[str, Any]:
         "timezone": schedule.game_zone(handle.meta).key,
         "paused": times.paused_since is not None,
         "rolled_back": times.rolled_back,
+    }
+
+
+def waiting_status(handle: OpenGame) -> dict[str, Any]:
+    """The status of a game whose deal waits for the players' shares: turn 0, nobody owes an
+    order, and ``shares_owed`` names who owes a share."""
+    return {
+        "id": handle.meta["id"],
+        "game": handle.meta["game"],
+        "turn": 0,
+        "over": False,
+        "phase": "shares",
+        "owed": {},
+        "waiting_for": [],
+        "received": [],
+        "resigned": handle.resigned(),
+        "conceded": [],
+        "ended": None,
+        "agreed": False,
+        "without": [],
+        "away": [],
+        "deadline": None,
+        "timezone": schedule.game_zone(handle.meta).key,
+        "paused": False,
+        "rolled_back": False,
+        "shares_owed": handle.owing(),
     }
 
 

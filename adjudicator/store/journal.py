@@ -27,7 +27,10 @@ Every line has ``at``, the UTC time it was written, and ``prev``, the SHA-256 of
 it (64 zeros for the first): the journal is a hash chain. A line also names what its step did to
 the game directory: ``files`` (each new file's path and digest, docs/archive.md) and ``moved``
 (each file moved, old path to new). The ``created`` line also holds the seed ``commitment`` and
-the game's ``public`` header (game, id, players without addresses, options), and ``welcome``:
+the game's ``public`` header (game, id, players without addresses, options; ``shares``: ``ask``
+when the deal waits for the players' shares, whose ``created`` line has ``turn`` 0 and whose
+``submitted`` or ``mail`` line that took the last share holds ``dealt``: ``turn`` 1 and
+``deadline``), and ``welcome``:
 true, each player is sent the welcome mail (games made before it have none). Steps of the engine
 and of mail add these lines:
 
@@ -125,11 +128,15 @@ def clock(log: list[dict[str, Any]], turn: int) -> Clock:
         opens = (kind == "created" and entry["turn"] == turn) or (
             kind == "adjudicated" and entry["turn"] == turn - 1
         )
-        reveal = entry.get("reveal")
+        reveal, dealt = entry.get("reveal"), entry.get("dealt")
         if opens:  # a turn opened again after a rollback starts afresh
             state = Clock(turn, opened=_time(entry["at"]))
             if entry.get("deadline"):
                 state.deadline = _time(entry["deadline"])
+        elif dealt and dealt["turn"] == turn:  # the step that took the last share dealt
+            state = Clock(turn, opened=_time(entry["at"]))
+            if dealt.get("deadline"):
+                state.deadline = _time(dealt["deadline"])
         elif reveal and reveal["turn"] == turn:  # the reveal is a phase with its own clock
             state = Clock(turn, opened=_time(entry["at"]))
             if reveal.get("deadline"):
@@ -213,8 +220,9 @@ def facts(log: list[dict[str, Any]]) -> Facts:
         for source, target in (entry.get("moved") or {}).items():
             if source in result.files:
                 result.files[target] = result.files.pop(source)
-        if kind == "created":
-            result.turn = 1
+        if kind == "created" or entry.get("dealt"):
+            waits = kind == "created" and entry.get("turn") == 0  # the deal waits for shares
+            result.turn = 0 if waits else 1
             result.in_effect[1] = {}
         elif kind == "adjudicated":
             result.turn = entry["turn"] + 1
