@@ -10,8 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.rules import deal, schedule, votes
-from adjudicator.rules.contract import Game, State
-from adjudicator.rules.contract import msg
+from adjudicator.rules.contract import Game, State, msg
 from adjudicator.rules.errors import NotNow, UsageProblem
 from adjudicator.rules.options import ENGINE_OPTIONS, NUMBER_OPTIONS
 from adjudicator.store import clock, journal
@@ -71,7 +70,7 @@ class OpenGame:
         return self.facts.turn
 
     def state(self, turn: int | None = None) -> State:
-        if self.waiting() and turn is None:
+        if self.waiting():  # no turn has a state before the deal
             raise NotNow(msg("waiting-for-shares", game=self.meta["id"], players=self.owing()))
         return self.dir.state(self.turn() if turn is None else turn)
 

@@ -94,6 +94,8 @@ def stored_view_bytes(handle: OpenGame, reader: str, turn: int | None = None) ->
     """The file of ``reader``'s view as turn ``turn`` (default: the current one) opened."""
     if reader not in ("gm", "public"):
         handle.require_player(reader)
+    if handle.waiting():
+        handle.state()  # NotNow: no view before the deal
     current = handle.turn()
     turn = current if turn is None else turn
     if turn < 1 or turn > current:

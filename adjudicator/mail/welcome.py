@@ -87,7 +87,7 @@ def queue_welcomes(root: Path, sender: str) -> int:
         store = running.store
         log = store.log()
         names = _welcomed(log, running.facts.welcomed)
-        if not names:
+        if not names or running.facts.turn == 0:  # shares: ask: welcomed once dealt
             return 0
         meta = store.meta()
         game = load_game(meta["game"])
