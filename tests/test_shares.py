@@ -15,6 +15,7 @@ from adjudicator.rules import deal
 from adjudicator.rules.rng import Rng
 from adjudicator.store.registry import load_game
 from tests.helpers import SEED, Table, notice_mail, run
+from tests.ssh import ssh_sign
 
 SHARES = ["0123456789abcdef0123456789abcdef", "FEDCBA9876543210FEDCBA9876543210ff"]
 
@@ -152,3 +153,52 @@ def test_nothing_shows_the_seed_before_the_end(tmp_path: Path) -> None:
     shown += [(table.gamedir / "log.jsonl").read_text()]
     for text in shown:
         assert SEED not in text and derived not in text
+
+
+def test_a_player_makes_a_share_file_signs_it_and_it_is_taken(tmp_path: Path) -> None:
+    table = shares_table(tmp_path)
+    made = run("share", "cairo-2026", "--player", "alice")
+    assert made.exit_code == 0, made.output
+    lines = made.output.splitlines()
+    assert lines[:2] == ["id: cairo-2026", "player: alice"]
+    share = lines[2].split('"')[1]
+    assert deal.is_share(share) and len(share) == 32
+    assert run("share", "cairo-2026", "--player", "alice").output != made.output, "drawn anew"
+    path = table.write("alice-share.yaml", made.output)
+    ssh_sign(table.keys["alice"], path)
+    result = run("submit", table.gamedir, path)
+    assert result.exit_code == 0 and "accepted (alice, share)" in result.output, result.output
+    bad = run("share", "cairo 2026", "--player", "alice")
+    assert bad.exit_code == 2 and "cairo 2026" in bad.output
+
+
+def test_before_the_deal_the_game_has_no_turn_to_show_or_time(tmp_path: Path) -> None:
+    table = Table(tmp_path, schedule={"shares": "ask", "deadline": "48h"})
+    for args in (
+        ("report", "--player", "alice"),
+        ("form", "--player", "alice"),
+        ("adjudicate", "--default-missing"),
+        ("extend", "--by", "24h"),
+        ("pause",),
+        ("resign", "--player", "bob"),
+    ):
+        result = run(args[0], table.gamedir, *args[1:])
+        assert result.exit_code == 4, (args, result.output)
+        assert "has not dealt yet" in result.output and "alice, bob, carol" in result.output
+    config = table.root / "mail.toml"
+    config.write_text('[mail]\nfrom = "gm-bot@example.org"\ngm = "gm@example.org"\n')
+    assert run("send", table.gamedir, "--config", config).exit_code == 0
+    assert not list((table.gamedir / "mail").rglob("*.eml")), "the welcome waits for the deal"
+    assert table.status()["deadline"] is None
+    out = table.root / "waiting.archive"
+    assert run("archive", table.gamedir, "-o", out).exit_code == 0
+    result = run("verify", out)
+    assert result.exit_code == 0, result.output
+    for player in table.names:
+        assert run("submit", table.gamedir, share_of(table, player, "6" * 32)).exit_code == 0
+    status = table.status()
+    assert status["turn"] == 1 and status["deadline"] is not None
+    assert run("send", table.gamedir, "--config", config).exit_code == 0
+    mails = sorted(p.name for p in (table.gamedir / "mail").rglob("*.eml"))
+    assert any("welcome-alice" in name for name in mails), mails
+    assert any("report-1-alice" in name for name in mails), mails
