@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from adjudicator.engine.open_game import game_options
 from adjudicator.rules import deal
 from adjudicator.rules.rng import Rng
 from adjudicator.store.registry import load_game
+from tests.crashing import KILLED, fork_run
 from tests.helpers import SEED, Table, notice_mail, run
 from tests.ssh import ssh_sign
 
@@ -202,3 +204,28 @@ def test_before_the_deal_the_game_has_no_turn_to_show_or_time(tmp_path: Path) ->
     mails = sorted(p.name for p in (table.gamedir / "mail").rglob("*.eml"))
     assert any("welcome-alice" in name for name in mails), mails
     assert any("report-1-alice" in name for name in mails), mails
+
+
+@pytest.mark.slow
+def test_the_deal_killed_at_any_instant_deals_once_the_same(tmp_path: Path) -> None:
+    table = Table(tmp_path, players=2, schedule={"shares": "ask"})
+    assert run("submit", table.gamedir, share_of(table, "alice", "7" * 32)).exit_code == 0
+    last = share_of(table, "bob", "8" * 32)
+    pristine = tmp_path / "pristine"
+    shutil.copytree(table.gamedir, pristine)
+    args = ["submit", str(table.gamedir), str(last)]
+    whole = fork_run(args, {})
+    assert whole.code == 0 and whole.failpoints > 5, whole.printed
+    dealt = (table.gamedir / "turns" / "0001" / "state.json").read_bytes()
+    for point in range(1, whole.failpoints + 1):
+        shutil.rmtree(table.gamedir)
+        shutil.copytree(pristine, table.gamedir)
+        killed = fork_run(args, {}, kill_at=point)
+        assert killed.code == KILLED, (point, killed.printed)
+        again = run("submit", table.gamedir, last)  # the next command finishes or discards it
+        assert again.exit_code in (0, 3), (point, again.output)
+        assert run("doctor", table.gamedir).exit_code == 0, point
+        assert table.status()["turn"] == 1, point
+        state = (table.gamedir / "turns" / "0001" / "state.json").read_bytes()
+        assert state == dealt, point
+        assert sum(1 for line in journal(table) if line.get("dealt")) == 1, point
