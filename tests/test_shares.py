@@ -6,18 +6,23 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from adjudicator.engine.adjudication import opening_files
 from adjudicator.engine.open_game import game_options
 from adjudicator.rules import deal
+from adjudicator.rules.digests import Digester, file_key
 from adjudicator.rules.rng import Rng
 from adjudicator.store.registry import load_game
 from tests.crashing import KILLED, fork_run
 from tests.helpers import SEED, Table, notice_mail, run
 from tests.ssh import ssh_sign
+from tests.test_verify_forgeries import rechain
+from tests.tools import require_tool
 
 SHARES = ["0123456789abcdef0123456789abcdef", "FEDCBA9876543210FEDCBA9876543210ff"]
 
@@ -229,3 +234,62 @@ def test_the_deal_killed_at_any_instant_deals_once_the_same(tmp_path: Path) -> N
         state = (table.gamedir / "turns" / "0001" / "state.json").read_bytes()
         assert state == dealt, point
         assert sum(1 for line in journal(table) if line.get("dealt")) == 1, point
+
+
+def test_a_deal_made_from_the_game_masters_seed_alone_is_caught(tmp_path: Path) -> None:
+    table = Table(tmp_path, players=2, schedule={"shares": "ask"})
+    for player in table.names:
+        assert run("submit", table.gamedir, share_of(table, player, "9" * 32)).exit_code == 0
+    out = table.root / "game.archive"
+    assert run("archive", table.gamedir, "-o", out).exit_code == 0
+    assert run("verify", out).exit_code == 0
+    data = json.loads(out.read_text())
+    meta = json.loads((table.gamedir / "game.json").read_text())
+    game = load_game("sultan")
+    alone = game.setup(meta["players"], game_options(meta), Rng(SEED))  # no share in it
+    forged = opening_files(game, meta, 1, alone, None)
+    digester = Digester(file_key(SEED, meta["salt"]))
+    lines = data["journal"]
+    at = next(i for i, text in enumerate(lines) if json.loads(text).get("dealt"))
+    entry = json.loads(lines[at])
+    for item in data["files"]:
+        if item["path"] in forged:
+            item["text"] = forged[item["path"]].decode()
+            entry["files"][item["path"]] = digester.data(item["path"], forged[item["path"]])
+    lines[at] = json.dumps(entry, sort_keys=True)
+    data["journal"] = rechain(lines, at)
+    out.write_text(json.dumps(data))
+    result = run("verify", out)
+    assert result.exit_code == 3, result.output
+    assert "turns/0001/" in result.output and "comes out otherwise" in result.output
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("de", "hat schon einen Anteil geschickt"),
+        ("nl", "heeft al een aandeel gestuurd"),
+        ("fr", "a déjà envoyé une part"),
+    ],
+)
+def test_a_refused_share_is_worded_in_the_games_language(
+    tmp_path: Path, lang: str, words: str
+) -> None:
+    table = Table(tmp_path, players=2, schedule={"shares": "ask", "lang": lang})
+    assert run("submit", table.gamedir, share_of(table, "alice", "a" * 32)).exit_code == 0
+    again = run("submit", table.gamedir, share_of(table, "alice", "b" * 32, "again.yaml"))
+    assert again.exit_code == 3 and words in again.output, again.output
+
+
+def test_the_by_hand_line_of_the_docs_gives_the_seed_played() -> None:
+    tool = require_tool("sha256sum", "the by-hand check of docs/randomness.md")
+    shares = ["a1" * 16, "B2" * 16, "c3" * 20]
+    line = "printf 'adjudicator-deal/1\\n%s\\n%s\\n%s\\n%s\\n' SEED SHARE_1 SHARE_2 SHARE_3"
+    assert (
+        f"{line} | sha256sum" in (Path(__file__).parents[1] / "docs" / "randomness.md").read_text()
+    )
+    for number, share in enumerate(shares, 1):
+        line = line.replace(f"SHARE_{number}", share)
+    printed = subprocess.run(["sh", "-c", line.replace("SEED", SEED)], capture_output=True)
+    done = subprocess.run([tool], input=printed.stdout, capture_output=True, check=True)
+    assert done.stdout.split()[0].decode() == deal.dealt_seed(SEED, shares)
