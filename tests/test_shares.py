@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import email.policy
 import hashlib
 import json
 import shutil
 import subprocess
+from email.parser import BytesParser
 from pathlib import Path
 from typing import Any
 
@@ -198,7 +200,14 @@ def test_before_the_deal_the_game_has_no_turn_to_show_or_time(tmp_path: Path) ->
     config = table.root / "mail.toml"
     config.write_text('[mail]\nfrom = "gm-bot@example.org"\ngm = "gm@example.org"\n')
     assert run("send", table.gamedir, "--config", config).exit_code == 0
-    assert not list((table.gamedir / "mail").rglob("*.eml")), "the welcome waits for the deal"
+    asked = sorted(p.name for p in (table.gamedir / "mail").rglob("*.eml"))
+    assert [name.split("-", 1)[1] for name in asked] == [f"share-{p}.eml" for p in table.names], (
+        "the welcome waits for the deal; each player is asked for a share"
+    )
+    text = next((table.gamedir / "mail").rglob("*share-bob.eml")).read_text()
+    assert "adjudicator share cairo-2026 --player bob > share.yaml" in text
+    assert run("send", table.gamedir, "--config", config).exit_code == 0
+    assert len(list((table.gamedir / "mail").rglob("*.eml"))) == 3, "asked once"
     assert table.status()["deadline"] is None
     out = table.root / "waiting.archive"
     assert run("archive", table.gamedir, "-o", out).exit_code == 0
@@ -268,17 +277,24 @@ def test_a_deal_made_from_the_game_masters_seed_alone_is_caught(tmp_path: Path) 
 
 
 @pytest.mark.parametrize(
-    ("lang", "words"),
+    ("lang", "words", "asked"),
     [
-        ("de", "hat schon einen Anteil geschickt"),
-        ("nl", "heeft al een aandeel gestuurd"),
-        ("fr", "a déjà envoyé une part"),
+        ("de", "hat schon einen Anteil geschickt", "DEIN ANTEIL AM AUSTEILEN"),
+        ("nl", "heeft al een aandeel gestuurd", "JOUW AANDEEL IN HET DELEN"),
+        ("fr", "a déjà envoyé une part", "VOTRE PART DE LA DONNE"),
     ],
 )
-def test_a_refused_share_is_worded_in_the_games_language(
-    tmp_path: Path, lang: str, words: str
+def test_a_refused_share_and_the_mail_asking_for_one_are_in_the_games_language(
+    tmp_path: Path, lang: str, words: str, asked: str
 ) -> None:
     table = Table(tmp_path, players=2, schedule={"shares": "ask", "lang": lang})
+    config = table.root / "mail.toml"
+    config.write_text('[mail]\nfrom = "gm-bot@example.org"\ngm = "gm@example.org"\n')
+    assert run("send", table.gamedir, "--config", config).exit_code == 0
+    raw = next((table.gamedir / "mail").rglob("*share-bob.eml")).read_bytes()
+    message = BytesParser(policy=email.policy.default).parsebytes(raw)
+    body = message.get_body(("plain",))
+    assert body is not None and asked in body.get_content()
     assert run("submit", table.gamedir, share_of(table, "alice", "a" * 32)).exit_code == 0
     again = run("submit", table.gamedir, share_of(table, "alice", "b" * 32, "again.yaml"))
     assert again.exit_code == 3 and words in again.output, again.output

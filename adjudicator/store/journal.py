@@ -42,7 +42,8 @@ and of mail add these lines:
                 key; as received in older journals), ``orders``: one message's orders for this
                 game, its receipts
 ``queued``      ``turns`` whose reports were queued, ``announced``: the journal lines announced,
-                ``welcomed``: the journal lines whose welcome mails were queued
+                ``welcomed``: the journal lines whose welcome mails were queued,
+                ``asked_shares``: each player was asked for a share (``shares: ask``)
 ``sent``        ``sent``, ``in_doubt``, ``failed``: what one delivery did
 ``recovered``   ``kind``: a step cut short, finished or discarded by the next command
 ``revealing``   ``reveal``: the reveal of ``sealing: commit-reveal`` opened by the clock or the
@@ -194,6 +195,8 @@ class Facts:
     ``replaced`` line with ``welcome``)."""
     ended: dict[str, Any] | None = None
     """How the players' votes ended the game (a draw, or by concession), if they did."""
+    asked_shares: bool = False
+    """Each player was asked for their share of the deal by mail (``shares: ask``)."""
 
 
 def order_entries(entry: dict[str, Any]) -> list[dict[str, Any]]:
@@ -238,6 +241,7 @@ def facts(log: list[dict[str, Any]]) -> Facts:
             result.queued.update(entry.get("turns") or [])
             result.announced = max(result.announced, entry.get("announced") or 0)
             result.welcomed = max(result.welcomed, entry.get("welcomed") or 0)
+            result.asked_shares = result.asked_shares or bool(entry.get("asked_shares"))
         for order in order_entries(entry):
             kept = result.committed if order.get("kind") == "commitment" else result.in_effect
             kept.setdefault(order["turn"], {})[order["player"]] = order
