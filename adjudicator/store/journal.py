@@ -167,7 +167,7 @@ class Facts:
     """What the journal says of the game: everything else is derived from these."""
 
     turn: int = 0
-    """The current turn (0 before ``created``)."""
+    """The current turn (0 before ``created``, and while the deal waits for the shares)."""
     lines: int = 0
     files: dict[str, str] = field(default_factory=dict)
     """Every file the journal names, where it is now, with its digest (docs/archive.md)."""
