@@ -312,3 +312,24 @@ def test_the_by_hand_line_of_the_docs_gives_the_seed_played() -> None:
     printed = subprocess.run(["sh", "-c", line.replace("SEED", SEED)], capture_output=True)
     done = subprocess.run([tool], input=printed.stdout, capture_output=True, check=True)
     assert done.stdout.split()[0].decode() == deal.dealt_seed(SEED, shares)
+
+
+def test_a_journal_that_deals_at_another_line_than_the_last_share_is_named(
+    tmp_path: Path,
+) -> None:
+    table = Table(tmp_path, players=2, schedule={"shares": "ask"})
+    for player in table.names:
+        assert run("submit", table.gamedir, share_of(table, player, "c" * 32)).exit_code == 0
+    out = table.root / "game.archive"
+    assert run("archive", table.gamedir, "-o", out).exit_code == 0
+    data = json.loads(out.read_text())
+    lines = data["journal"]
+    at = next(i for i, text in enumerate(lines) if json.loads(text).get("dealt"))
+    entry = json.loads(lines[at])
+    del entry["dealt"]  # the last share taken, and no deal
+    lines[at] = json.dumps(entry, sort_keys=True)
+    data["journal"] = rechain(lines, at)
+    out.write_text(json.dumps(data))
+    result = run("verify", out)
+    assert result.exit_code == 3, result.output
+    assert f"line {at + 1}: the shares before it deal the game otherwise" in result.output
