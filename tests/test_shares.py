@@ -12,6 +12,7 @@ from email.parser import BytesParser
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
 from adjudicator.engine.adjudication import opening_files
@@ -104,6 +105,11 @@ def test_a_game_waits_for_every_share_deals_from_them_and_verifies(tmp_path: Pat
     assert state == json.loads(json.dumps(dealt)), "the deal follows the shares"
     while not table.status()["over"]:
         table.play_turn()
+    record = json.loads(run("log", table.gamedir, "--json").output)
+    assert record["shares"] == [shares[p] for p in table.names]
+    assert deal.dealt_seed(record["seed"], record["shares"]) == derived
+    schema = Path(__file__).parents[1] / "docs" / "schemas" / "sultan-record.schema.json"
+    jsonschema.validate(record, json.loads(schema.read_text()))
     out = table.root / "game.archive"
     assert run("archive", table.gamedir, "-o", out).exit_code == 0
     result = run("verify", out)

@@ -160,6 +160,9 @@ def record(root: Path) -> dict[str, Any]:
         if handle.meta.get("salt"):
             data["salt"] = handle.meta["salt"]
         data["orders"] = all_orders(handle)
+        if handle.meta.get("shares") == "ask":  # with the seed, they give the seed played
+            taken = handle.shares()
+            data["shares"] = [taken[p] for p in handle.players]
     return data
 
 
