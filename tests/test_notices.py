@@ -126,7 +126,7 @@ def test_submit_takes_every_kind_and_each_command_only_its_own(table: Table) -> 
         ("vote: resign\n", ["line 3: "]),
         (
             "vote: draw\nabsence:\n  from: 2099-02-01\n  to: 2099-02-02\n",
-            ["line 1: a notice holds exactly one of press, absence and vote"],
+            ["line 1: a notice holds exactly one of press, absence, vote and share"],
         ),
         ("turn: 1\nvote: draw\n", ["line 3: unknown key 'turn'"]),
         (
@@ -310,7 +310,7 @@ def test_an_order_file_given_to_press_is_told_to_go_to_submit(table: Table) -> N
     result = run("press", table.gamedir, order)
     assert result.exit_code == 3
     assert result.output == (
-        f"{order}: refused: this file holds no press:, absence: or vote: at the top: this "
+        f"{order}: refused: this file holds no press:, absence:, vote: or share: at the top: this "
         "command takes only press: notices (an order file goes to adjudicator submit)\n"
     )
 

@@ -64,8 +64,10 @@ def build(root: Path, public: bool = False) -> dict[str, Any]:
         log = [json.loads(line) for line in lines]
         facts = journal.facts(log)
         created = store.created()
-        current = store.read_json(f"{store.turn_dir(facts.turn)}/views/public.json")
-        over = bool(current.get("over"))
+        over = False  # shares: ask, not dealt yet: no turn
+        if facts.turn > 0:
+            current = store.read_json(f"{store.turn_dir(facts.turn)}/views/public.json")
+            over = bool(current.get("over"))
         files = []
         for rel in sorted(facts.files):
             if public and not shareable(rel, over):

@@ -224,6 +224,8 @@ class _Walk:
         for number, entry in enumerate(entries, 1):
             kind = entry.get("type")
             if kind == "created":
+                turn = 0 if entry.get("turn") == 0 else 1  # 0: the deal waits for shares
+            elif entry.get("dealt"):
                 turn = 1
             elif kind == "adjudicated":
                 turn = int(entry["turn"]) + 1
@@ -590,6 +592,10 @@ def _over_as_recorded(
     """The archive's ``over`` is what the current turn's public view says, and a finished
     game's archive reveals its seed (no archive may keep the replay waiting for ever)."""
     rel = f"turns/{walk.facts.turn:04d}/views/public.json"
+    if walk.facts.turn == 0:  # shares: ask, not dealt yet: running, no view
+        if archive["over"]:
+            summary.findings.append(Finding(None, "log.jsonl", msg("verify-claims-over")))
+        return
     if rel not in files:
         summary.findings.append(Finding(walk.turn_of(rel), rel, msg("verify-file-missing")))
         return
@@ -630,10 +636,12 @@ def _replay(
     meta = {**header, "seed": archive["seed"]}
     if created.get("commitment"):
         meta.update(salt=archive.get("salt"), commitment=created["commitment"])
-    state = game.setup(header["players"], game_options(meta), Rng(meta["seed"]))
-    states = {1: _as_stored(state)}
-    if not _compare(opening_files(game, meta, 1, state, None), created, 1, digester, summary):
-        return
+    states: dict[int, Any] = {}
+    if created.get("turn") != 0:  # 0: the deal waits for the players' shares
+        state = game.setup(header["players"], game_options(meta), Rng(meta["seed"]))
+        states[1] = _as_stored(state)
+        if not _compare(opening_files(game, meta, 1, state, None), created, 1, digester, summary):
+            return
     recorded = _game_json(files, summary) if "game.json" in files else None
     store = archive_dir(files, walk.now, walk.entries, recorded or meta, states, digester)
     for number, entry in enumerate(walk.entries, 1):
@@ -645,6 +653,9 @@ def _replay(
                 turn_of = walk.turn_of(rel)
                 summary.findings.append(Finding(turn_of or walk.turn_at[number - 1], rel, why))
                 return
+        waits = created.get("turn") == 0 and 1 not in states  # no deal yet
+        if waits and not _dealt_again(store, walk.entries[:number], states, digester, summary):
+            return
         if entry["type"] == "rolled-back":
             states.pop(int(entry["turn"]) + 1, None)
         if entry["type"] != "adjudicated":
@@ -677,6 +688,33 @@ def _replay(
         states[turn + 1] = _as_stored(after)
         summary.turns += 1
     summary.replayed = True
+
+
+def _dealt_again(
+    store: Any,
+    upto: list[dict[str, Any]],
+    states: dict[int, Any],
+    digester: digests.Digester,
+    summary: Summary,
+) -> bool:
+    """A line of a game waiting for shares deals exactly when it took the last share, and
+    deals what the game master's seed and the shares make (:mod:`adjudicator.rules.deal`)."""
+    from adjudicator.engine.adjudication import opening_files
+    from adjudicator.engine.open_game import OpenGame, game_options
+    from adjudicator.rules.rng import Rng
+
+    handle, entry = OpenGame(store, log=upto[:-1]), upto[-1]
+    handle.noticed = list(entry.get("notices") or [])
+    dealt = not handle.owing()
+    if dealt != bool(entry.get("dealt")):
+        summary.findings.append(Finding(1, "log.jsonl", msg("verify-deal-differs", line=len(upto))))
+        return False
+    if not dealt:
+        return True
+    meta, game = handle.meta, handle.game
+    state = game.setup(meta["players"], game_options(meta), Rng(handle.play_seed()))
+    states[1] = _as_stored(state)
+    return _compare(opening_files(game, meta, 1, state, None), entry, 1, digester, summary)
 
 
 def _kind(header: dict[str, Any], order: dict[str, Any]) -> Kind:

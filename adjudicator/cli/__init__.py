@@ -23,7 +23,7 @@ EXIT_INTERRUPTED = 130
 """Ctrl-C (SIGINT), as shells report a command it stopped."""
 
 COMMANDS = {
-    **dict.fromkeys(("keygen", "sign", "check", "commit"), "player"),
+    **dict.fromkeys(("keygen", "sign", "check", "commit", "share"), "player"),
     **dict.fromkeys(("new", "submit", "status", "adjudicate", "doctor", "demo"), "game"),
     **dict.fromkeys(("games", "schema", "report", "site", "form", "view", "log"), "show"),
     **dict.fromkeys(("press", "absence"), "notices"),

@@ -1,5 +1,5 @@
-"""A player's own commands, on their own machine: ``keygen``, ``sign``, ``check`` and
-``commit``."""
+"""A player's own commands, on their own machine: ``keygen``, ``sign``, ``check``, ``commit``
+and ``share``."""
 
 from __future__ import annotations
 
@@ -59,6 +59,32 @@ def sign(orders: Path, keyfile: Path) -> None:
         _not_signable(orders, error, 2)
     target = files.sign_file(orders, data, private_key(keyfile))
     echo(f"{target}: signed")
+
+
+@click.command()
+@click.argument("game_id", metavar="GAME")
+@click.option("--player", required=True, help="Your name in the game.")
+def share(game_id: str, player: str) -> None:
+    """Print a share notice: your share of the deal of GAME, drawn on this machine.
+
+    For a game whose setup says `shares: ask` (docs/randomness.md): sign the file
+    and send it before the first turn, as an order. Its 32 hex digits come from
+    Python's `secrets`; any 32 to 128 hex digits of your own will do.
+
+    \b
+    Example:
+      adjudicator share cairo-2026 --player alice > share.yaml
+      adjudicator sign share.yaml --key ~/.ssh/cairo-2026
+    """
+    import secrets
+
+    from adjudicator.engine.setup import GAME_ID, NAME
+
+    if not GAME_ID.match(game_id):
+        fail(f"{game_id!r} is no game id (letters, digits, '.', '_', '-')", 2)
+    if not NAME.match(player):
+        fail(f"{player!r} is no player's name (a letter, then letters, digits, '_', '-')", 2)
+    echo(f'id: {game_id}\nplayer: {player}\nshare: "{secrets.token_hex(16)}"')
 
 
 @click.command()

@@ -142,13 +142,15 @@ def play(
     conceded: list[str],
     earlier: Callable[[], dict[str, Any]],
     forfeited: list[str] | None = None,
+    seed: int | str | None = None,
 ) -> Played:
     """Turn ``turn`` played from ``state`` with ``orders`` (each player's order in effect,
     normalised; None: the game's default order): the game's ``resolve`` with the game's seeded
     generator, then the resolution and the next turn's state and views. The engine and ``verify``
     both play every turn through here. ``earlier``: every order used in the turns before, asked
-    for only when this turn ends the game (the final views reveal them)."""
-    resolution = game.resolve(state, orders, Rng(meta["seed"]))
+    for only when this turn ends the game (the final views reveal them). ``seed``: the seed
+    played with when it is not the game master's (``shares: ask``)."""
+    resolution = game.resolve(state, orders, Rng(meta["seed"] if seed is None else seed))
     if resolution.state["turn"] != turn + 1:
         raise RuntimeError(f"{game.name}: resolve must advance the turn by one")
     over = game.is_over(resolution.state)
@@ -178,7 +180,8 @@ def play_current(handle: OpenGame) -> Played:
     missing = missing_from(game, state, handle.players, received)
     conceded = handle.votes().conceded
     earlier = partial(all_orders, handle)
-    return play(game, handle.meta, turn, state, orders, missing, conceded, earlier, forfeited)
+    seed = handle.play_seed()
+    return play(game, handle.meta, turn, state, orders, missing, conceded, earlier, forfeited, seed)
 
 
 def adjudicate(

@@ -21,20 +21,22 @@ def new(root: Path, setup_path: Path) -> OpenGame:
 
     game, meta, raw = read_setup(setup_path)
     _make_room(root)
-    state = game.setup(meta["players"], game_options(meta), Rng(meta["seed"]))
+    asks = meta.get("shares") == "ask"  # the deal waits for the players' shares
+    state = None if asks else game.setup(meta["players"], game_options(meta), Rng(meta["seed"]))
     opened = clock.now()
-    deadline = deadline_of(meta, opened) if not game.is_over(state) else None
+    deadline = deadline_of(meta, opened) if state and not game.is_over(state) else None
     make_folder(root)  # its name lasts in the folder above, as the game's files do in it
     with steps.step(root, "new") as running:
         running.strays = set()  # what a new cut short left, moved aside: named with the game
         store = running.store
         store.write_bytes("setup.yaml", raw)
         store.write_json("game.json", meta)
-        write_files(store, opening_files(game, meta, 1, state, None))
+        if state is not None:
+            write_files(store, opening_files(game, meta, 1, state, None))
         running.commit(
             "created",
             at=clock.stamp(opened),
-            turn=1,
+            turn=0 if asks else 1,
             deadline=deadline,
             commitment=meta["commitment"],
             public=public_header(meta),
@@ -51,6 +53,7 @@ def public_header(meta: dict[str, Any]) -> dict[str, Any]:
         "id": meta["id"],
         "players": [{k: v for k, v in p.items() if k != "email"} for p in meta["players"]],
         "options": meta["options"],
+        **({"shares": "ask"} if meta.get("shares") == "ask" else {}),
     }
 
 

@@ -27,6 +27,13 @@ def _running(handle: OpenGame) -> None:
         raise NotNow(f"game {handle.meta['id']} is over")
 
 
+def _dealt(handle: OpenGame) -> None:
+    """The clock and the seats' play start with the deal (``shares: ask``)."""
+    _running(handle)
+    if handle.waiting():
+        handle.state()  # NotNow: it names who owes a share
+
+
 def extend(root: Path, by: str | None = None, to: str | None = None) -> datetime:
     """Move the current turn's deadline: ``by`` a duration (from the deadline, or from now when
     the turn has none) or ``to`` a time; the new deadline."""
@@ -34,7 +41,7 @@ def extend(root: Path, by: str | None = None, to: str | None = None) -> datetime
         raise UsageProblem("give exactly one of --by and --to")
     with steps.step(root, "extend") as running:
         handle = OpenGame(root)
-        _running(handle)
+        _dealt(handle)
         now = clock.now()
         times = handle.clock()
         try:
@@ -63,7 +70,7 @@ def pause(root: Path) -> None:
     """Stop the clock: no deadline passes, no reminder goes, ``tick`` adjudicates nothing."""
     with steps.step(root, "pause") as running:
         handle = OpenGame(root)
-        _running(handle)
+        _dealt(handle)
         if handle.clock().paused_since is not None:
             raise NotNow(f"game {handle.meta['id']} is paused already")
         running.commit("paused", turn=handle.turn())
@@ -73,7 +80,7 @@ def resume(root: Path) -> datetime | None:
     """Start the clock again; the deadline moves by the time the turn stood paused."""
     with steps.step(root, "resume") as running:
         handle = OpenGame(root)
-        _running(handle)
+        _dealt(handle)
         times = handle.clock()
         if times.paused_since is None:
             raise NotNow(f"game {handle.meta['id']} is not paused")
@@ -149,7 +156,7 @@ def resign(root: Path, player: str) -> None:
     handle.require_player(player)
     with steps.step(root, "resign") as running:
         handle = OpenGame(root)
-        _running(handle)
+        _dealt(handle)
         meta = handle.meta
         seat = next(p for p in meta["players"] if p["name"] == player)
         if seat.get("resigned"):

@@ -14,6 +14,7 @@ from typing import Any
 
 from adjudicator.engine import absences
 from adjudicator.engine.adjudication import reveal_of
+from adjudicator.engine.dealing import deal_if_ready
 from adjudicator.engine.gate import NO_SIGNATURE, out_of_game, signature_reason
 from adjudicator.engine.notices import looks_like_notice
 from adjudicator.engine.open_game import OpenGame, now
@@ -54,7 +55,8 @@ def submit(root: Path, paths: list[Path], only: str | None = None) -> list[Verdi
         for submission in submissions:
             verdicts.append(_submit_one(handle, submission, only))
         if handle.pending or handle.noticed:
-            running.commit("submitted", **accepted_lines(handle), **handle.opening())
+            dealt = deal_if_ready(handle)
+            running.commit("submitted", **accepted_lines(handle), **handle.opening(), **dealt)
     return verdicts
 
 
@@ -250,8 +252,11 @@ def _open_reveal_when_complete(handle: OpenGame, turn: int, owed: dict[str, Any]
 
 
 def _closed_to(handle: OpenGame, player: str, turn: int) -> Msg | None:
-    """Why ``player`` may send no order now (out of the game, or the turn was rolled back),
+    """Why ``player`` may send no order now (the deal waits for shares, out of the game, or the
+    turn was rolled back),
     or None."""
+    if handle.waiting():
+        return msg("waiting-for-shares", game=handle.meta["id"], players=handle.owing())
     out = out_of_game(handle, player)
     if out is None and handle.clock().rolled_back:
         return msg("turn-rolled-back", turn=turn)

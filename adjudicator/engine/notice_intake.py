@@ -15,7 +15,7 @@ from adjudicator.engine.gate import NO_SIGNATURE, out_of_game, signature_reason
 from adjudicator.engine.notices import Kind
 from adjudicator.engine.open_game import OpenGame, now
 from adjudicator.engine.orders import sha256
-from adjudicator.rules import schedule, votes
+from adjudicator.rules import deal, schedule, votes
 from adjudicator.rules.contract import Problem, Reason, msg
 from adjudicator.rules.verdict import Verdict
 from adjudicator.signing import sshsig
@@ -138,7 +138,24 @@ def kind_problems(handle: OpenGame, player: str, kind: Kind, body: Any) -> list[
         from adjudicator.engine import absences
 
         return absence_problems(handle, body) or absences.problems_of(handle, player, body)
+    if kind == "share":
+        return share_problems(handle, player, body)
     return vote_problems(handle, player, body)
+
+
+def share_problems(handle: OpenGame, player: str, share: str) -> list[Problem]:
+    """A share for a game that asks for them (``shares: ask``), before the deal, of 32 to 128
+    hex digits, one per player (docs/randomness.md)."""
+    game = handle.meta["id"]
+    if handle.meta.get("shares") != "ask":
+        return [Problem("share-not-asked", ("share",), game=game)]
+    if not handle.waiting():
+        return [Problem("share-late", ("share",), game=game)]
+    if not deal.is_share(share):
+        return [Problem("share-malformed", ("share",), low=deal.MIN_DIGITS, high=deal.MAX_DIGITS)]
+    if player in handle.shares():
+        return [Problem("share-twice", ("share",), player=player)]
+    return []
 
 
 def vote_problems(handle: OpenGame, player: str, vote: str) -> list[Problem]:

@@ -4,7 +4,8 @@ A notice file holds ``id``, ``player`` and exactly one of
 
 - ``press: {to: all | [names], text: ...}``: table talk, relayed by mail (docs/press.md);
 - ``absence: {from: DATE, to: DATE}``: the player is away (ISO dates in the game's time zone);
-- ``vote: draw | concede | none``: a vote for a draw, a concession, or a draw vote withdrawn.
+- ``vote: draw | concede | none``: a vote for a draw, a concession, or a draw vote withdrawn;
+- ``share: HEX``: the player's share of the deal, under ``shares: ask`` (docs/randomness.md).
 
 It carries no ``turn``: it is taken whatever the player owes now. It is read as strictly as an
 order (the same size caps, strict YAML, no unknown key), signed in the same namespace, and
@@ -23,13 +24,14 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from adjudicator.engine.orders import Parsed, loaded
+from adjudicator.rules import deal
 from adjudicator.rules.contract import Problem, msg
 from adjudicator.rules.errors import NotNow
 from adjudicator.rules.problems import located_all, schema_problems
 from adjudicator.store.gamedir import GameDir
 
-KINDS = ("press", "absence", "vote")
-Kind = Literal["press", "absence", "vote"]
+KINDS = ("press", "absence", "vote", "share")
+Kind = Literal["press", "absence", "vote", "share"]
 FOLDER = "notices"
 MAX_PRESS_CHARS = 8000
 """A press message's text: at most this many characters (a long letter; the file's cap is
@@ -82,14 +84,14 @@ class NoticeFile(BaseModel):
     press: Press | None = None
     absence: Absence | None = None
     vote: Literal["draw", "concede", "none"] | None = None
+    share: str | None = None
 
 
 def looks_like_notice(received: bytes) -> bool:
-    """Whether a file has a top-level ``press:``, ``absence:`` or ``vote:`` key (a file that
-    has none is judged as an order)."""
-    return any(
-        line.startswith((b"press:", b"absence:", b"vote:")) for line in received.splitlines()
-    )
+    """Whether a file has a top-level ``press:``, ``absence:``, ``vote:`` or ``share:`` key
+    (a file that has none is judged as an order)."""
+    heads = (b"press:", b"absence:", b"vote:", b"share:")
+    return any(line.startswith(heads) for line in received.splitlines())
 
 
 def kind_of(data: dict[str, Any]) -> Kind | None:
@@ -119,6 +121,8 @@ def _plainly(problem: Problem, data: Any) -> Problem:
     """An absence's date written as text (quoted, or a date and time) told as such, instead of
     the schema's "not a valid date"."""
     where = problem.path
+    if where == ("share",) and isinstance(data, dict):  # digits alone read as a number
+        return Problem("share-malformed", where, low=deal.MIN_DIGITS, high=deal.MAX_DIGITS)
     if len(where) == 2 and where[0] == "absence" and where[1] in ("from", "to"):
         value = data.get("absence", {}).get(where[1]) if isinstance(data, dict) else None
         if isinstance(value, str):

@@ -9,9 +9,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.rules import schedule, votes
-from adjudicator.rules.contract import Game, State
-from adjudicator.rules.errors import UsageProblem
+from adjudicator.rules import deal, schedule, votes
+from adjudicator.rules.contract import Game, State, msg
+from adjudicator.rules.errors import NotNow, UsageProblem
 from adjudicator.rules.options import ENGINE_OPTIONS, NUMBER_OPTIONS
 from adjudicator.store import clock, journal
 from adjudicator.store.gamedir import GameDir
@@ -66,10 +66,36 @@ class OpenGame:
         ]
 
     def turn(self) -> int:
+        """The current turn (0 while the deal waits for the players' shares)."""
         return self.facts.turn
 
     def state(self, turn: int | None = None) -> State:
+        if self.waiting():  # no turn has a state before the deal
+            raise NotNow(msg("waiting-for-shares", game=self.meta["id"], players=self.owing()))
         return self.dir.state(self.turn() if turn is None else turn)
+
+    def waiting(self) -> bool:
+        """The game asks for the players' shares (``shares: ask``) and has not dealt yet."""
+        return self.facts.turn == 0
+
+    def shares(self) -> dict[str, str]:
+        """Each share taken so far (this step's included), by player."""
+        found = [self.notice(n) for n in self.notices() if n["kind"] == "share"]
+        return {str(d["player"]): str(d["share"]) for d in found}
+
+    def owing(self) -> list[str]:
+        """The players who owe a share, in seat order (none once the game dealt)."""
+        taken = self.shares() if self.waiting() else {}
+        return [p for p in self.players if p not in taken] if self.waiting() else []
+
+    def play_seed(self) -> int | str:
+        """The seed the game plays with: the game master's, or under ``shares: ask`` the one
+        hashed from it and every player's share (:func:`adjudicator.rules.deal.dealt_seed`)."""
+        seed: int | str = self.meta["seed"]
+        if self.meta.get("shares") != "ask":
+            return seed
+        shares = self.shares()
+        return deal.dealt_seed(seed, [shares[p] for p in self.players])
 
     def in_effect(self, turn: int) -> dict[str, dict[str, Any]]:
         """Each player's order in effect for ``turn`` (this step's orders included)."""
@@ -132,6 +158,8 @@ class OpenGame:
 
     def over(self) -> bool:
         """The game is over: by its rules, or because the players' votes ended it."""
+        if self.waiting():
+            return False
         return self.facts.ended is not None or self.game.is_over(self.state())
 
     def notice(self, entry: dict[str, Any]) -> dict[str, Any]:

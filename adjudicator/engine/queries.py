@@ -23,6 +23,8 @@ def status(root: Path) -> dict[str, Any]:
 
 def status_of(handle: OpenGame) -> dict[str, Any]:
     """The status as ``handle`` read the journal (one reading: turn and clock agree)."""
+    if handle.waiting():
+        return waiting_status(handle)
     turn = handle.turn()
     state = handle.state(turn)
     over = handle.over()
@@ -56,6 +58,32 @@ def status_of(handle: OpenGame) -> dict[str, Any]:
     }
 
 
+def waiting_status(handle: OpenGame) -> dict[str, Any]:
+    """The status of a game whose deal waits for the players' shares: turn 0, nobody owes an
+    order, and ``shares_owed`` names who owes a share."""
+    return {
+        "id": handle.meta["id"],
+        "game": handle.meta["game"],
+        "turn": 0,
+        "over": False,
+        "phase": "shares",
+        "owed": {},
+        "waiting_for": [],
+        "received": [],
+        "resigned": handle.resigned(),
+        "conceded": [],
+        "ended": None,
+        "agreed": False,
+        "without": [],
+        "away": [],
+        "deadline": None,
+        "timezone": schedule.game_zone(handle.meta).key,
+        "paused": False,
+        "rolled_back": False,
+        "shares_owed": handle.owing(),
+    }
+
+
 def stored_view(handle: OpenGame, reader: str, turn: int | None = None) -> dict[str, Any]:
     """``reader``'s view as turn ``turn`` (default: the current one) opened."""
     doc: dict[str, Any] = json.loads(stored_view_bytes(handle, reader, turn))
@@ -66,6 +94,8 @@ def stored_view_bytes(handle: OpenGame, reader: str, turn: int | None = None) ->
     """The file of ``reader``'s view as turn ``turn`` (default: the current one) opened."""
     if reader not in ("gm", "public"):
         handle.require_player(reader)
+    if handle.waiting():
+        handle.state()  # NotNow: no view before the deal
     current = handle.turn()
     turn = current if turn is None else turn
     if turn < 1 or turn > current:
@@ -130,6 +160,9 @@ def record(root: Path) -> dict[str, Any]:
         if handle.meta.get("salt"):
             data["salt"] = handle.meta["salt"]
         data["orders"] = all_orders(handle)
+        if handle.meta.get("shares") == "ask":  # with the seed, they give the seed played
+            taken = handle.shares()
+            data["shares"] = [taken[p] for p in handle.players]
     return data
 
 

@@ -8,7 +8,7 @@ import string
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import GenericAlias
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
@@ -73,6 +73,8 @@ class SetupSpec(BaseModel):
     timezone: str | None = None
     reminders: list[str] = Field(default_factory=list)
     lang: Lang = DEFAULT
+    shares: Literal["none", "ask"] = "none"
+    """``ask``: the deal waits for every player's signed share (docs/randomness.md)."""
 
 
 def read_setup(path: Path) -> tuple[Game, dict[str, Any], bytes]:
@@ -202,6 +204,8 @@ def _meta(spec: SetupSpec, game: Game, base: Path) -> tuple[dict[str, Any], list
         "reminders": spec.reminders,
         "lang": spec.lang,
     }
+    if spec.shares == "ask":  # a game.json without shares stays as before
+        meta["shares"] = "ask"
     return meta, problems
 
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adjudicator.engine import intake, open_game
+from adjudicator.engine import dealing, intake, open_game
 from adjudicator.mail import answers, nogame
 from adjudicator.mail.config import DEFAULT_SENDER, MailSettings
 from adjudicator.mail.incoming import MAX_MESSAGE, FoundOrder, Incoming, read_message
@@ -281,6 +281,7 @@ def _one_message(games: list[Game], raw: Raw, settings: MailSettings) -> Outcome
                 message_id=game.keyed(key),
                 **intake.accepted_lines(handle),
                 **handle.opening(),
+                **dealing.deal_if_ready(handle),
             )
     aside: dict[Game | None, list[Msg]] = {}
     hints: set[Game | None] = set()

@@ -5,7 +5,9 @@
 ``tick``) queues the welcomes those lines owe, in one step whose ``queued`` line says up to
 which journal line they were queued (``welcomed``). So each welcome is queued exactly once, and
 before the reports of the same run: a queuing cut short is discarded whole and done again, as
-the reports' is (docs/game-directory.md). Games made before welcomes have no such line.
+the reports' is (docs/game-directory.md). Games made before welcomes have no such line. A game
+that asks for the players' shares (``shares: ask``) is welcomed once it deals; before, ``send``
+asks each player for a share, once (its ``queued`` line says ``asked_shares``).
 
 :func:`answer` is what every mail that asks for an order says of how to answer: the game's
 address, the form's file name, the usual file name of the player's key, the deadline in the
@@ -93,6 +95,8 @@ def queue_welcomes(root: Path, sender: str) -> int:
         store = running.store
         log = store.log()
         names = _welcomed(log, running.facts.welcomed)
+        if running.facts.turn == 0:  # shares: ask: asked for shares now, welcomed once dealt
+            return _ask_shares(running, sender)
         if not names:
             return 0
         meta = store.meta()
@@ -135,6 +139,32 @@ def queue_welcomes(root: Path, sender: str) -> int:
             outbox.put(message, f"welcome-{name}")
             count += 1
         running.commit("queued", welcomed=len(log))
+    return count
+
+
+def _ask_shares(running: steps.Step, sender: str) -> int:
+    """Queue, once, the mail that asks each player for their share of the deal; how many."""
+    if running.facts.asked_shares:
+        return 0
+    store = running.store
+    meta = store.meta()
+    game = load_game(meta["game"])
+    outbox = Outbox(store.root)
+    count = 0
+    for seat in meta["players"]:
+        name = seat["name"]
+        words = present.share_request(meta["id"], name, game, lang_of(meta, name))
+        message = welcome_mail(
+            sender=sender,
+            to=seat["email"],
+            subject=words.subject,
+            body=words.text,
+            html=words.html,
+            message_id=new_message_id(sender, f"{meta['id']}.share.{name}"),
+        )
+        outbox.put(message, f"share-{name}")
+        count += 1
+    running.commit("queued", asked_shares=True)
     return count
 
 

@@ -22,6 +22,10 @@ def status_lines(data: dict[str, Any]) -> list[str]:
         if data["ended"] is not None:
             lines.append(ended_text(data["ended"]))
         return lines + _waiting_lines(data)
+    if "shares_owed" in data:  # shares: ask, before the deal
+        owing = ", ".join(data["shares_owed"])
+        lines = [f"{data['id']} ({data['game']}): not dealt yet, waiting for shares from {owing}"]
+        return lines + _waiting_lines(data)
     phase = {"commit": ": commitments", "reveal": ": the reveal"}.get(data["phase"], "")
     lines = [f"{data['id']} ({data['game']}), turn {data['turn']}{phase}"]
     for player, to_do in data["owed"].items():
@@ -68,6 +72,9 @@ def game_line(data: dict[str, Any]) -> str:
         return f"{data['id']}: problem: {'; '.join(problems)}"
     if data["over"]:
         parts = [f"{data['id']}: over after turn {data['turn'] - 1}"]
+    elif "shares_owed" in data:
+        parts = [f"{data['id']}: not dealt yet, waiting for shares from "]
+        parts[0] += ", ".join(data["shares_owed"])
     else:
         phase = {"commit": " (commitments)", "reveal": " (the reveal)"}.get(data["phase"], "")
         waiting = ", ".join(data["waiting_for"]) or "nobody"

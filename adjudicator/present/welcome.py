@@ -166,6 +166,25 @@ def welcome(facts: WelcomeFacts, game: Game, lang: str = DEFAULT) -> Welcome:
     return Welcome(say(about, game, lang), text, html)
 
 
+def share_request(game_id: str, player: str, game: Game, lang: str = DEFAULT) -> Welcome:
+    """The mail that asks ``player`` for their share of the deal (``shares: ask``), in
+    ``lang``: how to make, sign and send one."""
+    env = report_environment(game, lang)
+    title = say(msg("game-title", title=game.title), game, lang)
+    said = {"title": title, "game_id": game_id, "player": player}
+    text = env.get_template("share_request.txt.j2").render(**said)
+    rules = summary_html(game, lang)
+    html = env.get_template("welcome.html.j2").render(
+        lang=lang,
+        title=title,
+        game_id=game_id,
+        text=text.rstrip("\n"),
+        rules=None if rules is None else Markup(rules),
+    )
+    about = msg("mail-share-subject", game=game_id, player=player)
+    return Welcome(say(about, game, lang), text, html)
+
+
 def _value(value: Any) -> str:
     """An option's value as the setup file writes it."""
     if value is None:

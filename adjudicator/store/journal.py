@@ -27,7 +27,10 @@ Every line has ``at``, the UTC time it was written, and ``prev``, the SHA-256 of
 it (64 zeros for the first): the journal is a hash chain. A line also names what its step did to
 the game directory: ``files`` (each new file's path and digest, docs/archive.md) and ``moved``
 (each file moved, old path to new). The ``created`` line also holds the seed ``commitment`` and
-the game's ``public`` header (game, id, players without addresses, options), and ``welcome``:
+the game's ``public`` header (game, id, players without addresses, options; ``shares``: ``ask``
+when the deal waits for the players' shares, whose ``created`` line has ``turn`` 0 and whose
+``submitted`` or ``mail`` line that took the last share holds ``dealt``: ``turn`` 1 and
+``deadline``), and ``welcome``:
 true, each player is sent the welcome mail (games made before it have none). Steps of the engine
 and of mail add these lines:
 
@@ -39,7 +42,8 @@ and of mail add these lines:
                 key; as received in older journals), ``orders``: one message's orders for this
                 game, its receipts
 ``queued``      ``turns`` whose reports were queued, ``announced``: the journal lines announced,
-                ``welcomed``: the journal lines whose welcome mails were queued
+                ``welcomed``: the journal lines whose welcome mails were queued,
+                ``asked_shares``: each player was asked for a share (``shares: ask``)
 ``sent``        ``sent``, ``in_doubt``, ``failed``: what one delivery did
 ``recovered``   ``kind``: a step cut short, finished or discarded by the next command
 ``revealing``   ``reveal``: the reveal of ``sealing: commit-reveal`` opened by the clock or the
@@ -125,11 +129,15 @@ def clock(log: list[dict[str, Any]], turn: int) -> Clock:
         opens = (kind == "created" and entry["turn"] == turn) or (
             kind == "adjudicated" and entry["turn"] == turn - 1
         )
-        reveal = entry.get("reveal")
+        reveal, dealt = entry.get("reveal"), entry.get("dealt")
         if opens:  # a turn opened again after a rollback starts afresh
             state = Clock(turn, opened=_time(entry["at"]))
             if entry.get("deadline"):
                 state.deadline = _time(entry["deadline"])
+        elif dealt and dealt["turn"] == turn:  # the step that took the last share dealt
+            state = Clock(turn, opened=_time(entry["at"]))
+            if dealt.get("deadline"):
+                state.deadline = _time(dealt["deadline"])
         elif reveal and reveal["turn"] == turn:  # the reveal is a phase with its own clock
             state = Clock(turn, opened=_time(entry["at"]))
             if reveal.get("deadline"):
@@ -159,7 +167,7 @@ class Facts:
     """What the journal says of the game: everything else is derived from these."""
 
     turn: int = 0
-    """The current turn (0 before ``created``)."""
+    """The current turn (0 before ``created``, and while the deal waits for the shares)."""
     lines: int = 0
     files: dict[str, str] = field(default_factory=dict)
     """Every file the journal names, where it is now, with its digest (docs/archive.md)."""
@@ -187,6 +195,8 @@ class Facts:
     ``replaced`` line with ``welcome``)."""
     ended: dict[str, Any] | None = None
     """How the players' votes ended the game (a draw, or by concession), if they did."""
+    asked_shares: bool = False
+    """Each player was asked for their share of the deal by mail (``shares: ask``)."""
 
 
 def order_entries(entry: dict[str, Any]) -> list[dict[str, Any]]:
@@ -213,8 +223,9 @@ def facts(log: list[dict[str, Any]]) -> Facts:
         for source, target in (entry.get("moved") or {}).items():
             if source in result.files:
                 result.files[target] = result.files.pop(source)
-        if kind == "created":
-            result.turn = 1
+        if kind == "created" or entry.get("dealt"):
+            waits = kind == "created" and entry.get("turn") == 0  # the deal waits for shares
+            result.turn = 0 if waits else 1
             result.in_effect[1] = {}
         elif kind == "adjudicated":
             result.turn = entry["turn"] + 1
@@ -230,6 +241,7 @@ def facts(log: list[dict[str, Any]]) -> Facts:
             result.queued.update(entry.get("turns") or [])
             result.announced = max(result.announced, entry.get("announced") or 0)
             result.welcomed = max(result.welcomed, entry.get("welcomed") or 0)
+            result.asked_shares = result.asked_shares or bool(entry.get("asked_shares"))
         for order in order_entries(entry):
             kept = result.committed if order.get("kind") == "commitment" else result.in_effect
             kept.setdefault(order["turn"], {})[order["player"]] = order
