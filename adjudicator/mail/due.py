@@ -2,8 +2,9 @@
 
 A turn is adjudicated when every owed order is in, or, under ``nmr: default``, once its deadline
 has passed; under ``nmr: wait`` the game master is told instead (once per deadline). Before the
-deadline, players who still owe orders are reminded at the setup's ``reminders``. A paused game
-and a rolled-back turn (the game master adjudicates it again) wait. Players are told by mail of
+deadline, players who still owe orders are reminded at the setup's ``reminders``. A paused game,
+a turn whose reports still wait to be sent (the clock waits for the mail) and a rolled-back turn
+(the game master adjudicates it again) wait. Players are told by mail of
 the game master's actions (see :data:`adjudicator.store.journal.GM_ACTIONS`), and of a deadline an
 absence moved (``absence: extend``).
 """
@@ -46,7 +47,7 @@ def what_is_due(
     status: dict[str, Any], times: journal.Clock, meta: dict[str, Any], now: datetime
 ) -> Due:
     """What the clock asks of the game now (pure)."""
-    if status["over"] or times.paused_since is not None or times.rolled_back:
+    if status["over"] or times.standing() or times.rolled_back:
         return Due()
     if status.get("agreed"):  # a draw agreed, or one player left: due at once
         return Due(adjudicate="agreed")
