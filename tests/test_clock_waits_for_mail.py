@@ -15,6 +15,7 @@ from email.parser import BytesParser
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
 from adjudicator.mail import queue
@@ -24,6 +25,7 @@ from tests.helpers import Table, run
 from tests.smtpserver import HOST, PASSWORD, USER, Authority, Server, running_server
 
 authority = smtpserver.authority
+DOCS = Path(__file__).parent.parent / "docs"
 
 START = datetime.fromisoformat("2026-11-23T10:00:00+00:00")
 ADJUDICATED = START + timedelta(hours=1)
@@ -137,6 +139,12 @@ def test_the_deadline_counts_from_when_the_last_report_left(
             "deadline moved: turn 2: 2026-11-27 23:00 UTC (was 2026-11-25 11:00 UTC): the clock "
             "stood still while the turn's reports waited to be sent"
         ) in record.output
+        data = json.loads(run("log", table.gamedir, "--json").output)
+        assert data["deadlines_moved"] == [
+            {"turn": 2, "deadline": moved.isoformat(), "was": original.isoformat(), "why": "mail"}
+        ]
+        schema = json.loads((DOCS / "schemas" / "sultan-record.schema.json").read_text())
+        assert [e.message for e in jsonschema.Draft7Validator(schema).iter_errors(data)] == []
 
         # the reminder states the moved deadline, 24 hours before it
         at(monkeypatch, moved - timedelta(hours=24, seconds=1))
