@@ -196,3 +196,24 @@ def test_the_record_says_why_a_deadline_moved_in_each_language(lang: str, reason
     text = record_text(record, "Sultan", lang)
     line = f"deadline moved: turn 2: 2026-11-27 23:00 UTC (was 2026-11-25 11:00 UTC): {reason}"
     assert line in text.splitlines()
+
+
+def test_a_pause_during_the_wait_moves_the_deadline_once(
+    tmp_path: Path, authority: Authority, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table, _ = a_turn_adjudicated_while_the_server_is_down(tmp_path, authority, monkeypatch)
+    original = ADJUDICATED + timedelta(hours=48)
+    at(monkeypatch, ADJUDICATED + timedelta(hours=10))
+    assert run("pause", table.gamedir).exit_code == 0
+    at(monkeypatch, ADJUDICATED + timedelta(hours=20))
+    assert run("resume", table.gamedir).exit_code == 0
+    at(monkeypatch, ADJUDICATED + timedelta(hours=30))
+    assert table.status()["deadline"] == (original + timedelta(hours=30)).isoformat()
+    at(monkeypatch, BACK)
+    with server_up(authority, table) as (server, config):
+        assert run("send", table.gamedir, "--config", config).exit_code == 0
+        assert len(server.received) == 3 * len(table.names), "the reports, pause, resume"
+    moved = original + (BACK - ADJUDICATED)
+    [line] = [e for e in journal(table, "sent") if e.get("mailed")]
+    assert line["mailed"]["deadline"] == moved.isoformat(), "the pause is counted once"
+    assert table.status()["deadline"] == moved.isoformat()

@@ -115,6 +115,19 @@ class Clock:
     still until the last one leaves."""
     mail_held: set[str] = field(default_factory=set)
     """This turn's reports still queued (paths in the game)."""
+    stood: list[tuple[datetime, datetime]] = field(default_factory=list)
+    """The spans of this turn by which a move of the deadline has counted already (a pause that
+    was resumed, a wait for the mail): a span counts once, whichever moved it."""
+
+    def uncounted(self, start: datetime, end: datetime) -> timedelta:
+        """How much of ``start`` to ``end`` no move of the deadline has counted yet."""
+        left, cursor = timedelta(0), start
+        for begin, finish in sorted(self.stood):
+            if finish <= cursor or begin >= end:
+                continue
+            left += max(begin - cursor, timedelta(0))
+            cursor = max(cursor, finish)
+        return left + max(end - cursor, timedelta(0))
 
     def standing(self) -> bool:
         """Whether the clock stands still: paused, or the turn's reports wait to be sent."""
@@ -124,7 +137,7 @@ class Clock:
         """The deadline as it would be if the reports still queued left at ``now``."""
         if self.deadline is None or self.mail_since is None:
             return self.deadline
-        return moved_by(self.deadline, now - self.mail_since)
+        return moved_by(self.deadline, self.uncounted(self.mail_since, now))
 
     def reminded_for(self, deadline: datetime, before: int) -> bool:
         """Whether a reminder this close to ``deadline`` (or closer) was queued."""
@@ -162,6 +175,7 @@ def clock(log: list[dict[str, Any]], turn: int) -> Clock:
     """The clock of ``turn`` (the current one) from the whole log, read in order."""
     state = Clock(turn)
     paused: datetime | None = None
+    resumed_from: datetime | None = None
     held: set[str] = set()
     since: datetime | None = None
     for entry in log:
@@ -174,7 +188,7 @@ def clock(log: list[dict[str, Any]], turn: int) -> Clock:
         if kind == "paused":
             paused = _time(entry["at"])
         elif kind == "resumed":
-            paused = None
+            resumed_from, paused = paused, None
         opens = (kind == "created" and entry["turn"] == turn) or (
             kind == "adjudicated" and entry["turn"] == turn - 1
         )
@@ -193,9 +207,15 @@ def clock(log: list[dict[str, Any]], turn: int) -> Clock:
             state.deadline = _time(entry["deadline_moved"]["deadline"])
         elif entry.get("mailed") and entry["mailed"]["turn"] == turn:  # the reports left
             state.deadline = _time(entry["mailed"]["deadline"])
+            state.stood.append((_time(entry["mailed"]["since"]), _time(entry["at"])))
         elif entry.get("turn") != turn:
             continue
-        elif kind in ("deadline", "extended", "resumed") and entry.get("deadline"):
+        elif kind == "resumed":
+            if entry.get("deadline"):
+                state.deadline = _time(entry["deadline"])
+            if resumed_from is not None and state.opened is not None:
+                state.stood.append((max(resumed_from, state.opened), _time(entry["at"])))
+        elif kind in ("deadline", "extended") and entry.get("deadline"):
             state.deadline = _time(entry["deadline"])
         elif kind == "rolled-back":
             state.rolled_back = True
@@ -219,7 +239,7 @@ def mailed(log: list[dict[str, Any]], moved: dict[str, str], at: datetime) -> di
         return None
     if times.deadline is None:
         return None
-    deadline = moved_by(times.deadline, at - times.mail_since)
+    deadline = moved_by(times.deadline, times.uncounted(times.mail_since, at))
     if deadline == times.deadline:
         return None  # sent within the minute (or past the calendar's end): nothing moves
     return {
