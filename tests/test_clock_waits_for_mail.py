@@ -20,6 +20,7 @@ import pytest
 
 from adjudicator.mail import queue
 from adjudicator.present.record_text import record_text
+from adjudicator.store import journal as journal_of
 from tests import smtpserver
 from tests.helpers import Table, run
 from tests.smtpserver import HOST, PASSWORD, USER, Authority, Server, running_server
@@ -157,6 +158,11 @@ def test_the_deadline_counts_from_when_the_last_report_left(
         assert moved.isoformat() == "2026-11-27T23:00:00+00:00"
         assert all(shown in text_of(m) for m in mails(server, before))
 
+    out = tmp_path / "cairo-2026.json"  # the journal with its moved deadline still verifies
+    assert run("archive", table.gamedir, "-o", out).exit_code == 0
+    verified = run("verify", out)
+    assert verified.exit_code == 0, verified.output
+
 
 def test_a_game_without_mail_keeps_its_deadline(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -217,3 +223,11 @@ def test_a_pause_during_the_wait_moves_the_deadline_once(
     [line] = [e for e in journal(table, "sent") if e.get("mailed")]
     assert line["mailed"]["deadline"] == moved.isoformat(), "the pause is counted once"
     assert table.status()["deadline"] == moved.isoformat()
+
+
+def test_only_a_players_queued_report_of_the_turn_holds_the_clock() -> None:
+    assert journal_of.is_report("mail/queue/000007-report-2-bob.eml", 2)
+    assert not journal_of.is_report("mail/queue/000010-report-2-gm.eml", 2), "the gm's copy"
+    assert not journal_of.is_report("mail/queue/000007-report-12-bob.eml", 1)
+    assert not journal_of.is_report("mail/queue/000007-receipt-bob.eml", 2)
+    assert not journal_of.is_report("mail/sent/000007-report-2-bob.eml", 2)

@@ -149,10 +149,16 @@ def _time(text: str) -> datetime:
 
 
 def is_report(path: str, turn: int) -> bool:
-    """Whether ``path`` is a queued report of ``turn`` (``mail/queue/000007-report-2-bob.eml``)."""
+    """Whether ``path`` is a player's queued report of ``turn``
+    (``mail/queue/000007-report-2-bob.eml``; the game master's copy, ``-gm``, holds no clock)."""
     folder, _, name = path.rpartition("/")
     number, _, rest = name.partition("-")
-    return folder == "mail/queue" and number.isdigit() and rest.startswith(f"report-{turn}-")
+    return (
+        folder == "mail/queue"
+        and number.isdigit()
+        and rest.startswith(f"report-{turn}-")
+        and rest != f"report-{turn}-gm.eml"
+    )
 
 
 def moved_by(deadline: datetime, wait: timedelta) -> datetime:
