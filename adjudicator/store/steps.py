@@ -154,7 +154,7 @@ def finish(
         entry["files"] = files
     if moved:
         entry["moved"] = moved
-    if any(s.startswith("mail/queue/") and t.startswith(_OUT_TO) for s, t in moved.items()):
+    if any(_report_left(source, target) for source, target in moved.items()):
         when = datetime.fromisoformat(entry["at"])
         if (wait := journal.mailed(store.log(), moved, when)) is not None:
             entry["mailed"] = wait  # the turn's last report left: its deadline moves
@@ -231,6 +231,11 @@ def _discard(
 
 _OUT_FROM = ("mail/queue/", "mail/sending/")
 _OUT_TO = ("mail/sending/", "mail/sent/", "mail/failed/")
+
+
+def _report_left(source: str, target: str) -> bool:
+    """Whether a report mail left the queue (the journal is read again only then)."""
+    return source.startswith("mail/queue/") and "-report-" in source and target.startswith(_OUT_TO)
 
 
 def _delivery_target(rel: str, strays: list[str]) -> str | None:
