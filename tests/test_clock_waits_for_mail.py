@@ -119,9 +119,17 @@ def test_the_deadline_counts_from_when_the_last_report_left(
         back = run("tick", table.gamedir, "--config", config)
         assert back.exit_code == 0, back.output
         assert "adjudicated" not in back.output and "reminded" not in back.output
-        sent = mails(server)
-        assert sorted(str(m["To"]) for m in sent) == [f"{p}@example.org" for p in table.names]
-        assert {str(m["Subject"]).split(":")[0] for m in sent} == {"[cairo-2026] turn 2"}
+        reports, notices = mails(server)[:3], mails(server)[3:]
+        assert sorted(str(m["To"]) for m in reports) == [f"{p}@example.org" for p in table.names]
+        assert {str(m["Subject"]).split(":")[0] for m in reports} == {"[cairo-2026] turn 2"}
+        # the reports say the deadline as it stood; a notice right after them, the moved one
+        assert sorted(str(m["To"]) for m in notices) == [f"{p}@example.org" for p in table.names]
+        assert {str(m["Subject"]) for m in notices} == {"[cairo-2026] deadline moved"}
+        assert all(
+            "the deadline for turn 2 is now 2026-11-27 23:00 UTC (2026-11-28 00:00 CET, "
+            "Europe/Berlin)." in text_of(m)
+            for m in notices
+        )
 
         assert len(journal(table, "adjudicated")) == 1, "no deadline passed"
         assert opened["defaulted"] == [], "no default order was played"
@@ -218,7 +226,7 @@ def test_a_pause_during_the_wait_moves_the_deadline_once(
     at(monkeypatch, BACK)
     with server_up(authority, table) as (server, config):
         assert run("send", table.gamedir, "--config", config).exit_code == 0
-        assert len(server.received) == 3 * len(table.names), "the reports, pause, resume"
+        assert len(server.received) == 4 * len(table.names), "reports, pause, resume, moved"
     moved = original + (BACK - ADJUDICATED)
     [line] = [e for e in journal(table, "sent") if e.get("mailed")]
     assert line["mailed"]["deadline"] == moved.isoformat(), "the pause is counted once"

@@ -6,7 +6,7 @@ deadline, players who still owe orders are reminded at the setup's ``reminders``
 a turn whose reports still wait to be sent (the clock waits for the mail) and a rolled-back turn
 (the game master adjudicates it again) wait. Players are told by mail of
 the game master's actions (see :data:`adjudicator.store.journal.GM_ACTIONS`), and of a deadline an
-absence moved (``absence: extend``).
+absence moved (``absence: extend``) or the wait for the mail moved.
 """
 
 from __future__ import annotations
@@ -218,6 +218,11 @@ def _announcement(
             when = schedule.shown(datetime.fromisoformat(reveal["deadline"]), where)
             return Msg("mail-announce-reveal-deadline", {"turn": label, "deadline": when}), told
         return Msg("mail-announce-reveal", {"turn": label}), told
+    mailed = entry.get("mailed")
+    if mailed:  # the clock waited for the mail: the reports said the deadline before it moved
+        when = schedule.shown(datetime.fromisoformat(mailed["deadline"]), where)
+        label = turn_label(mailed["turn"])
+        return Msg("mail-announce-mailed", {"turn": label, "deadline": when}), playing
     moved = entry.get("deadline_moved")
     if moved:  # absence: extend
         when = schedule.shown(datetime.fromisoformat(moved["deadline"]), where)
@@ -260,7 +265,7 @@ def announce(root: Path, sender: str) -> int:
         start = running.facts.announced
         for index, entry in enumerate(log[start:], start):
             if entry["type"] not in journal.GM_ACTIONS and not (
-                entry.get("reveal") or entry.get("deadline_moved")
+                entry.get("reveal") or entry.get("deadline_moved") or entry.get("mailed")
             ):
                 continue
             action, told = _announcement(entry, meta, store.read_json)
