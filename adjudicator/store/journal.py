@@ -55,9 +55,9 @@ A line that takes the current turn's last report out of ``mail/queue/`` (handed 
 written to ``outbox/``, refused for good, or left in doubt: a ``sent`` line, or the
 ``recovered`` line of a send cut short) also holds ``mailed``: ``turn``, ``deadline`` (the new
 one), ``was`` and ``since`` (when the reports were queued), when the wait moved the deadline
-(by its whole minutes). While
-a report of the current turn is queued the clock stands still (:attr:`Clock.mail_since`), and
-the deadline moves by the time the reports waited, as under ``paused`` (:func:`mailed`).
+(by its whole minutes). While a player's report of the current turn is queued the clock stands
+still (:attr:`Clock.mail_since`), and the deadline moves by the time the reports waited, as
+under ``paused`` (:func:`mailed`); a span both counted moves it once (:attr:`Clock.stood`).
 
 Under ``sealing: commit-reveal`` an accepted commitment is an order entry with ``kind:
 commitment``; the line that opens a turn's reveal (the ``submitted`` or ``mail`` line that
@@ -151,6 +151,8 @@ def _time(text: str) -> datetime:
 def is_report(path: str, turn: int) -> bool:
     """Whether ``path`` is a player's queued report of ``turn``
     (``mail/queue/000007-report-2-bob.eml``; the game master's copy, ``-gm``, holds no clock)."""
+    if not path.startswith("mail/queue/"):
+        return False  # most files of a game: at once
     folder, _, name = path.rpartition("/")
     number, _, rest = name.partition("-")
     return (
