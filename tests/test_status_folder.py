@@ -45,7 +45,8 @@ def test_status_of_a_folder_gives_one_line_a_game(
     assert len(lines) == 2, lines
     cairo, giza = lines
     assert cairo.startswith("cairo-2026: turn 1, waiting for ")
-    assert "deadline 2026-11-25 20:00 UTC" in cairo
+    # the clock waits for the mail: the deadline as it would be if the reports left now
+    assert "deadline 2026-11-25 23:00 UTC (reports waiting to be sent)" in cairo
     assert "mail: 6 queued, the oldest for 3h" in cairo
     assert giza.startswith("giza-2026: turn 1, waiting for ")
     assert "deadline none" in giza and "queued" not in giza

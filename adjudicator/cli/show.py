@@ -185,7 +185,11 @@ def log(gamedir: Path, as_json: bool) -> None:
     if as_json:
         echo_json(data)
         return
-    echo(record_text(data, load_game(data["game"]).title), nl=False)
+    from adjudicator.rules.lang import game_lang
+    from adjudicator.store.gamedir import GameDir
+
+    lang = game_lang(GameDir(gamedir).meta())
+    echo(record_text(data, load_game(data["game"]).title, lang), nl=False)
 
 
 @click.command()

@@ -8,7 +8,7 @@ copy.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -89,7 +89,8 @@ def resume(root: Path) -> datetime | None:
         if times.deadline is not None:
             stood_from = max(times.paused_since, times.opened or times.paused_since)
             try:
-                new = schedule.later(times.deadline, max(now - stood_from, timedelta(0)))
+                # a span the wait for the mail counted already moves it once
+                new = schedule.later(times.deadline, times.uncounted(stood_from, now))
             except schedule.ScheduleError:
                 new = times.deadline  # at the end of the calendar already: it stays
         stamp = None if new is None else clock.stamp(new)

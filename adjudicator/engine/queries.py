@@ -34,6 +34,9 @@ def status_of(handle: OpenGame) -> dict[str, Any]:
     resigned = handle.resigned()
     conceded = handle.votes().conceded
     times = handle.clock()
+    deadline = times.deadline  # while the reports wait to be sent: as if they left now
+    if times.mail_since is not None:
+        deadline = times.deadline_if_sent(clock.now())
     away = absences.left_out(handle)
     left_out = resigned + conceded + handle.without(turn) + away
     return {
@@ -51,9 +54,10 @@ def status_of(handle: OpenGame) -> dict[str, Any]:
         "agreed": not over and handle.ending() is not None,
         "without": handle.without(turn),
         "away": [a.json() for a in absences.ahead(handle)],
-        "deadline": None if over or times.deadline is None else clock.stamp(times.deadline),
+        "deadline": None if over or deadline is None else clock.stamp(deadline),
         "timezone": schedule.game_zone(handle.meta).key,
         "paused": times.paused_since is not None,
+        "waiting_for_mail": not over and times.mail_since is not None,
         "rolled_back": times.rolled_back,
     }
 
@@ -148,6 +152,10 @@ def record(root: Path) -> dict[str, Any]:
     away = absences.stretches(absences.days_of(handle), handle.players)
     if away:  # public, as the reports say them (rulings E22)
         data["absences"] = [a.json() for a in away]
+    wanted = ("turn", "deadline", "was")
+    moved = [{k: e["mailed"][k] for k in wanted} for e in handle.log if e.get("mailed")]
+    if moved:  # public: the reminders say the deadlines; ``why``: the clock waited for the mail
+        data["deadlines_moved"] = [{**m, "why": "mail"} for m in moved]
     if handle.meta.get("commitment"):
         data["commitment"] = handle.meta["commitment"]
     if over and any(n["kind"] == "press" for n in handle.facts.notices):

@@ -2,10 +2,11 @@
 
 A turn is adjudicated when every owed order is in, or, under ``nmr: default``, once its deadline
 has passed; under ``nmr: wait`` the game master is told instead (once per deadline). Before the
-deadline, players who still owe orders are reminded at the setup's ``reminders``. A paused game
-and a rolled-back turn (the game master adjudicates it again) wait. Players are told by mail of
+deadline, players who still owe orders are reminded at the setup's ``reminders``. A paused game,
+a turn whose reports still wait to be sent (the clock waits for the mail) and a rolled-back turn
+(the game master adjudicates it again) wait. Players are told by mail of
 the game master's actions (see :data:`adjudicator.store.journal.GM_ACTIONS`), and of a deadline an
-absence moved (``absence: extend``).
+absence moved (``absence: extend``) or the wait for the mail moved.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def what_is_due(
     status: dict[str, Any], times: journal.Clock, meta: dict[str, Any], now: datetime
 ) -> Due:
     """What the clock asks of the game now (pure)."""
-    if status["over"] or times.paused_since is not None or times.rolled_back:
+    if status["over"] or times.standing() or times.rolled_back:
         return Due()
     if status.get("agreed"):  # a draw agreed, or one player left: due at once
         return Due(adjudicate="agreed")
@@ -217,6 +218,11 @@ def _announcement(
             when = schedule.shown(datetime.fromisoformat(reveal["deadline"]), where)
             return Msg("mail-announce-reveal-deadline", {"turn": label, "deadline": when}), told
         return Msg("mail-announce-reveal", {"turn": label}), told
+    mailed = entry.get("mailed")
+    if mailed:  # the clock waited for the mail: the reports said the deadline before it moved
+        when = schedule.shown(datetime.fromisoformat(mailed["deadline"]), where)
+        label = turn_label(mailed["turn"])
+        return Msg("mail-announce-mailed", {"turn": label, "deadline": when}), playing
     moved = entry.get("deadline_moved")
     if moved:  # absence: extend
         when = schedule.shown(datetime.fromisoformat(moved["deadline"]), where)
@@ -259,7 +265,7 @@ def announce(root: Path, sender: str) -> int:
         start = running.facts.announced
         for index, entry in enumerate(log[start:], start):
             if entry["type"] not in journal.GM_ACTIONS and not (
-                entry.get("reveal") or entry.get("deadline_moved")
+                entry.get("reveal") or entry.get("deadline_moved") or entry.get("mailed")
             ):
                 continue
             action, told = _announcement(entry, meta, store.read_json)

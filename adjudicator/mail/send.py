@@ -21,7 +21,7 @@ from adjudicator.mail.queue import Outbox, SendReport, deliver, failure_notice
 from adjudicator.mail.turn_reports import queue_due_reports
 from adjudicator.mail.welcome import queue_welcomes
 from adjudicator.rules.lang import game_lang
-from adjudicator.store import steps
+from adjudicator.store import journal, steps
 from adjudicator.store.gamedir import GameDir
 
 
@@ -44,6 +44,30 @@ def send_game(root: Path, settings: MailSettings, deliver_too: bool = True) -> S
     queue_due(root, settings)
     if not deliver_too:
         return SendReport()
+    report = _deliver(root, settings)
+    if report.failed or report.never_works or not _deadline_moved(root):
+        return report
+    announce(root, settings.sender or DEFAULT_SENDER)  # the players learn the moved deadline now
+    more = _deliver(root, settings)
+    return SendReport(
+        sent=report.sent + more.sent,
+        written=report.written + more.written,
+        in_doubt=list(dict.fromkeys(report.in_doubt + more.in_doubt)),
+        failed=more.failed,
+        refused_for_good=report.refused_for_good + more.refused_for_good,
+        never_works=more.never_works,
+    )
+
+
+def _deadline_moved(root: Path) -> bool:
+    """Whether the delivery just done took a turn's last report out of the queue and so moved
+    its deadline (the journal's last line holds ``mailed``)."""
+    last = GameDir(root).log_bytes().rstrip(b"\n").rsplit(b"\n", 1)[-1]
+    return bool(last) and bool(journal.parse(last).get("mailed"))
+
+
+def _deliver(root: Path, settings: MailSettings) -> SendReport:
+    """Deliver the game's queue, one step."""
     with steps.step(root, "send") as running:
         report = deliver(Outbox(root), settings)
         _tell_refused(root, settings, report)

@@ -180,9 +180,10 @@ def waiting(
 
 def announcement(*, game_id: str, action: Msg, lang: str = "en", game: Game | None = None) -> Mail:
     """The players' notice of a game master's action (a ``mail-announce-...`` code), or of a
-    deadline an absence moved, which no game master did."""
+    deadline an absence or the wait for the mail moved, which no game master did."""
     text = body("announcement.txt.j2", lang, game_id=game_id, text=say(action, game, lang))
-    code = "mail-absence-subject" if action.code == "mail-announce-absence" else None
+    moves = ("mail-announce-absence", "mail-announce-mailed")
+    code = "mail-absence-subject" if action.code in moves else None
     about = Msg(code or "mail-announcement-subject", {"game": game_id})
     return Mail(subject(about, lang=lang), text)
 

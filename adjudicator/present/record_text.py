@@ -19,8 +19,9 @@ _ROUND_HEAD = ("stage", "round", "turn", "turns", "start_player")
 _LEFT_OUT = ("after",)
 
 
-def record_text(record: dict[str, Any], title: str) -> str:
-    """``record`` (the JSON of ``log --json``) as text; ``title``: the game's title."""
+def record_text(record: dict[str, Any], title: str, lang: str = "en") -> str:
+    """``record`` (the JSON of ``log --json``) as text; ``title``: the game's title; ``lang``:
+    the language of the reasons a deadline moved."""
     players = record["players"]
     colours = record.get("colours")
     if isinstance(colours, dict):
@@ -65,6 +66,7 @@ def record_text(record: dict[str, Any], title: str) -> str:
     if record.get("absences"):
         away = [f"{a['player']} {a['from']} to {a['to']}" for a in record["absences"]]
         lines.append(f"absences: {', '.join(away)}")
+    lines.extend(_deadlines_moved(record.get("deadlines_moved") or [], lang))
     if record.get("conceded"):
         lines.append(f"conceded: {', '.join(record['conceded'])}")
     for forfeit in record.get("forfeits") or []:
@@ -77,6 +79,26 @@ def record_text(record: dict[str, Any], title: str) -> str:
         lines.append("")
         lines.extend(_result(record["result"]))
     return "\n".join(lines) + "\n"
+
+
+def _deadlines_moved(moved: list[dict[str, Any]], lang: str) -> list[str]:
+    """Each deadline the clock moved, with its reason in words (``why``: ``mail``, the turn's
+    reports waited to be sent)."""
+    if not moved:
+        return []
+    from adjudicator.present.words import say  # YAML: only when there is a reason to word
+    from adjudicator.rules.contract import Msg
+
+    return [
+        f"deadline moved: turn {m['turn']}: {_when(m['deadline'])} (was {_when(m['was'])}): "
+        + say(Msg(f"record-deadline-moved-{m['why']}", {}), lang=lang)
+        for m in moved
+    ]
+
+
+def _when(stamp: str) -> str:
+    """A journal time as ``2026-11-25 10:00 UTC``."""
+    return f"{stamp[:10]} {stamp[11:16]} UTC"
 
 
 def _options(record: dict[str, Any]) -> str:

@@ -80,11 +80,18 @@ def game_line(data: dict[str, Any]) -> str:
         waiting = ", ".join(data["waiting_for"]) or "nobody"
         parts = [f"{data['id']}: turn {data['turn']}{phase}, waiting for {waiting}"]
         deadline = "none" if data["deadline"] is None else _short(data)
-        parts.append(f"deadline {deadline}" + (" (paused)" if data["paused"] else ""))
+        parts.append(f"deadline {deadline}{_standing(data)}")
     if data.get("queued"):
         parts.append(f"mail: {queued_text(data['queued'])}")
     parts += [f"problem: {p}" for p in problems]
     return "; ".join(parts)
+
+
+def _standing(data: dict[str, Any]) -> str:
+    """Why the clock stands still, in brackets, or nothing."""
+    if data["paused"]:
+        return " (paused)"
+    return " (reports waiting to be sent)" if data.get("waiting_for_mail") else ""
 
 
 def _short(data: dict[str, Any]) -> str:
@@ -108,6 +115,11 @@ def deadline_text(data: dict[str, Any]) -> str:
     text = schedule.shown(deadline, schedule.zone(data["timezone"]))
     if data["paused"]:
         return f"{text} (paused: the clock stands still)"
+    if data.get("waiting_for_mail"):
+        return (
+            f"{text} if the reports left now (the reports of turn {data['turn']} wait to be "
+            "sent: the clock stands still until the last has left)"
+        )
     from adjudicator.present.words import say  # YAML: only when there is a deadline to word
 
     return f"{text}; {say(schedule.left(deadline, clock.now()))}"

@@ -55,6 +55,14 @@ accepted (:mod:`adjudicator.engine.notices`); a line without any has no such key
 extend``, a line whose absences move the current turn's deadline also holds ``deadline_moved``:
 ``turn``, ``deadline`` (the new one) and ``was`` (:mod:`adjudicator.engine.absences`).
 
+A line that takes the current turn's last report out of ``mail/queue/`` (handed to the server,
+written to ``outbox/``, refused for good, or left in doubt: a ``sent`` line, or the
+``recovered`` line of a send cut short) also holds ``mailed``: ``turn``, ``deadline`` (the new
+one), ``was`` and ``since`` (when the reports were queued), when the wait moved the deadline
+(by its whole minutes). While a player's report of the current turn is queued the clock stands
+still (:attr:`Clock.mail_since`), and the deadline moves by the time the reports waited, as
+under ``paused`` (:func:`mailed`); a span both counted moves it once (:attr:`Clock.stood`).
+
 Under ``sealing: commit-reveal`` an accepted commitment is an order entry with ``kind:
 commitment``; the line that opens a turn's reveal (the ``submitted`` or ``mail`` line that
 stored the last owed commitment, or a ``revealing`` line) holds ``reveal``: ``turn``,
@@ -70,10 +78,10 @@ import copy
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from adjudicator.rules.schedule import duration
+from adjudicator.rules.schedule import ScheduleError, duration, later
 
 
 def parse(text: str | bytes) -> Any:
@@ -106,6 +114,34 @@ class Clock:
     """(deadline, seconds before it) of every reminder queued for this turn."""
     waited: list[datetime] = field(default_factory=list)
     """Deadlines past which the game master was told the game waits (nmr: wait)."""
+    mail_since: datetime | None = None
+    """When this turn's reports were queued, while one of them still is: the clock stands
+    still until the last one leaves."""
+    mail_held: set[str] = field(default_factory=set)
+    """This turn's reports still queued (paths in the game)."""
+    stood: list[tuple[datetime, datetime]] = field(default_factory=list)
+    """The spans of this turn by which a move of the deadline has counted already (a pause that
+    was resumed, a wait for the mail): a span counts once, whichever moved it."""
+
+    def uncounted(self, start: datetime, end: datetime) -> timedelta:
+        """How much of ``start`` to ``end`` no move of the deadline has counted yet."""
+        left, cursor = timedelta(0), start
+        for begin, finish in sorted(self.stood):
+            if finish <= cursor or begin >= end:
+                continue
+            left += max(begin - cursor, timedelta(0))
+            cursor = max(cursor, finish)
+        return left + max(end - cursor, timedelta(0))
+
+    def standing(self) -> bool:
+        """Whether the clock stands still: paused, or the turn's reports wait to be sent."""
+        return self.paused_since is not None or self.mail_since is not None
+
+    def deadline_if_sent(self, now: datetime) -> datetime | None:
+        """The deadline as it would be if the reports still queued left at ``now``."""
+        if self.deadline is None or self.mail_since is None:
+            return self.deadline
+        return moved_by(self.deadline, self.uncounted(self.mail_since, now))
 
     def reminded_for(self, deadline: datetime, before: int) -> bool:
         """Whether a reminder this close to ``deadline`` (or closer) was queued."""
@@ -116,16 +152,55 @@ def _time(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
+def is_report(path: str, turn: int) -> bool:
+    """Whether ``path`` is a player's queued report of ``turn``
+    (``mail/queue/000007-report-2-bob.eml``; the game master's copy, ``-gm``, holds no clock)."""
+    if not path.startswith("mail/queue/"):
+        return False  # most files of a game: at once
+    folder, _, name = path.rpartition("/")
+    number, _, rest = name.partition("-")
+    return (
+        folder == "mail/queue"
+        and number.isdigit()
+        and rest.startswith(f"report-{turn}-")
+        and rest != f"report-{turn}-gm.eml"
+    )
+
+
+def moved_by(deadline: datetime, wait: timedelta) -> datetime:
+    """``deadline`` moved on by the whole minutes of ``wait`` (a deadline is shown to the minute;
+    it stays at the end of the calendar)."""
+    try:
+        return later(deadline, timedelta(minutes=max(int(wait.total_seconds()) // 60, 0)))
+    except ScheduleError:
+        return deadline
+
+
+def _held(entry: dict[str, Any], turn: int, held: set[str]) -> None:
+    """Follow the turn's queued reports through one line: those it queued, those it moved."""
+    held.update(path for path in entry.get("files") or {} if is_report(path, turn))
+    for source in entry.get("moved") or {}:
+        held.discard(source)
+
+
 def clock(log: list[dict[str, Any]], turn: int) -> Clock:
     """The clock of ``turn`` (the current one) from the whole log, read in order."""
     state = Clock(turn)
     paused: datetime | None = None
+    resumed_from: datetime | None = None
+    held: set[str] = set()
+    since: datetime | None = None
     for entry in log:
         kind = entry["type"]
+        if entry.get("files") or entry.get("moved"):
+            was_held = bool(held)
+            _held(entry, turn, held)
+            if held and not was_held:
+                since = _time(entry["at"])
         if kind == "paused":
             paused = _time(entry["at"])
         elif kind == "resumed":
-            paused = None
+            resumed_from, paused = paused, None
         opens = (kind == "created" and entry["turn"] == turn) or (
             kind == "adjudicated" and entry["turn"] == turn - 1
         )
@@ -146,9 +221,17 @@ def clock(log: list[dict[str, Any]], turn: int) -> Clock:
             entry.get("deadline_moved") and entry["deadline_moved"]["turn"] == turn
         ):  # an absence (extend)
             state.deadline = _time(entry["deadline_moved"]["deadline"])
+        elif entry.get("mailed") and entry["mailed"]["turn"] == turn:  # the reports left
+            state.deadline = _time(entry["mailed"]["deadline"])
+            state.stood.append((_time(entry["mailed"]["since"]), _time(entry["at"])))
         elif entry.get("turn") != turn:
             continue
-        elif kind in ("deadline", "extended", "resumed") and entry.get("deadline"):
+        elif kind == "resumed":
+            if entry.get("deadline"):
+                state.deadline = _time(entry["deadline"])
+            if resumed_from is not None and state.opened is not None:
+                state.stood.append((max(resumed_from, state.opened), _time(entry["at"])))
+        elif kind in ("deadline", "extended") and entry.get("deadline"):
             state.deadline = _time(entry["deadline"])
         elif kind == "rolled-back":
             state.rolled_back = True
@@ -159,7 +242,32 @@ def clock(log: list[dict[str, Any]], turn: int) -> Clock:
         elif kind == "waiting":
             state.waited.append(_time(entry["deadline"]))
     state.paused_since = paused
+    if held and state.opened is not None and since is not None:
+        state.mail_since, state.mail_held = max(since, state.opened), held
     return state
+
+
+def mailed(log: list[dict[str, Any]], moved: dict[str, str], at: datetime) -> dict[str, Any] | None:
+    """The ``mailed`` entry of a line written ``at`` that moves ``moved``: when it takes the
+    current turn's last queued report out of the queue and the wait moved the deadline."""
+    times = clock(log, facts(log).turn)
+    if not times.mail_held or times.mail_held - set(moved) or times.mail_since is None:
+        return None
+    if times.deadline is None:
+        return None
+    deadline = moved_by(times.deadline, times.uncounted(times.mail_since, at))
+    if deadline == times.deadline:
+        return None  # sent within the minute (or past the calendar's end): nothing moves
+    return {
+        "turn": times.turn,
+        "deadline": _stamp(deadline),
+        "was": _stamp(times.deadline),
+        "since": _stamp(times.mail_since),
+    }
+
+
+def _stamp(moment: datetime) -> str:
+    return moment.astimezone(UTC).isoformat(timespec="seconds")
 
 
 @dataclass

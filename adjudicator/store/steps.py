@@ -17,8 +17,10 @@ own work:
   each file it moved away is moved back; mail that moved between the mail folders stays where it
   is (it may have been sent) and is recorded as moved, and copies written to ``outbox/`` are kept.
 
-Either way a ``recovered`` line says what was done. :func:`differences` is also what
-``adjudicator doctor`` reports.
+Either way a ``recovered`` line says what was done. The line that takes the current turn's last
+report out of the mail queue (a ``sent`` line, or the ``recovered`` line of a send cut short)
+also says how far the wait moved the deadline (``mailed``: :func:`journal.mailed`).
+:func:`differences` is also what ``adjudicator doctor`` reports.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -151,6 +154,10 @@ def finish(
         entry["files"] = files
     if moved:
         entry["moved"] = moved
+    if any(_report_left(source, target) for source, target in moved.items()):
+        when = datetime.fromisoformat(entry["at"])
+        if (wait := journal.mailed(store.log(), moved, when)) is not None:
+            entry["mailed"] = wait  # the turn's last report left: its deadline moves
     return store.append_log(entry)
 
 
@@ -224,6 +231,11 @@ def _discard(
 
 _OUT_FROM = ("mail/queue/", "mail/sending/")
 _OUT_TO = ("mail/sending/", "mail/sent/", "mail/failed/")
+
+
+def _report_left(source: str, target: str) -> bool:
+    """Whether a report mail left the queue (the journal is read again only then)."""
+    return source.startswith("mail/queue/") and "-report-" in source and target.startswith(_OUT_TO)
 
 
 def _delivery_target(rel: str, strays: list[str]) -> str | None:
