@@ -376,7 +376,8 @@ def _sultan(_: Any, env: Any, doc: dict[str, Any]) -> Spec:
         drawn = list(dict.fromkeys(context["drawn"]))
         choices: list[tuple[Value, str]] = [(c, str(jewels.jewel_word(c))) for c in drawn]
         control = Control("return", _("return"), choices, blank="—")
-        section = Section(_("which-colour"), controls=[control])
+        twice = len(drawn) < len(context["drawn"])  # the earlier drawn of a colour goes back
+        section = Section(_("which-colour"), _("drawn-twice") if twice else "", [control])
         drew = _("drawn", jewels=", ".join(str(jewels.jewel_word(c)) for c in context["drawn"]))
         return Spec([section], [{"kind": "value", "name": "return"}], [["return"]], [drew])
     offered = view.get("offered") or []
@@ -420,6 +421,39 @@ _COURT_CITIES = ("Bukhara", "Tabriz", "Shiraz", "Kaffa", "Gidda", "Uskub", "Isfa
 _KINDS = ("fat", "small", "big")
 
 
+_COURT_HINTS = {
+    "accuse": (
+        "Accuse one vizir, or none. An accusation counts only against a vizir at court or "
+        "in a city whose owner holds 4 or more power types when banishment begins. At "
+        "court or in a city now:"
+    ),
+    "kaffa": (
+        "kaffa: if a vizir of yours is alone in Kaffa, the card you want most first, from "
+        "%(cards)s."
+    ),
+    "demand": (
+        "demand: if a vizir of yours sits on seat 1 after collecting, the first demand "
+        "for a power type you lack, from a player who holds two or more of it, is carried "
+        "out."
+    ),
+    "pardon": (
+        "pardon: one Pardon card each, for a vizir of yours in Dungeon 2 or 3; the card "
+        "goes under the stack of the city you name."
+    ),
+    "trades": (
+        "trades: one power card each way, made before travel when the other player offers "
+        "the mirror."
+    ),
+}
+"""What the Court's form says of each part, by its own msgids (so the page has its words)."""
+
+
+def said(env: Any, msgid: str, **params: Any) -> str:
+    """A comment of the game's form in the reader's words (the form's own msgid, so the page
+    says what the form says, in the form's translations)."""
+    return str(env.from_string("{{ gettext(msgid, **params) }}").render(msgid=msgid, params=params))
+
+
 def _court(_: Any, env: Any, doc: dict[str, Any]) -> Spec:
     words = env.get_template("_words.txt.j2").module
     view, context = doc["view"], doc["context"]
@@ -457,14 +491,30 @@ def _court(_: Any, env: Any, doc: dict[str, Any]) -> Spec:
     for vizir, place in (view.get("vizirs") or {}).items():
         if (isinstance(place, int) and not isinstance(place, bool)) or place in _COURT_CITIES:
             accusable.append((vizir, vizir))
-    sections.append(Section(_("accuse"), controls=[Control("accuse", _("accuse"), accusable)]))
+    sections.append(
+        Section(
+            _("accuse"),
+            said(
+                env,
+                _COURT_HINTS["accuse"],
+            ).removesuffix(" At court or in a city now:"),
+            [Control("accuse", _("accuse"), accusable)],
+        )
+    )
     keys.append({"kind": "value", "name": "accuse"})
     parts.append(["accuse"])
 
     def card(name: str) -> tuple[Value, str]:
         return name, str(words.card_value(name))
 
-    kaffa = Section(_("kaffa"))
+    kaffa = Section(
+        _("kaffa"),
+        said(
+            env,
+            _COURT_HINTS["kaffa"],
+            cards=", ".join(str(words.card_value(c)) for c in _COURT_CARDS),
+        ),
+    )
     for row in range(len(_COURT_CARDS)):
         kaffa.controls.append(
             Control(f"kaffa.{row}", str(row + 1), [card(c) for c in _COURT_CARDS], blank="—")
@@ -473,7 +523,13 @@ def _court(_: Any, env: Any, doc: dict[str, Any]) -> Spec:
     keys.append({"kind": "list", "name": "kaffa", "rows": len(_COURT_CARDS)})
     parts += [[c.name] for c in kaffa.controls]
 
-    demand = Section(_("demand"))
+    demand = Section(
+        _("demand"),
+        said(
+            env,
+            _COURT_HINTS["demand"],
+        ),
+    )
     for row in range(2):
         demand.controls += [
             Control(f"demand.{row}.from", _("demand-from"), [(p, p) for p in others], "—", row),
@@ -483,7 +539,13 @@ def _court(_: Any, env: Any, doc: dict[str, Any]) -> Spec:
     sections.append(demand)
     keys.append({"kind": "list", "name": "demand", "rows": 2, "fields": ["from", "card"]})
 
-    pardon = Section(_("pardon"))
+    pardon = Section(
+        _("pardon"),
+        said(
+            env,
+            _COURT_HINTS["pardon"],
+        ),
+    )
     for row, kind in enumerate(_KINDS):
         pardon.controls.append(
             Control(
@@ -498,7 +560,13 @@ def _court(_: Any, env: Any, doc: dict[str, Any]) -> Spec:
     fixed = [[row, "vizir", kind] for row, kind in enumerate(_KINDS)]
     keys.append({"kind": "list", "name": "pardon", "rows": 3, "fields": ["city"], "fixed": fixed})
 
-    trades = Section(_("trades"))
+    trades = Section(
+        _("trades"),
+        said(
+            env,
+            _COURT_HINTS["trades"],
+        ),
+    )
     for row in range(2):
         trades.controls += [
             Control(f"trades.{row}.with", _("trade-with"), [(p, p) for p in others], "—", row),
