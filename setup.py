@@ -1,7 +1,8 @@
 """Package discovery, which pyproject.toml's ``[tool.setuptools.packages.find]`` cannot do here.
 
-``games/`` and ``templates/`` are top-level folders of the repository, but they install inside
-the ``adjudicator`` namespace (``adjudicator.games``, ``adjudicator.templates``): nothing installs
+``games/``, ``templates/`` and ``docs/`` are top-level folders of the repository, but they install
+inside the ``adjudicator`` namespace (``adjudicator.games``, ``adjudicator.templates``,
+``adjudicator.docs``): nothing installs
 a top-level ``games`` package. setuptools' own ``find`` names a package after its folder, so it
 would find ``games.sultan``, never ``adjudicator.games.sultan``. This file finds every package
 below each mapped folder and names it under its installed parent; everything else (metadata,
@@ -14,6 +15,7 @@ ROOTS = {
     "adjudicator": "adjudicator",
     "adjudicator.games": "games",
     "adjudicator.templates": "templates",
+    "adjudicator.docs": "docs",  # the player's guide goes with every welcome mail
 }
 """Each installed package and the repository folder it is built from."""
 

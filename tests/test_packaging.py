@@ -21,6 +21,7 @@ MAPPED = {
     "adjudicator": "adjudicator",
     "games": "adjudicator/games",
     "templates": "adjudicator/templates",
+    "docs": "adjudicator/docs",
 }
 """Each repository folder and where it lives in the installed package (docs/architecture.md)."""
 SKIP = shutil.ignore_patterns("__pycache__", "*.pyc")
@@ -63,6 +64,7 @@ def test_the_wheel_carries_every_module_and_template(wheel: zipfile.ZipFile) -> 
     for lang in ("en", "de", "nl", "fr"):  # each game's rules summary (package data *.md)
         assert f"adjudicator/templates/sultan/rules/{lang}.md" in expected
         assert f"adjudicator/templates/sultans_court/rules/{lang}.md" in expected
+    assert "adjudicator/docs/players.de.md" in expected  # the guide the welcome attaches
     assert expected - names == set(), "left out of the wheel"
     dist_info = {n for n in names if n.split("/")[0].endswith(".dist-info")}
     assert names - dist_info - expected == set(), "in the wheel but not in the repository"

@@ -145,6 +145,23 @@ def test_new_welcomes_every_player_once_before_the_reports(tmp_path: Path, confi
     assert len(welcomes(gamedir)) == 3, "queued once"
 
 
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_welcome_brings_the_players_guide_in_the_players_language(
+    tmp_path: Path, config: Path, lang: str
+) -> None:
+    """The welcome named the guide as a file of the adjudicator's, out of reach of a player
+    without the program: it now comes attached, in the player's language."""
+    gamedir = make_game(tmp_path, lang=lang)
+    send(gamedir, config)
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    name = "players.md" if lang == "en" else f"players.{lang}.md"
+    for mail in welcomes(gamedir):
+        [guide] = [a for a in mail.iter_attachments() if a.get_filename() == name]
+        assert guide.get_content_type() == "text/markdown"
+        assert guide.get_payload(decode=True) == (docs / name).read_bytes()
+        assert name in " ".join(text(mail).split())
+
+
 def test_replace_welcomes_the_new_player_only(tmp_path: Path, config: Path) -> None:
     gamedir = make_game(tmp_path)
     send(gamedir, config)

@@ -141,10 +141,11 @@ def welcome_mail(
     html: str,
     message_id: str,
     notice_page: tuple[str, str] | None = None,
+    guide: tuple[str, str] | None = None,
 ) -> EmailMessage:
     """A player's welcome: text, and the same as HTML beside it (``multipart/alternative``),
     with ``Reply-To`` the game's address, where orders go; ``notice_page`` (file name, page)
-    attached, as the order page is to a report."""
+    attached, as the order page is to a report, and the player's ``guide`` (file name, text)."""
     message = _new(sender, to, subject, message_id)
     message["Reply-To"] = _addresses(sender)
     message["Auto-Submitted"] = "auto-generated"
@@ -152,6 +153,16 @@ def welcome_mail(
     message.add_alternative(html, subtype="html", charset="utf-8")
     if notice_page is not None:
         _attach_page(message, notice_page[1], notice_page[0])
+    if guide is not None:  # the player's guide, as Markdown text any mail program shows
+        message.add_attachment(
+            guide[1].encode("utf-8"),
+            maintype="text",
+            subtype="markdown",
+            cte="base64",
+            params={"charset": "utf-8"},
+            disposition="attachment",
+            filename=guide[0],
+        )
     return message
 
 

@@ -135,6 +135,7 @@ def queue_welcomes(root: Path, sender: str) -> int:
                 html=words.html,
                 message_id=message_id,
                 notice_page=(page_name, page),
+                guide=present.guide(lang),
             )
             outbox.put(message, f"welcome-{name}")
             count += 1

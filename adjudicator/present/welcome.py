@@ -10,6 +10,7 @@ player may know: the players, the options, the schedule, the player's own key; n
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from importlib.resources import files
 from typing import Any
 
 from markupsafe import Markup
@@ -74,6 +75,13 @@ class WelcomeFacts:
     what it says of the seats there, such as the Court's colours)."""
     notice_page: str | None = None
     """The notice page attached to the welcome (``<id>-notices-<player>.html``), if one is."""
+
+
+def guide(lang: str) -> tuple[str, str]:
+    """The player's guide in ``lang`` as the welcome attaches it: its file name and its text
+    (``docs/players.md``, or ``players.<lang>.md`` for another language)."""
+    name = "players.md" if lang == DEFAULT else f"players.{lang}.md"
+    return name, (files("adjudicator.docs") / name).read_text("utf-8")
 
 
 def turns_said(game: Game, lang: str) -> str:
@@ -144,7 +152,7 @@ def welcome(facts: WelcomeFacts, game: Game, lang: str = DEFAULT) -> Welcome:
         "reminders": facts.reminders,
         "turns": turns_said(game, lang),
         "answer": _answer_facts(facts.answer, game, lang),
-        "guide": "docs/players.md" if lang == DEFAULT else f"docs/players.{lang}.md",
+        "guide": guide(lang)[0],
         "rules": (summary_of(game, lang) or "").strip() or None,
     }
     template = report_environment(game, lang).get_template("welcome.txt.j2")
