@@ -34,6 +34,8 @@ def notice_pages(table: Table, config: Path) -> dict[str, tuple[Path, str]]:
         assert isinstance(mail, EmailMessage)
         for part in mail.iter_attachments():
             name = part.get_filename() or ""
+            if not name.endswith(".html"):  # the player's guide goes along
+                continue
             player = name.removeprefix(f"{table.setup['id']}-notices-").removesuffix(".html")
             saved = table.root / "pages" / name
             saved.parent.mkdir(exist_ok=True)
@@ -57,7 +59,8 @@ def write(browser: Browser, page: Path, kind: str, values: dict[str, Any], key: 
                 driver.find_element(By.CSS_SELECTOR, f"input[name='press.to'][value={who}]").click()
         elif name == "vote":
             Select(driver.find_element(By.NAME, "vote")).select_by_value(value)
-        elif name.startswith("absence."):  # a date input takes the date as the page's locale
+        elif name.startswith("absence.") or name == "press.text":  # as given (no typing: a
+            # date input takes the date in the page's locale, keys drop control characters)
             driver.execute_script(
                 "arguments[0].value = arguments[1]", driver.find_element(By.NAME, name), value
             )
@@ -87,8 +90,12 @@ def test_notices_signed_in_the_page_are_taken_by_ingest(browser: Browser, tmp_pa
     assert sorted(pages) == sorted(table.names)
     page, welcome_id = pages["alice"]
     text = 'Shall we leave the "blue" jewel\nto carol? Très bien: #1'
+    # a line a pasted mail would read as a signature's armor, and a paragraph separator that
+    # YAML would fold: both arrive as written
+    armored = "Quoting:\n-----BEGIN SSH SIGNATURE-----\nnot one\u2029-----END SSH SIGNATURE-----"
     notices = [
         ("press", {"press.to": ["bob"], "press.text": text}),
+        ("press", {"press.to": ["carol"], "press.text": armored}),
         ("absence", {"absence.from": "2099-12-24", "absence.to": "2100-01-02"}),
         ("vote", {"vote": "draw"}),
     ]
@@ -109,11 +116,12 @@ def test_notices_signed_in_the_page_are_taken_by_ingest(browser: Browser, tmp_pa
         result = run("ingest", table.gamedir, "--config", config, input=raw)  # type: ignore[arg-type]
         assert result.output == f"<notice{number}@mail> cairo-2026 alice - accepted\n", kind
     kept = sorted((table.gamedir / "notices").rglob("*.yaml"))
-    assert [p.parent.name for p in kept] == ["absence", "press", "vote"]
-    press = (table.gamedir / "notices" / "press" / "0001.yaml").read_text()
+    assert [p.parent.name for p in kept] == ["absence", "press", "press", "vote"]
     import yaml
 
-    assert yaml.safe_load(press)["press"] == {"to": ["bob"], "text": text}
+    for number, (to, said) in enumerate([("bob", text), ("carol", armored)], 1):
+        press = (table.gamedir / "notices" / "press" / f"{number:04d}.yaml").read_text()
+        assert yaml.safe_load(press)["press"] == {"to": [to], "text": said}
 
 
 def test_the_page_offers_only_what_the_game_takes(browser: Browser, tmp_path: Path) -> None:
@@ -133,3 +141,5 @@ def test_the_page_offers_only_what_the_game_takes(browser: Browser, tmp_path: Pa
     assert [b.get_attribute("value") for b in boxes] == ["all"]  # public press: to all alone
     said = write(browser, page, "absence", {"absence.from": "2099-12-24"}, open_game.keys["bob"])
     assert said == "Give the first and the last day of your absence."
+    said = write(browser, page, "press", {"press.text": "bell\u0007"}, open_game.keys["bob"])
+    assert said.startswith("Your press holds a character the adjudicator refuses")

@@ -507,6 +507,13 @@ def test_a_sealed_game_commits_in_the_page_and_reveals_what_it_kept(
     found = pages(table, config)
     shown = fill(browser, found[player], table.legal(player), table.keys[player])
     commitment = shown["signed"]
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.driver.find_element(By.NAME, "sign").click()  # signing again: the same commitment
+    WebDriverWait(browser.driver, 10).until(
+        lambda d: d.find_element(By.NAME, "signed").get_property("value")
+    )
+    assert browser.driver.find_element(By.NAME, "signed").get_property("value") == commitment
     assert re.match(
         rf"id: cairo-2026\nplayer: {player}\nturn: 1\ncommit: [0-9a-f]{{64}}\n", commitment
     )
@@ -542,3 +549,40 @@ def test_the_page_signs_only_with_the_players_registered_key(
     shown = fill(browser, found[player], table.legal(player), table.keys[other])
     assert shown["signed"] == ""
     assert shown["key"].startswith("This is not the key the game master has for you")
+
+
+def forged_key(path: Path, public_line: str) -> Path:
+    """An OpenSSH key file carrying ``public_line``'s key beside a seed that is not its own."""
+    import os
+    import struct
+
+    def string(data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + data
+
+    pub = base64.b64decode(public_line.split()[1])[-32:]
+    seed = os.urandom(32)
+    secret = struct.pack(">II", 7, 7) + string(b"ssh-ed25519") + string(pub)
+    secret += string(seed + pub) + string(b"forged")
+    secret += bytes(range(1, 8 - len(secret) % 8 + 1)) if len(secret) % 8 else b""
+    blob = string(b"ssh-ed25519") + string(pub)
+    raw = b"openssh-key-v1\0" + string(b"none") + string(b"none") + string(b"")
+    raw += struct.pack(">I", 1) + string(blob) + string(secret)
+    text = base64.b64encode(raw).decode()
+    lines = "\n".join(text[i : i + 70] for i in range(0, len(text), 70))
+    path.write_text(
+        f"-----BEGIN OPENSSH PRIVATE KEY-----\n{lines}\n-----END OPENSSH PRIVATE KEY-----\n"
+    )
+    return path
+
+
+def test_a_key_file_whose_seed_is_not_its_keys_signs_nothing(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """A file that carries the registered public key beside another seed passed the page's key
+    check and gave a signed text that could never verify (and mail set it aside unanswered)."""
+    table = Table(tmp_path, players=3)
+    player = next(iter(table.status()["owed"]))
+    found = pages(table, write_config(tmp_path))
+    public = Path(f"{table.keys[player]}.pub").read_text()
+    shown = fill(browser, found[player], table.legal(player), forged_key(tmp_path / "f", public))
+    assert shown["signed"] == "" and shown["key"] == "This is not an OpenSSH private key file."

@@ -143,11 +143,11 @@ def render_order_page(
 
 
 def registered_key(meta: dict[str, Any], player: str) -> str | None:
-    """The base64 of ``player``'s registered Ed25519 public key, which the page signs with
-    alone (None: another kind of key, which the page cannot use, or none known)."""
+    """The base64 of ``player``'s registered public key, which the page signs with alone (a
+    key of another kind than Ed25519 the page cannot use, and says so); None: none known."""
     seat: dict[str, Any] = next((p for p in meta["players"] if p["name"] == player), {})
     parts = str(seat.get("key") or "").split()
-    return parts[1] if len(parts) > 1 and parts[0] == "ssh-ed25519" else None
+    return parts[1] if len(parts) > 1 else None
 
 
 def page_script(name: str) -> str:

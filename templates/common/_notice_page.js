@@ -10,6 +10,14 @@
   var scalar = SIGNING.scalar;
 
   function control(name) { return form.elements.namedItem(name); }
+
+  // What the adjudicator refuses in a press text: control characters but the line feed and
+  // the tab, non-characters, the direction embeddings, overrides and isolates (the marks LRM
+  // and RLM are text), and a lone half of a surrogate pair.
+  var REFUSED = new RegExp(
+    "[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\ufffe\\uffff" +
+    "\\u202a-\\u202e\\u2066-\\u2069]|[\\ud800-\\udbff](?![\\udc00-\\udfff])|" +
+    "(?:^|[^\\ud800-\\udbff])[\\udc00-\\udfff]");
   function kind() { return control("kind").value; }
 
   function showKind() {
@@ -35,8 +43,13 @@
     if (chosen.length > 1 && chosen.indexOf("all") >= 0) return { problem: "press-all-and-names" };
     var text = control("press.text").value.replace(/\r\n?/g, "\n");
     if (!text.trim()) return { problem: "press-no-text" };
+    if (REFUSED.test(text)) return { problem: "press-character" };
     var to = chosen[0] === "all" ? "all" : "[" + chosen.map(scalar).join(", ") + "]";
-    return { text: "press:\n  to: " + to + "\n  text: " + JSON.stringify(text) + "\n" };
+    // JSON's escapes are YAML's; YAML would fold a raw line or paragraph separator, and a line
+    // holding "-----" could be read as a signature's armor in a pasted mail: escape them
+    var quoted = JSON.stringify(text).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029")
+      .replace(/-----/g, "\\u002d----");
+    return { text: "press:\n  to: " + to + "\n  text: " + quoted + "\n" };
   }
 
   function problem(word) {

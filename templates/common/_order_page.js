@@ -102,6 +102,8 @@
   }
 
   // -- the page ----------------------------------------------------------------------------
+  var salts = {};
+
   function sign(event) {
     event.preventDefault();
     clearAll();
@@ -112,8 +114,11 @@
       document.querySelector("output[name=notes]"), found.length ? [] : problems("notes"));
     if (found.length) return;
     var text = orderText(b), key = control("key");
-    if (DATA.sealed) {  // the reveal: the order with a fresh salt (256 random bits)
-      text += "salt: " + SIGNING.hex(crypto.getRandomValues(new Uint8Array(32))) + "\n";
+    if (DATA.sealed) {  // the reveal: the order with a salt of 256 random bits, drawn once
+      // for each order text, so that signing again gives the same commitment and reveal (a
+      // commitment already sent stays good)
+      salts[text] = salts[text] || SIGNING.hex(crypto.getRandomValues(new Uint8Array(32)));
+      text += "salt: " + salts[text] + "\n";
     }
     SIGNING.signText(key, text, DATA.namespace, DATA.registered).then(function (armored) {
       SIGNING.offer(document.querySelector("a[name=download-order]"), text, DATA.file);

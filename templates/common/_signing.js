@@ -88,11 +88,22 @@ var SIGNING = (function () {
       if (secret.text() !== "ssh-ed25519") throw new KeyProblem("key-not-ed25519");
       var pub = secret.string(), sk = secret.string(), comment = secret.text();
       if (pub.length !== 32 || sk.length !== 64) throw new KeyProblem("key-not-openssh");
+      var outer = new Reader(pubBlob.b), inner = publicBlob(pub);
+      outer.string();
+      if (!same(outer.string(), pub) || !same(sk.slice(32), pub) || !inner.length) {
+        throw new KeyProblem("key-not-openssh");  // a file whose parts disagree
+      }
       return { seed: sk.slice(0, 32), pub: pub, comment: comment };
     } catch (e) {
       if (e instanceof KeyProblem) throw e;
       throw new KeyProblem("key-not-openssh");
     }
+  }
+
+  function same(a, b) {
+    if (a.length !== b.length) return false;
+    for (var i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+    return true;
   }
 
   function publicBlob(pub) { return concat([sshString("ssh-ed25519"), sshString(pub)]); }
@@ -115,6 +126,17 @@ var SIGNING = (function () {
       sshString(publicBlob(pub)), sshString(secret)
     ]);
     return BEGIN_KEY + "\n" + wrap(b64(body), 70) + "\n" + END_KEY + "\n";
+  }
+
+  // The public key the seed makes (Web Crypto's JWK of the private key holds it as x).
+  function derivedPublic(seed) {
+    return crypto.subtle.importKey(
+      "pkcs8", concat([PKCS8_ED25519, seed]), { name: "Ed25519" }, true, ["sign"]
+    ).then(function (k) { return crypto.subtle.exportKey("jwk", k); }).then(function (jwk) {
+      var x = jwk.x.replace(/-/g, "+").replace(/_/g, "/");
+      while (x.length % 4) x += "=";
+      return unb64(x);
+    });
   }
 
   function importSeed(seed) {
@@ -171,11 +193,17 @@ var SIGNING = (function () {
     var file = input.files && input.files[0];
     if (!file) return Promise.reject("key-missing");
     return readFile(file).then(function (keyText) {
+      if (registered && new Reader(unb64(registered)).text() !== "ssh-ed25519") {
+        throw new KeyProblem("key-registered-not-ed25519");
+      }
       var key = parseKey(keyText);
       if (registered && b64(publicBlob(key.pub)) !== registered) {
         throw new KeyProblem("key-not-registered");
       }
-      return sshsig(key, enc.encode(text), namespace);
+      return derivedPublic(key.seed).then(function (pub) {
+        if (!same(pub, key.pub)) throw new KeyProblem("key-not-openssh");
+        return sshsig(key, enc.encode(text), namespace);
+      });
     }).catch(function (e) {
       throw e instanceof KeyProblem ? e.word : (typeof e === "string" ? e : "key-failed");
     });
@@ -192,9 +220,15 @@ var SIGNING = (function () {
       var check = crypto.getRandomValues(new Uint32Array(1))[0];
       var priv = privateKeyFile(seed, pub, comment, check);
       var line = publicLine(pub, comment);
+      // the private key is put in the link only while it is clicked, so that a page saved
+      // afterwards ("Save as") does not carry it
       var privLink = document.querySelector("a[name=download-private-key]");
-      privLink.href = "data:application/octet-stream;base64," + b64(enc.encode(priv));
+      privLink.href = "#made-key";
       privLink.setAttribute("download", keyfile);
+      privLink.onclick = function () {
+        privLink.href = "data:application/octet-stream;base64," + b64(enc.encode(priv));
+        setTimeout(function () { privLink.href = "#made-key"; }, 1000);
+      };
       var pubLink = document.querySelector("a[name=download-public-key]");
       pubLink.href = "data:text/plain;charset=utf-8," + encodeURIComponent(line);
       pubLink.setAttribute("download", keyfile + ".pub");
@@ -234,7 +268,8 @@ var SIGNING = (function () {
   function showSigned(text, armored, data, name) {
     var signed = text + armored;
     named("textarea[name=signed]").value = signed;
-    named("a[name=mailto]").href = "mailto:" + data.address + "?subject=" +
+    var to = encodeURIComponent(data.address).replace(/%40/g, "@");  // RFC 6068
+    named("a[name=mailto]").href = "mailto:" + to + "?subject=" +
       encodeURIComponent(data.subject) +
       (data.answers ? "&In-Reply-To=" + encodeURIComponent(data.answers) : "") +
       "&body=" + encodeURIComponent(signed);
