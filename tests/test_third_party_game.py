@@ -160,7 +160,8 @@ def test_a_third_party_game_is_mailed_its_form_without_an_order_page(
     higher: Path, tmp_path: Path
 ) -> None:
     """The order page knows Sultan and the Court; another game's report mail brings the form
-    alone, and ``form --html`` says there is no page."""
+    alone, and ``form --html`` says there is no page (its welcome brings the notice page, which
+    is the same for every game)."""
     import email.policy
     from email.parser import BytesParser
 
@@ -173,7 +174,7 @@ def test_a_third_party_game_is_mailed_its_form_without_an_order_page(
     parser = BytesParser(policy=email.policy.default)
     names = [
         str(part.get_filename())
-        for path in sorted((tmp_path / "g" / "outbox").glob("*.eml"))
+        for path in sorted((tmp_path / "g" / "outbox").glob("*report-*.eml"))
         for part in parser.parsebytes(path.read_bytes()).iter_attachments()  # type: ignore[attr-defined]
     ]
     assert names == ["h1-turn1-alice.yaml", "h1-turn1-bob.yaml"]
