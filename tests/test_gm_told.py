@@ -17,6 +17,8 @@ import pytest
 from adjudicator.mail import queue
 from adjudicator.mail.outgoing import new_message_id, notice_mail
 from adjudicator.mail.queue import Outbox
+from adjudicator.present import mail as present_mail
+from adjudicator.rules.contract import Msg
 from tests import smtpserver
 from tests.helpers import Table, run
 from tests.smtpserver import HOST, PASSWORD, USER, Authority, Recorder, Server, running_server
@@ -147,3 +149,12 @@ def test_an_unreadable_game_folder_is_told_once_by_mail(
         assert "giza-2026" in line and "cannot be read" in line
         [notice] = [m for m in to_gm(server) if "cannot be read" in str(m["Subject"])]
         assert "giza-2026" in str(notice["Subject"])
+
+
+def test_the_notice_is_in_the_game_masters_language() -> None:
+    about = Msg("mail-told-unreadable-subject", {"folder": "giza-2026"})
+    text = Msg("told-unreadable", {"folder": "games/giza-2026", "why": "ValueError: x"})
+    words = present_mail.told(about=about, text=text, lang="de")
+    assert words.subject == "[adjudicator] der Spielordner giza-2026 kann nicht gelesen werden"
+    assert "`adjudicator doctor games/giza-2026` sagt, warum." in words.body
+    assert "erneut nur, wenn es sich ändert" in words.body
