@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.mail import queue
+from adjudicator.mail import nogame, queue
 from adjudicator.mail.outgoing import new_message_id, notice_mail
 from adjudicator.mail.queue import Outbox
 from adjudicator.present import mail as present_mail
@@ -158,3 +158,27 @@ def test_the_notice_is_in_the_game_masters_language() -> None:
     assert words.subject == "[adjudicator] der Spielordner giza-2026 kann nicht gelesen werden"
     assert "`adjudicator doctor games/giza-2026` sagt, warum." in words.body
     assert "erneut nur, wenn es sich ändert" in words.body
+
+
+def test_a_damaged_memory_tells_again_and_one_that_cannot_be_written_is_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    games = tmp_path / "games"
+    games.mkdir()
+    Table(tmp_path / "giza", players=3, game_id="giza-2026")
+    shutil.move(tmp_path / "giza" / "game", games / "giza-2026")
+    (games / "giza-2026" / "game.json").write_text("{ not json")
+    at(monkeypatch, START)
+    memory = nogame.root() / "told.json"
+    memory.parent.mkdir(parents=True)
+    memory.write_text("[damaged")
+    result = run("tick", games)
+    assert result.exit_code == 75, result.output
+    [line] = told(result.stderr)
+    assert "here only: no [mail] gm" in line and "giza-2026" in line
+    assert told(run("tick", games).stderr) == []
+    memory.unlink()
+    memory.mkdir()  # it can be neither read nor replaced
+    result = run("tick", games)
+    assert result.exit_code == 75, result.output
+    assert "what the game master was told cannot be remembered" in result.stderr

@@ -180,7 +180,11 @@ def tick(games: tuple[Path, ...], source: Source, settings: MailSettings, say: C
 
     def tell(reports: dict[Path, SendReport]) -> None:
         seen = telling.Seen(game_roots(games), served, unreadable, reports)
-        for line in telling.tell(seen, settings):
+        try:
+            lines = telling.tell(seen, settings)
+        except OSError as error:  # the memory cannot be had: nothing is told this run
+            lines = [telling.unremembered(error)]
+        for line in lines:
             say.err(line)
 
     send_all(tuple(awake), settings, say, left, tell)

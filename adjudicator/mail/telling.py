@@ -72,6 +72,11 @@ def line(text: Msg, mailed: bool) -> str:
     return say(Msg(code, {"text": say(text)}))
 
 
+def unremembered(error: OSError) -> str:
+    """The line on standard error when what was told cannot be read or written."""
+    return say(Msg("told-unremembered", {"why": f"{type(error).__name__}: {error}"}))
+
+
 def _found(
     state: told.State, seen: Seen, settings: MailSettings, now: datetime
 ) -> Iterator[_Telling]:

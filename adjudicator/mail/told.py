@@ -37,11 +37,12 @@ def memory() -> Iterator[State]:
     path.parent.mkdir(parents=True, exist_ok=True)
     with FileLock(str(path.with_name(".told.lock")), timeout=30):
         try:
-            state = json.loads(path.read_text(encoding="utf-8"))
-            if not isinstance(state, dict):
-                state = {}
+            read = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            state = {}
+            read = {}
+        state = (
+            {k: v for k, v in read.items() if isinstance(v, dict)} if isinstance(read, dict) else {}
+        )
         yield state
         for entry in state.values():
             entry.pop("seen", None)
