@@ -182,3 +182,21 @@ def test_a_damaged_memory_tells_again_and_one_that_cannot_be_written_is_said(
     result = run("tick", games)
     assert result.exit_code == 75, result.output
     assert "what the game master was told cannot be remembered" in result.stderr
+
+
+def test_what_changes_is_told_again(
+    tmp_path: Path, authority: Authority, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = Table(tmp_path, players=3)
+    with running_server(authority, "tls") as first:
+        config = settings_for(tmp_path, first)
+    moved = tmp_path / "moved.toml"  # the same port by another name: other words
+    moved.write_text(config.read_text().replace(f'host = "{HOST}"', 'host = "localhost"'))
+    counts = []
+    for hours, settings in ((0, config), (1.1, config), (2.2, moved), (3.3, moved)):
+        at(monkeypatch, START + timedelta(hours=hours))
+        result = run("tick", table.gamedir, "--config", settings)
+        assert result.exit_code == 75, result.output
+        counts.append(len(told(result.stderr)))
+    # the server's words name another host: the stuck mail and the server are told again
+    assert counts == [0, 2, 2, 0]
