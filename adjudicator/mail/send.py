@@ -97,31 +97,40 @@ def send_no_game(settings: MailSettings) -> SendReport:
 
 def _tell_refused(root: Path, settings: MailSettings, report: SendReport) -> None:
     """Tell the game master once of each recipient the server refused for good, with its
-    answer (:mod:`adjudicator.mail.told`; listed in ``report.told``): a notice is queued unless
-    there is no ``[mail] gm`` or the message went to the game master (the notice would go where
-    the first could not)."""
+    answer (:mod:`adjudicator.mail.told`; listed in ``report.told``). Without the memory, each
+    is told as if for the first time: told twice, never not at all."""
     if not report.refused_for_good:
         return
+    try:
+        with told.memory() as state:
+            _tell_each(root, settings, report, state)
+    except OSError:
+        if not report.told:
+            _tell_each(root, settings, report, {})
+
+
+def _tell_each(root: Path, settings: MailSettings, report: SendReport, state: told.State) -> None:
+    """A notice of each refusal not told before is queued, unless there is no ``[mail] gm`` or
+    the message went to the game master (the notice would go where the first could not)."""
     sender = settings.sender or DEFAULT_SENDER
     lang = game_lang(GameDir(root).meta())
     now = clock.now()
-    with told.memory() as state:
-        for name, answer in report.refused_for_good:
-            data = (root / "mail" / "failed" / name).read_bytes()
-            recipients = ", ".join(recipients_of(data))
-            lasting = answer.split(" (still refused ", 1)[0]  # without how long it was tried
-            if not told.observe(state, f"refused {recipients}", {"answer": lasting}, now):
-                continue
-            report.told.append((recipients, answer))
-            gm = settings.gm
-            if not gm or gm.lower().encode() in data.split(b"\r\n\r\n", 1)[0].lower():
-                continue
-            subject, body = failure_notice(name, data, answer, lang)
-            notice = notice_mail(
-                sender=sender,
-                to=gm,
-                subject=subject,
-                body=body,
-                message_id=new_message_id(sender, "failed"),
-            )
-            Outbox(root).put(notice, "failed-gm")
+    for name, answer in report.refused_for_good:
+        data = (root / "mail" / "failed" / name).read_bytes()
+        recipients = ", ".join(recipients_of(data))
+        lasting = answer.split(" (still refused ", 1)[0]  # without how long it was tried
+        if not told.observe(state, f"refused {recipients}", {"answer": lasting}, now):
+            continue
+        report.told.append((recipients, answer))
+        gm = settings.gm
+        if not gm or gm.lower().encode() in data.split(b"\r\n\r\n", 1)[0].lower():
+            continue
+        subject, body = failure_notice(name, data, answer, lang)
+        notice = notice_mail(
+            sender=sender,
+            to=gm,
+            subject=subject,
+            body=body,
+            message_id=new_message_id(sender, "failed"),
+        )
+        Outbox(root).put(notice, "failed-gm")

@@ -47,8 +47,11 @@ def memory() -> Iterator[State]:
         for entry in state.values():
             entry.pop("seen", None)
         tmp = path.with_name(f".told.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(state, indent=1, sort_keys=True), encoding="utf-8")
-        os.replace(tmp, path)
+        try:
+            tmp.write_text(json.dumps(state, indent=1, sort_keys=True), encoding="utf-8")
+            os.replace(tmp, path)
+        finally:
+            tmp.unlink(missing_ok=True)
 
 
 def observe(
