@@ -199,6 +199,12 @@ def test_give_up_after(tmp_path: Path) -> None:
     assert default is not None and default.give_up_after == timedelta(days=3)
 
 
+def test_stuck_after(tmp_path: Path) -> None:
+    path = write(tmp_path / "c.toml", '[mail]\nstuck_after = "90m"\n')
+    assert load_config(path).stuck_after == timedelta(minutes=90)
+    assert load_config(write(tmp_path / "d.toml", SMTP)).stuck_after == timedelta(hours=1)
+
+
 def test_tls_is_the_default(tmp_path: Path) -> None:
     path = write(tmp_path / "c.toml", '[smtp]\nhost = "h.example.org"\n')
     smtp = load_config(path).smtp
@@ -223,7 +229,7 @@ def test_tls_is_the_default(tmp_path: Path) -> None:
         ("mail = 3\n", "mail: must be a table ([mail]), not a number"),
         (
             '[mail]\nsender = "a@example.org"\n',
-            "[mail] sender: unknown key (known: from, gm, gm_copy)",
+            "[mail] sender: unknown key (known: from, gm, gm_copy, stuck_after)",
         ),
         ('[mail]\nfrom = "nobody"\n', "[mail] from: 'nobody' is not an email address"),
         ("[mail]\ngm = 7\n", "[mail] gm: must be a string, not a number"),
@@ -248,6 +254,7 @@ def test_tls_is_the_default(tmp_path: Path) -> None:
         (SMTP + 'give_up_after = "3 days"\n', "[smtp] give_up_after: '3 days' is not a duration"),
         (SMTP + "give_up_after = 3\n", "[smtp] give_up_after: must be a string, not a number"),
         (SMTP + 'give_up_after = "0m"\n', "[smtp] give_up_after: must be longer than 0m"),
+        ('[mail]\nstuck_after = "soon"\n', "[mail] stuck_after: 'soon' is not a duration"),
         ('[imap]\nhost = "i.example.org"\ngive_up_after = "1d"\n', "[imap] give_up_after: unknown"),
         (SMTP + 'tls = "plain"\n', "mail never goes in plain text"),
         (SMTP + "tls = false\n", '[smtp] tls: must be "tls" or "starttls", not false'),
@@ -839,9 +846,8 @@ def test_an_unreachable_server_fails_cleanly(tmp_path: Path) -> None:
     queued = outbox.pending()
     port = closed_port()
     result = deliver(outbox, smtp_settings_for("127.0.0.1", port, "tls", None))
-    assert result == SendReport(
-        failed=f"cannot reach the SMTP server 127.0.0.1:{port}: connection refused"
-    )
+    why = f"cannot reach the SMTP server 127.0.0.1:{port}: connection refused"
+    assert result == SendReport(failed=why, stopped=why)
     assert_nothing_sent(outbox, queued)
 
 

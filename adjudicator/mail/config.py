@@ -7,6 +7,8 @@ config folder; no file counts as an empty one (no ``[smtp]`` table: mail goes to
     [mail]
     from = "Adjudicator <adjudicator@example.org>"
     gm = "gm@example.org"
+    stuck_after = "1h"              # mail queued this long, or a server failing this long,
+                                    # is told to the game master (once)
 
     [smtp]
     host = "mail.example.org"
@@ -56,6 +58,9 @@ DEFAULT_PORTS: dict[str, dict[str, int]] = {
 GIVE_UP_AFTER = "3d"
 """``[smtp] give_up_after`` when not set."""
 _GIVE_UP_AFTER = duration(GIVE_UP_AFTER)
+STUCK_AFTER = "1h"
+"""``[mail] stuck_after`` when not set."""
+_STUCK_AFTER = duration(STUCK_AFTER)
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 """Hosts named in messages as the ones ``tls = "none"`` allows (any 127.x.y.z is allowed too)."""
 
@@ -64,7 +69,7 @@ Tls = Literal["tls", "starttls", "none"]
 _SERVER_KEYS = {"host", "port", "user", "tls", "ca_file", "password_env", "password_command"}
 _IMAP_FOLDERS = {"folder", "done_folder", "setaside_folder"}
 _KEYS: dict[str, set[str]] = {
-    "mail": {"from", "gm", "gm_copy"},
+    "mail": {"from", "gm", "gm_copy", "stuck_after"},
     "smtp": _SERVER_KEYS | {"give_up_after"},
     "imap": _SERVER_KEYS | _IMAP_FOLDERS,
 }
@@ -142,6 +147,9 @@ class MailSettings:
     gm_copy: bool = False
     """``[mail] gm_copy``: the game master's report of each turn is mailed to ``gm`` with the
     players' reports."""
+    stuck_after: timedelta = _STUCK_AFTER
+    """``[mail] stuck_after``: mail queued this long, or a server failing this long, is told
+    to the game master (:mod:`adjudicator.mail.told`)."""
 
 
 def config_path(given: Path | None) -> Path:
@@ -264,7 +272,13 @@ class _Reader:
         smtp = self.server(data, "smtp")
         imap = self.server(data, "imap")
         return MailSettings(
-            sender=sender, gm=gm, smtp=smtp, imap=imap, source=self.path, gm_copy=gm_copy
+            sender=sender,
+            gm=gm,
+            smtp=smtp,
+            imap=imap,
+            source=self.path,
+            gm_copy=gm_copy,
+            stuck_after=self.span(mail, "mail", "stuck_after", STUCK_AFTER),
         )
 
     def table(self, data: dict[str, Any], name: str) -> dict[str, Any]:
@@ -352,7 +366,7 @@ class _Reader:
             ca_file=self.ca_file(table, name),
             password_env=password_env,
             password_command=password_command,
-            give_up_after=self.give_up_after(table, name),
+            give_up_after=self.span(table, name, "give_up_after", GIVE_UP_AFTER),
             table=name,
             source=self.path,
             **folders,
@@ -374,16 +388,15 @@ class _Reader:
             "this machine): mail never goes in plain text over a network",
         )
 
-    def give_up_after(self, table: dict[str, Any], name: str) -> timedelta:
-        value = self.string(table, name, "give_up_after")
-        if value is None:
-            return _GIVE_UP_AFTER
+    def span(self, table: dict[str, Any], name: str, key: str, default: str) -> timedelta:
+        """A duration setting (``3d``, ``1h``), longer than nothing."""
+        value = self.string(table, name, key)
         try:
-            span = duration(value)
+            span = duration(default if value is None else value)
         except ScheduleError as error:
-            raise self.fail(f"[{name}] give_up_after", str(error)) from None
+            raise self.fail(f"[{name}] {key}", str(error)) from None
         if span <= timedelta(0):
-            raise self.fail(f"[{name}] give_up_after", "must be longer than 0m")
+            raise self.fail(f"[{name}] {key}", "must be longer than 0m")
         return span
 
     def port(self, table: dict[str, Any], name: str, tls: str) -> int:

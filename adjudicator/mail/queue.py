@@ -142,6 +142,12 @@ class SendReport:
     certificate that does not verify, the sender refused), or None. One line that starts with
     the settings file, the table and the key. Delivery stopped before the message at hand was
     sent; it and the rest stay queued (the mail commands exit 3)."""
+    stopped: str | None = None
+    """Why delivery stopped on the server itself (it could not be reached, the TLS handshake or
+    the login failed, the connection broke), or None; a refusal of one message is not this."""
+    told: list[tuple[str, str]] = field(default_factory=list)
+    """The refusals for good told to the game master now, each (recipients, the server's
+    answer); one told before with the same answer is not (:mod:`adjudicator.mail.told`)."""
 
 
 def smtp_connect(server: ServerSettings, secret: str | None) -> smtplib.SMTP:
@@ -362,13 +368,14 @@ def _send_all(
 
 def _stopped(server: ServerSettings, error: Exception, report: SendReport) -> None:
     """Delivery stopped on ``error``: ``never_works`` when a setting is to blame, else
-    ``failed``."""
+    ``failed``; either is ``stopped`` too."""
     if isinstance(error, NeverWorks):
         report.never_works = str(error)
     elif (problem := certificate_problem(_where(server), server, error)) is not None:
         report.never_works = problem
     else:
         report.failed = _reason(server, error)
+    report.stopped = report.never_works or report.failed
 
 
 def _transaction(client: smtplib.SMTP, server: ServerSettings, data: bytes) -> None:
@@ -454,6 +461,11 @@ def _envelope(data: bytes) -> tuple[str, list[str]]:
                 if address.addr_spec and address.addr_spec not in recipients:
                     recipients.append(address.addr_spec)
     return (senders[0] if senders else ""), recipients
+
+
+def recipients_of(data: bytes) -> list[str]:
+    """The recipients (To and Cc) of the message ``data``."""
+    return _envelope(data)[1]
 
 
 def _dot_stuffed(data: bytes) -> bytes:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from adjudicator.mail import idle, nogame, sources
+from adjudicator.mail import idle, nogame, sources, telling
 from adjudicator.mail.config import MailSettings
 from adjudicator.mail.ingest import Game, Outcome, game_roots, games_in, ingest
 from adjudicator.mail.queue import SendReport
@@ -117,23 +117,32 @@ def _ingest_imap(served: list[Game], settings: MailSettings, say: Console) -> bo
 
 
 def send_all(
-    games: tuple[Path, ...], settings: MailSettings, say: Console, left: list[str] | None = None
+    games: tuple[Path, ...],
+    settings: MailSettings,
+    say: Console,
+    left: list[str] | None = None,
+    tell: Callable[[dict[Path, SendReport]], None] | None = None,
 ) -> None:
     """Send what is due in every game; TempFail when anything was left for a later run
-    (``left``: what the run left before), InputRefused when a setting can never work."""
+    (``left``: what the run left before), InputRefused when a setting can never work. ``tell``
+    is given each game's report before what belongs to no game is delivered."""
     failed = []
     never_works = None
     left = [] if left is None else left
+    reports: dict[Path, SendReport] = {}
     for game in games_in(games):
         report = SendReport()
         with each_game(game.id, left, say):
             # after a setting that never works, the same server would fail the same way
             report = send_game(game.root, settings, deliver_too=never_works is None)
+        reports[game.root] = report
         for line in sent_lines(game.id, report):
             say.out(line)
         if report.failed:
             failed.append(f"{game.id}: {report.failed}")
         never_works = never_works or report.never_works
+    if tell is not None:
+        tell(reports)
     if never_works is None:
         report = send_no_game(settings)
         for line in sent_lines(nogame.LABEL, report):
@@ -168,7 +177,17 @@ def tick(games: tuple[Path, ...], source: Source, settings: MailSettings, say: C
     for root, why in unreadable:
         left.append(str(root))
         say.err(f"{root}: left for a later run: the game cannot be read ({why})")
-    send_all(tuple(awake), settings, say, left)
+
+    def tell(reports: dict[Path, SendReport]) -> None:
+        seen = telling.Seen(game_roots(games), served, unreadable, reports)
+        try:
+            lines = telling.tell(seen, settings)
+        except OSError as error:  # the memory cannot be had: nothing is told this run
+            lines = [telling.unremembered(error)]
+        for line in lines:
+            say.err(line)
+
+    send_all(tuple(awake), settings, say, left, tell)
     for game in served:
         if game.id not in left:
             with each_game(game.id, left, say):

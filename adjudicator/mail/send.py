@@ -11,17 +11,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from adjudicator.mail import nogame
+from adjudicator.mail import nogame, told
 from adjudicator.mail.answers import queue_digests
 from adjudicator.mail.config import DEFAULT_SENDER, MailSettings
 from adjudicator.mail.due import announce
 from adjudicator.mail.outgoing import new_message_id, notice_mail
 from adjudicator.mail.press import relay_press
-from adjudicator.mail.queue import Outbox, SendReport, deliver, failure_notice
+from adjudicator.mail.queue import Outbox, SendReport, deliver, failure_notice, recipients_of
 from adjudicator.mail.turn_reports import queue_due_reports
 from adjudicator.mail.welcome import queue_welcomes
 from adjudicator.rules.lang import game_lang
-from adjudicator.store import journal, steps
+from adjudicator.store import clock, journal, steps
 from adjudicator.store.gamedir import GameDir
 
 
@@ -56,6 +56,8 @@ def send_game(root: Path, settings: MailSettings, deliver_too: bool = True) -> S
         failed=more.failed,
         refused_for_good=report.refused_for_good + more.refused_for_good,
         never_works=more.never_works,
+        stopped=more.stopped,
+        told=report.told + more.told,
     )
 
 
@@ -94,20 +96,39 @@ def send_no_game(settings: MailSettings) -> SendReport:
 
 
 def _tell_refused(root: Path, settings: MailSettings, report: SendReport) -> None:
-    """Queue a notice to the game master of each message the server refused for good (none
-    about a message to the game master: it would go where the first could not)."""
-    if not settings.gm:
+    """Tell the game master once of each recipient the server refused for good, with its
+    answer (:mod:`adjudicator.mail.told`; listed in ``report.told``). Without the memory, each
+    is told as if for the first time: told twice, never not at all."""
+    if not report.refused_for_good:
         return
+    try:
+        with told.memory() as state:
+            _tell_each(root, settings, report, state)
+    except OSError:
+        if not report.told:
+            _tell_each(root, settings, report, {})
+
+
+def _tell_each(root: Path, settings: MailSettings, report: SendReport, state: told.State) -> None:
+    """A notice of each refusal not told before is queued, unless there is no ``[mail] gm`` or
+    the message went to the game master (the notice would go where the first could not)."""
     sender = settings.sender or DEFAULT_SENDER
     lang = game_lang(GameDir(root).meta())
+    now = clock.now()
     for name, answer in report.refused_for_good:
         data = (root / "mail" / "failed" / name).read_bytes()
-        if settings.gm.lower().encode() in data.split(b"\r\n\r\n", 1)[0].lower():
+        recipients = ", ".join(recipients_of(data))
+        lasting = answer.split(" (still refused ", 1)[0]  # without how long it was tried
+        if not told.observe(state, f"refused {recipients}", {"answer": lasting}, now):
+            continue
+        report.told.append((recipients, answer))
+        gm = settings.gm
+        if not gm or gm.lower().encode() in data.split(b"\r\n\r\n", 1)[0].lower():
             continue
         subject, body = failure_notice(name, data, answer, lang)
         notice = notice_mail(
             sender=sender,
-            to=settings.gm,
+            to=gm,
             subject=subject,
             body=body,
             message_id=new_message_id(sender, "failed"),

@@ -229,6 +229,12 @@ def refused(
     return Mail(subject(Msg("mail-refused-subject", {"name": name}), lang=lang), text)
 
 
+def told(*, about: Msg, text: Msg, lang: str = "en") -> Mail:
+    """The game master's notice of a problem told once: ``about`` its subject (a
+    ``mail-told-...-subject`` code), ``text`` what it is and what to do (a ``told-...`` code)."""
+    return Mail(subject(about, lang=lang), body("told.txt.j2", lang, text=say(text, lang=lang)))
+
+
 def press(
     *, game_id: str, press: dict[str, Any], lang: str = "en", game: Game | None = None
 ) -> Mail:

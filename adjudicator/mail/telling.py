@@ -1,0 +1,155 @@
+"""What ``tick`` tells the game master once (:mod:`adjudicator.mail.told` remembers it).
+
+Mail queued in a game longer than ``[mail] stuck_after``, an SMTP server that stopped every
+delivery for that long, and a game folder that cannot be read are each queued as a notice to
+``[mail] gm`` among what belongs to no game (:mod:`adjudicator.mail.nogame`; it goes out with the
+same run's delivery, or the first one that reaches the server) and said on standard error. They
+are told again only when their facts change, and a ``resolved`` line says when one cleared. A
+recipient refused for good is told by the send of its game (:mod:`adjudicator.mail.send`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from adjudicator.mail import nogame, told
+from adjudicator.mail.config import DEFAULT_SENDER, MailSettings
+from adjudicator.mail.ingest import Game
+from adjudicator.mail.outgoing import new_message_id, notice_mail
+from adjudicator.mail.queue import Outbox, SendReport
+from adjudicator.mail.waiting import waiting
+from adjudicator.present import mail as present_mail
+from adjudicator.present.words import say
+from adjudicator.rules.contract import Msg
+from adjudicator.rules.lang import DEFAULT, game_lang
+from adjudicator.store import clock
+
+SHOWN = "%Y-%m-%d %H:%M UTC"
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What one ``tick`` saw: the game folders given, those read, those that could not be
+    (with why), and each delivery's report by game folder."""
+
+    roots: list[Path]
+    games: list[Game]
+    unreadable: list[tuple[Path, str]]
+    reports: dict[Path, SendReport]
+
+
+@dataclass(frozen=True)
+class _Telling:
+    kind: str
+    about: Msg
+    text: Msg
+    lang: str
+
+
+def tell(seen: Seen, settings: MailSettings) -> list[str]:
+    """Queue a notice of each problem to be told now; the lines for standard error."""
+    now = clock.now()
+    lines = []
+    with told.memory() as state:
+        for telling in list(_found(state, seen, settings, now)):
+            lines.append(line(telling.text, mailed=settings.gm is not None))
+            if settings.gm is not None:
+                _queue(telling, settings.gm, settings.sender or DEFAULT_SENDER)
+        lines += _resolved(state, seen)
+    for report in seen.reports.values():
+        for recipients, answer in report.told:
+            text = Msg("told-refused", {"recipients": recipients, "answer": answer})
+            lines.append(line(text, mailed=settings.gm is not None))
+    return lines
+
+
+def line(text: Msg, mailed: bool) -> str:
+    """The line on standard error that tells ``text``."""
+    code = "told-line" if mailed else "told-line-unmailed"
+    return say(Msg(code, {"text": say(text)}))
+
+
+def unremembered(error: OSError) -> str:
+    """The line on standard error when what was told cannot be read or written."""
+    return say(Msg("told-unremembered", {"why": f"{type(error).__name__}: {error}"}))
+
+
+def _found(
+    state: told.State, seen: Seen, settings: MailSettings, now: datetime
+) -> Iterator[_Telling]:
+    lang = game_lang(seen.games[0].meta) if seen.games else DEFAULT
+    for root, why in seen.unreadable:
+        if told.observe(state, f"unreadable {root}", {"why": why}, now):
+            about = Msg("mail-told-unreadable-subject", {"folder": root.name})
+            text = Msg("told-unreadable", {"folder": str(root), "why": why})
+            yield _Telling("unreadable", about, text, lang)
+    stopped = [r.stopped for r in seen.reports.values() if r.stopped]
+    server = stopped[0] if stopped else None
+    for game in seen.games:
+        queued = waiting(game.root)
+        if queued is None:
+            continue
+        oldest = datetime.fromisoformat(queued["oldest"])
+        if now - oldest < settings.stuck_after:
+            continue
+        report = seen.reports.get(game.root, SendReport())
+        why = report.failed or report.never_works or server or "-"
+        count = queued["count"]
+        facts = {"count": 10 ** (len(str(count)) - 1), "why": why}
+        if told.observe(state, f"stuck {game.root}", facts, now, since=oldest):
+            shown = oldest.strftime(SHOWN)
+            about = Msg("mail-told-stuck-subject", {"game": game.id, "since": shown})
+            text = Msg(
+                "told-stuck",
+                {
+                    "count": count,
+                    "game": game.id,
+                    "since": shown,
+                    "why": why,
+                    "folder": str(game.root),
+                },
+            )
+            yield _Telling("stuck", about, text, game_lang(game.meta))
+    if server is not None:
+        facts = {"why": server}
+        if told.observe(state, "server", facts, now, after=settings.stuck_after):
+            began = told.since(state, "server") or now
+            shown = began.strftime(SHOWN)
+            about = Msg("mail-told-server-subject", {"since": shown})
+            yield _Telling(
+                "server", about, Msg("told-server", {"since": shown, "why": server}), lang
+            )
+
+
+def _resolved(state: told.State, seen: Seen) -> list[str]:
+    """The lines of the problems told before that are no longer there."""
+    lines = []
+    for game in seen.games:
+        if told.gone(state, f"stuck {game.root}"):
+            lines.append(say(Msg("told-resolved-stuck", {"game": game.id})))
+    for root in seen.roots:
+        if all(root != bad for bad, _ in seen.unreadable) and told.gone(
+            state, f"unreadable {root}"
+        ):
+            lines.append(say(Msg("told-resolved-unreadable", {"folder": str(root)})))
+    reports = seen.reports.values()
+    reached = any(r.sent for r in reports) and not any(r.stopped for r in reports)
+    if reached and told.gone(state, "server"):
+        lines.append(say(Msg("told-resolved-server", {})))
+    return lines
+
+
+def _queue(telling: _Telling, gm: str, sender: str) -> None:
+    """Queue the notice to the game master among what belongs to no game."""
+    words = present_mail.told(about=telling.about, text=telling.text, lang=telling.lang)
+    notice = notice_mail(
+        sender=sender,
+        to=gm,
+        subject=words.subject,
+        body=words.body,
+        message_id=new_message_id(sender, telling.kind),
+    )
+    Outbox(nogame.root()).put(notice, f"{telling.kind}-gm")
