@@ -6,6 +6,7 @@ never work stops delivery and names the setting (exit 3); ``tls = "none"`` to th
 from __future__ import annotations
 
 import email.policy
+import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -537,12 +538,13 @@ def test_send_exits_0_when_a_mail_is_refused_for_good(table: Table, authority: A
         ] * 2
         again = run("send", table.gamedir, "--config", config)  # the game master is told
         assert again.exit_code == 0
-        # once for the recipient and the server's answer, not once for each message
-        [notice] = server.received[4:]
-        assert notice.rcpt_tos == ["gm@example.org"]
+        # once for the recipient and the server's answer, not once for each message (the
+        # players are told the game is paused: bob's report of the turn never reached him)
+        [notice] = [r for r in server.received[4:] if r.rcpt_tos == ["gm@example.org"]]
         assert f"File:     mail/failed/{failed[0]}" in notice.data.decode()
+        count = len(server.received)
         assert run("send", table.gamedir, "--config", config).exit_code == 0
-        assert len(server.received) == 5
+        assert len(server.received) == count
 
 
 def test_send_exits_75_for_a_refusal_for_now_then_0_once_given_up(
@@ -659,3 +661,36 @@ def test_never_works_is_not_tried_again_for_the_next_game(
     assert result.exit_code == 3, result.output
     assert recorder.sessions == 1
     assert len(folder(first, "queue")) == 4 and len(folder(second, "queue")) == 4
+
+
+def test_a_report_refused_for_good_pauses_the_game_and_send_retry_delivers_it(
+    table: Table, authority: Authority, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game master walk-through: a player's report refused (after give_up_after) let the clock
+    run, and the player got default orders for a turn never seen; moving the file back to the
+    queue, as the notice said, left the journal naming a file that was gone and stopped the
+    game (files-lost). Now the refusal pauses the game; `send --retry` queues a copy to the
+    seat's address as it is now, in a step the journal follows; `resume` starts the clock."""
+    recorder = Answering(rcpt={"bob@example.org": "550 5.1.1 No such user here"})
+    with running_server(authority, "starttls", recorder=recorder) as server:
+        config = config_for(table, server.port, 'tls = "starttls"\n', server.ca_file)
+        assert run("send", table.gamedir, "--config", config).exit_code == 0
+        assert table.status()["paused"] is True
+        log = [json.loads(line) for line in (table.gamedir / "log.jsonl").read_text().splitlines()]
+        assert log[-1]["type"] == "paused" and log[-1]["refused"][0].endswith("report-1-bob.eml")
+        replaced = run("replace", table.gamedir, "--player", "bob", "--email", "bob@new.example")
+        assert replaced.exit_code == 0, replaced.output
+        retried = run("send", table.gamedir, "--config", config, "--retry")
+        assert retried.exit_code == 0, retried.output
+        assert "cairo-2026: queued again from mail/failed/: " in retried.output
+        assert run("doctor", table.gamedir).exit_code == 0
+        to_bob = [r for r in server.received if r.rcpt_tos == ["bob@new.example"]]
+        subjects = [
+            BytesParser(policy=email.policy.default).parsebytes(r.data)["Subject"] for r in to_bob
+        ]
+        assert any("report for bob" in str(s) for s in subjects), subjects
+        # each refused file moved on to failed/retried/ (the notice of the new address to the
+        # old one is refused in its turn)
+        assert not [name for name in folder(table, "failed") if "-report-" in name]
+        assert run("resume", table.gamedir).exit_code == 0
+        assert table.status()["paused"] is False

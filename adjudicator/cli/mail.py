@@ -143,7 +143,13 @@ def ingest(
 @click.command()
 @click.argument("games", nargs=-1, required=True, type=GAMES)
 @CONFIG
-def send(games: tuple[Path, ...], config_file: Path | None) -> None:
+@click.option(
+    "--retry",
+    is_flag=True,
+    help="First queue again what the server refused for good (mail/failed/), a player's mail "
+    "to the seat's address as it is now.",
+)
+def send(games: tuple[Path, ...], config_file: Path | None, retry: bool) -> None:
     """Send what is due: every turn's reports not sent yet, receipts and notices.
 
     Over SMTP when the settings have an [smtp] table, else as .eml files in GAMEDIR/outbox/.
@@ -151,11 +157,15 @@ def send(games: tuple[Path, ...], config_file: Path | None) -> None:
     \b
     Example:
       adjudicator send games/
+      adjudicator send games/cairo-2026 --retry
     """
     with _mail_errors():
-        from adjudicator.mail.run import send_all
+        from adjudicator.mail.run import retry_all, send_all
 
-        send_all(games, _settings(config_file), _console())
+        settings = _settings(config_file)
+        if retry:
+            retry_all(games, _console())
+        send_all(games, settings, _console())
 
 
 @click.command()

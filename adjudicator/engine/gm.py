@@ -66,14 +66,16 @@ def extend(root: Path, by: str | None = None, to: str | None = None) -> datetime
     return new
 
 
-def pause(root: Path) -> None:
-    """Stop the clock: no deadline passes, no reminder goes, ``tick`` adjudicates nothing."""
+def pause(root: Path, refused: list[str] | None = None) -> None:
+    """Stop the clock: no deadline passes, no reminder goes, ``tick`` adjudicates nothing.
+    ``refused``: the reports of the turn the mail server refused for good, which paused it
+    (the journal line says so; without them it is the game master's ``pause``)."""
     with steps.step(root, "pause") as running:
         handle = OpenGame(root)
         _dealt(handle)
         if handle.clock().paused_since is not None:
             raise NotNow(f"game {handle.meta['id']} is paused already")
-        running.commit("paused", turn=handle.turn())
+        running.commit("paused", turn=handle.turn(), **({"refused": refused} if refused else {}))
 
 
 def resume(root: Path) -> datetime | None:

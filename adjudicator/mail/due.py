@@ -235,6 +235,8 @@ def _announcement(
         return Msg(code, {"turn": turn_label(turn), "deadline": when}), playing
     if kind == "resumed":
         return Msg("mail-announce-resumed", {}), playing
+    if kind == "paused" and entry.get("refused"):  # a player's report could not be delivered
+        return Msg("mail-announce-paused-refused", {}), playing
     if kind == "paused":
         return Msg("mail-announce-paused", {}), playing
     if kind == "resigned":

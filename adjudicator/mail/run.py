@@ -20,8 +20,9 @@ from adjudicator.mail import idle, nogame, sources, telling
 from adjudicator.mail.config import MailSettings
 from adjudicator.mail.ingest import Game, Outcome, game_roots, games_in, ingest
 from adjudicator.mail.queue import SendReport
+from adjudicator.mail.retry import retry_failed
 from adjudicator.mail.send import send_game, send_no_game
-from adjudicator.present.status import clock_lines, sent_lines
+from adjudicator.present.status import clock_lines, requeued_line, sent_lines
 from adjudicator.rules.errors import AdjudicatorError, InputRefused, TempFail
 from adjudicator.store import clock
 
@@ -114,6 +115,15 @@ def _ingest_imap(served: list[Game], settings: MailSettings, say: Console) -> bo
     except imap.ImapUnavailable as error:
         raise TempFail(f"{error}; run again") from None
     return left
+
+
+def retry_all(games: tuple[Path, ...], say: Console) -> None:
+    """Queue again, in every game, what the server refused for good (``send --retry``)."""
+    left: list[str] = []
+    for game in games_in(games):
+        with each_game(game.id, left, say):
+            for name in retry_failed(game.root):
+                say.out(requeued_line(game.id, name))
 
 
 def send_all(

@@ -9,8 +9,12 @@ the server twice.
 
 from __future__ import annotations
 
+import contextlib
+import re
 from pathlib import Path
 
+from adjudicator.engine import gm
+from adjudicator.engine.open_game import OpenGame
 from adjudicator.mail import nogame, told
 from adjudicator.mail.answers import queue_digests
 from adjudicator.mail.config import DEFAULT_SENDER, MailSettings
@@ -20,6 +24,7 @@ from adjudicator.mail.press import relay_press
 from adjudicator.mail.queue import Outbox, SendReport, deliver, failure_notice, recipients_of
 from adjudicator.mail.turn_reports import queue_due_reports
 from adjudicator.mail.welcome import queue_welcomes
+from adjudicator.rules.errors import NotNow
 from adjudicator.rules.lang import game_lang
 from adjudicator.store import clock, journal, steps
 from adjudicator.store.gamedir import GameDir
@@ -45,6 +50,7 @@ def send_game(root: Path, settings: MailSettings, deliver_too: bool = True) -> S
     if not deliver_too:
         return SendReport()
     report = _deliver(root, settings)
+    _pause_for_refused(root, report)
     if report.failed or report.never_works or not _deadline_moved(root):
         return report
     announce(root, settings.sender or DEFAULT_SENDER)  # the players learn the moved deadline now
@@ -59,6 +65,22 @@ def send_game(root: Path, settings: MailSettings, deliver_too: bool = True) -> S
         stopped=more.stopped,
         told=report.told + more.told,
     )
+
+
+def _pause_for_refused(root: Path, report: SendReport) -> None:
+    """Pause the game when the server refused a player's report of the current turn for good:
+    the player never saw the turn, and its clock must not run out on them. The game master is
+    told of the refusal; ``send --retry`` then ``resume`` go on (docs/mail.md)."""
+    if not report.refused_for_good:
+        return
+    handle = OpenGame(root)
+    if handle.over():
+        return
+    report_of_turn = re.compile(rf"\d+-report-{handle.turn()}-(?!gm\.eml$).+\.eml")
+    refused = [name for name, _ in report.refused_for_good if report_of_turn.fullmatch(name)]
+    if refused:
+        with contextlib.suppress(NotNow):  # paused already: it stays so
+            gm.pause(root, refused=refused)
 
 
 def _deadline_moved(root: Path) -> bool:

@@ -193,6 +193,11 @@ def sent_lines(game_id: str, report: Sent) -> list[str]:
     return lines
 
 
+def requeued_line(game_id: str, name: str) -> str:
+    """A message refused for good that ``send --retry`` queued again, by its new name."""
+    return f"{game_id}: queued again from mail/failed/: {name}"
+
+
 def clock_lines(game_id: str, done: ClockOutcome) -> list[str]:
     """What the clock did in one game: adjudicated, told the game master it waits, reminded."""
     if done.not_now is not None:

@@ -1,0 +1,45 @@
+"""Mail refused for good, queued again: ``adjudicator send GAMEDIR --retry`` (docs/mail.md).
+
+A message the server refused for good stays in ``mail/failed/``, named by the journal. Moving it
+back by hand left the journal naming a file that was gone, and every later command stopped on
+it. Here one step queues a copy of each (a player's mail to the address the seat has now, so
+that ``replace --email`` then ``send --retry`` reaches the player) and moves the refused file to
+``mail/failed/retried/``: the journal follows both, and a report queued again holds its turn's
+clock until it has left, as every report does.
+"""
+
+from __future__ import annotations
+
+from email.message import EmailMessage
+from email.parser import BytesParser
+from pathlib import Path
+
+from adjudicator.mail.outgoing import POLICY
+from adjudicator.mail.queue import Outbox, move_into
+from adjudicator.store import steps
+
+RETRIED = "retried"
+
+
+def retry_failed(root: Path) -> list[str]:
+    """Queue again every message in the game's ``mail/failed/``, in one step; the names of the
+    copies queued (none: nothing had failed)."""
+    outbox = Outbox(root)
+    failed = sorted(outbox.failed.glob("*.eml")) if outbox.failed.is_dir() else []
+    if not failed:
+        return []
+    with steps.step(root, "retry") as running:
+        addresses = {p["name"]: p["email"] for p in running.store.meta()["players"]}
+        queued = []
+        for path in failed:
+            message = BytesParser(policy=POLICY).parsebytes(path.read_bytes())
+            assert isinstance(message, EmailMessage)
+            label = path.stem.partition("-")[2]  # 000026-report-4-bob: report-4-bob
+            player = label.rsplit("-", 1)[-1]
+            if player in addresses and not label.endswith("-gm"):
+                del message["To"]
+                message["To"] = addresses[player]  # the seat's address as it is now
+            queued.append(outbox.put(message, label).name)
+            move_into(path, outbox.failed / RETRIED)
+        running.commit("requeued", requeued=queued)
+    return queued
