@@ -676,6 +676,8 @@ def test_a_report_refused_for_good_pauses_the_game_and_send_retry_delivers_it(
         config = config_for(table, server.port, 'tls = "starttls"\n', server.ca_file)
         assert run("send", table.gamedir, "--config", config).exit_code == 0
         assert table.status()["paused"] is True
+        assert table.status()["refused"] == 2  # bob's welcome and report, for the game master
+        assert "2 messages refused for good in mail/failed/" in run("doctor", table.gamedir).output
         log = [json.loads(line) for line in (table.gamedir / "log.jsonl").read_text().splitlines()]
         assert log[-1]["type"] == "paused" and log[-1]["refused"][0].endswith("report-1-bob.eml")
         replaced = run("replace", table.gamedir, "--player", "bob", "--email", "bob@new.example")
@@ -694,3 +696,4 @@ def test_a_report_refused_for_good_pauses_the_game_and_send_retry_delivers_it(
         assert not [name for name in folder(table, "failed") if "-report-" in name]
         assert run("resume", table.gamedir).exit_code == 0
         assert table.status()["paused"] is False
+        assert table.status()["refused"] == 1  # the notice of the new address to the old one

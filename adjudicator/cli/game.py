@@ -159,8 +159,8 @@ def doctor(gamedir: Path) -> None:
     Example:
       adjudicator doctor games/cairo-2026
     """
-    from adjudicator.mail.waiting import waiting
-    from adjudicator.present.status import queued_text
+    from adjudicator.mail.waiting import refused, waiting
+    from adjudicator.present.status import queued_text, refused_text
     from adjudicator.present.words import say
     from adjudicator.store.doctor import examine
 
@@ -168,6 +168,8 @@ def doctor(gamedir: Path) -> None:
     queued = waiting(gamedir) if not result.problems else None
     if queued is not None:
         echo(f"mail: {queued_text(queued)} (`adjudicator send` sends them)")
+    if not result.problems and (count := refused(gamedir)):
+        echo(f"mail: {refused_text(count)}")
     for name in result.in_doubt:
         echo(f"in doubt: mail/sending/{name} (check whether it arrived)")
     for problem in result.problems:

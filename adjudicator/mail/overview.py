@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator.engine import queries
-from adjudicator.mail.waiting import waiting
+from adjudicator.mail.waiting import refused, waiting
 from adjudicator.rules.contract import Msg, msg
 from adjudicator.rules.errors import AdjudicatorError, UsageProblem
 from adjudicator.store.gamedir import GameDir
@@ -16,9 +16,11 @@ from adjudicator.store.gamedir import GameDir
 
 def game_status(root: Path) -> dict[str, Any]:
     """``status --json`` of one game: the engine's status, the mail queued (``queued``: count
-    and the oldest's time, or None) and ``problems`` (messages as data)."""
+    and the oldest's time, or None), the mail refused for good (``refused``: a count) and
+    ``problems`` (messages as data)."""
     data = queries.status(root)
-    return {**data, "queued": waiting(root), "problems": [m.to_json() for m in _problems(root)]}
+    problems = [m.to_json() for m in _problems(root)]
+    return {**data, "queued": waiting(root), "refused": refused(root), "problems": problems}
 
 
 def folder_status(folder: Path) -> list[dict[str, Any]]:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 QUEUE = Path("mail") / "queue"
+FAILED = Path("mail") / "failed"
 
 
 def waiting(gamedir: Path) -> dict[str, Any] | None:
@@ -25,6 +26,12 @@ def waiting(gamedir: Path) -> dict[str, Any] | None:
         head = handle.read(64 * 1024)
     oldest = queued_at(head, first)
     return {"count": len(pending), "oldest": oldest.astimezone(UTC).isoformat(timespec="seconds")}
+
+
+def refused(gamedir: Path) -> int:
+    """How many messages the server refused for good wait in ``mail/failed/`` for the game
+    master (``send --retry`` queues them again)."""
+    return len(eml_files(gamedir / FAILED))
 
 
 def queued_at(data: bytes, path: Path) -> datetime:

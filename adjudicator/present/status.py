@@ -55,6 +55,8 @@ def _waiting_lines(data: dict[str, Any]) -> list[str]:
     lines = []
     if data.get("queued"):
         lines.append(f"mail: {queued_text(data['queued'])} (`adjudicator send` sends them)")
+    if data.get("refused"):
+        lines.append(f"mail: {refused_text(data['refused'])}")
     if data.get("problems"):
         from adjudicator.present.words import said  # YAML: only when there is one to word
 
@@ -83,6 +85,8 @@ def game_line(data: dict[str, Any]) -> str:
         parts.append(f"deadline {deadline}{_standing(data)}")
     if data.get("queued"):
         parts.append(f"mail: {queued_text(data['queued'])}")
+    if data.get("refused"):
+        parts.append(f"mail: {refused_text(data['refused'])}")
     parts += [f"problem: {p}" for p in problems]
     return "; ".join(parts)
 
@@ -97,6 +101,14 @@ def _standing(data: dict[str, Any]) -> str:
 def _short(data: dict[str, Any]) -> str:
     deadline = datetime.fromisoformat(data["deadline"])
     return deadline.astimezone(schedule.zone(None)).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def refused_text(count: int) -> str:
+    """The mail the server refused for good, waiting for the game master."""
+    what = "1 message" if count == 1 else f"{count} messages"
+    return (
+        f"{what} refused for good in mail/failed/ (`adjudicator send GAMEDIR --retry` once fixed)"
+    )
 
 
 def queued_text(queued: dict[str, Any]) -> str:
