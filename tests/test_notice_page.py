@@ -5,6 +5,7 @@ is taken by ``ingest`` and verifies with ``ssh-keygen -Y verify`` (docs/order-pa
 from __future__ import annotations
 
 import email.policy
+import re
 from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
@@ -143,3 +144,41 @@ def test_the_page_offers_only_what_the_game_takes(browser: Browser, tmp_path: Pa
     assert said == "Give the first and the last day of your absence."
     said = write(browser, page, "press", {"press.text": "bell\u0007"}, open_game.keys["bob"])
     assert said.startswith("Your press holds a character the adjudicator refuses")
+
+
+def test_a_share_made_in_the_page_is_taken_and_the_last_deals(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """A game that asks for shares: the request mail attaches a page that draws the share and
+    signs it; pasted into a mail, ingest takes it, and the last share deals."""
+    import email.policy
+    from email.parser import BytesParser
+
+    table = Table(tmp_path, players=2, schedule={"shares": "ask"})
+    config = write_config(tmp_path)
+    assert run("send", table.gamedir, "--config", config).exit_code == 0
+    parser = BytesParser(policy=email.policy.default)
+    for number, name in enumerate(table.names):
+        raw = next((table.gamedir / "outbox").glob(f"*share-{name}.eml")).read_bytes()
+        mail = parser.parsebytes(raw)
+        [page] = [a for a in mail.iter_attachments() if str(a.get_filename()).endswith(".html")]
+        saved = tmp_path / str(page.get_filename())
+        saved.write_bytes(page.get_payload(decode=True))
+        signed = write(browser, saved, "share", {}, table.keys[name])
+        assert re.match(rf'id: cairo-2026\nplayer: {name}\nshare: "[0-9a-f]{{32}}"\n', signed)
+        verifies(table, name, signed, tmp_path / name)
+        message = EmailMessage()
+        message["From"] = f"{name}@example.org"
+        message["To"] = "gm-bot@example.org"
+        message["Subject"] = "Re: share"
+        message["Message-ID"] = f"<share{number}@mail>"
+        message.set_content(f"Here:\n\n{signed}")
+        result = run(
+            "ingest",
+            table.gamedir,
+            "--config",
+            config,
+            input=message.as_bytes(policy=email.policy.SMTP),
+        )  # type: ignore[arg-type]
+        assert result.output.endswith("accepted\n"), result.output
+    assert table.status()["turn"] == 1  # dealt

@@ -339,3 +339,48 @@ def test_a_journal_that_deals_at_another_line_than_the_last_share_is_named(
     result = run("verify", out)
     assert result.exit_code == 3, result.output
     assert f"line {at + 1}: the shares before it deal the game otherwise" in result.output
+
+
+def share_requests(table: Table) -> dict[str, Any]:
+    """``send`` the requests for shares: each player's mail, parsed."""
+    config = table.root / "mail.toml"
+    config.write_text('[mail]\nfrom = "gm-bot@example.org"\ngm = "gm@example.org"\n')
+    assert run("send", table.gamedir, "--config", config).exit_code == 0
+    parser = BytesParser(policy=email.policy.default)
+    return {
+        name: parser.parsebytes(
+            next((table.gamedir / "mail").rglob(f"*share-{name}.eml")).read_bytes()
+        )
+        for name in table.names
+    }
+
+
+def test_the_mails_openssh_lines_make_a_share_without_the_program(tmp_path: Path) -> None:
+    """The request for a share told the player to run `adjudicator share`, which a player
+    without the program does not have: its OpenSSH lines, run as written (the key's path
+    aside), make a signed share that mail takes, and the last such share deals."""
+    import subprocess
+
+    from tests.helpers import notice_mail
+
+    table = shares_table(tmp_path)
+    config = table.root / "mail.toml"
+    for name, mail in share_requests(table).items():
+        words = mail.get_body(("plain",)).get_content()
+        lines = [
+            line.strip()
+            for line in words.splitlines()
+            if line.startswith("    ") and line.split()[0] in ("printf", "ssh-keygen")
+        ]
+        assert len(lines) == 2, words
+        work = tmp_path / f"player-{name}"
+        work.mkdir()
+        for line in lines:
+            line = line.replace("~/.ssh/id_ed25519", str(table.keys[name]))
+            done = subprocess.run(["bash", "-c", line], cwd=work, capture_output=True, text=True)
+            assert done.returncode == 0, (line, done.stderr)
+        [share] = work.glob("*.yaml")
+        sent = notice_mail(share, f"{name}@example.org", f"<share-{name}@mail>", "my share")
+        result = run("ingest", table.gamedir, "--config", config, input=sent)  # type: ignore[arg-type]
+        assert result.output.endswith("accepted\n"), result.output
+    assert table.status()["turn"] == 1  # dealt

@@ -154,14 +154,32 @@ def _ask_shares(running: steps.Step, sender: str) -> int:
     count = 0
     for seat in meta["players"]:
         name = seat["name"]
-        words = present.share_request(meta["id"], name, game, lang_of(meta, name))
+        lang = lang_of(meta, name)
+        page_name = f"{meta['id']}-share-{name}.html"
+        words = present.share_request(
+            meta["id"], name, game, lang, key=key_file(seat["key"]), page=page_name
+        )
+        message_id = new_message_id(sender, f"{meta['id']}.share.{name}")
+        page = render_notice_page(
+            game,
+            meta["id"],
+            name,
+            [p["name"] for p in meta["players"]],
+            {},
+            lang,
+            address_of(sender),
+            message_id,
+            registered_key(meta, name),
+            share=True,
+        )
         message = welcome_mail(
             sender=sender,
             to=seat["email"],
             subject=words.subject,
             body=words.text,
             html=words.html,
-            message_id=new_message_id(sender, f"{meta['id']}.share.{name}"),
+            message_id=message_id,
+            notice_page=(page_name, page),
         )
         outbox.put(message, f"share-{name}")
         count += 1

@@ -31,17 +31,21 @@ def render_notice_page(
     address: str,
     answers: str | None = None,
     registered: str | None = None,
+    share: bool = False,
 ) -> str:
     """``player``'s notice page in ``lang``: ``players`` are the seats still playing, ``options``
     the game's effective options (``press``, ``absence``), ``address`` where notices go; its
     ``mailto:`` link answers the mail whose Message-ID is ``answers`` (None: no mail); the page
-    signs only with the key ``registered`` (:func:`registered_key`; None: any)."""
+    signs only with the key ``registered`` (:func:`registered_key`; None: any). With ``share``
+    the page makes the player's share of the deal alone (``shares: ask``, before the deal)."""
     kinds = ["vote"]
     if options.get("absence", "none") != "none":
         kinds.insert(0, "absence")
     press = options.get("press", "none")
     if press != "none":
         kinds.insert(0, "press")
+    if share:
+        kinds = ["share"]
     others = [] if press == "public" else [p for p in players if p != player]
     data = {
         "id": game_id,

@@ -174,12 +174,20 @@ def welcome(facts: WelcomeFacts, game: Game, lang: str = DEFAULT) -> Welcome:
     return Welcome(say(about, game, lang), text, html)
 
 
-def share_request(game_id: str, player: str, game: Game, lang: str = DEFAULT) -> Welcome:
+def share_request(
+    game_id: str,
+    player: str,
+    game: Game,
+    lang: str = DEFAULT,
+    key: str = "id_ed25519",
+    page: str | None = None,
+) -> Welcome:
     """The mail that asks ``player`` for their share of the deal (``shares: ask``), in
-    ``lang``: how to make, sign and send one."""
+    ``lang``: how to make, sign and send one, in the attached ``page`` (if any), with OpenSSH
+    (``key``: the usual file name of the player's private key) or with the program."""
     env = report_environment(game, lang)
     title = say(msg("game-title", title=game.title), game, lang)
-    said = {"title": title, "game_id": game_id, "player": player}
+    said = {"title": title, "game_id": game_id, "player": player, "key": key, "page": page}
     text = env.get_template("share_request.txt.j2").render(**said)
     rules = summary_html(game, lang)
     html = env.get_template("welcome.html.j2").render(

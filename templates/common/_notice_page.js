@@ -8,6 +8,7 @@
   var DATA = JSON.parse(document.getElementById("notice-data").textContent);
   var form = document.getElementById("notice");
   var scalar = SIGNING.scalar;
+  var share = null;
 
   function control(name) { return form.elements.namedItem(name); }
 
@@ -30,6 +31,10 @@
   function body() {
     var k = kind();
     if (k === "vote") return { text: "vote: " + control("vote").value + "\n" };
+    if (k === "share") {  // drawn once a page, so that signing again signs the same share
+      share = share || SIGNING.hex(crypto.getRandomValues(new Uint8Array(16)));
+      return { text: "share: \"" + share + "\"\n" };
+    }
     if (k === "absence") {
       var from = control("absence.from").value, to = control("absence.to").value;
       if (!from || !to) return { problem: "absence-dates" };
