@@ -111,3 +111,19 @@ def test_status_of_one_game_says_what_mail_waits(
     assert lines[-1] == "mail: 6 queued, the oldest for 40m (`adjudicator send` sends them)"
     giza = run("status", folder / "giza-2026").output.splitlines()
     assert giza[-1].startswith("problem: a submit step was cut short")
+
+
+def test_doctor_of_a_folder_checks_every_game(folder: Path) -> None:
+    """A game master's walk-through ran `doctor games` as `status games` and `tick games` run:
+    it said the folder was no game directory (exit 3). It now checks each game, by name."""
+    result = run("doctor", folder)
+    assert result.exit_code == 3, result.output  # giza-2026 has a step cut short
+    lines = result.output.splitlines()
+    assert f"{folder / 'cairo-2026'}: agrees with its journal" in result.output
+    assert "cairo-2026: mail: 6 queued" in lines[0]
+    assert f"{folder / 'giza-2026' / '.step'}: a submit step was cut short" in result.output
+    next((folder / "cairo-2026" / "turns").rglob("*.json")).unlink()  # named by the journal
+    result = run("doctor", folder)
+    assert result.exit_code == 3, result.output
+    assert "named by the journal but missing" in result.output
+    assert "agrees with its journal" not in result.output

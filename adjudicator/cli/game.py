@@ -153,12 +153,27 @@ def doctor(gamedir: Path) -> None:
     Exit 0 when every file the journal names is there with its SHA-256, no other file is
     there and no step was cut short (mail in doubt is listed, not counted); else exit 3,
     one line per problem. The next command that changes the game finishes or discards a
-    step cut short.
+    step cut short. GAMEDIR may be a folder of games, as `tick` takes: each is checked.
 
     \b
     Example:
       adjudicator doctor games/cairo-2026
+      adjudicator doctor games
     """
+    from adjudicator.mail import overview
+
+    if overview.is_folder_of_games(gamedir):
+        found = [_doctor_one(root, f"{root.name}: ") for root in overview.games_in_folder(gamedir)]
+        if not all(found):
+            sys.exit(EXIT_REFUSED)
+        return
+    if not _doctor_one(gamedir, ""):
+        sys.exit(EXIT_REFUSED)
+
+
+def _doctor_one(gamedir: Path, prefix: str) -> bool:
+    """Check one game and say what is wrong, each line after ``prefix`` (a folder's game's
+    name); whether it agrees with its journal."""
     from adjudicator.mail.waiting import refused, waiting
     from adjudicator.present.status import queued_text, refused_text
     from adjudicator.present.words import say
@@ -167,16 +182,28 @@ def doctor(gamedir: Path) -> None:
     result = examine(gamedir)
     queued = waiting(gamedir) if not result.problems else None
     if queued is not None:
-        echo(f"mail: {queued_text(queued)} (`adjudicator send` sends them)")
+        echo(f"{prefix}mail: {queued_text(queued)} (`adjudicator send` sends them)")
     if not result.problems and (count := refused(gamedir)):
-        echo(f"mail: {refused_text(count)}")
+        echo(f"{prefix}mail: {refused_text(count)}")
     for name in result.in_doubt:
-        echo(f"in doubt: mail/sending/{name} (check whether it arrived)")
+        echo(f"{prefix}in doubt: mail/sending/{name} (check whether it arrived)")
     for problem in result.problems:
         echo(f"{gamedir / problem.path}: {say(problem.problem, lang=result.lang)}")
-    if result.problems:
-        sys.exit(EXIT_REFUSED)
-    echo(f"{gamedir}: agrees with its journal ({result.lines} lines, {result.files} files)")
+    if not result.problems:
+        echo(f"{gamedir}: agrees with its journal ({result.lines} lines, {result.files} files)")
+    return not result.problems
+    queued = waiting(gamedir) if not result.problems else None
+    if queued is not None:
+        echo(f"{gamedir}: mail: {queued_text(queued)} (`adjudicator send` sends them)")
+    if not result.problems and (count := refused(gamedir)):
+        echo(f"{gamedir}: mail: {refused_text(count)}")
+    for name in result.in_doubt:
+        echo(f"in doubt: {gamedir}/mail/sending/{name} (check whether it arrived)")
+    for problem in result.problems:
+        echo(f"{gamedir / problem.path}: {say(problem.problem, lang=result.lang)}")
+    if not result.problems:
+        echo(f"{gamedir}: agrees with its journal ({result.lines} lines, {result.files} files)")
+    return not result.problems
 
 
 @click.command()

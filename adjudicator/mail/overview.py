@@ -44,6 +44,14 @@ def is_folder_of_games(path: Path) -> bool:
     return path.is_dir() and not (path / "game.json").exists()
 
 
+def games_in_folder(folder: Path) -> list[Path]:
+    """The games in ``folder`` (one level down, by name); UsageProblem when there is none."""
+    roots = _games_in(folder)
+    if not roots:
+        raise UsageProblem(f"{folder}: no game in this folder (nor is it a game)")
+    return roots
+
+
 def _games_in(folder: Path) -> list[Path]:
     try:
         entries = sorted(folder.iterdir())
