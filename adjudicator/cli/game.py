@@ -192,18 +192,6 @@ def _doctor_one(gamedir: Path, prefix: str) -> bool:
     if not result.problems:
         echo(f"{gamedir}: agrees with its journal ({result.lines} lines, {result.files} files)")
     return not result.problems
-    queued = waiting(gamedir) if not result.problems else None
-    if queued is not None:
-        echo(f"{gamedir}: mail: {queued_text(queued)} (`adjudicator send` sends them)")
-    if not result.problems and (count := refused(gamedir)):
-        echo(f"{gamedir}: mail: {refused_text(count)}")
-    for name in result.in_doubt:
-        echo(f"in doubt: {gamedir}/mail/sending/{name} (check whether it arrived)")
-    for problem in result.problems:
-        echo(f"{gamedir / problem.path}: {say(problem.problem, lang=result.lang)}")
-    if not result.problems:
-        echo(f"{gamedir}: agrees with its journal ({result.lines} lines, {result.files} files)")
-    return not result.problems
 
 
 @click.command()
