@@ -200,3 +200,33 @@ def test_what_changes_is_told_again(
         counts.append(len(told(result.stderr)))
     # the server's words name another host: the stuck mail and the server are told again
     assert counts == [0, 2, 2, 0]
+
+
+def test_mail_refused_for_now_is_told_once_though_more_comes_for_that_address(
+    tmp_path: Path, authority: Authority, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game master's walk-through with a greylisting relay was told of the stuck mail at 1, 2
+    and 3 messages: the server's words named each file. The files and their ages are no new
+    facts; the server's answer is."""
+    from tests.test_mail_refusals import Answering
+
+    table = Table(tmp_path, players=3)
+    greylisted = f"{table.names[0]}@example.org"
+    recorder = Answering(rcpt={greylisted: "451 4.7.1 Greylisted, come back later"})
+    with running_server(authority, "tls", recorder=recorder) as server:
+        config = settings_for(tmp_path, server)
+        lines = []
+        for hours in (0, 1.1, 2.2, 3.3):
+            at(monkeypatch, START + timedelta(hours=hours))
+            message = notice_mail(  # one more message to the greylisted address each time
+                sender="gm-bot@example.org",
+                to=greylisted,
+                subject="[cairo-2026] a word",
+                body="Hello.\n",
+                message_id=new_message_id("gm-bot@example.org", "word"),
+            )
+            Outbox(table.gamedir).put(message, "word")
+            result = run("tick", table.gamedir, "--config", config)
+            lines += [line for line in told(result.stderr) if "waiting to be sent" in line]
+        assert len(lines) == 1, lines
+        assert "451 4.7.1 Greylisted" in lines[0]

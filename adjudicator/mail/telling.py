@@ -10,6 +10,7 @@ recipient refused for good is told by the send of its game (:mod:`adjudicator.ma
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
@@ -96,7 +97,7 @@ def _found(
         if now - oldest < settings.stuck_after:
             continue
         report = seen.reports.get(game.root, SendReport())
-        why = report.failed or report.never_works or server or "-"
+        why = _answers(report.failed or report.never_works or server or "-")
         count = queued["count"]
         facts = {"count": 10 ** (len(str(count)) - 1), "why": why}
         if told.observe(state, f"stuck {game.root}", facts, now, since=oldest):
@@ -122,6 +123,15 @@ def _found(
             yield _Telling(
                 "server", about, Msg("told-server", {"since": shown, "why": server}), lang
             )
+
+
+_FILE = re.compile(r"^\d{6,}-[A-Za-z0-9._-]+\.eml: ")
+
+
+def _answers(why: str) -> str:
+    """What the server said, once each, without the files it said it of: which messages wait,
+    and how many, is no new fact to tell (a greylisting server answers each the same)."""
+    return "; ".join(dict.fromkeys(_FILE.sub("", part) for part in why.split("; ")))
 
 
 def _resolved(state: told.State, seen: Seen) -> list[str]:
