@@ -334,3 +334,28 @@ def test_a_report_that_asks_for_an_order_names_its_order_page(
         words = " ".join(text(mail).split())
         assert f"Without a terminal: open {page}" in words
         assert "send now only a commitment to your order" in words
+
+
+def test_each_notice_the_welcome_shows_is_taken_as_copied_from_it(
+    tmp_path: Path, config: Path
+) -> None:
+    """A walk-through copied the welcome's press example as it stood, indented like a command,
+    and it was refused as an order: the examples now stand from the start of the line, and
+    each, copied from the mail and signed, is taken."""
+    from tests.ssh import ssh_sign
+
+    gamedir = make_game(
+        tmp_path, options={"press": "private", "absence": "extend"}, keys=tmp_path / "keys"
+    )
+    send(gamedir, config)
+    [mail] = [m for m in welcomes(gamedir) if m["To"] == "alice@example.org"]
+    words = text(mail)
+    blocks = words.split("\nid: cairo-2026\n")[1:]
+    assert len(blocks) == 3, words
+    for number, block in enumerate(blocks):
+        lines = ["id: cairo-2026", *block.split("\n\n")[0].splitlines()]
+        notice = tmp_path / f"notice-{number}.yaml"
+        notice.write_text("\n".join(lines) + "\n")
+        ssh_sign(tmp_path / "keys" / "alice", notice)
+        result = run("submit", gamedir, notice)
+        assert result.exit_code == 0, (lines, result.output)
