@@ -368,6 +368,17 @@ def test_the_mails_openssh_lines_commit_and_reveal_without_the_program(tmp_path:
     result = run("ingest", table.gamedir, "--config", config, input=sent)  # type: ignore[arg-type]
     assert result.output.endswith("accepted\n"), result.output
     assert table.status()["phase"] == "reveal"
+    # the receipt of a commitment says to keep the order (it read as a receipt of the order)
+    assert run("send", table.gamedir, "--config", config).exit_code == 0
+    receipts = [
+        parser.parsebytes(p.read_bytes())
+        for p in (table.gamedir / "outbox").glob(f"*receipt-{player}.eml")
+    ]
+    [receipt] = [m for m in receipts if m["In-Reply-To"] == "<commit@mail>"]  # type: ignore[index]
+    assert receipt["Subject"] == (  # type: ignore[index]
+        "[cairo-2026] turn 1: commitment accepted, keep your order"
+    )
+    assert "keep the order you committed to" in receipt.get_body(("plain",)).get_content()  # type: ignore[attr-defined]
     sent = notice_mail(form, f"{player}@example.org", "<reveal@mail>", "reveal")
     result = run("ingest", table.gamedir, "--config", config, input=sent)  # type: ignore[arg-type]
     assert result.output.endswith("accepted\n"), result.output

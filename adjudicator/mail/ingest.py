@@ -433,6 +433,10 @@ def _answer(
     return f" ({HELD_NOTE})"
 
 
+_COMMITMENT = re.compile(rb"(?m)^commit:[ \t]")
+"""A line of a commitment (``sealing: commit-reveal``), which no order has."""
+
+
 def receipt_words(
     handle: open_game.OpenGame, game: Game, signer: str, found: FoundOrder, verdict: Verdict
 ) -> present_mail.Mail:
@@ -463,6 +467,7 @@ def receipt_words(
         head=handle.dir.head(),
         kind=verdict.kind,
         pasted=found.pasted,
+        commitment=verdict.kind is None and _COMMITMENT.search(found.order) is not None,
         **facts,
     )
 

@@ -90,14 +90,18 @@ def receipt(
     head: str | None = None,
     kind: str | None = None,
     pasted: bool = False,
+    commitment: bool = False,
 ) -> Mail:
     """A receipt: the order's (or a notice's, of ``kind``) fate, to its signer only. ``name``
     is the attachment's name, escaped (``pasted``: the order was pasted into the message, and
-    is named so); ``order`` the order in effect (accepted); ``in_effect``
+    is named so; ``commitment``: it is the commitment to a sealed order, whose receipt says to
+    keep the order for the reveal); ``order`` the order in effect (accepted); ``in_effect``
     the SHA-256 of the order in effect for ``in_effect_turn`` (refused), None when there is
     none; ``head`` the chain head as the receipt is written (None: none)."""
     fate = "accepted" if accepted else "refused"
     code = f"mail-receipt-{fate}{'' if turn is not None else '-no-turn'}-subject"
+    if commitment and accepted and turn is not None:
+        code = "mail-receipt-commitment-accepted-subject"
     if kind is not None:
         code = f"mail-receipt-notice-{fate}-subject"
     text = body(
@@ -118,6 +122,7 @@ def receipt(
         in_effect=in_effect,
         chain=[] if head is None else [head_line(head)],
         kind=None if kind is None else say(msg(f"notice-kind-{kind}"), game, lang),
+        commitment=commitment,
     )
     about = Msg(code, {"game": game_id, "turn": None if turn is None else turn_label(turn)})
     if kind is not None:
