@@ -697,3 +697,26 @@ def test_a_report_refused_for_good_pauses_the_game_and_send_retry_delivers_it(
         assert run("resume", table.gamedir).exit_code == 0
         assert table.status()["paused"] is False
         assert table.status()["refused"] == 1  # the notice of the new address to the old one
+        assert run("send", table.gamedir, "--config", config).exit_code == 0
+        assert table.status()["paused"] is False, "a refusal named once pauses once"
+
+
+def test_a_send_cut_short_before_its_pause_pauses_at_the_next(
+    table: Table, authority: Authority
+) -> None:
+    """The pause is read from mail/failed/ and the journal, not from one delivery's report: a
+    send killed between its delivery step and the pause (here: the delivery step alone) leaves
+    the game running, and the next send pauses it."""
+    from adjudicator.mail import send
+    from adjudicator.mail.config import load_config
+
+    recorder = Answering(rcpt={"bob@example.org": "550 5.1.1 No such user here"})
+    with running_server(authority, "starttls", recorder=recorder) as server:
+        config = config_for(table, server.port, 'tls = "starttls"\n', server.ca_file)
+        settings = load_config(config)
+        send.queue_due(table.gamedir, settings)
+        send._deliver(table.gamedir, settings)  # the delivery step, and then the kill
+        assert [n for n in folder(table, "failed") if "-report-1-bob" in n]
+        assert table.status()["paused"] is False
+        assert run("send", table.gamedir, "--config", config).exit_code == 0
+        assert table.status()["paused"] is True

@@ -163,9 +163,8 @@ def send(games: tuple[Path, ...], config_file: Path | None, retry: bool) -> None
         from adjudicator.mail.run import retry_all, send_all
 
         settings = _settings(config_file)
-        if retry:
-            retry_all(games, _console())
-        send_all(games, settings, _console())
+        left = retry_all(games, _console()) if retry else []
+        send_all(games, settings, _console(), left=left)
 
 
 @click.command()

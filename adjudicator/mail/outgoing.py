@@ -119,12 +119,13 @@ def report_mail(
     return message
 
 
-def _attach_page(message: EmailMessage, page: str, name: str) -> None:
-    """A signing page attached as the file ``name`` (base64: saved, it is the page written)."""
+def _attach_page(message: EmailMessage, page: str, name: str, subtype: str = "html") -> None:
+    """A page (a signing page; ``subtype="markdown"``: the player's guide) attached as the file
+    ``name`` in UTF-8 (base64: saved, it is the text written)."""
     message.add_attachment(
         page.encode("utf-8"),
         maintype="text",
-        subtype="html",
+        subtype=subtype,
         cte="base64",
         params={"charset": "utf-8"},
         disposition="attachment",
@@ -154,15 +155,7 @@ def welcome_mail(
     if notice_page is not None:
         _attach_page(message, notice_page[1], notice_page[0])
     if guide is not None:  # the player's guide, as Markdown text any mail program shows
-        message.add_attachment(
-            guide[1].encode("utf-8"),
-            maintype="text",
-            subtype="markdown",
-            cte="base64",
-            params={"charset": "utf-8"},
-            disposition="attachment",
-            filename=guide[0],
-        )
+        _attach_page(message, guide[1], guide[0], subtype="markdown")
     return message
 
 

@@ -117,13 +117,15 @@ def _ingest_imap(served: list[Game], settings: MailSettings, say: Console) -> bo
     return left
 
 
-def retry_all(games: tuple[Path, ...], say: Console) -> None:
-    """Queue again, in every game, what the server refused for good (``send --retry``)."""
+def retry_all(games: tuple[Path, ...], say: Console) -> list[str]:
+    """Queue again, in every game, what the server refused for good (``send --retry``); the
+    games left for a later run (``send_all``'s ``left``)."""
     left: list[str] = []
     for game in games_in(games):
         with each_game(game.id, left, say):
             for name in retry_failed(game.root):
                 say.out(requeued_line(game.id, name))
+    return left
 
 
 def send_all(

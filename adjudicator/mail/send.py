@@ -23,6 +23,7 @@ from adjudicator.mail.outgoing import new_message_id, notice_mail
 from adjudicator.mail.press import relay_press
 from adjudicator.mail.queue import Outbox, SendReport, deliver, failure_notice, recipients_of
 from adjudicator.mail.turn_reports import queue_due_reports
+from adjudicator.mail.waiting import FAILED, eml_files
 from adjudicator.mail.welcome import queue_welcomes
 from adjudicator.rules.errors import NotNow
 from adjudicator.rules.lang import game_lang
@@ -50,7 +51,7 @@ def send_game(root: Path, settings: MailSettings, deliver_too: bool = True) -> S
     if not deliver_too:
         return SendReport()
     report = _deliver(root, settings)
-    _pause_for_refused(root, report)
+    _pause_for_refused(root)
     if report.failed or report.never_works or not _deadline_moved(root):
         return report
     announce(root, settings.sender or DEFAULT_SENDER)  # the players learn the moved deadline now
@@ -67,17 +68,22 @@ def send_game(root: Path, settings: MailSettings, deliver_too: bool = True) -> S
     )
 
 
-def _pause_for_refused(root: Path, report: SendReport) -> None:
-    """Pause the game when the server refused a player's report of the current turn for good:
-    the player never saw the turn, and its clock must not run out on them. The game master is
-    told of the refusal; ``send --retry`` then ``resume`` go on (docs/mail.md)."""
-    if not report.refused_for_good:
+def _pause_for_refused(root: Path) -> None:
+    """Pause the game when a player's report of the current turn lies in ``mail/failed/``
+    (refused for good) and no ``paused`` line has named it yet: the player never saw the turn,
+    and its clock must not run out on them. Read from the folder and the journal, so a send
+    killed between its delivery and the pause pauses at the next one; once named, a resumed
+    game stays resumed. The game master is told of the refusal; ``send --retry`` then
+    ``resume`` go on (docs/mail.md)."""
+    failed = eml_files(root / FAILED)
+    if not failed:
         return
     handle = OpenGame(root)
     if handle.over():
         return
+    named = {n for e in handle.log if e["type"] == "paused" for n in e.get("refused") or []}
     report_of_turn = re.compile(rf"\d+-report-{handle.turn()}-(?!gm\.eml$).+\.eml")
-    refused = [name for name, _ in report.refused_for_good if report_of_turn.fullmatch(name)]
+    refused = [p.name for p in failed if report_of_turn.fullmatch(p.name) and p.name not in named]
     if refused:
         with contextlib.suppress(NotNow):  # paused already: it stays so
             gm.pause(root, refused=refused)
