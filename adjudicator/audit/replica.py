@@ -85,6 +85,7 @@ def archive_dir(
     withheld = {
         str(e["addresses"]) for e in entries if e.get("type") == "replaced" and "addresses" in e
     }
+    withheld |= {str(j["addresses"]) for e in entries for j in e.get("joins") or []}
     return ArchiveDir(files, now, meta, states, digester, withheld)
 
 

@@ -303,6 +303,7 @@ def _check(archive: dict[str, Any], entries: list[dict[str, Any]], summary: Summ
         )
         return
     _signatures(walk, files, header, summary)
+    _joins(walk, files, summary)
     _over_as_recorded(archive, walk, files, summary)
     if "seed" in archive and not summary.findings:
         _replay(walk, files, header, archive, game, digests.Digester(key), summary)
@@ -477,7 +478,10 @@ def _signatures(
         raise UsageProblem(
             msg("verify-no-such-seat", player=summary.seat.player, players=list(keys))
         )
+    joined: dict[str, str] = {}  # an open game's joins, by name: the key each carried
     for number, entry in enumerate(walk.entries):
+        joined.update({j["name"]: j["key"] for j in entry.get("joins") or []})
+        keys.update({name: joined[name] for name in entry.get("seated") or []})
         if entry["type"] == "replaced":
             player = str(entry["player"])
             change = KeyChange(
@@ -584,6 +588,38 @@ def _notice_signed(
         summary.findings.append(unsigned)
         return
     summary.notices += 1
+
+
+def _joins(walk: _Walk, files: dict[str, bytes], summary: Summary) -> None:
+    """Each join of an open game that the archive holds (a full archive: a join names an
+    address) is signed by the key it carries and says what its journal line says of it: the
+    name, the key and the share the deal is made from."""
+    from adjudicator.rules.strictyaml import StrictYamlError, load
+
+    for number, entry in enumerate(walk.entries):
+        for join in entry.get("joins") or []:
+            rel = walk.now.get(str(join["file"]), str(join["file"]))
+            data, signature = files.get(rel), files.get(f"{rel}.sig")
+            if data is None or signature is None:
+                continue  # a public archive; a full one that lacks it is named by _files
+            turn = walk.turn_at[number]
+            try:
+                sshsig.verify_variants(data, signature, str(join["key"]), signer=str(join["name"]))
+            except sshsig.SignatureError as error:
+                why = msg("verify-signature", player=join["name"], why=error.reason)
+                summary.findings.append(Finding(turn, rel, why))
+                continue
+            try:
+                said = load(data).data
+            except StrictYamlError:
+                said = None
+            body = said.get("join") if isinstance(said, dict) else None
+            given = {k: body.get(k) for k in ("name", "share")} if isinstance(body, dict) else {}
+            key = str(body.get("key", "")).strip() if isinstance(body, dict) else ""
+            if given != {"name": join["name"], "share": join["share"]} or key != join["key"]:
+                summary.findings.append(
+                    Finding(turn, rel, msg("verify-join-differs", line=number + 1))
+                )
 
 
 def _over_as_recorded(
@@ -703,9 +739,13 @@ def _dealt_again(
     from adjudicator.engine.open_game import OpenGame, game_options
     from adjudicator.rules.rng import Rng
 
-    handle, entry = OpenGame(store, log=upto[:-1]), upto[-1]
+    entry = upto[-1]
+    # The line as the game stood within its step: its seats changed (an open game's), its
+    # notices taken, before it dealt.
+    within = {k: v for k, v in entry.items() if k not in ("notices", "dealt")}
+    handle = OpenGame(store, log=[*upto[:-1], within])
     handle.noticed = list(entry.get("notices") or [])
-    dealt = not handle.owing()
+    dealt = not handle.signing_up() and not handle.facts.closed and not handle.owing()
     if dealt != bool(entry.get("dealt")):
         summary.findings.append(Finding(1, "log.jsonl", msg("verify-deal-differs", line=len(upto))))
         return False

@@ -30,8 +30,12 @@ COMMANDS = {
     **dict.fromkeys(("extend", "pause", "resume", "replace", "resign", "rollback"), "gm"),
     **dict.fromkeys(("ingest", "send", "tick"), "mail"),
     **dict.fromkeys(("archive", "verify"), "audit"),
+    **dict.fromkeys(("open", "join", "seat", "refuse", "start"), "signup"),
 }
-"""Each command and the module of ``adjudicator.cli`` that defines it (under the same name)."""
+"""Each command and the module of ``adjudicator.cli`` that defines it (under the same name, but
+for those :data:`DEFINED_AS` names)."""
+DEFINED_AS = {"open": "open_game"}
+"""The commands whose function has another name (``open`` is Python's own)."""
 
 
 class Group(click.Group):
@@ -45,7 +49,8 @@ class Group(click.Group):
         module = COMMANDS.get(cmd_name)
         if module is None:
             return None
-        command = getattr(importlib.import_module(f"adjudicator.cli.{module}"), cmd_name)
+        defined = DEFINED_AS.get(cmd_name, cmd_name)
+        command = getattr(importlib.import_module(f"adjudicator.cli.{module}"), defined)
         assert isinstance(command, click.Command)
         return command
 

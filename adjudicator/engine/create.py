@@ -15,11 +15,12 @@ from adjudicator.store import clock, steps
 from adjudicator.store.gamedir import GameDir, make_folder
 
 
-def new(root: Path, setup_path: Path) -> OpenGame:
-    """Create a game from a setup file and write the first reports."""
+def new(root: Path, setup_path: Path, opening: bool = False) -> OpenGame:
+    """Create a game from a setup file and write the first reports. ``opening``: ``open``'s
+    game, in sign-up (docs/signup.md): it deals, and welcomes its players, once it starts."""
     from adjudicator.engine.setup import read_setup
 
-    game, meta, raw = read_setup(setup_path)
+    game, meta, raw = read_setup(setup_path, opening)
     _make_room(root)
     asks = meta.get("shares") == "ask"  # the deal waits for the players' shares
     state = None if asks else game.setup(meta["players"], game_options(meta), Rng(meta["seed"]))
@@ -40,7 +41,8 @@ def new(root: Path, setup_path: Path) -> OpenGame:
             deadline=deadline,
             commitment=meta["commitment"],
             public=public_header(meta),
-            welcome=True,  # each player's welcome mail is queued by the next send (docs/mail.md)
+            # each player's welcome mail is queued by the next send (docs/mail.md)
+            **({"signup": meta["signup"]} if opening else {"welcome": True}),
         )
     return OpenGame(root)
 
@@ -54,6 +56,7 @@ def public_header(meta: dict[str, Any]) -> dict[str, Any]:
         "players": [{k: v for k, v in p.items() if k != "email"} for p in meta["players"]],
         "options": meta["options"],
         **({"shares": "ask"} if meta.get("shares") == "ask" else {}),
+        **({"signup": meta["signup"]} if "signup" in meta else {}),
     }
 
 

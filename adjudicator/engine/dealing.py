@@ -16,11 +16,12 @@ from adjudicator.rules.rng import Rng
 from adjudicator.store import clock
 
 
-def deal_if_ready(handle: OpenGame) -> dict[str, Any]:
-    """Deal when this step took the last share owed; what the step's line adds (``dealt``:
-    ``turn`` 1 and its ``deadline``), or nothing."""
-    took = any(n["kind"] == "share" for n in handle.noticed)
-    if not took or not handle.waiting() or handle.owing():
+def deal_if_ready(handle: OpenGame, starts: bool = False) -> dict[str, Any]:
+    """Deal when this step took the last share owed, or ``starts`` an open game whose seats
+    all carry their share; what the step's line adds (``dealt``: ``turn`` 1 and its
+    ``deadline``), or nothing."""
+    took = starts or any(n["kind"] == "share" for n in handle.noticed)
+    if not took or not handle.waiting() or handle.signing_up() or handle.owing():
         return {}
     game, meta = handle.game, handle.meta
     state = game.setup(meta["players"], game_options(meta), Rng(handle.play_seed()))

@@ -54,7 +54,7 @@ def submit(root: Path, paths: list[Path], only: str | None = None) -> list[Verdi
             raise NotNow(f"game {handle.meta['id']} is over; it takes no more orders")
         for submission in submissions:
             verdicts.append(_submit_one(handle, submission, only))
-        if handle.pending or handle.noticed:
+        if handle.pending or handle.noticed or handle.seating:
             dealt = deal_if_ready(handle)
             running.commit("submitted", **accepted_lines(handle), **handle.opening(), **dealt)
     return verdicts
@@ -65,7 +65,12 @@ def accepted_lines(handle: OpenGame) -> dict[str, Any]:
     any (a line without notices has no such key, as lines made before them), and
     ``deadline_moved`` when an absence it took moves the current turn's deadline."""
     noticed = {"notices": handle.noticed} if handle.noticed else {}
-    return {"orders": handle.pending, **noticed, **absences.moved_now(handle)}
+    seats = {}
+    if handle.seating:
+        from adjudicator.engine.signup import seating_fields
+
+        seats = seating_fields(handle)
+    return {"orders": handle.pending, **noticed, **absences.moved_now(handle), **seats}
 
 
 def _submit_one(handle: OpenGame, submission: Submission, only: str | None) -> Verdict:
@@ -96,7 +101,11 @@ def judge(
     only: str | None = None,
 ) -> Verdict:
     """The pipeline for one order (or notice): parse, verify, envelope, validate, store."""
-    if looks_like_notice(received) or only is not None:
+    if looks_like_join(received) and only is None:
+        from adjudicator.engine.signup import judge_join
+
+        verdict = judge_join(handle, label, received, signature)
+    elif looks_like_notice(received) or only is not None:
         from adjudicator.engine.notice_intake import judge_notice
 
         verdict = judge_notice(handle, label, received, signature, only)
@@ -105,6 +114,12 @@ def judge(
     verdict.game = handle.game
     verdict.lang = game_lang(handle.meta)
     return verdict
+
+
+def looks_like_join(received: bytes) -> bool:
+    """Whether a file has a top-level ``join:`` key (an open game's join or leave:
+    :mod:`adjudicator.engine.signup`)."""
+    return received.startswith(b"join:") or b"\njoin:" in received
 
 
 @dataclass

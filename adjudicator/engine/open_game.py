@@ -46,6 +46,9 @@ class OpenGame:
         """The notice files read so far, by kind and file (each is read once per opening)."""
         self.opens: dict[str, Any] | None = None
         """The reveal this step opens (``sealing: commit-reveal``), journaled with its line."""
+        self.seating: dict[str, Any] = {}
+        """What this step changed of an open game's seats (docs/signup.md), as its line says
+        it: ``joins``, ``leaves``, ``left``, ``confirmed``, ``seated``, ``turned_away``."""
 
     @property
     def players(self) -> list[str]:
@@ -70,6 +73,8 @@ class OpenGame:
         return self.facts.turn
 
     def state(self, turn: int | None = None) -> State:
+        if self.signing_up():
+            raise NotNow(msg("game-in-signup", game=self.meta["id"]))
         if self.waiting():  # no turn has a state before the deal
             raise NotNow(msg("waiting-for-shares", game=self.meta["id"], players=self.owing()))
         return self.dir.state(self.turn() if turn is None else turn)
@@ -78,15 +83,31 @@ class OpenGame:
         """The game asks for the players' shares (``shares: ask``) and has not dealt yet."""
         return self.facts.turn == 0
 
+    def signing_up(self) -> bool:
+        """The game is open for sign-up (docs/signup.md): its seats are not fixed yet."""
+        facts = self.facts
+        return facts.signup is not None and not facts.started and not facts.closed
+
+    def joining(self) -> dict[str, dict[str, Any]]:
+        """The joins taken and not yet seated, refused or gone, by name (this step's
+        included)."""
+        return journal.joins([*self.log, self.seating])
+
     def shares(self) -> dict[str, str]:
-        """Each share taken so far (this step's included), by player."""
+        """Each share taken so far (this step's included), by player: a join's, or a share
+        notice's."""
         found = [self.notice(n) for n in self.notices() if n["kind"] == "share"]
-        return {str(d["player"]): str(d["share"]) for d in found}
+        joined = journal.joined_shares(self.log)
+        seated = {p: joined[p] for p in self.players if p in joined}
+        return {**seated, **{str(d["player"]): str(d["share"]) for d in found}}
 
     def owing(self) -> list[str]:
-        """The players who owe a share, in seat order (none once the game dealt)."""
-        taken = self.shares() if self.waiting() else {}
-        return [p for p in self.players if p not in taken] if self.waiting() else []
+        """The players who owe a share, in seat order (none once the game dealt, nor while
+        it is open for sign-up)."""
+        if not self.waiting() or self.signing_up() or self.facts.closed:
+            return []
+        taken = self.shares()
+        return [p for p in self.players if p not in taken]
 
     def play_seed(self) -> int | str:
         """The seed the game plays with: the game master's, or under ``shares: ask`` the one
@@ -157,7 +178,10 @@ class OpenGame:
         return journal.clock(self.log, self.turn())
 
     def over(self) -> bool:
-        """The game is over: by its rules, or because the players' votes ended it."""
+        """The game is over: by its rules, because the players' votes ended it, or because it
+        did not start (an open game with too few players at its sign-up deadline)."""
+        if self.facts.closed:
+            return True
         if self.waiting():
             return False
         return self.facts.ended is not None or self.game.is_over(self.state())

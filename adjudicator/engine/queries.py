@@ -65,12 +65,29 @@ def status_of(handle: OpenGame) -> dict[str, Any]:
 def waiting_status(handle: OpenGame) -> dict[str, Any]:
     """The status of a game whose deal waits for the players' shares: turn 0, nobody owes an
     order, and ``shares_owed`` names who owes a share."""
+    signup = handle.meta.get("signup")
+    seats: dict[str, Any] = {}
+    if signup is not None and (handle.signing_up() or handle.facts.closed):
+        joining = handle.joining()
+        seats = {
+            "seats": {
+                "taken": handle.players,
+                "open": max(0, signup["seats"]["max"] - len(handle.players)),
+                "min": signup["seats"]["min"],
+                "max": signup["seats"]["max"],
+                "seating": signup["seating"],
+                "until": signup.get("until"),
+                "confirmed": [n for n, j in joining.items() if j.get("confirmed")],
+                "unconfirmed": [n for n, j in joining.items() if not j.get("confirmed")],
+            }
+        }
+    phase = "closed" if handle.facts.closed else "signup" if seats else "shares"
     return {
         "id": handle.meta["id"],
         "game": handle.meta["game"],
         "turn": 0,
-        "over": False,
-        "phase": "shares",
+        "over": handle.facts.closed,
+        "phase": phase,
         "owed": {},
         "waiting_for": [],
         "received": [],
@@ -85,6 +102,7 @@ def waiting_status(handle: OpenGame) -> dict[str, Any]:
         "paused": False,
         "rolled_back": False,
         "shares_owed": handle.owing(),
+        **seats,
     }
 
 

@@ -27,8 +27,10 @@ from adjudicator.rules.schedule import (
     deadline_after,
     duration,
     earlier,
+    later,
     zone,
 )
+from adjudicator.rules.schedule import moment as moment_of
 from adjudicator.rules.strictyaml import StrictYamlError, load
 from adjudicator.signing import keys
 from adjudicator.store import clock
@@ -75,10 +77,18 @@ class SetupSpec(BaseModel):
     lang: Lang = DEFAULT
     shares: Literal["none", "ask"] = "none"
     """``ask``: the deal waits for every player's signed share (docs/randomness.md)."""
+    seats: Any = None  # an open game's (docs/signup.md): checked by _signup
+    seating: Literal["first-come", "approve"] | None = None
+    signup_until: str | None = None
 
 
-def read_setup(path: Path) -> tuple[Game, dict[str, Any], bytes]:
-    """The game and its ``game.json`` content from a setup file; InputRefused with every problem."""
+SIGNUP_KEYS = ("seats", "seating", "signup_until")
+"""The keys only a setup that ``open`` reads takes (docs/signup.md)."""
+
+
+def read_setup(path: Path, opening: bool = False) -> tuple[Game, dict[str, Any], bytes]:
+    """The game and its ``game.json`` content from a setup file; InputRefused with every problem.
+    ``opening``: for ``open``, a game in sign-up (docs/signup.md)."""
     try:
         raw = read_regular(path, MAX_SETUP_BYTES)
     except FileRefused as error:
@@ -98,7 +108,7 @@ def read_setup(path: Path) -> tuple[Game, dict[str, Any], bytes]:
         raise InputRefused(f"{path}: refused", located_all(problems, loaded), known)
     spec = model.model_validate(loaded.data, strict=True)
     game = known or load_game(spec.game)
-    meta, problems = _meta(spec, game, path.parent)
+    meta, problems = _meta(spec, game, path.parent, opening)
     if problems:
         raise InputRefused(f"{path}: refused", located_all(problems, loaded), game)
     return game, meta, raw
@@ -126,12 +136,21 @@ def _player_key_problem(problem: Problem, game: Game) -> Problem:
     return Problem(problem.code, problem.path, words=words)
 
 
-def _meta(spec: SetupSpec, game: Game, base: Path) -> tuple[dict[str, Any], list[Problem]]:
+def _meta(
+    spec: SetupSpec, game: Game, base: Path, opening: bool = False
+) -> tuple[dict[str, Any], list[Problem]]:
     problems: list[Problem] = []
     if not GAME_ID.match(spec.id):
         problems.append(Problem("bad-id", ("id",)))
     count = len(spec.players)
-    if not game.min_players <= count <= game.max_players:
+    signup, signup_problems = _signup(spec, game) if opening else (None, [])
+    problems += signup_problems
+    problems += [
+        Problem("signup-key-for-open", (key,), key=key)
+        for key in SIGNUP_KEYS
+        if not opening and key in spec.model_fields_set
+    ]
+    if signup is None and not game.min_players <= count <= game.max_players:
         span = f"{game.min_players}–{game.max_players}"
         if game.min_players == game.max_players:
             span = str(game.min_players)
@@ -146,7 +165,7 @@ def _meta(spec: SetupSpec, game: Game, base: Path) -> tuple[dict[str, Any], list
         name = spec_player.name
         if not NAME.match(name):
             problems.append(Problem("bad-name", (*where, "name"), name=name))
-        problems += _name_problems(name, (*where, "name"))
+        problems += name_problems(name, (*where, "name"))
         first = seen_names.get(name.casefold())
         if first == name:
             problems.append(Problem("duplicate-player", where, name=name))
@@ -171,7 +190,7 @@ def _meta(spec: SetupSpec, game: Game, base: Path) -> tuple[dict[str, Any], list
         own = spec_player.model_dump(exclude=set(PlayerSpec.model_fields), exclude_none=True)
         entry = {"name": name, "email": spec_player.email, "key": key_line, **own}
         if spec_player.tz is not None:  # a game.json of a setup without one stays as before
-            if _zone_ok(spec_player.tz):
+            if zone_ok(spec_player.tz):
                 entry["tz"] = spec_player.tz
             else:
                 problems.append(Problem("bad-timezone", (*where, "tz"), zone=spec_player.tz))
@@ -185,6 +204,8 @@ def _meta(spec: SetupSpec, game: Game, base: Path) -> tuple[dict[str, Any], list
         for i, p in game.check_players(players)
     ]
     effective, option_problems = check_options(game, [p["name"] for p in players], spec.options)
+    if signup is not None:  # every number of players the game may start with
+        effective, option_problems = _open_options(game, signup["seats"], spec.options)
     problems += [p.at("options") for p in option_problems]
     problems += _schedule_problems(spec)
     if "seed" in spec.model_fields_set:
@@ -204,9 +225,70 @@ def _meta(spec: SetupSpec, game: Game, base: Path) -> tuple[dict[str, Any], list
         "reminders": spec.reminders,
         "lang": spec.lang,
     }
-    if spec.shares == "ask":  # a game.json without shares stays as before
+    if spec.shares == "ask" or signup is not None:  # a game.json without shares stays as before
         meta["shares"] = "ask"
+    if signup is not None:
+        meta["signup"] = signup
     return meta, problems
+
+
+def _signup(spec: SetupSpec, game: Game) -> tuple[dict[str, Any] | None, list[Problem]]:
+    """An open game's sign-up (docs/signup.md): its seats (``min``, ``max``, within the game's
+    bounds), ``seating``, and ``until`` (the sign-up deadline as a UTC stamp, or None)."""
+    problems: list[Problem] = []
+    low, high = game.min_players, game.max_players
+    seats = spec.seats
+    if isinstance(seats, int) and not isinstance(seats, bool):
+        low = high = seats
+    elif isinstance(seats, dict) and set(seats) <= {"min", "max"}:
+        low, high = seats.get("min", low), seats.get("max", high)
+    elif seats is not None:
+        problems.append(Problem("bad-seats", ("seats",), given=describe_value(seats)))
+    bounds = [low, high]
+    if not all(isinstance(b, int) and not isinstance(b, bool) for b in bounds) or not (
+        game.min_players <= low <= high <= game.max_players
+    ):
+        if not problems:
+            span = f"{game.min_players}–{game.max_players}"
+            problems.append(Problem("seats-out-of-bounds", ("seats",), title=game.title, span=span))
+        low, high = game.min_players, game.max_players
+    if len(spec.players) > high:
+        problems.append(Problem("seats-too-few", ("players",), count=len(spec.players), seats=high))
+    until = None
+    if spec.signup_until is not None:
+        now = clock.now()
+        text = spec.signup_until
+        try:
+            moment = (
+                later(now, duration(text))
+                if DURATION.match(text)
+                else moment_of(text, zone(spec.timezone) if spec.timezone else zone("UTC"))
+            )
+        except (ScheduleError, PastTheCalendar):
+            problems.append(Problem("bad-signup-until", ("signup_until",), given=text))
+        else:
+            if moment <= now:
+                problems.append(Problem("signup-until-past", ("signup_until",), given=text))
+            until = clock.stamp(moment)
+    seating = spec.seating or "first-come"
+    return {"seats": {"min": low, "max": high}, "seating": seating, "until": until}, problems
+
+
+def _open_options(
+    game: Game, seats: dict[str, int], given: Mapping[str, Any]
+) -> tuple[dict[str, Any], list[Problem]]:
+    """The options of an open game, checked for every number of players it may start with:
+    the first number they do not suit is the one named."""
+    effective: dict[str, Any] = {}
+    for count in range(seats["max"], seats["min"] - 1, -1):
+        names = [f"seat{n}" for n in range(1, count + 1)]
+        effective, problems = check_options(game, names, given)
+        if problems:
+            return effective, [
+                Problem(p.code, p.path, words=msg("with-players", count=count, problem=p.msg))
+                for p in problems
+            ]
+    return effective, []
 
 
 def check_options(
@@ -255,7 +337,7 @@ def _with_engine_options(problem: Problem) -> Problem:
 _READER_WORDS: Final = {"gm": "reader-gm", "public": "reader-public", "all": "reader-all"}
 
 
-def _name_problems(name: str, where: tuple[str | int, ...]) -> list[Problem]:
+def name_problems(name: str, where: tuple[str | int, ...]) -> list[Problem]:
     """A name the game directory or the mail uses for another reader, or that an order file
     could not write as a plain value (docs/setup-file.md, docs/rulings.md E12)."""
     if name.casefold() in RESERVED_READERS:
@@ -318,7 +400,7 @@ def _key_line(
         return None
 
 
-def _zone_ok(name: str) -> bool:
+def zone_ok(name: str) -> bool:
     try:
         zone(name)
     except ScheduleError:
@@ -332,9 +414,9 @@ def _schedule_problems(spec: SetupSpec) -> list[Problem]:
         daily = DAILY.match(spec.deadline)
         if not DURATION.match(spec.deadline) and not daily:
             problems.append(Problem("bad-deadline", ("deadline",)))
-        elif daily and daily.group(3) and not _zone_ok(daily.group(3)):
+        elif daily and daily.group(3) and not zone_ok(daily.group(3)):
             problems.append(Problem("bad-timezone", ("deadline",), zone=daily.group(3)))
-    if spec.timezone is not None and not _zone_ok(spec.timezone):
+    if spec.timezone is not None and not zone_ok(spec.timezone):
         problems.append(Problem("bad-timezone", ("timezone",), zone=spec.timezone))
     for index, reminder in enumerate(spec.reminders):
         if not DURATION.match(reminder):

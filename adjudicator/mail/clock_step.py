@@ -35,6 +35,8 @@ class ClockDone:
     reminded: list[str] = field(default_factory=list)
     before: str | None = None
     """The reminder sent (``2h`` before the deadline)."""
+    signup: str | None = None
+    """An open game's sign-up ended: it ``started``, or was ``closed`` (too few players)."""
 
 
 def run_clock(root: Path, settings: MailSettings) -> ClockDone:
@@ -42,6 +44,11 @@ def run_clock(root: Path, settings: MailSettings) -> ClockDone:
     sender = settings.sender or DEFAULT_SENDER
     due, status, _, _ = due_now(root)
     done = ClockDone(status["turn"])
+    if status.get("phase") == "signup":  # an open game: its sign-up may have ended
+        from adjudicator.engine import signup
+
+        done.signup = signup.at_deadline(root)
+        return done
     if due.adjudicate is not None:
         try:
             result = adjudication.adjudicate(

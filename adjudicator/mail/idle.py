@@ -102,7 +102,9 @@ def remember(root: Path) -> None:
         note.unlink(missing_ok=True)
         return
     until: datetime | None = None
-    if status["waiting_for"] and not times.standing():
+    if status.get("phase") == "signup" and status["seats"]["until"]:  # the sign-up's end
+        until = datetime.fromisoformat(status["seats"]["until"])
+    elif status["waiting_for"] and not times.standing():
         now = clock.now()
         coming = [*_clock_instants(meta, times), *_next_day(meta, status, times, now)]
         until = min((t for t in coming if t > now), default=None)

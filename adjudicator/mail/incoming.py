@@ -170,6 +170,9 @@ class Incoming:
     date: str | None = None
     """The Date header as written, unfolded, when it is printable ASCII of at most MAX_DATE
     characters, else None; for notices to the game master."""
+    text: str = ""
+    """The message's text (its plain and HTML bodies, at most MAX_TEXT characters): where an
+    open game looks for a confirmation code (docs/signup.md)."""
 
 
 class _Unreadable(Exception):
@@ -262,12 +265,12 @@ def read_message(raw: bytes) -> Incoming:
     except Exception as exc:
         return _incoming(fields, (), (), _crashed(exc))
     try:
-        orders, unsigned = _find_orders(message)
+        orders, unsigned, text = _find_orders(message)
     except _Unreadable as exc:
         return _incoming(fields, (), (), exc.problem)
     except Exception as exc:
         return _incoming(fields, (), (), _crashed(exc))
-    return _incoming(fields, orders, unsigned, None)
+    return replace(_incoming(fields, orders, unsigned, None), text=text)
 
 
 def _crashed(exc: Exception) -> Msg:
@@ -511,8 +514,8 @@ def automatic(fields: list[tuple[str, str]]) -> str | None:
 # --- finding the orders -------------------------------------------------------------------------
 
 
-def _find_orders(message: EmailMessage) -> tuple[tuple[FoundOrder, ...], tuple[str, ...]]:
-    """(orders, names of unsigned order files) of a parsed message; raises _Unreadable."""
+def _find_orders(message: EmailMessage) -> tuple[tuple[FoundOrder, ...], tuple[str, ...], str]:
+    """(orders, names of unsigned order files, text) of a parsed message; raises _Unreadable."""
     if not message.keys():
         raise _Unreadable(msg("mail-no-header"))
     walk = _Walk()
@@ -545,7 +548,24 @@ def _find_orders(message: EmailMessage) -> tuple[tuple[FoundOrder, ...], tuple[s
     for _, order in sorted(found, key=lambda item: item[0]):
         if order not in orders:
             orders.append(order)
-    return tuple(orders), tuple(name for _, name in sorted(unsigned))
+    return tuple(orders), tuple(name for _, name in sorted(unsigned)), _text_of(bodies)
+
+
+MAX_TEXT = 64 * 1024
+
+
+def _text_of(bodies: list[_Body]) -> str:
+    """The text of the message's bodies, at most MAX_TEXT characters (a body that cannot be
+    decoded adds nothing)."""
+    found = []
+    for body in bodies:
+        try:
+            content = body.part.get_content()
+        except (LookupError, ValueError, UnicodeError, AssertionError):
+            continue
+        if isinstance(content, str):
+            found.append(content[:MAX_TEXT])
+    return "\n".join(found)[:MAX_TEXT]
 
 
 class _Walk:

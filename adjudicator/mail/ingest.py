@@ -42,7 +42,7 @@ from adjudicator.mail.outgoing import new_message_id, notice_mail, receipt_mail
 from adjudicator.mail.queue import Outbox
 from adjudicator.mail.sources import Raw
 from adjudicator.present import mail as present_mail
-from adjudicator.present.quoting import one_line, printable, shown_msg_id
+from adjudicator.present.quoting import addr_spec, one_line, printable, shown_msg_id
 from adjudicator.present.verdict_lines import reason_lines
 from adjudicator.present.words import say
 from adjudicator.rules.contract import Msg, Reason, msg
@@ -108,6 +108,36 @@ class Game:
                 continue
             return player
         return None
+
+    def join_signer(self, order: bytes, signature: bytes) -> str | None:
+        """The name of a join (or leave) of an open game whose signature verifies with the key
+        it carries (a leave: with the key of the seat, or the join, it gives up), or None."""
+        from adjudicator.engine.intake import looks_like_join
+
+        if not looks_like_join(order) or len(order) > DEFAULT_MAX_BYTES:
+            return None
+        try:
+            data = load(order).data
+        except StrictYamlError:
+            return None
+        body = data.get("join") if isinstance(data, dict) else None
+        name = body.get("name") if isinstance(body, dict) else None
+        if not isinstance(name, str):
+            return None
+        assert isinstance(body, dict)
+        key = body.get("key")
+        if body.get("leave") is True:
+            store = GameDir(self.root)
+            joined = journal.joins(store.log()).get(name)
+            seated = name in self.players
+            key = self.key_of(name) if seated else None if joined is None else joined["key"]
+        if not isinstance(key, str):
+            return None
+        try:
+            sshsig.verify_variants(order, signature, key, signer=name)
+        except sshsig.SignatureError:
+            return None
+        return name
 
     def former_signer(self, order: bytes, signature: bytes) -> str | None:
         """The player whose seat held, before the game master replaced it, the key that made
@@ -249,6 +279,9 @@ def _one_message(games: list[Game], raw: Raw, settings: MailSettings) -> Outcome
         )
     if incoming.problem is not None:
         return _set_aside_whole(message, incoming.problem)
+    confirmed = _confirmation(message)
+    if confirmed is not None and not incoming.orders:
+        return confirmed
     if not incoming.orders:
         unread = Msg("mail-why-no-order", {})
         if incoming.unsigned:
@@ -303,6 +336,36 @@ def _one_message(games: list[Game], raw: Raw, settings: MailSettings) -> Outcome
     return Outcome(lines, bool(aside))
 
 
+def _confirmation(message: _Message) -> Outcome | None:
+    """A mail from the address of a join waiting for confirmation that holds its code, in its
+    subject or text (a reply to the confirmation request does): the join confirmed, and under
+    ``seating: first-come`` seated. Automatic mail confirms nothing: an auto-reply quotes the
+    request's subject, but nobody read it."""
+    incoming = message.incoming
+    sender = addr_spec(incoming.sender)
+    if sender is None or incoming.automatic is not None:
+        return None
+    text = f"{incoming.subject}\n{incoming.text}"
+    for game in message.games:
+        if "signup" not in game.meta:
+            continue
+        from adjudicator.engine import signup
+
+        with steps.step(game.root, "mail") as running:
+            handle = open_game.OpenGame(game.root)
+            name = signup.confirming(handle, sender, text)
+            if name is None:
+                continue
+            signup.confirm(handle, name)
+            fields = signup.seating_fields(handle)
+            running.commit("mail", message_id=game.keyed(message.key), **fields)
+        seated = "seated" if name in fields.get("seated", []) else "confirmed"
+        if fields.get("started"):
+            seated += "; the game starts"
+        return Outcome([f"{message.shown} {game.id} {name} {seated}"])
+    return None
+
+
 def _readings(found: FoundOrder) -> list[tuple[bytes, bytes]]:
     return [(found.order, found.signature), *found.alternatives]
 
@@ -317,7 +380,7 @@ def _route(games: list[Game], found: FoundOrder) -> _Route:
         if game is None:
             continue
         named_game = named_game or game
-        signer = game.signer(order, signature, player)
+        signer = game.join_signer(order, signature) or game.signer(order, signature, player)
         if signer is not None:
             return _Route(game, signer, order, signature, player)
     for order, signature in _readings(found):
@@ -410,6 +473,8 @@ def _answer(
     turn, and a receipt goes only to the signer's own registered address."""
     if message.quiet is not None:
         return f" (not answered: {message.quiet})"
+    if verdict.kind in ("join", "leave"):
+        return _answer_join(message, handle, game, found, verdict)
     words = receipt_words(handle, game, signer, found, verdict)
     receipt = receipt_mail(
         sender=message.sender,
@@ -431,6 +496,73 @@ def _answer(
     if answers.put_answer(game.root, receipt, label):
         return ""
     return f" ({HELD_NOTE})"
+
+
+def _answer_join(
+    message: _Message,
+    handle: open_game.OpenGame,
+    game: Game,
+    found: FoundOrder,
+    verdict: Verdict,
+) -> str:
+    """A join is answered only at the address it gives, and only when it came from there
+    (anyone can sign a join with a key of their own: no stranger's address gets mail from
+    it). A join taken is answered by the confirmation request ``send`` queues; a refused join,
+    and a leave, by a receipt."""
+    if verdict.accepted and verdict.kind == "join":
+        return ""
+    given = _join_address(found.order) if verdict.kind == "join" else _seat_address(handle, verdict)
+    came_from = addr_spec(message.incoming.sender)
+    if given is None or came_from is None or addr_spec(given) != came_from:
+        return " (not answered: not sent from the address the join gives)"
+    words = present_mail.receipt(
+        game_id=game.id,
+        name=printable(found.name),
+        turn=None,
+        accepted=verdict.accepted,
+        sha256=verdict.sha256,
+        reasons=verdict.reasons,
+        order=found.order.decode("utf-8", errors="replace").rstrip("\n"),
+        game=verdict.game,
+        lang=game_lang(handle.meta),
+        kind=verdict.kind,
+        pasted=found.pasted,
+    )
+    receipt = receipt_mail(
+        sender=message.sender,
+        to=given,
+        game_id=game.id,
+        subject=words.subject,
+        in_reply_to=message.incoming.message_id,
+        references=message.incoming.references,
+        body=words.body,
+        message_id=new_message_id(message.sender, f"{game.id}.receipt"),
+    )
+    if answers.put_answer(game.root, receipt, "receipt"):
+        return ""
+    return f" ({HELD_NOTE})"
+
+
+def _join_address(order: bytes) -> str | None:
+    try:
+        data = load(order).data
+    except StrictYamlError:
+        return None
+    body = data.get("join") if isinstance(data, dict) else None
+    email = body.get("email") if isinstance(body, dict) else None
+    return email if isinstance(email, str) else None
+
+
+def _seat_address(handle: open_game.OpenGame, verdict: Verdict) -> str | None:
+    """The address of the seat (or join) a leave gives up, as the game had it before."""
+    name = verdict.player
+    if name is None:
+        return None
+    for seat in handle.meta["players"]:
+        if seat["name"] == name:
+            return str(seat["email"])
+    join = journal.joins(handle.log).get(name)
+    return None if join is None else str(handle.dir.read_json(join["addresses"])["email"])
 
 
 _COMMITMENT = re.compile(rb"(?m)^commit:[ \t]")

@@ -22,6 +22,7 @@ from adjudicator.mail.due import announce
 from adjudicator.mail.outgoing import new_message_id, notice_mail
 from adjudicator.mail.press import relay_press
 from adjudicator.mail.queue import Outbox, SendReport, deliver, failure_notice, recipients_of
+from adjudicator.mail.signup_mail import queue_signup_mail
 from adjudicator.mail.turn_reports import queue_due_reports
 from adjudicator.mail.waiting import FAILED, eml_files
 from adjudicator.mail.welcome import queue_welcomes
@@ -36,6 +37,7 @@ def queue_due(root: Path, settings: MailSettings) -> None:
     relayed before, the reports not queued before (with ``[mail] gm_copy``, the game master's
     too), and the digests of answers held back an hour."""
     sender = settings.sender or DEFAULT_SENDER
+    queue_signup_mail(root, sender)
     queue_welcomes(root, sender)
     announce(root, sender)
     relay_press(root, sender, settings.gm)

@@ -21,6 +21,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from adjudicator.engine.open_game import OpenGame
 from adjudicator.mail.outgoing import address_of, new_message_id, welcome_mail
 from adjudicator.mail.queue import Outbox
 from adjudicator.present import welcome as present
@@ -83,6 +84,8 @@ def _welcomed(log: list[dict[str, Any]], start: int) -> list[str]:
             continue
         if entry["type"] == "created":
             names += [p["name"] for p in entry["public"]["players"]]
+        elif entry.get("started"):  # an open game's seats (docs/signup.md)
+            names += entry["started"]["players"]
         elif entry["type"] == "replaced":
             names.append(entry["player"])
     return list(dict.fromkeys(names))
@@ -95,7 +98,10 @@ def queue_welcomes(root: Path, sender: str) -> int:
         store = running.store
         log = store.log()
         names = _welcomed(log, running.facts.welcomed)
-        if running.facts.turn == 0:  # shares: ask: asked for shares now, welcomed once dealt
+        said = running.facts
+        if said.signup is not None and not said.started:  # sign-up: no welcome yet
+            return 0
+        if said.turn == 0 and not said.closed:  # shares: ask: asked now, welcomed once dealt
             return _ask_shares(running, sender)
         if not names:
             return 0
@@ -152,8 +158,11 @@ def _ask_shares(running: steps.Step, sender: str) -> int:
     game = load_game(meta["game"])
     outbox = Outbox(store.root)
     count = 0
+    owing = OpenGame(store.root).owing()  # an open game's joins carried their shares
     for seat in meta["players"]:
         name = seat["name"]
+        if name not in owing:
+            continue
         lang = lang_of(meta, name)
         page_name = f"{meta['id']}-share-{name}.html"
         words = present.share_request(

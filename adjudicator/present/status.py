@@ -16,6 +16,8 @@ from adjudicator.store import clock
 
 def status_lines(data: dict[str, Any]) -> list[str]:
     """``status`` as text, from the data ``status --json`` prints."""
+    if data.get("phase") in ("signup", "closed"):
+        return [f"{data['id']} ({data['game']}): {seats_text(data)}", *_waiting_lines(data)]
     if data["over"]:  # the last adjudication, of the turn before, opened no turn
         after = f" after turn {data['turn'] - 1}" if data["turn"] > 1 else ""
         lines = [f"{data['id']} ({data['game']}): the game is over{after}"]
@@ -72,7 +74,9 @@ def game_line(data: dict[str, Any]) -> str:
     problems = [said(p) for p in data.get("problems") or []]
     if "turn" not in data:  # a game that cannot be read
         return f"{data['id']}: problem: {'; '.join(problems)}"
-    if data["over"]:
+    if data.get("phase") in ("signup", "closed"):
+        parts = [f"{data['id']}: {seats_text(data)}"]
+    elif data["over"]:
         parts = [f"{data['id']}: over after turn {data['turn'] - 1}"]
     elif "shares_owed" in data:
         parts = [f"{data['id']}: not dealt yet, waiting for shares from "]
@@ -187,6 +191,7 @@ class ClockOutcome(Protocol):
     waiting_for: list[str]
     reminded: list[str]
     before: str | None
+    signup: str | None
 
 
 def sent_lines(game_id: str, report: Sent) -> list[str]:
@@ -214,6 +219,10 @@ def clock_lines(game_id: str, done: ClockOutcome) -> list[str]:
     """What the clock did in one game: adjudicated, told the game master it waits, reminded."""
     if done.not_now is not None:
         return [f"{game_id}: {done.not_now}"]
+    if done.signup == "started":
+        return [f"{game_id}: the sign-up ended; the game started"]
+    if done.signup == "closed":
+        return [f"{game_id}: the sign-up ended with too few players; the game did not start"]
     if done.adjudicated:
         why = f" (default orders for {', '.join(done.defaulted)})" if done.defaulted else ""
         if done.revealing:
@@ -234,3 +243,21 @@ def clock_lines(game_id: str, done: ClockOutcome) -> list[str]:
             f"{game_id}: reminded {', '.join(done.reminded)} ({done.before} before the deadline)"
         ]
     return []
+
+
+def seats_text(data: dict[str, Any]) -> str:
+    """An open game's seats on one line (``status`` of a game in sign-up, or that did not
+    start)."""
+    seats = data["seats"]
+    taken = ", ".join(seats["taken"]) or "none"
+    if data["phase"] == "closed":
+        return f"did not start: too few players by the end of its sign-up (seated: {taken})"
+    span = str(seats["max"]) if seats["min"] == seats["max"] else f"{seats['min']}–{seats['max']}"
+    words = [f"open for sign-up, {len(seats['taken'])} of {span} seats taken ({taken})"]
+    if seats["confirmed"]:
+        words.append(f"to seat (adjudicator seat): {', '.join(seats['confirmed'])}")
+    if seats["unconfirmed"]:
+        words.append(f"address not confirmed yet: {', '.join(seats['unconfirmed'])}")
+    if seats["until"]:
+        words.append(f"sign-up ends {seats['until']}")
+    return "; ".join(words)

@@ -305,6 +305,15 @@ class Facts:
     """How the players' votes ended the game (a draw, or by concession), if they did."""
     asked_shares: bool = False
     """Each player was asked for their share of the deal by mail (``shares: ask``)."""
+    signup: dict[str, Any] | None = None
+    """An open game's sign-up (``seats``, ``seating``, ``until``: docs/signup.md), or None."""
+    started: bool = False
+    """The open game started: its seats are fixed."""
+    closed: bool = False
+    """The open game did not start: too few players at the sign-up deadline."""
+    signup_told: int = 0
+    """The journal lines before this index had the mail of their sign-up queued (confirmation
+    requests, seats taken and refused, a game that did not start)."""
 
 
 def order_entries(entry: dict[str, Any]) -> list[dict[str, Any]]:
@@ -331,6 +340,10 @@ def facts(log: list[dict[str, Any]]) -> Facts:
         for source, target in (entry.get("moved") or {}).items():
             if source in result.files:
                 result.files[target] = result.files.pop(source)
+        if kind == "created":
+            result.signup = entry.get("signup")
+        result.started = result.started or bool(entry.get("started"))
+        result.closed = result.closed or bool(entry.get("closed"))
         if kind == "created" or entry.get("dealt"):
             waits = kind == "created" and entry.get("turn") == 0  # the deal waits for shares
             result.turn = 0 if waits else 1
@@ -350,6 +363,7 @@ def facts(log: list[dict[str, Any]]) -> Facts:
             result.announced = max(result.announced, entry.get("announced") or 0)
             result.welcomed = max(result.welcomed, entry.get("welcomed") or 0)
             result.asked_shares = result.asked_shares or bool(entry.get("asked_shares"))
+            result.signup_told = max(result.signup_told, entry.get("signup_told") or 0)
         for order in order_entries(entry):
             kept = result.committed if order.get("kind") == "commitment" else result.in_effect
             kept.setdefault(order["turn"], {})[order["player"]] = order
@@ -403,7 +417,10 @@ def seats(
     ``read`` reads a file of the game (the addresses a ``replaced`` line names)."""
     meta = copy.deepcopy(created)
     by_name = {seat["name"]: seat for seat in meta["players"]}
+    joins: dict[str, dict[str, Any]] = {}
     for entry in log:
+        if "signup" in meta:
+            _signup_seats(entry, meta, by_name, joins, read)
         seat = by_name.get(entry.get("player", ""))
         if seat is None:
             continue
@@ -415,3 +432,55 @@ def seats(
         elif entry["type"] == "resigned":
             seat["resigned"] = entry["turn"]
     return meta
+
+
+def joins(log: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """An open game's joins taken and not yet seated, refused or left, by name, in the order
+    they were taken; each as its line gave it, with ``confirmed`` when its address confirmed."""
+    found: dict[str, dict[str, Any]] = {}
+    for entry in log:
+        for join in entry.get("joins") or []:
+            found[join["name"]] = dict(join)
+        for name in entry.get("confirmed") or []:
+            if name in found:
+                found[name]["confirmed"] = True
+        gone = [*(entry.get("seated") or []), *(entry.get("left") or [])]
+        gone += [t["name"] for t in entry.get("turned_away") or []]
+        for name in gone:
+            found.pop(name, None)
+        if entry.get("started") or entry.get("closed"):
+            found.clear()
+    return found
+
+
+def joined_shares(log: list[dict[str, Any]]) -> dict[str, str]:
+    """The share each join carried, by name (the last join of a name)."""
+    return {j["name"]: j["share"] for e in log for j in e.get("joins") or []}
+
+
+def _signup_seats(
+    entry: dict[str, Any],
+    meta: dict[str, Any],
+    by_name: dict[str, dict[str, Any]],
+    joins: dict[str, dict[str, Any]],
+    read: Callable[[str], Any],
+) -> None:
+    """The seats one line of an open game changes: a join taken (``joins``), seated
+    (``seated``), leaving (``left``), and the seat order the start fixed (``started``)."""
+    for join in entry.get("joins") or []:
+        joins[join["name"]] = join
+    for name in entry.get("seated") or []:
+        join = joins.pop(name)
+        seat = {"name": name, "email": str(read(join["addresses"])["email"]), "key": join["key"]}
+        seat.update({k: join[k] for k in ("tz",) if k in join})
+        seat["lang"] = join["lang"]
+        meta["players"].append(seat)
+        by_name[name] = seat
+    for name in entry.get("left") or []:
+        joins.pop(name, None)
+        if name in by_name:
+            meta["players"].remove(by_name.pop(name))
+    started = entry.get("started")
+    if started:
+        order = {name: index for index, name in enumerate(started["players"])}
+        meta["players"].sort(key=lambda seat: order[seat["name"]])

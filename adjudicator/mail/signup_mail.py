@@ -1,0 +1,91 @@
+"""The mail of an open game's sign-up (docs/signup.md), queued by ``send`` (and ``tick``) for
+the journal lines that owe it, in one step whose ``queued`` line says up to which line it was
+queued (``signup_told``), so that each goes once:
+
+- a join taken (``joins``): the confirmation request, to the address the join gives, with the
+  code in its subject;
+- a seat taken (``seated``): to the new seat;
+- a join turned away (``turned_away``): to its address, with why;
+- a game that did not start (``closed``): to every seat and every join still waiting.
+
+The welcome mails of a game that started follow from its ``started`` line
+(:mod:`adjudicator.mail.welcome`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from adjudicator.mail.outgoing import new_message_id, notice_mail
+from adjudicator.mail.queue import Outbox
+from adjudicator.present.signup import signup_mail
+from adjudicator.rules.lang import game_lang
+from adjudicator.store import journal, steps
+from adjudicator.store.registry import load_game
+
+
+def queue_signup_mail(root: Path, sender: str) -> int:
+    """Queue the sign-up mail the journal owes; how many."""
+    with steps.step(root, "signup-mail") as running:
+        store = running.store
+        log = store.log()
+        start = running.facts.signup_told
+        if running.facts.signup is None or start >= len(log):
+            return 0
+        meta = store.meta()
+        game = load_game(meta["game"])
+        outbox = Outbox(root)
+        count = 0
+        for number in range(start, len(log)):
+            for kind, to, lang, facts in _owed(store, log, number):
+                words = signup_mail(kind, meta, game, lang, **facts)
+                message_id = new_message_id(sender, f"{meta['id']}.signup.{kind}")
+                message = notice_mail(
+                    sender=sender,
+                    to=to,
+                    subject=words.subject,
+                    body=words.text,
+                    message_id=message_id,
+                    reply_to=sender,
+                )
+                outbox.put(message, f"signup-{kind}")
+                count += 1
+        running.commit("queued", signup_told=len(log))
+    return count
+
+
+def _owed(
+    store: Any, log: list[dict[str, Any]], number: int
+) -> list[tuple[str, str, str, dict[str, Any]]]:
+    """The mail line ``number`` owes: (kind, address, language, facts) each."""
+    entry = log[number]
+    before = log[:number]
+    meta = journal.seats(store.created(), log[: number + 1], store.read_json)
+    owed = []
+    for join in entry.get("joins") or []:
+        found = store.read_json(join["addresses"])
+        facts = {"name": join["name"], "code": found["code"]}
+        owed.append(("confirm", str(found["email"]), join["lang"], facts))
+    for name in entry.get("seated") or []:
+        seat = next(p for p in meta["players"] if p["name"] == name)
+        taken = len(meta["players"])
+        owed.append(("seated", seat["email"], seat["lang"], {"name": name, "taken": taken}))
+    waiting = journal.joins(before)
+    for turned in entry.get("turned_away") or []:
+        join = waiting.get(turned["name"])
+        if join is None:
+            continue
+        found = store.read_json(join["addresses"])
+        facts = {"name": turned["name"], "why": turned["why"], "words": turned.get("words")}
+        owed.append(("refused", str(found["email"]), join["lang"], facts))
+    if entry.get("closed"):
+        seated = len(meta["players"])
+        for seat in meta["players"]:
+            owed.append(
+                ("closed", seat["email"], seat.get("lang") or game_lang(meta), {"seated": seated})
+            )
+        for join in waiting.values():
+            found = store.read_json(join["addresses"])
+            owed.append(("closed", str(found["email"]), join["lang"], {"seated": seated}))
+    return owed
