@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import email.policy
 import json
+import mailbox
 import re
+import uuid
 from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
@@ -66,21 +68,21 @@ class OpenTable(Table):
         self.shares: dict[str, str] = {}
         self.mails = 0
 
-    def join_file(self, name: str, signer: str | None = None, **given: Any) -> Path:
-        """``name``'s join as ``adjudicator join`` makes it (``given`` changes its keys),
-        signed with ``signer``'s key (default: their own)."""
-        key = self.keys[given.pop("key_of", name)]
+    def join_file(self, who: str, signer: str | None = None, **given: Any) -> Path:
+        """``who``'s join as ``adjudicator join`` makes it (``given`` changes its keys; ``key_of``
+        takes another's key), signed with ``signer``'s key (default: the key it carries)."""
+        owner = given.pop("key_of", who)
         made = run(
-            "join", "bazaar", "--name", name, "--email", f"{name}@example.org",
-            "--key", f"{key}.pub",
+            "join", "bazaar", "--name", who, "--email", f"{who}@example.org",
+            "--key", f"{self.keys[owner]}.pub",
         )  # fmt: skip
         assert made.exit_code == 0, made.output
         data = yaml.safe_load(made.output)
         data["join"].update(given)
-        self.shares[name] = data["join"]["share"]
-        path = self.write(f"join-{name}-{len(self.shares)}-{self.mails}.yaml", yaml.safe_dump(data))
+        self.shares[data["join"]["name"]] = data["join"]["share"]
         self.mails += 1
-        ssh_sign(self.keys[signer or name], path)
+        path = self.write(f"join-{who}-{self.mails}.yaml", yaml.safe_dump(data))
+        ssh_sign(self.keys[signer or owner], path)
         return path
 
     def leave_file(self, name: str) -> Path:
@@ -96,7 +98,7 @@ class OpenTable(Table):
         message["From"] = sender
         message["To"] = "gm-bot@example.org"
         message["Subject"] = subject
-        message["Message-ID"] = f"<m{self.mails}@{sender.split('@')[-1]}>"
+        message["Message-ID"] = f"<m{self.mails}.{uuid.uuid4().hex}@{sender.split('@')[-1]}>"
         message.set_content(text or "Here it is.\n")
         if path is not None:
             message.add_attachment(path.read_bytes(), "text", "plain", filename=path.name)
@@ -188,3 +190,170 @@ def test_players_join_by_mail_confirm_and_the_last_seat_starts_and_deals_the_gam
     archive.write_text(json.dumps(data))
     result = run("verify", archive)
     assert result.exit_code == 3 and "seats/joins/0002-carol.yaml" in result.output, result.output
+
+
+def receipts(table: OpenTable, to: str) -> list[str]:
+    return [m.get_body(("plain",)).get_content() for m in table.outbox(to, "receipt")]
+
+
+def test_every_refused_join_is_answered_with_why_at_its_own_address(tmp_path: Path) -> None:
+    table = OpenTable(tmp_path, seats={"min": 2, "max": 3})
+    table.seat("alice")
+    refusals = {
+        "bob": (table.join_file("bob", name="Alice"), "same name as 'alice'"),
+        "carol": (table.join_file("carol", key_of="alice"), "this key is alice's"),
+        "dave": (table.join_file("dave", name="gm"), "no player may take"),
+        "erin": (table.join_file("erin", share="12ab"), "32 to 128 hex digits"),
+    }
+    for name, (path, words) in refusals.items():
+        out = table.mail(path, f"{name}@example.org")
+        assert "refused" in out, out
+        [receipt] = receipts(table, f"{name}@example.org")
+        assert words in receipt and "was refused" in receipt, receipt
+    taken = table.join_file("bob", name="alice")
+    assert "refused" in table.mail(taken, "bob@example.org")
+    assert "the name 'alice' is taken" in receipts(table, "bob@example.org")[-1]
+    forged = table.join_file("carol", signer="dave")  # signed by another key than it carries
+    out = table.mail(forged, "carol@example.org")
+    assert "set aside" in out, "a join whose signature is not its key's is no join"
+    assert len(receipts(table, "carol@example.org")) == 1, "and is answered to nobody"
+    assert table.status()["seats"]["taken"] == ["alice"]
+    assert [n for n in table.status()["seats"]["unconfirmed"]] == []
+
+
+def test_a_join_from_another_address_is_not_answered_and_its_address_must_confirm(
+    tmp_path: Path,
+) -> None:
+    table = OpenTable(tmp_path, seats=2)
+    out = table.mail(table.join_file("alice"), "mallory@example.net")
+    assert "alice - accepted" in out
+    [request] = table.outbox(kind="signup-confirm")
+    assert request["To"] == "alice@example.org", "the request goes to the join's address only"
+    refused = table.mail(table.join_file("bob", email="x"), "mallory@example.net")
+    assert "not answered" in refused and not receipts(table, "mallory@example.net")
+    code = request["Subject"].rsplit(": ", 1)[1]
+    out = table.mail(None, "mallory@example.net", f"Re: {request['Subject']}")
+    assert "set aside" in out, "only the join's address confirms it"
+    auto = EmailMessage()
+    auto["From"] = "alice@example.org"
+    auto["To"] = "gm-bot@example.org"
+    auto["Subject"] = f"Out of office: {request['Subject']}"
+    auto["Auto-Submitted"] = "auto-replied"
+    auto["Message-ID"] = "<away@example.org>"
+    auto.set_content("I am away.\n")
+    result = run("ingest", table.gamedir, "--config", table.config, input=auto.as_string())
+    assert "seated" not in result.output, "an auto-reply confirms nothing"
+    assert table.status()["seats"]["unconfirmed"] == ["alice"]
+    out = table.mail(None, "Alice@Example.org", "my seat", f"Here is the code: {code}.")
+    assert "alice seated" in out, "any mail from the address holding the code confirms"
+    assert table.mail(None, "alice@example.org", f"Re: {request['Subject']}").count("seated") == 0
+
+
+def test_a_full_started_or_late_game_refuses_a_join(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ADJUDICATOR_NOW", "2026-12-01T12:00:00+00:00")
+    table = OpenTable(tmp_path, seats=2, signup={"signup_until": "7d"})
+    assert "accepted" in table.mail(table.join_file("carol"), "carol@example.org")
+    table.seat("alice")
+    table.seat("bob")  # the last seat: the game starts
+    assert table.status()["turn"] == 1
+    assert "seated" not in table.confirm("carol"), "the seats were taken first"
+    table.mail(table.join_file("dave"), "dave@example.org")
+    assert "has started" in receipts(table, "dave@example.org")[-1]
+    late = OpenTable(tmp_path / "late", seats=3, signup={"signup_until": "1d"})
+    late.seat("alice")
+    monkeypatch.setenv("ADJUDICATOR_NOW", "2026-12-02T12:00:01+00:00")
+    late.mail(late.join_file("bob"), "bob@example.org")
+    assert "sign-up ended" in receipts(late, "bob@example.org")[-1]
+    full = OpenTable(tmp_path / "full", seats={"min": 2, "max": 3}, signup={"seating": "approve"})
+    for name in ("alice", "bob", "carol", "dave"):
+        full.seat(name)
+    for name in ("alice", "bob", "carol"):
+        assert run("seat", full.gamedir, name).exit_code == 0
+    assert full.status()["turn"] == 1, "the last seat taken starts the game"
+    result = run("seat", full.gamedir, "dave")
+    assert result.exit_code == 4 and "has started" in result.output, result.output
+
+
+def test_a_leave_frees_the_seat_and_the_game_master_seats_or_refuses_each_join(
+    tmp_path: Path,
+) -> None:
+    table = OpenTable(tmp_path, seats={"min": 2, "max": 3}, signup={"seating": "approve"})
+    for name in ("alice", "bob", "carol"):
+        assert "confirmed" in table.seat(name)
+    result = run("seat", table.gamedir, "dave")
+    assert result.exit_code == 3 and "no join waiting" in result.output, result.output
+    assert table.status()["seats"]["confirmed"] == ["alice", "bob", "carol"]
+    assert run("seat", table.gamedir, "alice").exit_code == 0
+    result = run("refuse", table.gamedir, "bob", "--why", "this game is for the club's members")
+    assert result.exit_code == 0, result.output
+    [told] = table.outbox("bob@example.org", "signup-refused")
+    assert "this game is for the club's members" in told.get_body(("plain",)).get_content()
+    table.mail(table.join_file("dave"), "dave@example.org")
+    result = run("seat", table.gamedir, "dave")
+    assert result.exit_code == 3 and "not confirmed" in result.output, result.output
+    out = table.mail(table.leave_file("alice"), "alice@example.org")
+    assert "alice - accepted" in out, out
+    assert table.status()["seats"]["taken"] == []
+    assert "was accepted" in receipts(table, "alice@example.org")[-1]
+    result = run("start", table.gamedir)
+    assert result.exit_code == 4 and "starts with 2 or more" in result.output, result.output
+    assert run("seat", table.gamedir, "carol").exit_code == 0
+    table.confirm("dave")
+    assert run("seat", table.gamedir, "dave").exit_code == 0
+    result = run("start", table.gamedir)
+    assert result.exit_code == 0 and "carol, dave; turn 1" in result.output, result.output
+    assert [w["To"] for w in table.outbox(kind="welcome")] == ["carol@example.org", "dave@example.org"]
+
+
+def test_the_sign_up_deadline_starts_the_game_or_closes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ADJUDICATOR_NOW", "2026-12-01T12:00:00+00:00")
+    games = tmp_path / "games"
+    made = {}
+    for folder, joined in (("enough", ("alice", "bob")), ("few", ("alice",))):
+        table = OpenTable(tmp_path / folder, seats={"min": 2, "max": 4}, signup={"signup_until": "3d"})
+        for name in joined:
+            table.seat(name)
+        games.mkdir(exist_ok=True)
+        (games / folder).symlink_to(table.gamedir)
+        made[folder] = table
+    mailbox.Maildir(tmp_path / "Maildir", create=True)
+    result = run("tick", games, "--config", made["few"].config, "--maildir", tmp_path / "Maildir")
+    assert result.exit_code == 0, result.output
+    assert made["enough"].status()["phase"] == "signup", "nothing before the deadline"
+    monkeypatch.setenv("ADJUDICATOR_NOW", "2026-12-04T12:00:00+00:00")
+    result = run("tick", games, "--config", made["few"].config, "--maildir", tmp_path / "Maildir")
+    assert result.exit_code == 0, result.output
+    assert "bazaar: the sign-up ended; the game started" in result.output
+    assert made["enough"].status()["turn"] == 1
+    few = made["few"].status()
+    assert few["phase"] == "closed" and few["over"], few
+    [told] = made["few"].outbox("alice@example.org", "signup-closed")
+    assert "did not start" in told.get_body(("plain",)).get_content()
+    assert "did not start" in run("status", made["few"].gamedir).output
+    result = run("submit", made["few"].gamedir, made["few"].join_file("carol"))
+    assert result.exit_code == 4, result.output
+
+
+def test_an_open_setup_is_checked_and_its_keys_belong_to_open(tmp_path: Path) -> None:
+    setup = {"game": "sultan", "id": "bazaar", "players": [], "seats": 6}
+    path = tmp_path / "setup.yaml"
+    for given, words in (
+        ({"seats": 6}, "takes 2–5 players"),
+        ({"seats": {"min": 3, "max": 2}}, "takes 2–5 players"),
+        ({"seats": "many"}, "seats is a number"),
+        ({"signup_until": "2020-01-01 12:00"}, "not in the future"),
+        ({"signup_until": "soon"}, "is not a time"),
+        ({"seating": "lottery"}, "seating"),
+        ({"options": {"press": "grey"}}, "with 2 players"),
+    ):
+        path.write_text(yaml.safe_dump({**setup, "seats": 2, **given}))
+        result = run("open", tmp_path / "g", "--setup", path, "--config", "/dev/null")
+        assert result.exit_code == 3 and words in result.output, (given, result.output)
+        assert not (tmp_path / "g").exists()
+    path.write_text(yaml.safe_dump({**setup, "seats": 3, "players": []}))
+    result = run("new", tmp_path / "g", "--setup", path)
+    assert result.exit_code == 3 and "adjudicator open" in result.output, result.output

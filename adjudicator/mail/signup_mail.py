@@ -67,7 +67,7 @@ def _owed(
         found = store.read_json(join["addresses"])
         facts = {"name": join["name"], "code": found["code"]}
         owed.append(("confirm", str(found["email"]), join["lang"], facts))
-    for name in entry.get("seated") or []:
+    for name in [] if entry.get("started") else entry.get("seated") or []:  # welcomed instead
         seat = next(p for p in meta["players"] if p["name"] == name)
         taken = len(meta["players"])
         owed.append(("seated", seat["email"], seat["lang"], {"name": name, "taken": taken}))
