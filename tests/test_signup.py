@@ -13,6 +13,7 @@ from email.parser import BytesParser
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 import yaml
 
@@ -39,17 +40,18 @@ class OpenTable(Table):
         seated: int = 0,
         game: str = "sultan",
         signup: dict[str, Any] | None = None,
+        keys: dict[str, Path] | None = None,
         **options: Any,
     ) -> None:
         self.root = root
         self.names = []
-        self.keys = {n: make_key(root / "keys", n) for n in NAMES}
+        self.keys = keys or {n: make_key(root / "keys", n) for n in NAMES}
         self.setup = {
             "game": game,
             "id": "bazaar",
             "seed": SEED,
             "players": [
-                {"name": n, "email": f"{n}@example.org", "key_file": f"keys/{n}.pub"}
+                {"name": n, "email": f"{n}@example.org", "key_file": f"{self.keys[n]}.pub"}
                 for n in NAMES[:seated]
             ],
             "seats": seats,
@@ -58,6 +60,7 @@ class OpenTable(Table):
             **(signup or {}),
         }
         self.setup_path = root / "setup.yaml"
+        root.mkdir(parents=True, exist_ok=True)
         self.setup_path.write_text(yaml.safe_dump(self.setup, sort_keys=False))
         self.gamedir = root / "game"
         self.config = root / "mail.toml"
@@ -86,7 +89,9 @@ class OpenTable(Table):
         return path
 
     def leave_file(self, name: str) -> Path:
-        path = self.write(f"leave-{name}.yaml", run("join", "bazaar", "--name", name, "--leave").output)
+        path = self.write(
+            f"leave-{name}.yaml", run("join", "bazaar", "--name", name, "--leave").output
+        )
         ssh_sign(self.keys[name], path)
         return path
 
@@ -103,7 +108,9 @@ class OpenTable(Table):
         if path is not None:
             message.add_attachment(path.read_bytes(), "text", "plain", filename=path.name)
             signature = Path(f"{path}.sig").read_bytes()
-            message.add_attachment(signature, "application", "octet-stream", filename=f"{path.name}.sig")
+            message.add_attachment(
+                signature, "application", "octet-stream", filename=f"{path.name}.sig"
+            )
         raw = message.as_bytes(policy=email.policy.SMTP).decode()
         result = run("ingest", self.gamedir, "--config", self.config, input=raw)
         assert result.exit_code in (0, 75), result.output
@@ -121,9 +128,11 @@ class OpenTable(Table):
         return found
 
     def confirm(self, name: str, *, sender: str | None = None) -> str:
-        """``name`` answers their confirmation request with their mail program's Reply."""
-        [request] = self.outbox(f"{name}@example.org", "signup-confirm")[-1:]
-        return self.mail(None, sender or f"{name}@example.org", f"Re: {request['Subject']}")
+        """``name`` answers their confirmation request with their mail program's Reply (from
+        ``sender``, default their address)."""
+        sender = sender or f"{name}@example.org"
+        [request] = self.outbox(sender, "signup-confirm")[-1:]
+        return self.mail(None, sender, f"Re: {request['Subject']}")
 
     def seat(self, name: str) -> str:
         """``name`` joins by mail and confirms."""
@@ -161,7 +170,9 @@ def test_players_join_by_mail_confirm_and_the_last_seat_starts_and_deals_the_gam
     table.names = ["alice", "carol", "bob"]  # in join order
     status = table.status()
     assert status["turn"] == 1 and "seats" not in status
-    assert [w["To"] for w in table.outbox(kind="welcome")] == [f"{n}@example.org" for n in table.names]
+    assert [w["To"] for w in table.outbox(kind="welcome")] == [
+        f"{n}@example.org" for n in table.names
+    ]
     meta = json.loads(run("log", table.gamedir, "--json").output)
     assert meta["players"] == table.names
     dealt = deal.dealt_seed(SEED, [table.shares[n] for n in table.names])
@@ -304,7 +315,10 @@ def test_a_leave_frees_the_seat_and_the_game_master_seats_or_refuses_each_join(
     assert run("seat", table.gamedir, "dave").exit_code == 0
     result = run("start", table.gamedir)
     assert result.exit_code == 0 and "carol, dave; turn 1" in result.output, result.output
-    assert [w["To"] for w in table.outbox(kind="welcome")] == ["carol@example.org", "dave@example.org"]
+    assert [w["To"] for w in table.outbox(kind="welcome")] == [
+        "carol@example.org",
+        "dave@example.org",
+    ]
 
 
 def test_the_sign_up_deadline_starts_the_game_or_closes_it(
@@ -314,7 +328,9 @@ def test_the_sign_up_deadline_starts_the_game_or_closes_it(
     games = tmp_path / "games"
     made = {}
     for folder, joined in (("enough", ("alice", "bob")), ("few", ("alice",))):
-        table = OpenTable(tmp_path / folder, seats={"min": 2, "max": 4}, signup={"signup_until": "3d"})
+        table = OpenTable(
+            tmp_path / folder, seats={"min": 2, "max": 4}, signup={"signup_until": "3d"}
+        )
         for name in joined:
             table.seat(name)
         games.mkdir(exist_ok=True)
@@ -357,3 +373,81 @@ def test_an_open_setup_is_checked_and_its_keys_belong_to_open(tmp_path: Path) ->
     path.write_text(yaml.safe_dump({**setup, "seats": 3, "players": []}))
     result = run("new", tmp_path / "g", "--setup", path)
     assert result.exit_code == 3 and "adjudicator open" in result.output, result.output
+
+
+def test_status_log_and_site_show_the_seats_taken_and_open_and_no_address(
+    tmp_path: Path,
+) -> None:
+    table = OpenTable(tmp_path, seats={"min": 2, "max": 4})
+    table.seat("alice")
+    table.mail(table.join_file("bob"), "bob@example.org")
+    status = table.status()
+    assert status["seats"]["taken"] == ["alice"] and status["seats"]["open"] == 3
+    assert status["seats"]["unconfirmed"] == ["bob"]
+    text = run("status", table.gamedir).output
+    assert "1 of 2–4 seats taken (alice)" in text and "not confirmed yet: bob" in text
+    record = json.loads(run("log", table.gamedir, "--json").output)
+    assert record["seats"] == {"taken": ["alice"], "open": 3, "min": 2, "max": 4}
+    schema = Path(__file__).parents[1] / "docs" / "schemas" / "sultan-record.schema.json"
+    jsonschema.validate(record, json.loads(schema.read_text()))
+    assert "1 of 2–4 seats taken, 3 open" in run("log", table.gamedir).output
+    site = tmp_path / "site"
+    assert run("site", table.gamedir, "-o", site).exit_code == 0
+    page = (site / "index.html").read_text()
+    assert "1 of 4 seats taken, 3 open" in page and record["commitment"] in page
+    shown = [run("log", table.gamedir, "--json").output, *(p.read_text() for p in site.iterdir())]
+    assert not any("example.org" in text for text in shown), "no address"
+
+
+def test_players_seated_by_the_setup_send_their_share_and_the_deal_waits_for_it(
+    tmp_path: Path,
+) -> None:
+    table = OpenTable(tmp_path, seats=3, seated=1)
+    assert table.status()["seats"]["taken"] == ["alice"]
+    table.seat("bob")
+    table.seat("carol")
+    table.names = ["alice", "bob", "carol"]
+    status = table.status()
+    assert status["turn"] == 0 and status["shares_owed"] == ["alice"], status
+    asked = table.outbox(kind="share-")
+    assert [m["To"] for m in asked] == ["alice@example.org"], "only the seat without a share"
+    share = table.notice("alice", 'share: "' + "a1" * 16 + '"\n', "share-alice.yaml")
+    assert run("submit", table.gamedir, share).exit_code == 0
+    assert table.status()["turn"] == 1
+    shares = ["a1" * 16, table.shares["bob"], table.shares["carol"]]
+    record = json.loads(run("log", table.gamedir, "--json").output)
+    assert record["players"] == table.names
+    while not table.status()["over"]:
+        table.play_turn()
+    record = json.loads(run("log", table.gamedir, "--json").output)
+    assert record["shares"] == shares
+
+
+@pytest.mark.parametrize("fmt", ["plain", "html"])
+def test_a_players_mail_shows_nothing_of_another_players_address(tmp_path: Path, fmt: str) -> None:
+    keys = {n: make_key(tmp_path / "keys", n) for n in NAMES}
+    seen = []
+    for world in ("one", "two"):
+        table = OpenTable(tmp_path / world, seats=2, keys=keys)
+        table.mail(table.join_file("alice", share="a" * 32), "alice@example.org")
+        table.confirm("alice")
+        bob = f"bob-{world}@example.net"
+        table.mail(table.join_file("bob", email=bob, share="b" * 32), bob)
+        table.confirm("bob", sender=bob)
+        assert table.status()["turn"] == 1
+        mails = table.outbox("alice@example.org")
+        kinds = [m["Subject"].split("] ", 1)[1].split(":")[0] for m in mails]
+        assert kinds == ["confirm your seat", "you have a seat", "welcome, alice", "turn 1"], kinds
+        bodies = []
+        for message in mails:
+            part = message.get_body((fmt,))
+            if part is not None:
+                bodies.append(part.get_content())
+        assert not any(bob in body for body in bodies)
+        seen.append(bodies)
+    varies = re.compile(r"[0-9a-f]{32,64}|[A-Z0-9]{12}")  # chain heads, commitments, codes
+
+    def same(texts: list[str]) -> list[str]:
+        return [varies.sub("#", text) for text in texts]
+
+    assert same(seen[0]) == same(seen[1])

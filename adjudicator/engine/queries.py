@@ -148,6 +148,8 @@ def record(root: Path) -> dict[str, Any]:
     """The game record: public while the game runs (with the seed commitment), complete once
     it is over (with the seed and salt that open the commitment)."""
     handle = OpenGame(root)
+    if handle.waiting():
+        return record_before_the_deal(handle)
     state = handle.state()
     over = handle.over()
     data: dict[str, Any] = {
@@ -189,6 +191,26 @@ def record(root: Path) -> dict[str, Any]:
         if handle.meta.get("shares") == "ask":  # with the seed, they give the seed played
             taken = handle.shares()
             data["shares"] = [taken[p] for p in handle.players]
+    return data
+
+
+def record_before_the_deal(handle: OpenGame) -> dict[str, Any]:
+    """The record of a game not dealt yet (docs/record.md): the game, the seats so far, the
+    seed commitment, no round; its ``phase`` says why (``signup``, ``closed``, ``shares``), and
+    an open game's ``seats`` the seats taken and open, as ``status`` says them."""
+    status = waiting_status(handle)
+    data: dict[str, Any] = {
+        "game": handle.meta["game"],
+        "id": handle.meta["id"],
+        "players": handle.players,
+        "options": handle.meta["options"],
+        "over": status["over"],
+        "phase": status["phase"],
+        "commitment": handle.meta["commitment"],
+        "rounds": [],
+    }
+    if "seats" in status:  # the taken seats' names and the open seats' count: no address
+        data["seats"] = {k: status["seats"][k] for k in ("taken", "open", "min", "max")}
     return data
 
 

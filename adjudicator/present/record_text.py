@@ -28,13 +28,15 @@ def record_text(record: dict[str, Any], title: str, lang: str = "en") -> str:
         players = [f"{p} ({colours[p]})" if p in colours else p for p in players]
     lines = [
         f"{title}, game {record['id']} ({record['game']})",
-        f"players: {', '.join(players)}",
+        f"players: {', '.join(players) or 'none'}",
         f"options: {_options(record)}",
     ]
     if "commitment" in record:
         lines.append(f"seed commitment: {record['commitment']}")
     rounds = record.get("rounds", [])
-    if record["over"]:
+    if "phase" in record:  # not dealt yet
+        lines.append(_before_the_deal(record))
+    elif record["over"]:
         lines.append(f"the game is over: the record is complete ({len(rounds)} rounds)")
     else:
         lines.append(
@@ -210,3 +212,14 @@ def _result(result: dict[str, Any]) -> list[str]:
         if key not in ("winners", "winner", "draw"):
             lines.extend(_field(key, value, "  "))
     return lines
+
+
+def _before_the_deal(record: dict[str, Any]) -> str:
+    """What a record without a deal says instead of its rounds."""
+    if record["phase"] == "closed":
+        return "the game did not start: too few players by the end of its sign-up"
+    if record["phase"] == "shares":
+        return "the game is not dealt yet: it waits for the players' shares"
+    seats = record["seats"]
+    span = str(seats["max"]) if seats["min"] == seats["max"] else f"{seats['min']}–{seats['max']}"
+    return f"open for sign-up: {len(seats['taken'])} of {span} seats taken, {seats['open']} open"

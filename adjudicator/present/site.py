@@ -112,6 +112,8 @@ def build(root: Path) -> dict[str, bytes]:
     game, meta = handle.game, handle.meta
     lang = game_lang(meta)
     data = record(root)
+    if handle.waiting():
+        return _before_the_deal(handle, data, head)
     over = bool(data["over"])
     turns = list(range(1, handle.turn() + 1))
     readers = ["public", *([*handle.players, "gm"] if over else [])]
@@ -170,6 +172,37 @@ def build(root: Path) -> dict[str, bytes]:
             )
             .encode("utf-8")
         )
+    return files
+
+
+def _before_the_deal(handle: Any, data: dict[str, Any], head: str) -> dict[str, bytes]:
+    """The site of a game not dealt yet: its rules and a front page that says why (open for
+    sign-up, with the seats taken and open; did not start; waits for the shares)."""
+    game, meta = handle.game, handle.meta
+    lang = game_lang(meta)
+    info = game_info(game, meta, False)
+    files = rules_pages(game, info, head)
+    wanted = rules_page(lang)
+    rules = href(wanted if wanted in files else next(iter(files))) if files else None
+    seats = data.get("seats")
+    files["index.html"] = (
+        report_environment(game, lang)
+        .get_template("site/index.html.j2")
+        .render(
+            game=info,
+            turn=None,
+            over=bool(data["over"]),
+            phase=data["phase"],
+            seats=seats,
+            commitment=data["commitment"],
+            rules=rules,
+            links={"turns": [], "readers": []},
+            charts=[],
+            final=None,
+            chain=[head_line(head)],
+        )
+        .encode("utf-8")
+    )
     return files
 
 
