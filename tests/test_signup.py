@@ -21,11 +21,19 @@ from adjudicator.engine.open_game import game_options
 from adjudicator.rules import deal
 from adjudicator.rules.rng import Rng
 from adjudicator.store.registry import load_game
+from tests import imapserver, smtpserver
 from tests.helpers import NAMES, SEED, Table, run
+from tests.imapserver import ImapServer
+from tests.smtpserver import Server
 from tests.ssh import make_key, ssh_sign
+from tests.test_mail_games import Player, Post
 from tests.test_verify_forgeries import rechain
 
 PARSER = BytesParser(policy=email.policy.default)
+authority = smtpserver.authority
+smtp_starttls = smtpserver.smtp_starttls
+imap_server = imapserver.imap_server
+dovecot = imapserver.dovecot
 CONFIG = '[mail]\nfrom = "gm-bot@example.org"\ngm = "gm@example.org"\n'
 
 
@@ -451,3 +459,84 @@ def test_a_players_mail_shows_nothing_of_another_players_address(tmp_path: Path,
         return [varies.sub("#", text) for text in texts]
 
     assert same(seen[0]) == same(seen[1])
+
+
+@pytest.mark.slow
+def test_a_whole_game_from_open_to_its_end_by_real_mail(
+    tmp_path: Path, smtp_starttls: Server, imap_server: ImapServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The announcement, the joins, the confirmations, the start and every turn over the real
+    SMTP and IMAP servers, with ``tick`` run as cron would."""
+    monkeypatch.setenv("TEST_IMAP_PASSWORD", imapserver.PASSWORD)
+    monkeypatch.setenv("TEST_SMTP_PASSWORD", smtpserver.PASSWORD)
+    monkeypatch.setenv("ADJUDICATOR_NOW", "2026-11-23T09:00:00+00:00")
+    table = OpenTable(tmp_path, seats=3)
+    table.config.write_text(
+        CONFIG + f'[smtp]\nhost = "{smtp_starttls.host}"\nport = {smtp_starttls.port}\n'
+        f'user = "{smtpserver.USER}"\ntls = "starttls"\nca_file = "{smtp_starttls.ca_file}"\n'
+        'password_env = "TEST_SMTP_PASSWORD"\n' + imap_server.settings()
+    )
+    joining = ["carol", "alice", "bob"]
+    for name in joining:
+        imap_server.append(_mail_text(table.join_file(name), f"{name}@example.org").encode())
+    post = Post(
+        smtp_starttls, mailbox.Maildir(tmp_path / "Maildir", create=True), imap_server,
+        {name: Player(name) for name in joining},
+    )  # fmt: skip
+    confirmed: set[str] = set()
+    for _ in range(200):
+        result = run("tick", table.gamedir, "--config", table.config)
+        assert result.exit_code == 0, result.output
+        for received in smtp_starttls.received[post.taken :]:
+            message: Any = PARSER.parsebytes(received.data)
+            if "confirm your seat" in str(message["Subject"]):
+                [to] = received.rcpt_tos
+                reply = EmailMessage()
+                reply["From"] = to
+                reply["To"] = str(message["Reply-To"])
+                reply["Subject"] = f"Re: {message['Subject']}"
+                reply["In-Reply-To"] = message["Message-ID"]
+                reply["Message-ID"] = f"<yes-{to}>"
+                reply.set_content("Yes, that was me.\n")
+                imap_server.append(reply.as_bytes(policy=email.policy.SMTP))
+                confirmed.add(to.split("@")[0])
+        post.deliver_to_players()
+        status = table.status()
+        if status["over"]:
+            break
+        if status["turn"] == 0:
+            continue
+        table.names = joining
+        for name in status["waiting_for"]:
+            if status["turn"] in post.players[name].forms:
+                post.send_order(table, name, status["turn"])
+    else:
+        pytest.fail("the game did not end")
+    assert confirmed == set(joining)
+    record = json.loads(run("log", table.gamedir, "--json").output)
+    assert record["players"] == joining, "seats in join order"
+    assert record["shares"] == [table.shares[n] for n in joining]
+    assert deal.dealt_seed(record["seed"], record["shares"]) == deal.dealt_seed(
+        SEED, [table.shares[n] for n in joining]
+    )
+    for name in joining:
+        assert post.players[name].reports, name
+    archive = tmp_path / "game.archive"
+    assert run("archive", table.gamedir, "-o", archive).exit_code == 0
+    result = run("verify", archive)
+    assert result.exit_code == 0, result.output
+    assert imap_server.counts()["INBOX"] == 0
+
+
+def _mail_text(path: Path, sender: str) -> str:
+    """A message from ``sender`` with the signed file at ``path`` and its .sig attached."""
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = "gm-bot@example.org"
+    message["Subject"] = "join"
+    message["Message-ID"] = f"<{path.name}@{sender.split('@')[1]}>"
+    message.set_content("My join.\n")
+    message.add_attachment(path.read_bytes(), "text", "plain", filename=path.name)
+    signature = Path(f"{path}.sig").read_bytes()
+    message.add_attachment(signature, "application", "octet-stream", filename=f"{path.name}.sig")
+    return message.as_bytes(policy=email.policy.SMTP).decode()
