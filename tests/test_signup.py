@@ -6,7 +6,9 @@ from __future__ import annotations
 import email.policy
 import json
 import mailbox
+import random
 import re
+import shutil
 import uuid
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -22,6 +24,7 @@ from adjudicator.rules import deal
 from adjudicator.rules.rng import Rng
 from adjudicator.store.registry import load_game
 from tests import imapserver, smtpserver
+from tests.crashing import KILLED, fork_run, kill_points
 from tests.helpers import NAMES, SEED, Table, run
 from tests.imapserver import ImapServer
 from tests.smtpserver import Server
@@ -540,3 +543,66 @@ def _mail_text(path: Path, sender: str) -> str:
     signature = Path(f"{path}.sig").read_bytes()
     message.add_attachment(signature, "application", "octet-stream", filename=f"{path.name}.sig")
     return message.as_bytes(policy=email.policy.SMTP).decode()
+
+
+def test_a_confirmation_that_starts_the_game_killed_at_any_instant_starts_it_once(
+    tmp_path: Path,
+) -> None:
+    """The mail that fills the last seat starts and deals the game in one step: killed at any
+    of a sample of its instants (the first and the last among them), the next ingest of the
+    same mail finishes or discards it, and the game starts once, as it would have."""
+    table = OpenTable(tmp_path, seats=2)
+    table.seat("alice")
+    table.mail(table.join_file("bob"), "bob@example.org")
+    [request] = table.outbox("bob@example.org", "signup-confirm")
+    reply = EmailMessage()
+    reply["From"] = "bob@example.org"
+    reply["To"] = "gm-bot@example.org"
+    reply["Subject"] = f"Re: {request['Subject']}"
+    reply["Message-ID"] = "<yes@bob.example.org>"
+    reply.set_content("yes\n")
+    box = tmp_path / "reply.mbox"
+    kept = mailbox.mbox(box)
+    kept.add(reply)
+    kept.close()
+    pristine = tmp_path / "pristine"
+    shutil.copytree(table.gamedir, pristine)
+    args = ["ingest", str(table.gamedir), "--mbox", str(box), "--config", str(table.config)]
+    whole = fork_run(args, {})
+    assert whole.code == 0 and whole.failpoints > 5, whole.printed
+    dealt = (table.gamedir / "turns" / "0001" / "state.json").read_bytes()
+    for point in kill_points(whole.failpoints, 12, random.Random(7)):
+        shutil.rmtree(table.gamedir)
+        shutil.copytree(pristine, table.gamedir)
+        killed = fork_run(args, {}, kill_at=point)
+        assert killed.code == KILLED, (point, killed.printed)
+        again = run("ingest", table.gamedir, "--mbox", box, "--config", table.config)
+        assert again.exit_code == 0, (point, again.output)
+        assert run("doctor", table.gamedir).exit_code == 0, point
+        assert table.status()["turn"] == 1, point
+        assert (table.gamedir / "turns" / "0001" / "state.json").read_bytes() == dealt, point
+        assert sum(1 for line in lines(table) if line.get("started")) == 1, point
+
+
+def test_open_killed_at_any_instant_is_finished_or_discarded(tmp_path: Path) -> None:
+    table = OpenTable(tmp_path, seats=2)
+    shutil.rmtree(table.gamedir)
+    args = [
+        "open",
+        str(table.gamedir),
+        "--setup",
+        str(table.setup_path),
+        "--config",
+        str(table.config),
+    ]
+    whole = fork_run(args, {})
+    assert whole.code == 0 and whole.failpoints > 2, whole.printed
+    for point in range(1, whole.failpoints + 1):
+        shutil.rmtree(table.gamedir)
+        killed = fork_run(args, {}, kill_at=point)
+        assert killed.code == KILLED, (point, killed.printed)
+        again = run("open", table.gamedir, "--setup", table.setup_path, "--config", table.config)
+        if again.exit_code != 0:  # it had committed: the game is there, whole
+            assert "must not exist or must be empty" in again.output, (point, again.output)
+        assert run("doctor", table.gamedir).exit_code == 0, point
+        assert table.status()["phase"] == "signup", point

@@ -73,6 +73,8 @@ def _make_room(root: Path) -> None:
         return  # empty, or a new killed while it wrote its marker (the step removes that)
     marker = store.marker()
     if store.log() or marker is None or marker.get("kind") != "new":
+        if store.log():  # a game: a new cut short after its line is finished, not left half
+            steps.settle(root)
         raise UsageProblem(f"{root}: the game directory must not exist or must be empty")
     with store.locked():
         box = root / steps.DISCARDED / "0001"
