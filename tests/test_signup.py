@@ -236,9 +236,8 @@ def test_every_refused_join_is_answered_with_why_at_its_own_address(tmp_path: Pa
     assert "refused" in table.mail(taken, "bob@example.org")
     assert "the name 'alice' is taken" in receipts(table, "bob@example.org")[-1]
     forged = table.join_file("carol", signer="dave")  # signed by another key than it carries
-    out = table.mail(forged, "carol@example.org")
-    assert "set aside" in out, "a join whose signature is not its key's is no join"
-    assert len(receipts(table, "carol@example.org")) == 1, "and is answered to nobody"
+    assert "refused" in table.mail(forged, "carol@example.org")
+    assert "signature" in receipts(table, "carol@example.org")[-1]
     assert table.status()["seats"]["taken"] == ["alice"]
     assert [n for n in table.status()["seats"]["unconfirmed"]] == []
 

@@ -109,9 +109,11 @@ class Game:
             return player
         return None
 
-    def join_signer(self, order: bytes, signature: bytes) -> str | None:
-        """The name of a join (or leave) of an open game whose signature verifies with the key
-        it carries (a leave: with the key of the seat, or the join, it gives up), or None."""
+    def join_signer(self, order: bytes) -> str | None:
+        """The name a join (or leave) of an open game gives, or None. A join is signed by the
+        key it carries, so no registered key names its sender: the engine verifies it
+        (:func:`adjudicator.engine.signup.judge_join`), and a refusal, a bad signature too,
+        is answered only at the address the join gives, when it came from there."""
         from adjudicator.engine.intake import looks_like_join
 
         if not looks_like_join(order) or len(order) > DEFAULT_MAX_BYTES:
@@ -122,22 +124,7 @@ class Game:
             return None
         body = data.get("join") if isinstance(data, dict) else None
         name = body.get("name") if isinstance(body, dict) else None
-        if not isinstance(name, str):
-            return None
-        assert isinstance(body, dict)
-        key = body.get("key")
-        if body.get("leave") is True:
-            store = GameDir(self.root)
-            joined = journal.joins(store.log()).get(name)
-            seated = name in self.players
-            key = self.key_of(name) if seated else None if joined is None else joined["key"]
-        if not isinstance(key, str):
-            return None
-        try:
-            sshsig.verify_variants(order, signature, key, signer=name)
-        except sshsig.SignatureError:
-            return None
-        return name
+        return name if isinstance(name, str) and name else None
 
     def former_signer(self, order: bytes, signature: bytes) -> str | None:
         """The player whose seat held, before the game master replaced it, the key that made
@@ -380,7 +367,7 @@ def _route(games: list[Game], found: FoundOrder) -> _Route:
         if game is None:
             continue
         named_game = named_game or game
-        signer = game.join_signer(order, signature) or game.signer(order, signature, player)
+        signer = game.join_signer(order) or game.signer(order, signature, player)
         if signer is not None:
             return _Route(game, signer, order, signature, player)
     for order, signature in _readings(found):
