@@ -279,6 +279,8 @@ def test_a_full_started_or_late_game_refuses_a_join(
     table.seat("alice")
     table.seat("bob")  # the last seat: the game starts
     assert table.status()["turn"] == 1
+    [told] = table.outbox("carol@example.org", "signup-refused")
+    assert "did not confirm" in told.get_body(("plain",)).get_content()
     assert "seated" not in table.confirm("carol"), "the seats were taken first"
     table.mail(table.join_file("dave"), "dave@example.org")
     assert "has started" in receipts(table, "dave@example.org")[-1]

@@ -79,6 +79,19 @@ def _owed(
         found = store.read_json(join["addresses"])
         facts = {"name": turned["name"], "why": turned["why"], "words": turned.get("words")}
         owed.append(("refused", str(found["email"]), join["lang"], facts))
+    if entry.get("started"):  # the joins left waiting: their address did not confirm, or
+        seated = set(entry.get("seated") or [])  # the game master did not seat them
+        for name, join in waiting.items():
+            if name in seated:
+                continue
+            found = store.read_json(join["addresses"])
+            why = (
+                "started"
+                if join.get("confirmed") or name in (entry.get("confirmed") or [])
+                else "unconfirmed"
+            )
+            facts = {"name": name, "why": why}
+            owed.append(("refused", str(found["email"]), join["lang"], facts))
     if entry.get("closed"):
         seated = len(meta["players"])
         for seat in meta["players"]:
