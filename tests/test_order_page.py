@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 import pytest
+import yaml
 
 from tests.browser import Browser, browser
 from tests.helpers import Table, run
@@ -491,6 +492,35 @@ def test_the_court_page_names_a_row_by_its_place_on_the_page(
     chosen = {"trades.1.with": other, "trades.1.give": "Gold", "trades.1.get": "Gold"}
     said = problems_shown(browser, found[player], chosen, table.keys[player])
     assert said == ["Trades 2: you give and get Gold: a trade swaps two types"]
+
+
+def test_the_court_page_takes_more_than_two_demands_and_trades(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """The page offered two demands and two trades, while an order file takes any number: a
+    third of each is chosen, signed, and taken by check as it was chosen."""
+    table = Table(tmp_path, players=4, game="sultans_court")
+    player = next(iter(table.status()["owed"]))
+    others = [p for p in table.names if p != player]
+    body = table.legal(player)
+    body["demand"] = [
+        {"from": o, "card": c} for o, c in zip(others, ["Ships", "Gold", "Troops"], strict=True)
+    ]
+    body["trades"] = [
+        {"with": o, "give": give, "get": get}
+        for o, (give, get) in zip(
+            others, [("Gold", "Horses"), ("Ships", "Cannons"), ("Troops", "Supplies")], strict=True
+        )
+    ]
+    found = pages(table, write_config(tmp_path))
+    shown = fill(browser, found[player], body, table.keys[player])
+    assert shown["problems"] == "" and shown["signed"], shown
+    order = table.write("more.yaml", shown["signed"].split(BEGIN)[0])
+    written = yaml.safe_load(order.read_text())
+    assert written["demand"] == body["demand"] and written["trades"] == body["trades"]
+    form = table.write("form.yaml", run("form", table.gamedir, "--player", player).output)
+    checked = run("check", order, "--form", form)
+    assert checked.exit_code == 0, checked.output
 
 
 def test_a_sealed_game_commits_in_the_page_and_reveals_what_it_kept(
