@@ -297,6 +297,40 @@ def test_the_court_page_notes_what_check_notes(browser: Browser, tmp_path: Path)
     assert notes == told and len(told) == 2
 
 
+def test_the_court_page_notes_a_trade_of_a_card_not_held_and_a_demand_for_one_held(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """Both are legal standing instructions that may come true by their moment: the page
+    signs the order and shows check's notes on them, as check does."""
+    from selenium.webdriver.common.by import By
+
+    power = ("Horses", "Cannons", "Gold", "Troops", "Supplies", "Ships")
+    table = Table(tmp_path, players=4, game="sultans_court")
+    owed = list(table.status()["owed"])
+    hands = {p: table.view(p)["hands"][p] for p in owed}
+    player = next(p for p in owed if set(hands[p]) & set(power))
+    held = next(card for card in power if card in hands[player])
+    lacking = [card for card in power if card not in hands[player]]
+    other = next(p for p in table.names if p != player)
+    found = pages(table, write_config(tmp_path))
+    body = table.legal(player)
+    body["demand"] = [{"from": other, "card": held}]
+    body["trades"] = [{"with": other, "give": lacking[0], "get": lacking[1]}]
+    shown = fill(browser, found[player], body, table.keys[player])
+    assert shown["problems"] == "" and shown["signed"], shown
+    notes = browser.driver.find_element(By.NAME, "notes").text.splitlines()
+    order = table.write("noted.yaml", shown["signed"].split(BEGIN)[0])
+    form = table.write("form.yaml", run("form", table.gamedir, "--player", player).output)
+    checked = run("check", order, "--form", form)
+    assert checked.exit_code == 0, checked.output
+    told = [
+        re.sub(r"^\s*note: (line \d+: )?", "", line) for line in checked.output.splitlines()[1:]
+    ]
+    assert notes == told and len(told) == 2
+    assert notes[0].startswith(f"you hold {held} now: this demand applies only if")
+    assert notes[1].startswith(f"you hold no {lacking[0]} now: this trade applies only if")
+
+
 def unchecked(private: str) -> bytes:
     """An unencrypted Ed25519 key file's bytes with its two random check integers zeroed."""
     lines = private.strip().splitlines()
