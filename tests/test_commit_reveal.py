@@ -178,6 +178,26 @@ def test_the_clock_opens_the_reveal_at_the_commitments_deadline_and_tells_the_pl
     ]
 
 
+def test_the_reveal_is_asked_only_of_the_players_who_committed(tmp_path: Path) -> None:
+    """Turn 1 of Sultan is the start player's return alone: their commitment opens the reveal,
+    and the mail asking for the sealed order went to every player, though the others owed and
+    committed nothing. It goes to the one who committed."""
+    table = sealed_table(tmp_path)
+    config = tmp_path / "mail.toml"
+    config.write_text('[mail]\nfrom = "Cairo <gm-bot@example.org>"\ngm = "gm@example.org"\n')
+    assert run("send", table.gamedir, "--config", config).exit_code == 0
+    assert table.status()["waiting_for"] == ["carol"]
+    view = table.view("carol")
+    _, promise = committed(table, "carol", {"return": view["drawn"][0]}, "carol.yaml")
+    assert submit(table, promise)[0] == 0
+    assert table.status()["phase"] == "reveal"
+    result = run("send", table.gamedir, "--config", config)
+    assert result.exit_code == 0, result.output
+    told = [p.read_text() for p in sorted((table.gamedir / "outbox").glob("*.eml"))]
+    asked = [m for m in told if "The reveal of turn 1 is open" in m]
+    assert [m.split("To: ")[1].split("\n")[0] for m in asked] == ["carol@example.org"]
+
+
 def test_commit_refuses_a_file_that_is_no_order_and_salts_afresh_each_time(
     tmp_path: Path,
 ) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import Table, notice_mail, run
+from tests.ssh import ssh_sign
 from tests.test_preview import snapshot as tree_hashes
 
 PRESS = "press:\n  to: [bob]\n  text: Shall we share the rubies?\n"
@@ -423,3 +424,40 @@ def test_a_pasted_order_is_named_so_in_its_receipt(table: Table) -> None:
     [receipt] = [m for m in mails if m["In-Reply-To"] == "<pasted@mail>"]
     text = " ".join(receipt.get_body(("plain",)).get_content().split())  # type: ignore[union-attr]
     assert "Your order (pasted in your message) for game cairo-2026, turn 1, was accepted." in text
+
+
+INDENTED = (
+    "    id: cairo-2026\n    player: carol\n    vote: draw            # draw, concede, or none\n"
+)
+
+
+def test_an_indented_notice_is_refused_as_indented_not_as_an_order(table: Table) -> None:
+    """A notice copied with the indentation of an example (docs/notices.md) was judged as an
+    order: its refusal named 'turn' and an unknown key 'vote'. The refusal now says what
+    happened, by mail and by check, and takes nothing."""
+    config = table.root / "mail.toml"
+    config.write_text('[mail]\nfrom = "gm-bot@example.org"\ngm = "gm@example.org"\n')
+    assert run("send", table.gamedir, "--config", config).exit_code == 0
+    path = table.write("vote.yaml", INDENTED)
+    ssh_sign(table.keys["carol"], path)  # signed as it is, indentation and all
+    said = (
+        "the lines of this file are indented, so it was read as an order, not as a notice: "
+        "write the notice's keys (id, player, vote) at the start of their lines, with nothing "
+        "before them, and sign it again"
+    )
+    raw = notice_mail(path, "carol@example.org", "<indented@mail>")
+    result = run("ingest", table.gamedir, "--config", config, input=raw)  # type: ignore[arg-type]
+    assert result.exit_code == 0, result.output
+    assert said in result.output and "'turn'" not in result.output, result.output
+    assert "unknown key" not in result.output
+    assert not list(table.gamedir.glob("notices/*/*.yaml")), "nothing taken"
+    assert run("send", table.gamedir, "--config", config).exit_code == 0
+    parser = BytesParser(policy=email.policy.default)
+    mails = [parser.parsebytes(p.read_bytes()) for p in (table.gamedir / "outbox").glob("*.eml")]
+    [receipt] = [m for m in mails if m["In-Reply-To"] == "<indented@mail>"]
+    text = receipt.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+    assert said in " ".join(text.split()), text
+    form = table.write("form.yaml", run("form", table.gamedir, "--player", "carol").output)
+    checked = run("check", path, "--form", form)
+    assert checked.exit_code == 3
+    assert checked.output.splitlines() == [f"{path}: refused: line 1: {said}"]

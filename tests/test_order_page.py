@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 import pytest
+import yaml
 
 from tests.browser import Browser, browser
 from tests.helpers import Table, run
@@ -296,6 +297,40 @@ def test_the_court_page_notes_what_check_notes(browser: Browser, tmp_path: Path)
     assert notes == told and len(told) == 2
 
 
+def test_the_court_page_notes_a_trade_of_a_card_not_held_and_a_demand_for_one_held(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """Both are legal standing instructions that may come true by their moment: the page
+    signs the order and shows check's notes on them, as check does."""
+    from selenium.webdriver.common.by import By
+
+    power = ("Horses", "Cannons", "Gold", "Troops", "Supplies", "Ships")
+    table = Table(tmp_path, players=4, game="sultans_court")
+    owed = list(table.status()["owed"])
+    hands = {p: table.view(p)["hands"][p] for p in owed}
+    player = next(p for p in owed if set(hands[p]) & set(power))
+    held = next(card for card in power if card in hands[player])
+    lacking = [card for card in power if card not in hands[player]]
+    other = next(p for p in table.names if p != player)
+    found = pages(table, write_config(tmp_path))
+    body = table.legal(player)
+    body["demand"] = [{"from": other, "card": held}]
+    body["trades"] = [{"with": other, "give": lacking[0], "get": lacking[1]}]
+    shown = fill(browser, found[player], body, table.keys[player])
+    assert shown["problems"] == "" and shown["signed"], shown
+    notes = browser.driver.find_element(By.NAME, "notes").text.splitlines()
+    order = table.write("noted.yaml", shown["signed"].split(BEGIN)[0])
+    form = table.write("form.yaml", run("form", table.gamedir, "--player", player).output)
+    checked = run("check", order, "--form", form)
+    assert checked.exit_code == 0, checked.output
+    told = [
+        re.sub(r"^\s*note: (line \d+: )?", "", line) for line in checked.output.splitlines()[1:]
+    ]
+    assert notes == told and len(told) == 2
+    assert notes[0].startswith(f"you hold {held} now: this demand applies only if")
+    assert notes[1].startswith(f"you hold no {lacking[0]} now: this trade applies only if")
+
+
 def unchecked(private: str) -> bytes:
     """An unencrypted Ed25519 key file's bytes with its two random check integers zeroed."""
     lines = private.strip().splitlines()
@@ -491,6 +526,35 @@ def test_the_court_page_names_a_row_by_its_place_on_the_page(
     chosen = {"trades.1.with": other, "trades.1.give": "Gold", "trades.1.get": "Gold"}
     said = problems_shown(browser, found[player], chosen, table.keys[player])
     assert said == ["Trades 2: you give and get Gold: a trade swaps two types"]
+
+
+def test_the_court_page_takes_more_than_two_demands_and_trades(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """The page offered two demands and two trades, while an order file takes any number: a
+    third of each is chosen, signed, and taken by check as it was chosen."""
+    table = Table(tmp_path, players=4, game="sultans_court")
+    player = next(iter(table.status()["owed"]))
+    others = [p for p in table.names if p != player]
+    body = table.legal(player)
+    body["demand"] = [
+        {"from": o, "card": c} for o, c in zip(others, ["Ships", "Gold", "Troops"], strict=True)
+    ]
+    body["trades"] = [
+        {"with": o, "give": give, "get": get}
+        for o, (give, get) in zip(
+            others, [("Gold", "Horses"), ("Ships", "Cannons"), ("Troops", "Supplies")], strict=True
+        )
+    ]
+    found = pages(table, write_config(tmp_path))
+    shown = fill(browser, found[player], body, table.keys[player])
+    assert shown["problems"] == "" and shown["signed"], shown
+    order = table.write("more.yaml", shown["signed"].split(BEGIN)[0])
+    written = yaml.safe_load(order.read_text())
+    assert written["demand"] == body["demand"] and written["trades"] == body["trades"]
+    form = table.write("form.yaml", run("form", table.gamedir, "--player", player).output)
+    checked = run("check", order, "--form", form)
+    assert checked.exit_code == 0, checked.output
 
 
 def test_a_sealed_game_commits_in_the_page_and_reveals_what_it_kept(

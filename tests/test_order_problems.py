@@ -212,3 +212,78 @@ def test_the_receipt_lists_the_notes(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert lines[1].startswith("SHA-256: ")
     assert lines[2:4] == [f"note: {note}" for note in notes]
     assert lines[4:6] == ["", "The order now in effect for you:"]
+
+
+POWER = ("Horses", "Cannons", "Gold", "Troops", "Supplies", "Ships")
+
+
+def test_a_trade_of_a_card_not_held_and_a_demand_for_a_card_held_are_accepted_with_notes(
+    tmp_path: Path,
+) -> None:
+    """Both are standing instructions that may come true by their moment (C6): an earlier
+    trade of the round may give the card to trade away (C14), a trade before the demand may
+    give away the type demanded (C8). check took them without a word: it notes them."""
+    table = court_table(tmp_path)
+    hands = {p: table.view(p)["hands"][p] for p in table.names}
+    player = next(p for p in table.names if set(hands[p]) & set(POWER))
+    hand = hands[player]
+    held = next(card for card in POWER if card in hand)
+    lacking = [card for card in POWER if card not in hand]
+    other = next(p for p in table.names if p != player)
+    body = {
+        **table.legal(player),
+        "demand": [{"from": other, "card": held}, {"from": other, "card": lacking[0]}],
+        "trades": [
+            {"with": other, "give": lacking[0], "get": lacking[1]},
+            {"with": other, "give": held, "get": lacking[2]},
+        ],
+    }
+    text = table.order_text(player, body)
+    order = table.write(f"{player}.yaml", text)
+    result = run("check", order, "--form", form_of(table, player))
+    assert result.exit_code == 0, result.output
+    demand = line_with(text, "- from:") + 1  # the first demand's card
+    trade = next(
+        i for i, line in enumerate(text.splitlines(), 1) if line.strip() == f"give: {lacking[0]}"
+    )
+    assert result.output.splitlines() == [
+        f"{order}: valid ({player}, turn 1)",
+        f"  note: line {demand}: you hold {held} now: this demand applies only if a trade "
+        "before it this round gives away every one you hold (a demand is for a power type "
+        "you lack, RULINGS C8)",
+        f"  note: line {trade}: you hold no {lacking[0]} now: this trade applies only if a "
+        "trade before it this round gives you one (trades come before travel, RULINGS C14)",
+    ]
+
+
+def test_the_notes_on_a_trade_and_a_demand_are_said_in_every_language() -> None:
+    from adjudicator.games.sultans_court import GAME
+    from adjudicator.games.sultans_court.orders import notes
+    from adjudicator.present.words import say
+
+    context = {
+        "player": "alice",
+        "players": ["alice", "bob", "carol", "dave"],
+        "round": 2,
+        "to_do": "orders",
+        "first_round_all_travel": True,
+        "vizirs": {kind: {"place": "Tabriz", "seat": None} for kind in ("fat", "small", "big")},
+        "pardons": 0,
+        "held": ["Ships"],
+    }
+    order = {
+        "demand": [{"from": "bob", "card": "ships"}],
+        "trades": [{"with": "bob", "give": "gold", "get": "Ships"}],
+    }
+    found = notes(context, order)
+    assert [(p.code, p.path) for p in found] == [
+        ("demand-card-held", ("demand", 0, "card")),
+        ("trade-card-not-held", ("trades", 0, "give")),
+    ]
+    said = {lang: [say(p.msg, GAME, lang) for p in found] for lang in ("en", "de", "nl", "fr")}
+    assert "Schiffe" in said["de"][0] and "Gold" in said["de"][1]
+    assert "Schepen" in said["nl"][0] and "Navires" in said["fr"][0]
+    assert len({words[1] for words in said.values()}) == 4, "translated"
+    # a form made before the context carried the cards held: no word on them
+    del context["held"]
+    assert notes(context, order) == []

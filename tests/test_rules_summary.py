@@ -138,3 +138,25 @@ def test_each_language_cites_the_pages_and_rulings_the_english_does(game: str, l
     pages, rulings = citations(shipped(game, lang))
     assert len(pages) >= 10 and len(rulings) >= 10 and "RULINGS" in shipped(game, lang)
     assert (pages, rulings) == citations(shipped(game, "en"))
+
+
+def items(text: str) -> dict[str, str]:
+    """The summary's list items that begin with an order key or option, by that key."""
+    found = re.findall(r"^- `(\w+)`(.*?)(?=^\S|^- |\Z)", text, re.M | re.S)
+    return {key: " ".join(rest.split()) for key, rest in found}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_courts_summary_says_round_1_binds_the_orders_written_not_a_missing_one(
+    lang: str,
+) -> None:
+    """The summary said that in round 1 every vizir must travel to a city, as if a missing
+    order too; but `first_round_all_travel` binds the orders a player writes, and a missing
+    order keeps every vizir where it is (rulings C3, C16)."""
+    said = items(shipped("sultans_court", lang))
+    assert "C3" in said["travel"] and "C16" in said["travel"], said["travel"]
+    assert "first_round_all_travel" in said["travel"]
+    assert "C3" in said["first_round_all_travel"]
+    rulings = (ROOT / "docs" / "rulings.md").read_text(encoding="utf-8")
+    [c3] = re.findall(r"^- \*\*C3 .*?(?=^- \*\*)", rulings, re.M | re.S)
+    assert "C16" in c3 and "missing" in c3

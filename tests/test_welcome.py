@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import email.policy
 import json
+import re
 from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
@@ -160,6 +161,33 @@ def test_the_welcome_brings_the_players_guide_in_the_players_language(
         assert guide.get_content_type() == "text/markdown"
         assert guide.get_payload(decode=True) == (docs / name).read_bytes()
         assert name in " ".join(text(mail).split())
+
+
+@pytest.mark.parametrize("game", ["sultan", "sultans_court"])
+def test_the_welcomes_text_shows_the_rules_without_markdowns_marks(
+    tmp_path: Path, config: Path, game: str
+) -> None:
+    """The text of the welcome showed the rules summary as its Markdown (``**Vizirs**``,
+    ``## Travel``): it now shows plain text, headings underlined, lists kept."""
+    langs = dict(zip(NAMES, ["en", "de", "nl", "fr"], strict=False))
+    gamedir = make_game(
+        tmp_path,
+        game=game,
+        players=4,
+        entries={name: {"lang": lang} for name, lang in langs.items()},
+    )
+    send(gamedir, config)
+    mails = welcomes(gamedir)
+    assert len(mails) == 4
+    for mail in mails:
+        words = text(mail)
+        assert "**" not in words and "](" not in words
+        assert not [line for line in words.splitlines() if line.startswith("#")]
+        assert "\n- " in words, "its lists are kept"
+        assert re.search(r"\n[^\n]+\n-{4,}\n", words), "a heading is underlined"
+    first = text(mails[0])  # in English
+    assert "- Vizirs: each player" in first or "- Cushions: three" in first
+    assert game == "sultan" or "\n1. Palace intrigues:" in first
 
 
 def test_replace_welcomes_the_new_player_only(tmp_path: Path, config: Path) -> None:

@@ -23,14 +23,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from adjudicator.engine.orders import Parsed, loaded
+from adjudicator.engine.orders import NOTICE_KEYS, Parsed, loaded
 from adjudicator.rules import deal
 from adjudicator.rules.contract import Problem, msg
 from adjudicator.rules.errors import NotNow
 from adjudicator.rules.problems import located_all, schema_problems
 from adjudicator.store.gamedir import GameDir
 
-KINDS = ("press", "absence", "vote", "share")
+KINDS = NOTICE_KEYS
 Kind = Literal["press", "absence", "vote", "share"]
 FOLDER = "notices"
 MAX_PRESS_CHARS = 8000

@@ -25,6 +25,9 @@ from adjudicator.store.readfile import FileRefused, read_head, read_regular
 ENVELOPE = ("id", "player", "turn")
 SALT_KEY = sealing.SALT_KEY
 Kind = Literal["order", "reveal", "commitment"]
+NOTICE_KEYS = ("press", "absence", "vote", "share")
+"""The keys that make a file a notice (:mod:`adjudicator.engine.notices`), written at the
+start of a line."""
 
 
 @dataclass
@@ -162,11 +165,28 @@ def parse(raw: bytes, game: Game, kind: Kind = "order") -> Parsed:
         problems += schema_problems(game.order_model(), unsalted)
     else:
         problems = schema_problems(game.order_model(), data)
+    notice = indented_notice(raw, data)
+    if notice is not None:  # its order's reasons would name keys the player never meant
+        problems = [Problem("notice-indented", (), kind=notice)]
+        data = None
     parsed.schema = problems
     parsed.reasons = located_all(problems, parsed.loaded)
     if isinstance(data, dict):
         parsed.data = data
     return parsed
+
+
+def indented_notice(raw: bytes, data: Any) -> str | None:
+    """The kind of a notice whose every line is indented (as copied from an indented example):
+    YAML reads its keys as a notice's, but no line starts with the notice's key, which is how a
+    notice is told from an order. None for any other file."""
+    if not isinstance(data, dict):
+        return None
+    kinds = [key for key in NOTICE_KEYS if key in data]
+    lines = [line for line in raw.splitlines() if line.strip() and line.lstrip()[:1] != b"#"]
+    if not kinds or not lines or not all(line[:1] in (b" ", b"\t") for line in lines):
+        return None
+    return kinds[0]
 
 
 def check_envelope(parsed: Parsed, game_id: str, player: str, turn: int) -> bool:

@@ -198,20 +198,23 @@ def _lang_at(meta: dict[str, Any], address: str) -> str:
 
 
 def _announcement(
-    entry: dict[str, Any], meta: dict[str, Any], read: Callable[[str], Any]
+    entry: dict[str, Any],
+    meta: dict[str, Any],
+    read: Callable[[str], Any],
+    committed: Callable[[int], set[str]],
 ) -> tuple[Msg | None, list[str]]:
-    """What players are told of one game master's action (a code), and who is told."""
+    """What players are told of one game master's action (a code), and who is told;
+    ``committed(turn)``: who had committed to an order for ``turn`` at that line."""
     kind = entry["type"]
     playing = [p["email"] for p in meta["players"] if not p.get("resigned")]
     where = schedule.game_zone(meta)
     turn: int = entry.get("turn", 0)
     reveal = entry.get("reveal")
-    if reveal:  # sealing: commit-reveal: those who committed send their orders now
-        without = set(reveal.get("without") or [])
+    if reveal:  # sealing: commit-reveal: those who committed send their orders now (not
+        # those who owed none this turn, nor those who made none: they have nothing to reveal)
+        sealed = committed(reveal["turn"])
         told = [
-            p["email"]
-            for p in meta["players"]
-            if not p.get("resigned") and p["name"] not in without
+            p["email"] for p in meta["players"] if not p.get("resigned") and p["name"] in sealed
         ]
         label = turn_label(reveal["turn"])
         if reveal.get("deadline"):
@@ -270,7 +273,11 @@ def announce(root: Path, sender: str) -> int:
                 entry.get("reveal") or entry.get("deadline_moved") or entry.get("mailed")
             ):
                 continue
-            action, told = _announcement(entry, meta, store.read_json)
+
+            def committed(turn: int, upto: int = index) -> set[str]:
+                return set(journal.facts(log[: upto + 1]).committed.get(turn, {}))
+
+            action, told = _announcement(entry, meta, store.read_json, committed)
             if action is None:
                 continue
             for address in told:

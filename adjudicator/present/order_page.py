@@ -98,10 +98,11 @@ def render_order_page(
     player, turn = doc["reader"], doc["turn"]
     spec = _spec(game, lang, env, doc)
     reasons: list[str] = []
+    judged: dict[Any, tuple[list[Problem], list[Problem]]] = {}
     parts = []
     for names in spec.parts:
         part: dict[str, Any] = {"names": names}
-        part["table"], part["notes"] = _table(game, meta, doc, spec, names, lang, reasons)
+        part["table"], part["notes"] = _table(game, meta, doc, spec, names, lang, reasons, judged)
         row = _row_of(spec, names)
         if row is not None:
             part["list"], part["row"] = row
@@ -175,12 +176,14 @@ def _table(
     names: list[str],
     lang: str,
     reasons: list[str],
+    judged: dict[Any, tuple[list[Problem], list[Problem]]],
 ) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
     """Every combination of ``names``' choices (and none, where a control may be left empty)
     that ``check`` refuses, as the JSON of its values, with the indices of its reasons; and
     those it takes with notes (a pardon that cannot apply as things stand), with theirs. A part
     that is one row of a list is judged at each place the row can take in the order file (the
-    rows above it left empty or filled in), its key then starting with that place."""
+    rows above it left empty or filled in), its key then starting with that place; ``judged``
+    keeps what ``check`` said of each such order, which every row of the list makes alike."""
     controls = {c.name: c for s in spec.sections for c in s.controls}
     domains = []
     for name in names:
@@ -210,15 +213,21 @@ def _table(
         order = {"id": meta["id"], "player": doc["reader"], "turn": doc["turn"]}
         base = {**order, **build_body(spec.keys, above)}
         own = [key for key in spec.keys if key["name"] == top]
+        alike = row is not None and not any(key.get("fixed") for key in own)
         for combination in itertools.product(*domains):
-            chosen = {**above, **dict(zip(names, combination, strict=True))}
-            order = {k: v for k, v in base.items() if k != top}
-            order.update(build_body(own, chosen))
-            found = [
-                problem
-                for problem in _problems(game, doc["context"], order)
-                if (problem.path[:1] == (top,)) or (first and not problem.path)
-            ]
+            # a row of a list at a place makes the same order whichever row it is (the rows
+            # above it filled in, the rows between left out), unless its rows differ by a
+            # fixed value (a pardon's vizir): judged once for every row
+            memo = (top, first, place, combination) if alike else None
+            if memo is not None and memo in judged:
+                found, told = judged[memo]
+            else:
+                chosen = {**above, **dict(zip(names, combination, strict=True))}
+                order = {k: v for k, v in base.items() if k != top}
+                order.update(build_body(own, chosen))
+                found, told = _judge(game, doc["context"], order, top, place, first)
+                if memo is not None:
+                    judged[memo] = (found, told)
             key = list(combination) if place is None else [place, *combination]
             said = json.dumps(key, separators=(",", ":"), ensure_ascii=False)
             if found:
@@ -228,11 +237,31 @@ def _table(
                 continue
             if not filler and None not in combination:
                 filler = dict(zip(names, combination, strict=True))
-            mine = (top,) if place is None else (top, place)  # not the rows above's
-            told = [n for n in _notes(game, doc["context"], order) if n.path[: len(mine)] == mine]
             if told:
                 notes[said] = _indices(told, game, lang, reasons)
     return table, notes
+
+
+def _judge(
+    game: Game,
+    context: dict[str, Any],
+    order: dict[str, Any],
+    top: str,
+    place: int | None,
+    first: bool,
+) -> tuple[list[Problem], list[Problem]]:
+    """What ``check`` says of ``order`` that belongs to the part at ``top`` (and, for the first
+    part, to the file as a whole): its problems, or else its notes (of the part's own row at
+    ``place``, not the rows above's)."""
+    found = [
+        problem
+        for problem in _problems(game, context, order)
+        if (problem.path[:1] == (top,)) or (first and not problem.path)
+    ]
+    if found:
+        return found, []
+    mine = (top,) if place is None else (top, place)
+    return [], [n for n in _notes(game, context, order) if n.path[: len(mine)] == mine]
 
 
 def _for_page(
@@ -419,6 +448,8 @@ _COURT_CARDS = ("Horses", "Cannons", "Gold", "Troops", "Supplies", "Ships", "Par
 _POWER = _COURT_CARDS[:-1]
 _COURT_CITIES = ("Bukhara", "Tabriz", "Shiraz", "Kaffa", "Gidda", "Uskub", "Isfahan")
 _KINDS = ("fat", "small", "big")
+_COURT_ROWS = 6
+"""The rows the page offers for demands and for trades (the order file takes any number)."""
 
 
 _COURT_HINTS = {
@@ -530,14 +561,14 @@ def _court(_: Any, env: Any, doc: dict[str, Any]) -> Spec:
             _COURT_HINTS["demand"],
         ),
     )
-    for row in range(2):
+    for row in range(_COURT_ROWS):
         demand.controls += [
             Control(f"demand.{row}.from", _("demand-from"), [(p, p) for p in others], "—", row),
             Control(f"demand.{row}.card", _("demand-card"), [card(c) for c in _POWER], "—", row),
         ]
         parts.append([f"demand.{row}.from", f"demand.{row}.card"])
     sections.append(demand)
-    keys.append({"kind": "list", "name": "demand", "rows": 2, "fields": ["from", "card"]})
+    keys.append({"kind": "list", "name": "demand", "rows": _COURT_ROWS, "fields": ["from", "card"]})
 
     pardon = Section(
         _("pardon"),
@@ -567,7 +598,7 @@ def _court(_: Any, env: Any, doc: dict[str, Any]) -> Spec:
             _COURT_HINTS["trades"],
         ),
     )
-    for row in range(2):
+    for row in range(_COURT_ROWS):
         trades.controls += [
             Control(f"trades.{row}.with", _("trade-with"), [(p, p) for p in others], "—", row),
             Control(f"trades.{row}.give", _("trade-give"), [card(c) for c in _POWER], "—", row),
@@ -575,7 +606,9 @@ def _court(_: Any, env: Any, doc: dict[str, Any]) -> Spec:
         ]
         parts.append([f"trades.{row}.with", f"trades.{row}.give", f"trades.{row}.get"])
     sections.append(trades)
-    keys.append({"kind": "list", "name": "trades", "rows": 2, "fields": ["with", "give", "get"]})
+    keys.append(
+        {"kind": "list", "name": "trades", "rows": _COURT_ROWS, "fields": ["with", "give", "get"]}
+    )
     for key in keys:
         if key["kind"] == "list":
             key["optional"] = False

@@ -10,6 +10,11 @@ gets the English one. The welcome mail, docs/rules/ and the site's rules pages r
 On the static site a summary is a page of its own (:func:`summary_html`): CommonMark rendered by
 markdown-it-py, with raw HTML in the Markdown shown as text, never passed on, so a game's summary
 cannot put a script, a style sheet or a fetched picture into a page.
+
+In the text of a mail a summary is plain text (:func:`summary_text`): the same Markdown parsed
+by markdown-it-py and written out without its marks (no ``**``, no ``#``, a link as its text
+and its address), headings underlined, lists and the Markdown's own line breaks kept; inline
+code keeps its backticks, which mark what a player writes in an order.
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ from adjudicator.store.registry import load_game
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
+
+    from markdown_it.tree import SyntaxTreeNode
 
     from adjudicator.rules.contract import Game
 
@@ -62,6 +69,88 @@ def summary_html(game: Game, lang: str) -> str | None:
     from markdown_it import MarkdownIt  # only the site renders one
 
     return str(MarkdownIt("commonmark", {"html": False}).enable("table").render(text))
+
+
+def summary_text(game: Game, lang: str) -> str | None:
+    """``game``'s summary in ``lang`` (English when it has none in ``lang``) as plain text, for
+    the text of a mail; None when the game ships no summary."""
+    text = summary_of(game, lang)
+    if text is None:
+        return None
+    from markdown_it import MarkdownIt
+    from markdown_it.tree import SyntaxTreeNode
+
+    tokens = MarkdownIt("commonmark", {"html": False}).enable("table").parse(text)
+    lines = _plain(SyntaxTreeNode(tokens)).strip("\n").split("\n")
+    return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
+def _plain(node: SyntaxTreeNode) -> str:
+    """A block of the Markdown's tree, and what it holds, as plain text."""
+    kind = node.type
+    if kind == "inline":
+        return "".join(_inline(child) for child in node.children)
+    if kind == "heading":
+        words = _plain(node.children[0])
+        rule = {"h1": "=", "h2": "-"}.get(node.tag)
+        return words if rule is None else f"{words}\n{rule * len(words)}"
+    if kind in ("bullet_list", "ordered_list"):
+        start = int(str(node.attrs.get("start", 1)))
+        items = []
+        for number, item in enumerate(node.children, start):
+            mark = "- " if kind == "bullet_list" else f"{number}. "
+            body = _join(item.children, item)
+            items.append(mark + body.replace("\n", "\n" + " " * len(mark)))
+        return _join_texts(items, tight=_tight(node))
+    if kind in ("fence", "code_block"):
+        return "\n".join("    " + line for line in node.content.rstrip("\n").split("\n"))
+    if kind == "blockquote":
+        return "\n".join(f"> {line}".rstrip() for line in _join(node.children, node).split("\n"))
+    if kind == "hr":
+        return "-" * 20
+    if kind == "tr":
+        return " | ".join(_plain(cell) for cell in node.children)
+    if kind in ("th", "td"):
+        return "".join(_plain(child) for child in node.children)
+    if kind in ("table", "thead", "tbody"):
+        return "\n".join(_plain(child) for child in node.children)
+    return _join(node.children, node)  # the root, a paragraph, a list item
+
+
+def _join(children: list[SyntaxTreeNode], parent: SyntaxTreeNode) -> str:
+    """Blocks one after the other: a blank line between them, none in a tight list's item."""
+    if parent.type == "paragraph":
+        return "".join(_plain(child) for child in children)
+    return _join_texts([_plain(child) for child in children], tight=_tight(parent))
+
+
+def _join_texts(texts: list[str], *, tight: bool) -> str:
+    return ("\n" if tight else "\n\n").join(text for text in texts if text)
+
+
+def _tight(node: SyntaxTreeNode) -> bool:
+    """Whether ``node`` is a tight list or an item of one (its paragraphs hidden)."""
+    if node.type in ("bullet_list", "ordered_list") and node.children:
+        node = node.children[0]
+    paragraphs = [child for child in node.children if child.type == "paragraph"]
+    return node.type == "list_item" and all(child.hidden for child in paragraphs)
+
+
+def _inline(node: SyntaxTreeNode) -> str:
+    """An inline piece as plain text: its words without the marks; a link as its words and,
+    when they are not the address itself, the address in brackets."""
+    kind = node.type
+    if kind in ("softbreak", "hardbreak"):
+        return "\n"
+    if kind == "code_inline":
+        return f"`{node.content}`"
+    if kind == "image":
+        return "".join(_inline(child) for child in node.children)
+    words = node.content if kind == "text" else "".join(_inline(c) for c in node.children)
+    if kind == "link":
+        href = str(node.attrs.get("href", ""))
+        return words if words in (href, href.removeprefix("mailto:")) else f"{words} ({href})"
+    return words
 
 
 def summary(game_name: str, lang: str) -> str | None:

@@ -17,7 +17,7 @@ from markupsafe import Markup
 
 from adjudicator.present.catalogs import DEFAULT
 from adjudicator.present.reports import report_environment
-from adjudicator.present.rules_summary import summary_html, summary_of
+from adjudicator.present.rules_summary import summary_html, summary_text
 from adjudicator.present.words import say
 from adjudicator.rules.contract import Game, msg
 
@@ -123,7 +123,7 @@ def answer_html(answer: Answer, game: Game, lang: str = DEFAULT) -> str:
 
 def welcome(facts: WelcomeFacts, game: Game, lang: str = DEFAULT) -> Welcome:
     """The welcome mail of ``facts.player``, in ``lang``: its text ends with the game's rules
-    summary (:mod:`adjudicator.present.rules_summary`) as Markdown, its page with the same
+    summary (:mod:`adjudicator.present.rules_summary`) as plain text, its page with the same
     summary as HTML."""
     engine = set(facts.engine_options)
     game_options = [  # an option set to nothing (null: drawn, no limit) says nothing here
@@ -153,7 +153,7 @@ def welcome(facts: WelcomeFacts, game: Game, lang: str = DEFAULT) -> Welcome:
         "turns": turns_said(game, lang),
         "answer": _answer_facts(facts.answer, game, lang),
         "guide": guide(lang)[0],
-        "rules": (summary_of(game, lang) or "").strip() or None,
+        "rules": (summary_text(game, lang) or "").strip() or None,
     }
     template = report_environment(game, lang).get_template("welcome.txt.j2")
     text = template.render(**said, page=False)

@@ -15,7 +15,7 @@ from adjudicator.rules.contract import Order, Problem, Resolution, State, View
 from adjudicator.rules.rng import Rng, Stream
 
 from . import rules
-from .board import PARDON
+from .board import PARDON, POWER
 from .bots import bot_order
 from .view import build_view, record
 
@@ -89,7 +89,7 @@ class SultansCourtGame:
 
     def context(self, view: View) -> dict[str, Any]:
         """``player``, ``players``, ``round``, ``to_do``, ``first_round_all_travel``, ``vizirs``,
-        ``pardons``."""
+        ``pardons``, ``held`` (the power types in the player's hand)."""
         hand = (view.get("hands") or {}).get(view.get("player")) or []
         return {
             "player": view.get("player"),
@@ -101,6 +101,7 @@ class SultansCourtGame:
             ),
             "vizirs": copy_vizirs(view.get("my_vizirs") or {}),
             "pardons": hand.count(PARDON),
+            "held": [card for card in POWER if card in hand],
         }
 
     def validate(self, context: Mapping[str, Any], order: Order) -> list[Problem]:

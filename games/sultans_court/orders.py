@@ -11,9 +11,12 @@ resolution (C6), so only their form is checked here.
 
 The context (``context(view)``) holds ``player``, ``players``, ``round``, ``to_do``,
 ``first_round_all_travel``, ``vizirs``: ``{kind: {"place": place, "seat": seat or null}}``
-for the player's own three vizirs, and ``pardons``, the Pardon cards in their hand. A pardon
-that cannot apply as things stand (no Pardon card for it, a vizir not in Dungeon 2 or 3) is
-legal: ``notes`` words it for the player (docs/rulings.md C6).
+for the player's own three vizirs, ``pardons``, the Pardon cards in their hand, and ``held``,
+the power types in their hand. A pardon that cannot apply as things stand (no Pardon card for
+it, a vizir not in Dungeon 2 or 3), a trade giving a type the player does not hold and a demand
+for a type they hold are legal (each may come true before its moment: a trade earlier in the
+round, C14, gives or takes the card): ``notes`` words them for the player (docs/rulings.md
+C6).
 """
 
 from __future__ import annotations
@@ -25,7 +28,19 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from adjudicator.rules.contract import Msg, Order, Path, Problem, msg
 
-from .board import CARDS, CITIES, DUNGEONS, ISLAND, KAFFA, KINDS, PARDON, POSITIONS, POWER, RESERVE
+from .board import (
+    CARD_WORDS,
+    CARDS,
+    CITIES,
+    DUNGEONS,
+    ISLAND,
+    KAFFA,
+    KINDS,
+    PARDON,
+    POSITIONS,
+    POWER,
+    RESERVE,
+)
 
 ENVELOPE = ("id", "player", "turn")
 BODY_KEYS = ("travel", "accuse", "kaffa", "demand", "pardon", "trades")
@@ -75,6 +90,8 @@ class Context(_Strict):
     vizirs: dict[Kind, VizirPlace]
     # the Pardon cards in the player's hand; absent from forms made before it was carried
     pardons: int | None = Field(default=None, ge=0, le=6)
+    # the power types in the player's hand; absent from forms made before it was carried
+    held: list[str] | None = Field(default=None, max_length=len(POWER))
 
 
 class Demand(_Strict):
@@ -389,10 +406,37 @@ def _check_pardon(context: Mapping[str, Any], value: Any) -> list[Problem]:
 
 
 def notes(context: Mapping[str, Any], order: Any) -> list[Problem]:
-    """What an order that is valid should hear: each pardon that cannot apply as things stand
-    (docs/rulings.md C6: it stays in the order, and is skipped if it does not apply when its moment
-    comes). Not problems: they never refuse the order."""
-    items = order.get("pardon") if isinstance(order, Mapping) else None
+    """What an order that is valid should hear: each pardon, demand and trade that cannot apply
+    as things stand (docs/rulings.md C6: it stays in the order, and is skipped if it does not
+    apply when its moment comes). Not problems: they never refuse the order."""
+    if not isinstance(order, Mapping):
+        return []
+    return [*_pardons_noted(context, order.get("pardon")), *_cards_noted(context, order)]
+
+
+def _cards_noted(context: Mapping[str, Any], order: Mapping[str, Any]) -> list[Problem]:
+    """A demand for a power type the player holds now applies only if a trade before it gives
+    every one away (C8: a demand is for a type the player lacks); a trade giving a type they do
+    not hold, only if a trade before it gives them one (C14: trades come before travel, so
+    nothing collected this round can be traded)."""
+    held = context.get("held")
+    if not isinstance(held, list):  # a form made before the context carried the cards
+        return []
+    found: list[Problem] = []
+    for key, field, code, noted in (
+        ("demand", "card", "demand-card-held", True),
+        ("trades", "give", "trade-card-not-held", False),
+    ):
+        items = order.get(key)
+        for i, item in enumerate(items if isinstance(items, list) else []):
+            card = card_name(item.get(field)) if isinstance(item, Mapping) else None
+            if card in POWER and (card in held) == noted:
+                found.append(Problem(code, (key, i, field), card=CARD_WORDS[card]))
+    return found
+
+
+def _pardons_noted(context: Mapping[str, Any], items: Any) -> list[Problem]:
+    """Each pardon that cannot apply as things stand."""
     if not isinstance(items, list):
         return []
     me = context.get("player")
