@@ -80,9 +80,9 @@ def _owed(
         facts = {"name": turned["name"], "why": turned["why"], "words": turned.get("words")}
         owed.append(("refused", str(found["email"]), join["lang"], facts))
     if entry.get("started"):  # the joins left waiting: their address did not confirm, or
-        seated = set(entry.get("seated") or [])  # the game master did not seat them
+        just = set(entry.get("seated") or [])  # the game master did not seat them
         for name, join in waiting.items():
-            if name in seated:
+            if name in just:
                 continue
             found = store.read_json(join["addresses"])
             why = (

@@ -126,6 +126,10 @@ def durable_point() -> None:
         pending.clear()
 
 
+_LOGS: dict[str, tuple[bytes, list[dict[str, Any]]]] = {}
+"""Each journal read in this process: its complete lines' bytes and their entries."""
+
+
 def dump_json(data: Any, sort_keys: bool = True) -> bytes:
     """``data`` as indented JSON; ``sort_keys=False`` keeps each mapping's order (a view's order
     is the order its report shows)."""
@@ -218,10 +222,22 @@ class GameDir:
             return b""
 
     def log(self) -> list[dict[str, Any]]:
-        """The journal's complete lines (a last line cut short by a crash is not one)."""
+        """The journal's complete lines (a last line cut short by a crash is not one).
+
+        The lines read before in this process are not parsed again: the journal only grows
+        (a line cut short is completed or removed, never another changed), so lines already
+        parsed are reused while the bytes before them are the same. Callers never change the
+        entries they get."""
         data = self.log_bytes()
         end = data.rfind(b"\n") + 1
-        return [journal.parse(line) for line in data[:end].splitlines() if line]
+        key = str(self.root / LOG)
+        known, parsed = _LOGS.get(key, (b"", []))
+        if end < len(known) or data[: len(known)] != known:
+            known, parsed = b"", []
+        fresh = [journal.parse(line) for line in data[len(known) : end].splitlines() if line]
+        parsed = [*parsed, *fresh]
+        _LOGS[key] = (data[:end], parsed)
+        return list(parsed)
 
     def head(self) -> str:
         """The SHA-256 of the journal's last complete line (the chain head)."""

@@ -88,12 +88,18 @@ def parse(text: str | bytes) -> Any:
     """JSON as the game keeps it (a journal line, a state, a view): standard JSON only. Python's
     ``json`` also reads ``NaN`` and ``Infinity``, which no writer of ours makes; a line holding
     one was made by hand, and a turn of ``Infinity`` would end a command in a traceback."""
-    return json.loads(text, parse_constant=refused)
+    if isinstance(text, bytes):  # as json.loads reads bytes
+        text = text.decode(json.detect_encoding(text), "surrogatepass")
+    return _DECODER.decode(text)
 
 
 def refused(name: str) -> Any:
     """For ``json``'s ``parse_constant``: ``NaN``, ``Infinity`` and ``-Infinity`` are refused."""
     raise ValueError(f"{name} is not standard JSON")
+
+
+_DECODER = json.JSONDecoder(parse_constant=refused)
+"""One decoder for every line (``json.loads`` with an argument makes a new one per call)."""
 
 
 GM_ACTIONS = ("extended", "paused", "resumed", "replaced", "resigned", "rolled-back")
