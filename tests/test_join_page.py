@@ -246,3 +246,4 @@ def test_open_writes_the_page_where_page_says_in_the_games_language(tmp_path: Pa
     html = page.read_text()
     assert '<html lang="de">' in html
     assert '<option value="de" selected>Deutsch</option>' in html
+    assert "der Partie beitreten" in html and "Deine Mail-Adresse" in html
