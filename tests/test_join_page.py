@@ -1,7 +1,7 @@
 """The join page ``open`` writes beside the announcement, in a real Chromium: a player fills in
 their name and address, chooses their ssh-keygen key file (or makes a key in the page) and signs;
 the signed join pasted into a mail is taken by ``ingest`` and verifies with ``ssh-keygen -Y
-verify`` (docs/order-page.md, "The join page")."""
+verify`` (docs/join-page.md)."""
 
 from __future__ import annotations
 

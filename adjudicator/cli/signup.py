@@ -39,7 +39,7 @@ def open_game(
     the rest join (docs/signup.md). The game starts itself when its last seat is taken.
 
     It also writes the join page, to post with the announcement: opened in a browser, it makes
-    and signs a player's join (docs/order-page.md, "The join page").
+    and signs a player's join (docs/join-page.md).
 
     \b
     Example:

@@ -1,6 +1,6 @@
 """The join page: one self-contained HTML file that ``open`` writes beside the announcement,
 for the game master to post with it, with which a player joins an open game from the browser
-(docs/order-page.md, "The join page").
+(docs/join-page.md).
 
 It reads the player's OpenSSH Ed25519 private key file, or makes a new key, writes the join file
 ``adjudicator join`` writes (the ``.pub`` line derived from the private key, a share of 128
