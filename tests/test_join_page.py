@@ -215,9 +215,11 @@ def test_the_page_allows_no_connection_and_holds_no_secret(
     assert CSP_META in html
     assert not re.search(r"(src|href)=\"(https?:|//)", html)
     assert SEED not in html and SEED.upper() not in html
+    assert "gm@example.org" not in html  # the game master's own address (the mail settings')
     [created] = lines(table)
     assert created["commitment"] in html
     browser.open(page)
+    browser.screenshot("join-page")
     text = browser.text()
     assert "Sultan bazaar: join the game" in text
     assert "Seats: 2 to 4." in text and "Seated already: alice." in text
@@ -247,3 +249,9 @@ def test_open_writes_the_page_where_page_says_in_the_games_language(tmp_path: Pa
     assert '<html lang="de">' in html
     assert '<option value="de" selected>Deutsch</option>' in html
     assert "der Partie beitreten" in html and "Deine Mail-Adresse" in html
+    # without --page: beside the game's folder, and said so
+    result = run("open", tmp_path / "other" / "game", "--setup", tmp_path / "setup.yaml")
+    assert result.exit_code == 0, result.output
+    beside = tmp_path / "other" / "bazaar-join.html"
+    assert f"{beside}: the join page" in result.stderr and beside.is_file()
+    assert "bazaar-join.html" in result.stdout
