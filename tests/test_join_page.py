@@ -255,3 +255,10 @@ def test_open_writes_the_page_where_page_says_in_the_games_language(tmp_path: Pa
     beside = tmp_path / "other" / "bazaar-join.html"
     assert f"{beside}: the join page" in result.stderr and beside.is_file()
     assert "bazaar-join.html" in result.stdout
+    # a page that cannot be written: the game is open all the same, announced without it
+    nowhere = tmp_path / "missing" / "page.html"
+    result = run("open", tmp_path / "third", "--setup", tmp_path / "setup.yaml", "--page", nowhere)
+    assert result.exit_code == 0, result.output
+    assert f"{nowhere}: the join page could not be written" in result.stderr
+    assert ".html" not in result.stdout and not nowhere.parent.exists()
+    assert run("status", tmp_path / "third").exit_code == 0

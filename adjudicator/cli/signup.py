@@ -56,9 +56,12 @@ def open_game(
     meta, address = handle.meta, address_of(settings.sender or DEFAULT_SENDER)
     page = page_path or gamedir.parent / page_name(meta["id"])
     lang = str(meta.get("lang") or "en")
+    part = page.with_name(f".{page.name}.part")  # the page is whole, or not there at all
     try:
-        page.write_text(render_join_page(meta, handle.game, address, lang), "utf-8")
+        part.write_text(render_join_page(meta, handle.game, address, lang), "utf-8")
+        part.replace(page)
     except OSError as error:  # the game is open all the same: announce it without the page
+        part.unlink(missing_ok=True)
         written = None
         said = f"{page}: the join page could not be written ({error}); the announcement names none"
     else:
