@@ -57,7 +57,7 @@ def join(
             Select(driver.find_element(By.NAME, "lang")).select_by_value(value)
         elif name == "make-key":
             driver.find_element(By.NAME, "make-key").click()
-            WebDriverWait(driver, 10).until(
+            WebDriverWait(driver, 30).until(
                 lambda d: d.find_element(By.NAME, "private-key").get_property("value")
             )
         else:
@@ -65,7 +65,7 @@ def join(
     if key is not None:
         driver.find_element(By.NAME, "key").send_keys(str(key.resolve()))
     driver.find_element(By.NAME, "sign").click()
-    WebDriverWait(driver, 10).until(
+    WebDriverWait(driver, 30).until(
         lambda d: (
             d.find_element(By.NAME, "signed").get_property("value")
             or d.find_element(By.NAME, "problems").text
