@@ -97,15 +97,20 @@ def verifies(signed: str, name: str, public: str, work: Path) -> None:
     assert done.returncode == 0, done.stderr
 
 
-def pasted(table: OpenTable, sender: str, signed: str) -> str:
-    """``signed`` pasted into a mail from ``sender``, ingested: the output."""
+def pasted(table: OpenTable, sender: str, signed: str, file: str | None = None) -> str:
+    """``signed`` pasted into a mail from ``sender`` (or attached as the file ``file``, as the
+    page's download gives it), ingested: the output."""
     table.mails += 1
     message = EmailMessage()
     message["From"] = sender
     message["To"] = "gm-bot@example.org"
     message["Subject"] = "[bazaar] join"
     message["Message-ID"] = f"<join{table.mails}@mail.example.org>"
-    message.set_content(f"Hello,\n\nhere is my join:\n\n{signed}\n-- \nme\n")
+    if file is None:
+        message.set_content(f"Hello,\n\nhere is my join:\n\n{signed}\n-- \nme\n")
+    else:
+        message.set_content("Hello, my join is attached.\n")
+        message.add_attachment(signed.encode(), "text", "plain", filename=file)
     raw = message.as_bytes(policy=email.policy.SMTP).decode()
     result = run("ingest", table.gamedir, "--config", table.config, input=raw)
     assert result.exit_code in (0, 75), result.output
@@ -142,6 +147,17 @@ def test_a_join_signed_in_the_page_with_a_key_file_is_taken(
     assert joined["tz"] == "Europe/Berlin"
     assert "alice seated" in table.confirm("alice")
     assert table.status()["seats"]["taken"] == ["alice"]
+    # the downloaded file, attached to a mail, is taken as well
+    shown = join(
+        browser,
+        page_of(table),
+        {"name": "carol", "email": "carol@example.org"},
+        table.keys["carol"],
+    )
+    assert 'download="bazaar-join.yaml"' in browser.driver.page_source
+    downloaded = unquote(shown["download"].split(",", 1)[1])
+    said = pasted(table, "carol@example.org", downloaded, "bazaar-join.yaml")
+    assert said.endswith(" bazaar carol - accepted\n"), said
 
 
 @pytest.mark.slow
