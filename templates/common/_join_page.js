@@ -1,8 +1,9 @@
 "use strict";
 // The join page's script (docs/join-page.md): writes the join file `adjudicator join` writes
 // from the player's name, address, language and time zone, the public key of the private key
-// file chosen (or of a key made in the page) and a share drawn here, and signs it with that key (SIGNING, in _signing.js). It checks what a join must be;
-// the adjudicator judges the rest when the join comes in, and its answer says so.
+// file chosen (or of a key made in the page) and a share drawn here, and signs it with that key
+// (SIGNING, in _signing.js). It checks what a join must be; the adjudicator judges the rest when
+// the join comes in, and its answer says so.
 // Nothing is fetched or sent: the page's Content-Security-Policy allows no connection.
 (function () {
   var DATA = JSON.parse(document.getElementById("join-data").textContent);

@@ -228,7 +228,8 @@ var SIGNING = (function () {
   // Make a new key (`comment` its comment, `keyfile` its file name) and show it to be saved;
   // the promise gives the key ({seed, pub, comment}), or nothing when the browser cannot.
   function makeKey(comment, keyfile) {
-    return crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"]).then(function (k) {
+    var made = crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"]);
+    return made.then(function (k) {
       return Promise.all([
         crypto.subtle.exportKey("pkcs8", k.privateKey), crypto.subtle.exportKey("raw", k.publicKey)
       ]);
