@@ -1,6 +1,6 @@
-"""The signing pages in a real Firefox (Debian's firefox-esr): an order of each game and a
-notice, signed in the page from a key file, verify with ``ssh-keygen -Y verify`` and are taken
-by ``ingest`` from a pasted mail, as in Chromium (tests/test_order_page.py)."""
+"""The signing pages in a real Firefox (Debian's firefox-esr): an order of each game, a notice
+and a join, signed in the page from a key file, verify with ``ssh-keygen -Y verify`` and are
+taken by ``ingest`` from a pasted mail, as in Chromium (tests/test_order_page.py)."""
 
 from __future__ import annotations
 
@@ -72,3 +72,23 @@ def test_a_vote_signed_in_firefox_is_taken(firefox: Firefox, tmp_path: Path) -> 
     reply = pasted_reply(table, "bob", signed)
     result = run("ingest", table.gamedir, "--config", config, input=reply)  # type: ignore[arg-type]
     assert "accepted" in result.output, result.output
+
+
+def test_a_join_signed_in_firefox_is_taken(firefox: Firefox, tmp_path: Path) -> None:
+    from tests.ssh import pub_line
+    from tests.test_join_page import JOIN, pasted
+    from tests.test_join_page import verifies as join_verifies
+    from tests.test_signup import OpenTable
+
+    table = OpenTable(tmp_path, seats=2)
+    firefox.open(tmp_path / "bazaar-join.html")
+    firefox.element("input[name=name]").send_keys("alice")
+    firefox.element("input[name=email]").send_keys("alice@example.org")
+    firefox.choose("lang", "fr")
+    firefox.key(table.keys["alice"])
+    signed = firefox.sign()
+    found = JOIN.match(signed.split(BEGIN)[0])
+    assert found, signed
+    assert found.groups()[:4] == ("alice", "alice@example.org", "fr", pub_line(table.keys["alice"]))
+    join_verifies(signed, "alice", pub_line(table.keys["alice"]), tmp_path / "check")
+    assert pasted(table, "alice@example.org", signed).endswith(" alice - accepted\n")

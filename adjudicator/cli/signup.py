@@ -23,11 +23,23 @@ CONFIG = click.option(
 @click.argument("gamedir", type=GAMEDIR)
 @click.option("--setup", "setup_path", type=FILE, required=True, help="The setup file (YAML).")
 @CONFIG
-def open_game(gamedir: Path, setup_path: Path, config_file: Path | None) -> None:
+@click.option(
+    "--page",
+    "page_path",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="Where to write the join page (HTML); default <id>-join.html beside GAMEDIR.",
+)
+def open_game(
+    gamedir: Path, setup_path: Path, config_file: Path | None, page_path: Path | None
+) -> None:
     """Open a game for sign-up by mail, and print its announcement to post anywhere.
 
     The setup may seat some players, or none; `seats`, `seating` and `signup_until` say how
     the rest join (docs/signup.md). The game starts itself when its last seat is taken.
+
+    It also writes the join page, to post with the announcement: opened in a browser, it makes
+    and signs a player's join (docs/join-page.md).
 
     \b
     Example:
@@ -36,12 +48,28 @@ def open_game(gamedir: Path, setup_path: Path, config_file: Path | None) -> None
     from adjudicator.engine import create
     from adjudicator.mail.config import DEFAULT_SENDER, load_config
     from adjudicator.mail.outgoing import address_of
+    from adjudicator.present.join_page import page_name, render_join_page
     from adjudicator.present.signup import announcement
 
     settings = load_config(config_file)
     handle = create.new(gamedir, setup_path, opening=True)
-    echo(announcement(handle.meta, handle.game, address_of(settings.sender or DEFAULT_SENDER)))
-    echo(f"{gamedir}: game {handle.meta['id']} ({handle.game.title}) open for sign-up", err=True)
+    meta, address = handle.meta, address_of(settings.sender or DEFAULT_SENDER)
+    page = page_path or gamedir.parent / page_name(meta["id"])
+    lang = str(meta.get("lang") or "en")
+    part = page.with_name(f".{page.name}.part")  # the page is whole, or not there at all
+    try:
+        part.write_text(render_join_page(meta, handle.game, address, lang), "utf-8")
+        part.replace(page)
+    except OSError as error:  # the game is open all the same: announce it without the page
+        part.unlink(missing_ok=True)
+        written = None
+        said = f"{page}: the join page could not be written ({error}); the announcement names none"
+    else:
+        written = page.name
+        said = f"{page}: the join page, to post with the announcement"
+    echo(announcement(meta, handle.game, address, written))
+    echo(f"{gamedir}: game {meta['id']} ({handle.game.title}) open for sign-up", err=True)
+    echo(said, err=True)
 
 
 @click.command()

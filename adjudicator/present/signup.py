@@ -20,9 +20,10 @@ class Words:
     text: str
 
 
-def announcement(meta: dict[str, Any], game: Game, address: str) -> str:
+def announcement(meta: dict[str, Any], game: Game, address: str, page: str | None = None) -> str:
     """The announcement of the open game ``meta``, in the game's language: the game, its
-    seats and options, how to join by mail at ``address``, the seed's commitment."""
+    seats and options, how to join by mail at ``address`` (or with the join page posted with
+    it, the file ``page``), the seed's commitment."""
     lang = str(meta.get("lang") or "en")
     signup = meta["signup"]
     zone = schedule.game_zone(meta)
@@ -41,6 +42,7 @@ def announcement(meta: dict[str, Any], game: Game, address: str) -> str:
         options=[f"{k}: {_value(v)}" for k, v in sorted(meta["options"].items())],
         address=address,
         commitment=meta["commitment"],
+        page=page,
     )
 
 

@@ -209,9 +209,27 @@ var SIGNING = (function () {
     });
   }
 
-  // Make a new key (`comment` its comment, `keyfile` its file name) and show it to be saved.
+  // The Ed25519 key of the private key file chosen in `input`, checked as signText checks it:
+  // {seed, pub, comment}, or a rejected promise whose reason is the word for the page.
+  function readKey(input) {
+    var file = input.files && input.files[0];
+    if (!file) return Promise.reject("key-missing");
+    return readFile(file).then(function (keyText) {
+      var key = parseKey(keyText);
+      return derivedPublic(key.seed).then(function (pub) {
+        if (!same(pub, key.pub)) throw new KeyProblem("key-not-openssh");
+        return key;
+      });
+    }).catch(function (e) {
+      throw e instanceof KeyProblem ? e.word : (typeof e === "string" ? e : "key-failed");
+    });
+  }
+
+  // Make a new key (`comment` its comment, `keyfile` its file name) and show it to be saved;
+  // the promise gives the key ({seed, pub, comment}), or nothing when the browser cannot.
   function makeKey(comment, keyfile) {
-    crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"]).then(function (k) {
+    var made = crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"]);
+    return made.then(function (k) {
       return Promise.all([
         crypto.subtle.exportKey("pkcs8", k.privateKey), crypto.subtle.exportKey("raw", k.publicKey)
       ]);
@@ -235,6 +253,7 @@ var SIGNING = (function () {
       document.querySelector("textarea[name=private-key]").value = priv;
       document.querySelector("textarea[name=public-key]").value = line;
       document.getElementById("made-key").hidden = false;
+      return { seed: seed, pub: pub, comment: comment };
     }).catch(function () { keyMessage("key-no-ed25519"); });
   }
 
@@ -308,6 +327,7 @@ var SIGNING = (function () {
   return {
     signText: signText, keyMessage: keyMessage, makeKey: makeKey, offer: offer,
     showList: showList, clearSigned: clearSigned, showSigned: showSigned,
-    scalar: scalar, hex: hex, sha256: sha256, parseKey: parseKey, sshsig: sshsig
+    scalar: scalar, hex: hex, sha256: sha256, parseKey: parseKey, sshsig: sshsig,
+    readKey: readKey, publicLine: publicLine
   };
 })();
