@@ -6,6 +6,7 @@ import json
 import re
 import shlex
 import shutil
+from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
@@ -24,8 +25,8 @@ def blocks(language: str) -> list[str]:
 def test_the_readme_walk_through_runs_as_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    (setup,) = blocks("yaml")
-    (commands,) = blocks("sh")
+    setup, _ = blocks("yaml")
+    commands, _ = blocks("sh")
     monkeypatch.chdir(tmp_path)
     home = tmp_path / "home"
     (home / ".ssh").mkdir(parents=True)
@@ -59,3 +60,58 @@ def test_the_readme_walk_through_runs_as_written(
     assert outputs["adjudicate"] == "cairo: turn 1 adjudicated\n"
     head = GameDir(Path("cairo")).head()
     assert outputs["view"] == rendered.report(Path("cairo"), "bob", 2, head, cache=False)
+
+
+def test_the_readmes_sign_up_runs_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second walk-through: a game opened for sign-up; between its commands, alice's mail
+    arrives (her join, then her reply to the confirmation request) as tick would take it."""
+    _, setup = blocks("yaml")
+    _, commands = blocks("sh")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("ADJUDICATOR_CONFIG", str(tmp_path / "none.toml"))
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    Path("bazaar.yaml").write_text(setup)
+    ticks = 0
+    for line in commands.splitlines():
+        words = shlex.split(line.replace("~", str(home)), comments=True)
+        assert words[0] == "adjudicator", line
+        target = None
+        if ">" in words:
+            words, target = words[: words.index(">")], words[words.index(">") + 1]
+        if words[1] == "tick":  # the mail that came since the last run
+            ticks += 1
+            arrived = _joined() if ticks == 1 else _confirmed()
+            assert run("ingest", "bazaar", input=arrived).exit_code == 0
+        result = run(*words[1:])
+        assert result.exit_code == 0, f"{line}\n{result.output}"
+        if target:
+            Path(target).write_text(result.output)
+    assert Path("bazaar-join.html").is_file()
+    assert "1 of 3–4 seats taken (alice)" in result.output, result.output
+
+
+def _joined() -> str:
+    message = EmailMessage()
+    message["From"] = "alice@example.org"
+    message["To"] = "adjudicator@localhost"
+    message["Subject"] = "join"
+    message["Message-ID"] = "<join@alice.example.org>"
+    message.set_content("Count me in.\n")
+    for name in ("join.yaml", "join.yaml.sig"):
+        message.add_attachment(Path(name).read_bytes(), "text", "plain", filename=name)
+    return message.as_string()
+
+
+def _confirmed() -> str:
+    [request] = [p for p in Path("bazaar/outbox").glob("*signup-confirm.eml")]
+    subject = next(line for line in request.read_text().splitlines() if line.startswith("Subject:"))
+    message = EmailMessage()
+    message["From"] = "alice@example.org"
+    message["To"] = "adjudicator@localhost"
+    message["Subject"] = "Re: " + subject.split(": ", 1)[1]
+    message["Message-ID"] = "<yes@alice.example.org>"
+    message.set_content("Yes.\n")
+    return message.as_string()
