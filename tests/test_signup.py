@@ -100,9 +100,9 @@ class OpenTable(Table):
         return path
 
     def leave_file(self, name: str) -> Path:
-        path = self.write(
-            f"leave-{name}.yaml", run("join", "bazaar", "--name", name, "--leave").output
-        )
+        self.mails += 1
+        text = run("join", "bazaar", "--name", name, "--leave").output
+        path = self.write(f"leave-{name}-{self.mails}.yaml", text)
         ssh_sign(self.keys[name], path)
         return path
 
@@ -211,7 +211,7 @@ def test_players_join_by_mail_confirm_and_the_last_seat_starts_and_deals_the_gam
     data["journal"] = rechain(data["journal"], at)
     archive.write_text(json.dumps(data))
     result = run("verify", archive)
-    assert result.exit_code == 3 and "seats/joins/0002-carol.yaml" in result.output, result.output
+    assert result.exit_code == 3 and "seats/joins/0002-carol.json" in result.output, result.output
 
 
 def receipts(table: OpenTable, to: str) -> list[str]:

@@ -303,7 +303,7 @@ def _check(archive: dict[str, Any], entries: list[dict[str, Any]], summary: Summ
         )
         return
     _signatures(walk, files, header, summary)
-    _joins(walk, files, summary)
+    _joins(walk, files, bool(archive["public"]), summary)
     _over_as_recorded(archive, walk, files, summary)
     if "seed" in archive and not summary.findings:
         _replay(walk, files, header, archive, game, digests.Digester(key), summary)
@@ -590,36 +590,112 @@ def _notice_signed(
     summary.notices += 1
 
 
-def _joins(walk: _Walk, files: dict[str, bytes], summary: Summary) -> None:
-    """Each join of an open game that the archive holds (a full archive: a join names an
-    address) is signed by the key it carries and says what its journal line says of it: the
-    name, the key and the share the deal is made from."""
-    from adjudicator.rules.strictyaml import StrictYamlError, load
-
+def _joins(walk: _Walk, files: dict[str, bytes], public: bool, summary: Summary) -> None:
+    """An open game's seats as its journal gives them (docs/signup.md): each join and each
+    leave signed by the key it must be (a join: the key it carries; a leave: the key of the
+    seat or join it gives up), saying what its line says (the name, the key, the share the deal
+    is made from), and the seats of the start in join order. A public archive holds no join (a
+    join names an address), so there only the order is checked."""
+    created = walk.entries[0].get("public") or {}
+    first = [str(p["name"]) for p in created.get("players") or []]
+    waiting = {str(p["name"]): str(p.get("key")) for p in created.get("players") or []}
+    """The key of each seat and each join taken, by name."""
+    seated: list[str] = list(first)
     for number, entry in enumerate(walk.entries):
+        turn = walk.turn_at[number]
         for join in entry.get("joins") or []:
-            rel = walk.now.get(str(join["file"]), str(join["file"]))
-            data, signature = files.get(rel), files.get(f"{rel}.sig")
-            if data is None or signature is None:
-                continue  # a public archive; a full one that lacks it is named by _files
-            turn = walk.turn_at[number]
-            try:
-                sshsig.verify_variants(data, signature, str(join["key"]), signer=str(join["name"]))
-            except sshsig.SignatureError as error:
-                why = msg("verify-signature", player=join["name"], why=error.reason)
-                summary.findings.append(Finding(turn, rel, why))
-                continue
-            try:
-                said = load(data).data
-            except StrictYamlError:
-                said = None
-            body = said.get("join") if isinstance(said, dict) else None
-            given = {k: body.get(k) for k in ("name", "share")} if isinstance(body, dict) else {}
-            key = str(body.get("key", "")).strip() if isinstance(body, dict) else ""
-            if given != {"name": join["name"], "share": join["share"]} or key != join["key"]:
-                summary.findings.append(
-                    Finding(turn, rel, msg("verify-join-differs", line=number + 1))
-                )
+            waiting[str(join["name"])] = str(join["key"])
+            if not public:
+                _join_file(files, walk, join, number, turn, summary)
+        for leave in entry.get("leaves") or []:
+            key = waiting.get(str(leave["name"]))
+            if not public:
+                _leave_file(files, walk, leave, key, turn, summary)
+        named = {str(x["name"]) for x in entry.get("leaves") or []}
+        for name in entry.get("left") or []:
+            if name not in named:
+                why = msg("verify-leave-unsigned", player=name, line=number + 1)
+                summary.findings.append(Finding(turn, "log.jsonl", why))
+            if name in seated:
+                seated.remove(name)
+        seated += [n for n in entry.get("seated") or [] if n not in seated]
+        started = entry.get("started")
+        if started:
+            taken = [
+                str(j["name"]) for e in walk.entries[: number + 1] for j in e.get("joins") or []
+            ]
+            rank = {name: i for i, name in enumerate([*first, *taken])}
+            order = sorted(seated, key=lambda n: rank.get(n, len(rank)))
+            if list(started.get("players") or []) != order:
+                why = msg("verify-seat-order", line=number + 1, order=order)
+                summary.findings.append(Finding(turn, "log.jsonl", why))
+
+
+def _join_file(
+    files: dict[str, bytes],
+    walk: _Walk,
+    join: dict[str, Any],
+    number: int,
+    turn: int,
+    summary: Summary,
+) -> None:
+    """A full archive holds the join a line took, signed by the key it carries, saying what
+    the line says of it."""
+    from adjudicator.rules.strictyaml import StrictYamlError, load
+    from adjudicator.signing import keys
+
+    rel = walk.now.get(str(join["file"]), str(join["file"]))
+    kept = loads(files[rel]) if rel in files else None
+    if not isinstance(kept, dict) or not isinstance(kept.get("join"), str):
+        summary.findings.append(Finding(turn, rel, msg("verify-file-missing")))
+        return
+    data = kept["join"].encode("utf-8", errors="surrogateescape")
+    signature = str(kept.get("signature", "")).encode("utf-8", errors="surrogateescape")
+    try:
+        sshsig.verify_variants(data, signature, str(join["key"]), signer=str(join["name"]))
+    except sshsig.SignatureError as error:
+        why = msg("verify-signature", player=join["name"], why=error.reason)
+        summary.findings.append(Finding(turn, rel, why))
+        return
+    try:
+        said = load(data).data
+    except StrictYamlError:
+        said = None
+    body = said.get("join") if isinstance(said, dict) else None
+    given = {k: body.get(k) for k in ("name", "share")} if isinstance(body, dict) else {}
+    try:
+        same_key = (
+            keys.parse_public_line(str(body.get("key"))) == keys.parse_public_line(str(join["key"]))
+            if isinstance(body, dict)
+            else False
+        )
+    except keys.KeyProblem:
+        same_key = False
+    if given != {"name": join["name"], "share": join["share"]} or not same_key:
+        summary.findings.append(Finding(turn, rel, msg("verify-join-differs", line=number + 1)))
+
+
+def _leave_file(
+    files: dict[str, bytes],
+    walk: _Walk,
+    leave: dict[str, Any],
+    key: str | None,
+    turn: int,
+    summary: Summary,
+) -> None:
+    """A full archive holds each leave, signed by the key of the seat it gives up."""
+    rel = walk.now.get(str(leave.get("file")), str(leave.get("file")))
+    kept = loads(files[rel]) if rel in files else None
+    if not isinstance(kept, dict) or not isinstance(kept.get("leave"), str) or key is None:
+        summary.findings.append(Finding(turn, rel, msg("verify-file-missing")))
+        return
+    data = kept["leave"].encode("utf-8", errors="surrogateescape")
+    signature = str(kept.get("signature", "")).encode("utf-8", errors="surrogateescape")
+    try:
+        sshsig.verify_variants(data, signature, key, signer=str(leave["name"]))
+    except sshsig.SignatureError as error:
+        why = msg("verify-signature", player=leave["name"], why=error.reason)
+        summary.findings.append(Finding(turn, rel, why))
 
 
 def _over_as_recorded(

@@ -117,15 +117,28 @@ def join(
     if leave:
         if email or key_file or lang or tz:
             fail("--leave takes only GAME and --name", 2)
-        echo(f"id: {game_id}\njoin:\n  name: {name}\n  leave: true")
+        # a leave of its own: the same file twice would be refused as a replay
+        echo(f"# leave {secrets.token_hex(8)}\nid: {game_id}\njoin:\n  name: {name}\n  leave: true")
         return
     if email is None or key_file is None:
         fail("a join needs --email and --key", 2)
     assert email is not None and key_file is not None
+    from adjudicator.engine.setup import ONE_ADDRESS, zone_ok
+    from adjudicator.signing import keys
+
+    if not ONE_ADDRESS.match(email):
+        fail(f"--email {email!r} is not one mail address", 2)
+    if tz is not None and not zone_ok(tz):
+        fail(f"--tz {tz!r} is no time zone (an IANA name such as Europe/Berlin)", 2)
     try:
         key = key_file.read_text("utf-8").strip()
+        keys.parse_public_line(key)
     except (OSError, UnicodeDecodeError) as error:
         fail(f"{key_file}: cannot be read ({error})", 3)
+    except keys.KeyProblem as error:
+        from adjudicator.present.words import say
+
+        fail(f"{key_file}: not a public key line ({say(error.reason)}): give the .pub file", 3)
     lines = [f"id: {game_id}", "join:", f"  name: {name}", f"  email: {json.dumps(email)}"]
     lines += [f"  lang: {lang}"] if lang else []
     lines += [f"  tz: {json.dumps(tz)}"] if tz else []

@@ -46,6 +46,9 @@ class OpenGame:
         """The notice files read so far, by kind and file (each is read once per opening)."""
         self.opens: dict[str, Any] | None = None
         """The reveal this step opens (``sealing: commit-reveal``), journaled with its line."""
+        self.sender: str | None = None
+        """The address the mail this step judges came from (None: not by mail, the game
+        master's own command); an open game's joins are answered by it (docs/signup.md)."""
         self.seating: dict[str, Any] = {}
         """What this step changed of an open game's seats (docs/signup.md), as its line says
         it: ``joins``, ``leaves``, ``left``, ``confirmed``, ``seated``, ``turned_away``."""
@@ -97,9 +100,10 @@ class OpenGame:
         """Each share taken so far (this step's included), by player: a join's, or a share
         notice's."""
         found = [self.notice(n) for n in self.notices() if n["kind"] == "share"]
+        noticed = {str(d["player"]): str(d["share"]) for d in found}
         joined = journal.joined_shares(self.log)
-        seated = {p: joined[p] for p in self.players if p in joined}
-        return {**seated, **{str(d["player"]): str(d["share"]) for d in found}}
+        # a name that joined (again, after its seat was given up) plays the join's share
+        return {**noticed, **{p: joined[p] for p in self.players if p in joined}}
 
     def owing(self) -> list[str]:
         """The players who owe a share, in seat order (none once the game dealt, nor while

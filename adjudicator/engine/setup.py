@@ -43,6 +43,10 @@ MAX_KEY_FILE_BYTES = 16 * 1024
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,31}\Z")
 GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+\Z")
+_ATOM = r"[^@\s,;:<>()\[\]\\\"\x00-\x1f\x7f\u202a-\u202e\u2066-\u2069]+"
+ONE_ADDRESS = re.compile(rf"{_ATOM}@{_ATOM}\.{_ATOM}\Z")
+"""One address a stranger gives (an open game's join): no list, no name part, no control or
+direction character; mail goes to it alone."""
 """The setup's patterns end in ``\\Z``: ``$`` would take a value that ends in a line break."""
 SEED_BYTES = 16
 """A drawn seed: ``secrets.token_hex(16)``, 32 hex digits, 128 bits."""

@@ -32,7 +32,7 @@ from adjudicator.rules.lang import Lang
 from adjudicator.rules.problems import located_all, schema_problems
 from adjudicator.rules.verdict import Verdict
 from adjudicator.signing import keys, sshsig
-from adjudicator.store import clock, journal, steps
+from adjudicator.store import clock, steps
 
 FOLDER = "seats/joins"
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -95,7 +95,9 @@ def judge_join(handle: OpenGame, label: str, received: bytes, signature: bytes |
         signed = sshsig.verify_variants(received, signature, key_line, signer=str(name))
     except sshsig.SignatureError as error:
         return _verdict(label, who, [Reason(msg("bad-signature", why=error.reason))], kind=kind)
-    digest = handle.dir.digester().hidden(signed)
+    # The digest of the signature, not of the file: the file names an address, and a digest
+    # of it could be matched against guessed addresses once the seed is revealed.
+    digest = handle.dir.digester().hidden(signature)
     if digest in _taken_digests(handle):
         return _verdict(label, who, [Reason(msg("join-replay"))], kind=kind)
     if data["id"] != handle.meta["id"]:
@@ -108,8 +110,11 @@ def judge_join(handle: OpenGame, label: str, received: bytes, signature: bytes |
     if not parsed.ok:
         return _verdict(label, who, parsed.reasons, kind=kind)
     if leaving:
+        rel = f"{FOLDER}/{_next_number(handle):04d}-{name}-leave.json"
+        handle.dir.write_json(rel, {"leave": _text(signed), "signature": _text(signature)})
         handle.seating.setdefault("left", []).append(name)
-        handle.seating.setdefault("leaves", []).append({"name": name, "digest": digest})
+        entry = {"name": name, "digest": digest, "file": rel, "at": now()}
+        handle.seating.setdefault("leaves", []).append(entry)
     else:
         _take(handle, body, signed, signature, digest)
     return _verdict(label, who, [], True, sha256(signed), kind)
@@ -141,7 +146,7 @@ def _parse(raw: bytes) -> Parsed:
 def join_problems(handle: OpenGame, body: dict[str, Any]) -> list[Problem]:
     """What is wrong with a well-formed join in this game now: its name, address, key, share,
     time zone, or a game with no seat left."""
-    from adjudicator.engine.setup import EMAIL, NAME, name_problems, zone_ok
+    from adjudicator.engine.setup import NAME, ONE_ADDRESS, name_problems, zone_ok
 
     problems: list[Problem] = []
     name = str(body["name"])
@@ -155,7 +160,7 @@ def join_problems(handle: OpenGame, body: dict[str, Any]) -> list[Problem]:
         problems.append(Problem("join-name-taken", where, name=name))
     elif same is not None:
         problems.append(Problem("duplicate-player-case", where, name=name, first=same))
-    if not EMAIL.match(str(body["email"])):
+    if not ONE_ADDRESS.match(str(body["email"])):
         problems.append(Problem("bad-email", ("join", "email"), email=body["email"]))
     try:
         blob = keys.parse_public_line(str(body["key"]))
@@ -178,25 +183,48 @@ def join_problems(handle: OpenGame, body: dict[str, Any]) -> list[Problem]:
 def _take(
     handle: OpenGame, body: dict[str, Any], signed: bytes, signature: bytes, digest: str
 ) -> None:
-    """Store a join and its confirmation code, and tell the step's line."""
-    store = handle.dir
-    number = len(journal.joined_shares(handle.log)) + len(handle.seating.get("joins", [])) + 1
-    base = f"{FOLDER}/{number:04d}-{body['name']}"
-    store.write_bytes(f"{base}.yaml", signed)
-    store.write_bytes(f"{base}.yaml.sig", signature)
-    store.write_json(f"{base}.json", {"email": body["email"], "code": new_code()})
+    """Store a join, as signed, with its address and confirmation code in one file (its digest
+    then covers the code, which nobody can guess), and tell the step's line. The line keeps the
+    key without its comment, which may be an address."""
+    rel = f"{FOLDER}/{_next_number(handle):04d}-{body['name']}.json"
+    handle.dir.write_json(
+        rel,
+        {
+            "email": body["email"],
+            "code": new_code(),
+            "own": handle.sender is None or _same_address(handle.sender, str(body["email"])),
+            "join": _text(signed),
+            "signature": _text(signature),
+        },
+    )
     entry = {
         "name": body["name"],
-        "key": str(body["key"]).strip(),
+        "key": keys.bare(str(body["key"])),
         "lang": body.get("lang") or handle.meta["lang"],
         **({"tz": body["tz"]} if body.get("tz") else {}),
         "share": body["share"],
-        "file": f"{base}.yaml",
-        "addresses": f"{base}.json",
+        "file": rel,
+        "addresses": rel,
         "digest": digest,
         "at": now(),
     }
     handle.seating.setdefault("joins", []).append(entry)
+
+
+def _text(data: bytes) -> str:
+    """Signed bytes as the JSON file keeps them (a lone byte that is no UTF-8: as a
+    surrogate, so the bytes come back as they were)."""
+    return data.decode("utf-8", errors="surrogateescape")
+
+
+def _same_address(sender: str, email: str) -> bool:
+    return sender.strip().casefold() == email.strip().casefold()
+
+
+def _next_number(handle: OpenGame) -> int:
+    """One more than every join and leave this game took: no file is written twice."""
+    entries = [*handle.log, handle.seating]
+    return 1 + sum(len(e.get("joins") or []) + len(e.get("leaves") or []) for e in entries)
 
 
 def _taken_digests(handle: OpenGame) -> set[str]:
@@ -261,7 +289,7 @@ def address_of(handle: OpenGame, name: str) -> str:
 def confirming(handle: OpenGame, sender: str, text: str) -> str | None:
     """The join whose address is ``sender`` and whose code ``text`` holds, not yet confirmed,
     or None."""
-    if not handle.signing_up():
+    if not handle.signing_up() or _not_open(handle) is not None:  # too late to confirm
         return None
     for name, join in handle.joining().items():
         if join.get("confirmed"):

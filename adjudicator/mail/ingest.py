@@ -286,6 +286,7 @@ def _one_message(games: list[Game], raw: Raw, settings: MailSettings) -> Outcome
     for game in dict.fromkeys(taken):
         with steps.step(game.root, "mail") as running:
             handle = open_game.OpenGame(game.root)
+            handle.sender = addr_spec(message.incoming.sender) or ""  # by mail: from whom
             game.meta = handle.meta
             judged = [
                 (index, found, str(route.signer), _judged(message, handle, game, found, route))
@@ -437,7 +438,7 @@ def _secret_step(handle: open_game.OpenGame) -> bool:
 def _line(message: _Message, game: Game, signer: str, verdict: Verdict, note: str) -> str:
     """What ``ingest`` says of one judged file."""
     turn = "-" if verdict.turn is None else str(verdict.turn)
-    head = f"{message.shown} {game.id} {signer} {turn}"
+    head = f"{message.shown} {game.id} {printable(signer, 40)} {turn}"
     if verdict.accepted:
         return f"{head} accepted{note}"
     reasons = "; ".join(one_line(r) for r in reason_lines(verdict))
@@ -517,7 +518,7 @@ def _answer_join(
     )
     receipt = receipt_mail(
         sender=message.sender,
-        to=given,
+        to=came_from,  # the one address it came from, never what the join wrote
         game_id=game.id,
         subject=words.subject,
         in_reply_to=message.incoming.message_id,

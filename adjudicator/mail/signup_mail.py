@@ -58,47 +58,61 @@ def queue_signup_mail(root: Path, sender: str) -> int:
 def _owed(
     store: Any, log: list[dict[str, Any]], number: int
 ) -> list[tuple[str, str, str, dict[str, Any]]]:
-    """The mail line ``number`` owes: (kind, address, language, facts) each."""
+    """The mail line ``number`` owes: (kind, address, language, facts) each.
+
+    An address gets mail only when it asked for it: a confirmation request when the join came
+    from that address (or from the game master), else only the first join that names it; any
+    other sign-up mail only once it confirmed, or when its join came from it."""
     entry = log[number]
     before = log[:number]
     meta = journal.seats(store.created(), log[: number + 1], store.read_json)
+    named = {_address(store, j) for e in before for j in e.get("joins") or []}
     owed = []
     for join in entry.get("joins") or []:
         found = store.read_json(join["addresses"])
-        facts = {"name": join["name"], "code": found["code"]}
-        owed.append(("confirm", str(found["email"]), join["lang"], facts))
+        address = str(found["email"])
+        if found.get("own", True) or address.casefold() not in named:
+            facts = {"name": join["name"], "code": found["code"]}
+            owed.append(("confirm", address, join["lang"], facts))
+        named.add(address.casefold())
     for name in [] if entry.get("started") else entry.get("seated") or []:  # welcomed instead
         seat = next(p for p in meta["players"] if p["name"] == name)
         taken = len(meta["players"])
         owed.append(("seated", seat["email"], seat["lang"], {"name": name, "taken": taken}))
     waiting = journal.joins(before)
+    confirmed = set(entry.get("confirmed") or [])
+
+    def asked(name: str, join: dict[str, Any]) -> dict[str, Any] | None:
+        """The join's file, when its address may be told of it."""
+        found: dict[str, Any] = store.read_json(join["addresses"])
+        return found if join.get("confirmed") or name in confirmed or found.get("own") else None
+
     for turned in entry.get("turned_away") or []:
         join = waiting.get(turned["name"])
-        if join is None:
+        found = None if join is None else asked(turned["name"], join)
+        if join is None or found is None:
             continue
-        found = store.read_json(join["addresses"])
         facts = {"name": turned["name"], "why": turned["why"], "words": turned.get("words")}
         owed.append(("refused", str(found["email"]), join["lang"], facts))
     if entry.get("started"):  # the joins left waiting: their address did not confirm, or
         just = set(entry.get("seated") or [])  # the game master did not seat them
         for name, join in waiting.items():
-            if name in just:
+            found = None if name in just else asked(name, join)
+            if found is None:
                 continue
-            found = store.read_json(join["addresses"])
-            why = (
-                "started"
-                if join.get("confirmed") or name in (entry.get("confirmed") or [])
-                else "unconfirmed"
-            )
-            facts = {"name": name, "why": why}
-            owed.append(("refused", str(found["email"]), join["lang"], facts))
+            why = "started" if join.get("confirmed") or name in confirmed else "unconfirmed"
+            owed.append(("refused", str(found["email"]), join["lang"], {"name": name, "why": why}))
     if entry.get("closed"):
         seated = len(meta["players"])
         for seat in meta["players"]:
-            owed.append(
-                ("closed", seat["email"], seat.get("lang") or game_lang(meta), {"seated": seated})
-            )
-        for join in waiting.values():
-            found = store.read_json(join["addresses"])
-            owed.append(("closed", str(found["email"]), join["lang"], {"seated": seated}))
+            lang = seat.get("lang") or game_lang(meta)
+            owed.append(("closed", seat["email"], lang, {"seated": seated}))
+        for name, join in waiting.items():
+            found = asked(name, join)
+            if found is not None:
+                owed.append(("closed", str(found["email"]), join["lang"], {"seated": seated}))
     return owed
+
+
+def _address(store: Any, join: dict[str, Any]) -> str:
+    return str(store.read_json(join["addresses"])["email"]).casefold()

@@ -130,6 +130,12 @@ def _blob_type(blob: bytes) -> str | None:
         return None
 
 
+def bare(line: str) -> str:
+    """An OpenSSH public key line without its comment (``ssh-ed25519 AAAA...``): the comment
+    is any text (often an address), and says nothing of the key."""
+    return " ".join(line.strip().split(None, 2)[:2])
+
+
 def parse_public_line(line: str) -> bytes:
     """The key's wire blob from an OpenSSH public key line ("ssh-ed25519 AAAA... comment")."""
     fields = line.strip().split(None, 2)

@@ -1,0 +1,331 @@
+"""A hostile review of sign-up by mail (docs/signup.md): each test is one finding, asserting
+what the project's rules require."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from adjudicator.engine import signup
+from adjudicator.engine.open_game import game_options
+from adjudicator.mail.queue import recipients_of
+from adjudicator.rules import deal, digests
+from adjudicator.rules.rng import Rng
+from adjudicator.store import steps
+from adjudicator.store.registry import load_game
+from tests.helpers import SEED, run
+from tests.ssh import pub_line, ssh_sign
+from tests.test_signup import OpenTable, lines
+
+
+def test_joins_naming_a_strangers_address_mail_it_once_at_most(tmp_path: Path) -> None:
+    """Backscatter: anyone can send many joins (fresh names, fresh keys) that all give a
+    stranger's address; each makes the game mail the stranger a confirmation request."""
+    table = OpenTable(tmp_path, seats=3)
+    for name in ("alice", "bob", "carol", "dave"):
+        path = table.join_file(name, email="victim@example.net")
+        assert "accepted" in table.mail(path, "mallory@example.net")
+    sent = table.outbox("victim@example.net")
+    assert len(sent) <= 1, f"{len(sent)} mails to an address that never wrote to the game"
+
+
+def test_an_unconfirmed_strangers_address_gets_no_mail_when_the_game_starts(
+    tmp_path: Path,
+) -> None:
+    """Backscatter: a join from another address that never confirmed is mailed again when the
+    game starts (``refused``: unconfirmed) or closes."""
+    table = OpenTable(tmp_path, seats={"min": 2, "max": 3})
+    path = table.join_file("dave", email="victim@example.net")
+    assert "accepted" in table.mail(path, "mallory@example.net")
+    before = len(table.outbox("victim@example.net"))
+    table.seat("alice")
+    table.seat("bob")
+    assert run("start", table.gamedir).exit_code == 0
+    after = table.outbox("victim@example.net")
+    assert len(after) == before, [m["Subject"] for m in after]
+
+
+def leave_again(table: OpenTable, name: str, again: int) -> Path:
+    """``name``'s leave, made different by a comment (the same leave twice is a replay)."""
+    text = run("join", "bazaar", "--name", name, "--leave").output
+    path = table.write(f"leave-{name}-{again}.yaml", f"# leave {again}\n{text}")
+    ssh_sign(table.keys[name], path)
+    return path
+
+
+def test_a_player_who_joined_again_can_leave_again(tmp_path: Path) -> None:
+    """``adjudicator join --leave`` prints the same file every time, so a player who left,
+    joined again and wants to leave again is refused: "this join was taken before"."""
+    table = OpenTable(tmp_path, seats=3)
+    for _ in range(2):
+        assert "accepted" in table.mail(table.join_file("alice"), "alice@example.org")
+        out = table.mail(table.leave_file("alice"), "alice@example.org")
+        assert "accepted" in out, out
+    assert table.status()["seats"]["unconfirmed"] == []
+
+
+def test_a_name_joined_a_third_time_keeps_every_join_file_and_verifies(tmp_path: Path) -> None:
+    """``_take`` numbers a join by the names joined so far: the third join of a name gets the
+    second's number and overwrites its files; an honest game then fails ``verify``."""
+    table = OpenTable(tmp_path, seats=3)
+    for again in range(2):
+        assert "accepted" in table.mail(table.join_file("alice"), "alice@example.org")
+        out = table.mail(leave_again(table, "alice", again), "alice@example.org")
+        assert "accepted" in out, out
+    assert "accepted" in table.mail(table.join_file("alice"), "alice@example.org")
+    table.confirm("alice")
+    table.seat("bob")
+    table.seat("carol")
+    assert table.status()["turn"] == 1
+    archive = tmp_path / "game.archive"
+    assert run("archive", table.gamedir, "-o", archive).exit_code == 0
+    result = run("verify", archive)
+    assert result.exit_code == 0, result.output
+
+
+def test_a_public_archive_holds_no_address_from_a_joins_key_comment(tmp_path: Path) -> None:
+    """The journal's ``joins`` line keeps the key line as given, comment included; ssh-keygen
+    -C you@example.org (as GitHub's guide says) puts the address in the public archive."""
+    table = OpenTable(tmp_path, seats=2)
+    for name in ("alice", "bob"):
+        key = pub_line(table.keys[name]).rsplit(" ", 1)[0] + f" {name}.private@example.net"
+        table.mail(table.join_file(name, key=key), f"{name}@example.org")
+        table.confirm(name)
+    assert table.status()["turn"] == 1
+    public = tmp_path / "public.archive"
+    assert run("archive", table.gamedir, "--public", "-o", public).exit_code == 0
+    assert "private@example.net" not in public.read_text()
+    shown = run("log", table.gamedir, "--json").output
+    assert "private@example.net" not in shown
+    assert json.loads(shown)
+
+
+def test_verify_catches_a_game_master_who_chose_the_seat_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The deal hashes the shares in seat order, and the seats are dealt in it: a game master
+    who knows the seed and every share can try each order of the seats (3! = 6, 5! = 120
+    deals) and write the one they like in the ``started`` line. The seats must be in join
+    order (docs/signup.md), and ``verify`` must say so when they are not."""
+    table = OpenTable(tmp_path, seats=3)
+    monkeypatch.setattr(signup, "_join_order", lambda handle: ["carol", "bob", "alice"])
+    for name in ("alice", "bob", "carol"):
+        table.seat(name)
+    monkeypatch.undo()
+    [started] = [x["started"] for x in lines(table) if x.get("started")]
+    assert started["players"] == ["carol", "bob", "alice"]
+    table.names = started["players"]
+    while not table.status()["over"]:
+        table.play_turn()
+    archive = tmp_path / "game.archive"
+    assert run("archive", table.gamedir, "-o", archive).exit_code == 0
+    result = run("verify", archive)
+    assert result.exit_code == 3, result.output
+
+
+def test_a_name_taken_again_after_a_leave_deals_from_the_new_players_own_share(
+    tmp_path: Path,
+) -> None:
+    """A player the setup seated sends a share, then leaves; a stranger joins with the same
+    name and their own share. ``OpenGame.shares`` lets the departed player's share notice
+    override the new seat's join, so the deal is not made from the new player's share."""
+    table = OpenTable(tmp_path, seats=3, seated=1)
+    share = table.notice("alice", 'share: "' + "a1" * 16 + '"\n', "share-alice.yaml")
+    assert run("submit", table.gamedir, share).exit_code == 0
+    assert "accepted" in table.mail(table.leave_file("alice"), "alice@example.org")
+    new = "new-alice@example.net"
+    out = table.mail(table.join_file("alice", key_of="dave", email=new, share="d4" * 16), new)
+    assert "accepted" in out, out
+    table.confirm("alice", sender=new)
+    table.seat("bob")
+    table.seat("carol")
+    table.names = ["alice", "bob", "carol"]
+    assert table.status()["turn"] == 1
+    own = deal.dealt_seed(SEED, ["d4" * 16, table.shares["bob"], table.shares["carol"]])
+    seats = [{"name": n, "email": f"{n}@example.org"} for n in table.names]
+    meta = json.loads((table.gamedir / "game.json").read_text())
+    state = load_game("sultan").setup(seats, game_options(meta), Rng(own))
+    stored = json.loads((table.gamedir / "turns" / "0001" / "state.json").read_text())
+    assert stored == json.loads(json.dumps(state)), "dealt from the departed player's share"
+
+
+@pytest.mark.parametrize(
+    "address",
+    ["root,alice@example.org", "<alice@example.org>,postmaster", "al\x00ice@example.org"],
+)
+def test_a_joins_address_is_one_address_and_mail_goes_to_it_alone(
+    tmp_path: Path, address: str
+) -> None:
+    """``EMAIL`` takes ``root,alice@example.org``: the join is taken, and its confirmation
+    request (later every mail of the seat) goes to several recipients, among them unqualified
+    local ones (``root``, ``postmaster``) of the game master's own mail server; it takes
+    control characters (NUL, DEL, U+202E) too."""
+    table = OpenTable(tmp_path, seats=3)
+    out = table.mail(table.join_file("alice", email=address), "alice@example.org")
+    for message in table.outbox():
+        assert recipients_of(message.as_bytes()) == ["alice@example.org"], (out, message["To"])
+    assert "refused" in out, out
+
+
+def test_a_hostile_join_name_cannot_forge_lines_of_the_ingest_output(tmp_path: Path) -> None:
+    """The name a join gives is printed raw in ``ingest``'s output (which cron mails to the
+    game master) before it is checked: a line break in it makes a forged line."""
+    table = OpenTable(tmp_path, seats=3)
+    path = table.join_file("bob")
+    data = yaml.safe_load(path.read_text())
+    data["join"]["name"] = "bob\n<forged@example.org> bazaar alice - accepted\n"
+    hostile = table.write("hostile.yaml", yaml.safe_dump(data))
+    ssh_sign(table.keys["bob"], hostile)
+    out = table.mail(hostile, "bob@example.org")
+    assert "refused" in out
+    assert len(out.strip().splitlines()) == 1, out
+
+
+def test_a_finished_games_public_archive_does_not_confirm_a_guessed_address(
+    tmp_path: Path,
+) -> None:
+    """Once the game is over, its public archive reveals the seed and salt, hence the file key
+    of the journal's digests. The journal names each join file by that keyed digest, and gives
+    every field of the join but its address (name, key, share, language); ``adjudicator join``
+    prints a join the same way every time. So anyone can test guessed addresses (a club's
+    member list) against the digest and learn each player's address."""
+    table = OpenTable(tmp_path, seats=2)
+    for name in ("alice", "bob"):
+        table.seat(name)
+    table.names = ["alice", "bob"]
+    while not table.status()["over"]:
+        table.play_turn()
+    public = tmp_path / "public.archive"
+    assert run("archive", table.gamedir, "--public", "-o", public).exit_code == 0
+    archive = json.loads(public.read_text())
+    key = digests.file_key(archive["seed"], archive["salt"])
+    found = {}
+    for line in map(json.loads, archive["journal"]):
+        for join in line.get("joins") or []:
+            named = line["files"][join["file"]]
+            for guess in ("someone@example.net", f"{join['name']}@example.org"):
+                body = {"name": join["name"], "email": guess, "key": join["key"]}
+                text = yaml.safe_dump({"id": "bazaar", "join": {**body, "share": join["share"]}})
+                if hmac.new(key, text.encode(), hashlib.sha256).hexdigest() == named:
+                    found[join["name"]] = guess
+    assert found == {}, f"addresses read from the public archive: {found}"
+
+
+def test_verify_catches_a_leave_the_player_never_signed(tmp_path: Path) -> None:
+    """A leave is signed by the seat's key, but ``judge_join`` keeps no file of it: the
+    journal's ``left`` names the seat and a digest nobody can check. A game master who writes
+    ``left: [bob]`` themselves (to seat a friend instead) leaves an archive ``verify`` passes."""
+    table = OpenTable(tmp_path, seats=3)
+    table.seat("alice")
+    table.seat("bob")
+    with steps.step(table.gamedir, "mail") as running:
+        running.commit("mail", left=["bob"], leaves=[{"name": "bob", "digest": "0" * 64}])
+    assert table.status()["seats"]["taken"] == ["alice"]
+    table.seat("carol")
+    table.seat("dave")
+    table.names = ["alice", "carol", "dave"]
+    while not table.status()["over"]:
+        table.play_turn()
+    archive = tmp_path / "game.archive"
+    assert run("archive", table.gamedir, "-o", archive).exit_code == 0
+    result = run("verify", archive)
+    assert result.exit_code == 3, result.output
+
+
+def test_join_refuses_a_private_key_file_instead_of_printing_it(tmp_path: Path) -> None:
+    """``adjudicator sign`` takes ``--key ~/.ssh/id_ed25519`` (the private key), ``join``
+    ``--key ~/.ssh/id_ed25519.pub``: a player who gives ``join`` the private key by mistake
+    gets it printed, exit 0, into the join they sign and mail (and a refused join's receipt
+    quotes it back). ``join`` reads any text as the key line, unchecked."""
+    table = OpenTable(tmp_path, seats=2)
+    private = table.keys["alice"]
+    result = run("join", "bazaar", "--name", "alice", "--email", "a@example.org", "--key", private)
+    assert "PRIVATE KEY" not in result.output
+    assert result.exit_code not in (0, 1), result.output
+
+
+def test_a_confirmation_after_the_sign_up_ended_takes_no_seat(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A join is refused once ``signup_until`` passed, but ``confirming`` asks only whether the
+    game is still open: a confirmation that comes after the end (before ``tick`` closes the
+    game) still takes a seat, and can fill the game past its end."""
+    monkeypatch.setenv("ADJUDICATOR_NOW", "2026-12-01T12:00:00+00:00")
+    table = OpenTable(tmp_path, seats={"min": 2, "max": 3}, signup={"signup_until": "3d"})
+    table.seat("alice")
+    table.mail(table.join_file("bob"), "bob@example.org")
+    monkeypatch.setenv("ADJUDICATOR_NOW", "2026-12-05T12:00:00+00:00")
+    late = table.join_file("carol")
+    assert "refused" in table.mail(late, "carol@example.org"), "a join after the end"
+    out = table.confirm("bob")
+    assert "seated" not in out, out
+    assert table.status()["seats"]["taken"] == ["alice"]
+
+
+def test_a_strangers_unconfirmed_join_does_not_keep_a_name_from_its_player(
+    tmp_path: Path,
+) -> None:
+    """A join nobody confirmed holds its name until the start: a stranger who reads on the
+    forum "I'll join as alice" sends a join named alice (their own key, any address, no
+    confirmation ever) and the real alice is refused, "the name 'alice' is taken"; so with
+    every name announced. An unconfirmed join should not keep a confirmed player out."""
+    table = OpenTable(tmp_path, seats=2)
+    squat = table.join_file("alice", key_of="dave", email="nobody@example.net")
+    assert "accepted" in table.mail(squat, "mallory@example.net")
+    out = table.mail(table.join_file("alice"), "alice@example.org")
+    assert "accepted" in out, out
+
+
+def test_the_site_of_a_game_that_started_is_written(tmp_path: Path) -> None:
+    """``site/index.html.j2`` now asks ``{% if phase == "signup" %}``, but ``site.build``
+    passes ``phase`` only before the deal: the site of every dealt game, open or not, crashes
+    (``UndefinedError``, exit 1); tests/test_site.py fails on main too."""
+    table = OpenTable(tmp_path, seats=2)
+    for name in ("alice", "bob"):
+        table.seat(name)
+    assert table.status()["turn"] == 1
+    try:
+        result = run("site", table.gamedir, "-o", tmp_path / "site")
+    except Exception as error:  # the CLI runner lets the crash through
+        pytest.fail(f"adjudicator site crashed: {error!r}")
+    assert result.exit_code == 0, result.output
+    assert "example.org" not in (tmp_path / "site" / "index.html").read_text()
+
+
+def test_verify_of_a_full_archive_wants_the_join_file_of_every_joins_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``_joins`` skips a join whose file the archive lacks ("a public archive; a full one
+    that lacks it is named by _files"), but ``_files`` names only the files a line's
+    ``files`` lists. A game master who records another share for bob's join and keeps no
+    signed join (only the address and code the seat needs) deals from their share, and a full
+    archive verifies."""
+    table = OpenTable(tmp_path, seats=2)
+    take = signup._take
+
+    def forged(handle: Any, body: dict[str, Any], *args: Any) -> None:
+        take(handle, body, *args)
+        join = handle.seating["joins"][-1]
+        if join["name"] == "bob":  # another share, and the join kept without what bob signed
+            join["share"] = "c" * 32
+            kept = json.loads((table.gamedir / join["file"]).read_text())
+            del kept["join"], kept["signature"]
+            (table.gamedir / join["file"]).write_text(json.dumps(kept))
+
+    monkeypatch.setattr(signup, "_take", forged)
+    for name in ("alice", "bob"):
+        table.seat(name)
+    monkeypatch.undo()
+    table.names = ["alice", "bob"]
+    while not table.status()["over"]:
+        table.play_turn()
+    archive = tmp_path / "game.archive"
+    assert run("archive", table.gamedir, "-o", archive).exit_code == 0
+    result = run("verify", archive)
+    assert result.exit_code == 3, result.output
