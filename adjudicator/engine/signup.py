@@ -154,7 +154,9 @@ def join_problems(handle: OpenGame, body: dict[str, Any]) -> list[Problem]:
     if not NAME.match(name):
         problems.append(Problem("bad-name", where, name=name))
     problems += name_problems(name, where)
-    taken = {*handle.players, *handle.joining()}
+    joining = handle.joining()
+    own = handle.sender is None or _same_address(handle.sender, str(body["email"]))
+    taken = {*handle.players, *(n for n, j in joining.items() if not (own and _squat(handle, j)))}
     same = next((t for t in taken if t.casefold() == name.casefold()), None)
     if same == name:
         problems.append(Problem("join-name-taken", where, name=name))
@@ -180,12 +182,24 @@ def join_problems(handle: OpenGame, body: dict[str, Any]) -> list[Problem]:
     return problems
 
 
+def _squat(handle: OpenGame, join: dict[str, Any]) -> bool:
+    """A join that holds its name for nobody yet: its address has not confirmed it, and it did
+    not come from that address. A join from its own address takes the name from it (anyone
+    may send a join with a name a player announced, and an address that is not theirs)."""
+    if join.get("confirmed"):
+        return False
+    return not handle.dir.read_json(join["addresses"]).get("own", True)
+
+
 def _take(
     handle: OpenGame, body: dict[str, Any], signed: bytes, signature: bytes, digest: str
 ) -> None:
     """Store a join, as signed, with its address and confirmation code in one file (its digest
     then covers the code, which nobody can guess), and tell the step's line. The line keeps the
     key without its comment, which may be an address."""
+    for name in handle.joining():
+        if name.casefold() == str(body["name"]).casefold():  # a squat this join replaces
+            handle.seating.setdefault("replaced", []).append(name)
     rel = f"{FOLDER}/{_next_number(handle):04d}-{body['name']}.json"
     handle.dir.write_json(
         rel,

@@ -445,6 +445,8 @@ def joins(log: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     they were taken; each as its line gave it, with ``confirmed`` when its address confirmed."""
     found: dict[str, dict[str, Any]] = {}
     for entry in log:
+        for name in entry.get("replaced") or []:  # a squat, before the join that replaces it
+            found.pop(name, None)
         for join in entry.get("joins") or []:
             found[join["name"]] = dict(join)
         for name in entry.get("confirmed") or []:
@@ -473,6 +475,8 @@ def _signup_seats(
 ) -> None:
     """The seats one line of an open game changes: a join taken (``joins``), seated
     (``seated``), leaving (``left``), and the seat order the start fixed (``started``)."""
+    for name in entry.get("replaced") or []:
+        joins.pop(name, None)
     for join in entry.get("joins") or []:
         joins[join["name"]] = join
     for name in entry.get("seated") or []:
