@@ -68,8 +68,17 @@ def signup_mail(kind: str, meta: dict[str, Any], game: Game, lang: str, **facts:
         **facts,
     }
     text = body("signup.txt.j2", lang, **said)
-    about = Msg(f"mail-signup-{kind}-subject", {"game": meta["id"], "code": said["code"]})
+    about = Msg(SUBJECTS[kind], {"game": meta["id"], "code": said["code"]})
     return Words(subject(about, game, lang), text)
+
+
+SUBJECTS = {
+    "confirm": "mail-signup-confirm-subject",
+    "seated": "mail-signup-seated-subject",
+    "refused": "mail-signup-refused-subject",
+    "closed": "mail-signup-closed-subject",
+}
+"""The subject of each kind of sign-up mail."""
 
 
 def _value(value: Any) -> str:
