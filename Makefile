@@ -79,9 +79,11 @@ bench: install-test
 	@missed=0; for name in $(BENCHMARKS); do \
 	  $(BIN)/python benchmarks/$$name.py || missed=1; done; exit $$missed
 
-# The long run of the kill test: every failpoint of every command (some 800 kills).
+# The long run of the kill tests: every failpoint of every command (some 800 kills); the suite
+# kills each command at the first failpoint of each kind, and its last (tests/test_crash.py).
 crash: install-test
-	ADJUDICATOR_CRASH_RUNS=1000 $(BIN)/pytest tests/test_crash.py
+	ADJUDICATOR_CRASH_RUNS=1000 $(BIN)/pytest tests/test_crash.py \
+	  tests/test_clock_waits_for_mail_crash.py
 
 # The mutation check (docs/reliability.md, "Mutation check"): a fixed sample of mutants of the
 # engine, the views, the answer limit and verify, each against the tests that guard its module

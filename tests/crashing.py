@@ -77,15 +77,18 @@ class Outcome:
     """How many failpoints the child reached, counted by the test, killed or not."""
     last: str = ""
     """The kind of the last failpoint the child reached (``failpoint.reached``'s ``where``)."""
+    kinds: list[str] = field(default_factory=list)
+    """The kind of each failpoint in the order reached, when the command ran to its end."""
 
 
 _TRACE = struct.Struct("q64s")
 """What the child writes at each failpoint it reaches: how many so far, and the last one's kind."""
 
 
-def _traced(trace: mmap.mmap) -> None:
+def _traced(trace: mmap.mmap, kinds: list[str]) -> None:
     """In the child: note each failpoint reached in ``trace`` before the failpoint itself runs
-    (and perhaps kills the process), so the parent reads how far the child came."""
+    (and perhaps kills the process), so the parent reads how far the child came; and its kind
+    in ``kinds``, which the child prints when it ends."""
     real = failpoint.reached
     count = 0
 
@@ -93,9 +96,41 @@ def _traced(trace: mmap.mmap) -> None:
         nonlocal count
         count += 1
         trace[:] = _TRACE.pack(count, where.encode()[:64])
+        kinds.append(where)
         real(where)
 
     failpoint.reached = reached
+
+
+def _remembered_order_tables(folder: Path) -> None:
+    """In the child: the order page's judging of every combination of a part's choices
+    (``order_page._table``, a pure function of its arguments that reaches no failpoint and
+    writes nothing) is looked up in ``folder`` when a run before judged the same arguments, and
+    kept there when not. It is most of the time of a ``send`` or ``tick`` of At the Sultan's
+    Court, and a kill test plays those again after every kill: on the same arguments it gives
+    the same page, byte for byte, so every command still writes, renames, journals and mails
+    exactly as it does unremembered, at the same failpoints."""
+    import hashlib
+    import pickle
+
+    from adjudicator.present import order_page
+
+    real = order_page._table
+
+    def table(game, meta, doc, spec, names, lang, reasons):  # type: ignore[no-untyped-def]
+        said = json.dumps([game.name, meta, doc, names, lang, reasons], sort_keys=True)
+        path = folder / f"{hashlib.sha256(said.encode()).hexdigest()}.pickle"
+        if path.exists():
+            found, notes, reasons[:] = pickle.loads(path.read_bytes())
+            return found, notes
+        found, notes = real(game, meta, doc, spec, names, lang, reasons)
+        folder.mkdir(parents=True, exist_ok=True)
+        part = path.with_name(f"{path.name}.{os.getpid()}")
+        part.write_bytes(pickle.dumps((found, notes, list(reasons))))
+        os.replace(part, path)  # whole or absent, whenever the child is killed
+        return found, notes
+
+    order_page._table = table
 
 
 def fork_run(
@@ -103,12 +138,14 @@ def fork_run(
     env: dict[str, str],
     kill_at: int | None = None,
     kill_after: float | None = None,
+    remember: Path | None = None,
 ) -> Outcome:
     """Run ``adjudicator ARGS`` in a forked child with ``env`` added to its environment.
 
     ``kill_at``: the child kills itself at its N-th failpoint. ``kill_after``: the parent sends
-    SIGKILL after that many seconds. Returns the exit code (``KILLED`` when killed), what the
-    child printed, and how many failpoints it passed.
+    SIGKILL after that many seconds. ``remember``: a folder where the order page's judging is
+    kept from run to run (:func:`_remembered_order_tables`). Returns the exit code (``KILLED``
+    when killed), what the child printed, and how many failpoints it passed.
     """
     read_end, write_end = os.pipe()
     trace = mmap.mmap(-1, _TRACE.size)  # anonymous and shared: the child writes, we read
@@ -123,7 +160,10 @@ def fork_run(
             os.environ.update(env)
             os.environ[failpoint.ENV_VAR] = str(kill_at) if kill_at else "count"
             failpoint.reset()
-            _traced(trace)
+            kinds: list[str] = []
+            _traced(trace, kinds)
+            if remember is not None:
+                _remembered_order_tables(remember)
             sys.stdout = sys.stderr = out
             from adjudicator.cli import cli
 
@@ -132,7 +172,7 @@ def fork_run(
                 code = 0
             except SystemExit as stop:
                 code = stop.code if isinstance(stop.code, int) else 1
-            out.write(f"\n@@failpoints {failpoint.calls()}\n")
+            out.write(f"\n@@kinds {json.dumps(kinds)}\n@@failpoints {failpoint.calls()}\n")
             out.flush()
         except BaseException as error:  # a crash is a result here
             with contextlib.suppress(BaseException):
@@ -151,12 +191,17 @@ def fork_run(
     seconds = time.monotonic() - start
     code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
     failpoints = 0
+    kinds: list[str] = []
     if "@@failpoints " in printed:
         printed, _, tail = printed.rpartition("\n@@failpoints ")
         failpoints = int(tail.strip())
+        printed, _, listed = printed.rpartition("\n@@kinds ")
+        kinds = json.loads(listed)
     reached, last = _TRACE.unpack(trace[:])
     trace.close()
-    return Outcome(code, printed, failpoints, seconds, reached, last.rstrip(b"\0").decode())
+    outcome = Outcome(code, printed, failpoints, seconds, reached, last.rstrip(b"\0").decode())
+    outcome.kinds = kinds
+    return outcome
 
 
 # The SMTP server of these tests runs in a thread of the test process; a forked child only
@@ -176,6 +221,11 @@ class Script:
     def snapshot(self, index: int) -> Path:
         return self.snapshots / f"before-{index:02d}"
 
+    @property
+    def remembered(self) -> Path:
+        """Where the order page's judging is kept for every run of the script."""
+        return self.snapshots / "order-tables"
+
     def elsewhere(self, gamedir: Path) -> Script:
         """The same script playing in ``gamedir`` (from the same snapshots)."""
         commands = [
@@ -188,9 +238,19 @@ class Script:
         command = [str(a) for a in args]
         keep(self.gamedir, self.snapshot(len(self.commands)))
         self.commands.append(command)
-        outcome = fork_run(command, self.env)
+        outcome = fork_run(command, self.env, remember=self.remembered)
         self.outcomes.append(outcome)
         return outcome
+
+    def timed_again(self) -> None:
+        """Each command's ``seconds`` measured again, unkilled from the copy before it, now that
+        the order page's judging of this game is remembered (:func:`_remembered_order_tables`):
+        the delays of the timed kills are drawn over the time a killed run really takes."""
+        for index, command in enumerate(self.commands):
+            _restore(self.snapshot(index), self.gamedir)
+            self.outcomes[index].seconds = fork_run(
+                command, self.env, remember=self.remembered
+            ).seconds
 
 
 def keep(gamedir: Path, copy: Path) -> None:
@@ -265,19 +325,61 @@ def kill_run(
     """Kill command ``index``, run the next command, check doctor, play on to the end."""
     _restore(script.snapshot(index), script.gamedir)
     command = script.commands[index]
-    outcome = fork_run(command, script.env, kill_at=kill_at, kill_after=kill_after)
+    outcome = fork_run(
+        command, script.env, kill_at=kill_at, kill_after=kill_after, remember=script.remembered
+    )
     killed = outcome.code == KILLED
     retried = killed and not committed(script.gamedir, script.snapshot(index), command)
     start = index if retried else index + 1
     doctor: Examination | None = None
     for position in range(start, len(script.commands)):
-        fork_run(script.commands[position], script.env)
+        fork_run(script.commands[position], script.env, remember=script.remembered)
         if doctor is None:
             doctor = examine(script.gamedir)
     if doctor is None:
         doctor = examine(script.gamedir)
     how = f"kill at failpoint {kill_at}" if kill_at else f"kill after {kill_after:.4f}s"
     return KillRun(index, how, killed, doctor, retried, kill_at, outcome)
+
+
+def kind_sample(kinds: list[str]) -> list[int]:
+    """The failpoints (numbered from 1) that kill a command at every kind of durable operation:
+    for each kind in ``kinds`` (the kind of each failpoint of the command's unkilled run, in
+    order: ``write``, ``written``, ``renamed``, ``journal``, ``journaled``, ``unmark``,
+    ``move``, ``smtp data``, ``smtp answered``, as ``failpoint.reached`` names them), its first
+    failpoint; and the command's last failpoint (after its last journal line). Every failpoint
+    of every command is tried by ``make crash``; each kill replays the game to its end, so the
+    suite tries these."""
+    chosen = {kinds.index(kind) + 1 for kind in set(kinds)}
+    return sorted(chosen | ({len(kinds)} if kinds else set()))
+
+
+def uncovered(kinds: list[str], points: list[int]) -> list[str]:
+    """What a sample ``points`` of a command whose failpoints are of ``kinds`` misses of the rule
+    of :func:`kind_sample`: each kind killed at its first failpoint, and the last failpoint."""
+    missing = []
+    for kind in dict.fromkeys(kinds):
+        first = kinds.index(kind) + 1
+        if first not in points:
+            missing.append(f"{kind}: its first failpoint ({first})")
+    if kinds and len(kinds) not in points:
+        missing.append(f"the last failpoint ({len(kinds)})")
+    return missing
+
+
+RUNS = int(os.environ.get("ADJUDICATOR_CRASH_RUNS", "0"))
+"""Failpoints per command the kill tests try besides the sample by kind (0, the default: the
+sample alone); ``make crash`` sets 1000, every failpoint of every command."""
+
+
+def chosen_points(kinds: list[str], rng: random.Random) -> list[int]:
+    """The failpoints a kill test tries for a command whose unkilled run reached ``kinds``:
+    :func:`kind_sample`, and with ``ADJUDICATOR_CRASH_RUNS=N`` N more spread over all of them
+    (:func:`kill_points`: every one when the command has no more than N)."""
+    points = set(kind_sample(kinds))
+    if RUNS:
+        points |= set(kill_points(len(kinds), RUNS, rng))
+    return sorted(points)
 
 
 def kill_points(total: int, wanted: int, rng: random.Random) -> list[int]:

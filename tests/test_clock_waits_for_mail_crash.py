@@ -1,11 +1,18 @@
 """The deadline moved by the mail's wait survives a kill at any instant: ``send`` hands the last
-queued reports of a turn to a real SMTP server and is killed (SIGKILL) at each of its failpoints;
-after the next ``send`` the journal holds the moved deadline exactly once, whether the kill came
-before the handover, between it and the journal line, or after."""
+queued reports of a turn to a real SMTP server and is killed (SIGKILL) at its failpoints; after
+the next ``send`` the journal holds the moved deadline exactly once, whether the kill came before
+the handover, between it and the journal line, or after.
+
+The failpoints are those ``tests/test_crash.py`` chooses (``tests.crashing.chosen_points``): the
+first of each kind of durable operation ``send`` reaches (the file writes, the journal lines,
+the handover to the server, the moves between the mail folders) and its last failpoint, and
+with ``ADJUDICATOR_CRASH_RUNS`` set (``make crash``) every failpoint. The test fails when a kind is
+left out, or when no kill fell before the handover's journal line or none after it."""
 
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -14,7 +21,7 @@ from typing import Any
 import pytest
 
 from adjudicator.engine import queries
-from tests.crashing import Script, kill_run
+from tests.crashing import Script, chosen_points, kill_run, uncovered
 from tests.helpers import Table, run
 from tests.smtpserver import PASSWORD, USER, Authority, Server, running_server
 from tests.smtpserver import authority as authority
@@ -74,7 +81,10 @@ def test_send_killed_at_any_instant_moves_the_deadline_once(
     assert _moved(table.gamedir) == [expected]
     monkeypatch.setenv("ADJUDICATOR_NOW", BACK.isoformat())
     carried_by = set()
-    for point in range(1, outcome.failpoints + 1):
+    points = chosen_points(outcome.kinds, random.Random(3))
+    assert {"smtp data", "smtp answered", "journaled"} <= set(outcome.kinds)
+    assert uncovered(outcome.kinds, points) == []
+    for point in points:
         killed = kill_run(script, 0, kill_at=point)
         assert killed.missed() is None, f"{killed.how}: {killed.missed()}"
         assert not killed.doctor.problems, f"{killed.how}: {killed.doctor}"

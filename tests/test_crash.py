@@ -7,9 +7,29 @@ instants (at failpoints spread over its durable operations, and after random del
 command runs, ``doctor`` must be clean right after it, and the game plays on: its record and
 status must equal the unkilled game's, and every mail must go out exactly once. A second test
 kills ``send`` over a real SMTP server: no mail twice, and a mail is missing only when it stays
-"in doubt". ``ADJUDICATOR_CRASH_RUNS`` sets how many failpoints per command are tried (default
-6, some 170 kills in all; ``make crash`` tries every failpoint of every command). The game is
-played once per worker of the suite; its kills are shared out in ``PARTS`` tests.
+"in doubt". The game is played once per worker of the suite; its kills are shared out in
+``PARTS`` tests. The second test kills ``send`` at the failpoints the same rule chooses, and
+after ten random delays.
+
+Which failpoints are tried (``tests.crashing.kind_sample``): every failpoint has a kind, the
+durable operation it stands before or after (``write``, ``written``, ``renamed``, ``journal``,
+``journaled``, ``unmark``, ``move``, ``smtp data``, ``smtp answered``: the ``where`` of
+``adjudicator/store/failpoint.py``'s ``reached``), and the unkilled run notes the kind of each.
+Each command of the game is killed at the first failpoint of each kind of durable operation it
+reaches, and at its last failpoint (after its last journal line): every command at every kind
+of durable operation. Besides, each command is killed once after a random delay, anywhere in its
+run. ``test_every_command_and_kind_is_killed`` fails when a (command, kind) pair is left out.
+Why not more in the suite: each kill plays the game on to its end (the ``send`` and ``tick``
+after it render every report), some 4 CPU-seconds a kill. ``ADJUDICATOR_CRASH_RUNS=N`` adds N
+failpoints per command spread over all of them (the first, the last, the others drawn) and
+N // 6 timed kills (at most 12); ``make crash`` sets 1000: every failpoint of every command,
+some 800 kills, so every instant of every kind.
+
+The order page's judging of every combination of choices, most of the time of a ``send`` or
+``tick`` of this game and a pure function that writes nothing, is remembered from run to run
+(``tests.crashing._remembered_order_tables``): each command writes, journals and mails exactly
+as before, at the same failpoints, and the delays of the timed kills are drawn over the time of
+the runs with it remembered.
 """
 
 from __future__ import annotations
@@ -28,7 +48,16 @@ from pathlib import Path
 import pytest
 
 from adjudicator.engine import queries
-from tests.crashing import Script, keep, kill_points, kill_run, on_both_cores
+from tests.crashing import (
+    RUNS,
+    Script,
+    chosen_points,
+    keep,
+    kill_run,
+    kind_sample,
+    on_both_cores,
+    uncovered,
+)
 from tests.helpers import Table, order_mail
 from tests.smtpserver import PASSWORD, USER, Authority, Server, running_server
 from tests.smtpserver import authority as authority
@@ -36,7 +65,6 @@ from tests.smtpserver import authority as authority
 pytestmark = pytest.mark.slow  # every command killed at every point (`make quick` leaves it out)
 
 NOW = "2026-11-25T10:00:00+00:00"
-RUNS = int(os.environ.get("ADJUDICATOR_CRASH_RUNS", "6"))
 Mails = Counter[tuple[str, str]]
 
 
@@ -148,21 +176,53 @@ def plan(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Plan]:
         reference = _end(final)
         assert json.loads(reference[1])["over"] is True
         assert json.loads(reference[1])["ended"]["by"] == "draw"
+        script.timed_again()
         rng = random.Random(2026)
         work: list[Work] = []
         for index, outcome in enumerate(script.outcomes):
-            work += [(index, point, None) for point in kill_points(outcome.failpoints, RUNS, rng)]
+            assert len(outcome.kinds) == outcome.failpoints, (index, outcome.kinds)
+            work += [(index, point, None) for point in chosen_points(outcome.kinds, rng)]
             timed = min(max(1, RUNS // 6), 12)
             work += [(index, None, rng.uniform(0, outcome.seconds)) for _ in range(timed)]
         expected = {
             index: _outbox(final) - _outbox(script.snapshot(index))
             for index in range(len(script.commands))
         }
-        assert len(work) >= min(100, 16 * RUNS)
+        assert len(work) >= 100
     finally:  # the game's fixed clock is this module's alone
         os.environ.clear()
         os.environ.update(saved)
     yield Plan(script, reference, expected, work)
+
+
+def test_every_command_and_kind_is_killed(plan: Plan) -> None:
+    """The sample holds the rule of the module's docstring: every command of the game is killed
+    at the first failpoint of each kind of durable operation it reaches, and at its last
+    failpoint; and every failpoint aimed at is one the command reaches."""
+    aimed: dict[int, list[int]] = {}
+    for index, point, _ in plan.work:
+        if point is not None:
+            aimed.setdefault(index, []).append(point)
+    missing = {}
+    for index, outcome in enumerate(plan.script.outcomes):
+        kinds = outcome.kinds
+        assert {"write", "journal", "journaled", "unmark"} <= set(kinds), (index, kinds)
+        points = aimed.get(index, [])
+        assert all(1 <= point <= len(kinds) for point in points), (index, points)
+        if gaps := uncovered(kinds, points):
+            missing[f"{index} {plan.script.commands[index][0]}"] = gaps
+    assert missing == {}
+    # the rule itself: the first failpoint of each kind, and the last
+    kinds = ["write", "written", "renamed", "journal", "move", "write", "smtp data", "journaled"]
+    assert kind_sample(kinds) == [1, 2, 3, 4, 5, 7, 8]
+    kinds = ["write", "written", "renamed"] * 3 + ["journal", "journaled", "unmark", "write"]
+    assert kind_sample(kinds) == [1, 2, 3, 10, 11, 12, 13]
+    assert uncovered(kinds, [1, 2, 3, 10, 11, 12]) == ["the last failpoint (13)"]
+    assert uncovered(kinds, [4, 5, 6, 7, 8, 9, 10, 11, 12, 13]) == [
+        "write: its first failpoint (1)",
+        "written: its first failpoint (2)",
+        "renamed: its first failpoint (3)",
+    ]
 
 
 @pytest.mark.parametrize("part", range(PARTS))
@@ -223,10 +283,12 @@ def test_send_killed_at_any_instant_mails_nothing_twice(tmp_path: Path, smtp: Se
     expected = _received(smtp)
     assert sum(expected.values()) == 10, "each player's welcome and report"
     outcome = script.outcomes[0]
-    plan: list[tuple[int | None, float | None]] = [
-        (point, None) for point in range(1, outcome.failpoints + 1)
-    ]
+    assert {"smtp data", "smtp answered", "move", "journaled"} <= set(outcome.kinds)
     rng = random.Random(7)
+    points = chosen_points(outcome.kinds, rng)  # the module's docstring says which
+    assert uncovered(outcome.kinds, points) == []
+    plan: list[tuple[int | None, float | None]] = [(point, None) for point in points]
+    script.timed_again()
     plan += [(None, rng.uniform(0, outcome.seconds)) for _ in range(10)]
     for kill_at, kill_after in plan:
         before = len(smtp.received)
