@@ -117,13 +117,15 @@ def _remembered_order_tables(folder: Path) -> None:
 
     real = order_page._table
 
-    def table(game, meta, doc, spec, names, lang, reasons):  # type: ignore[no-untyped-def]
+    def table(game, meta, doc, spec, names, lang, reasons, *rest):  # type: ignore[no-untyped-def]
+        # ``rest``: what else the page passes (a memo it shares between a list's rows); the
+        # result depends on the arguments above alone
         said = json.dumps([game.name, meta, doc, names, lang, reasons], sort_keys=True)
         path = folder / f"{hashlib.sha256(said.encode()).hexdigest()}.pickle"
         if path.exists():
             found, notes, reasons[:] = pickle.loads(path.read_bytes())
             return found, notes
-        found, notes = real(game, meta, doc, spec, names, lang, reasons)
+        found, notes = real(game, meta, doc, spec, names, lang, reasons, *rest)
         folder.mkdir(parents=True, exist_ok=True)
         part = path.with_name(f"{path.name}.{os.getpid()}")
         part.write_bytes(pickle.dumps((found, notes, list(reasons))))
