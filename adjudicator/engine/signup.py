@@ -61,11 +61,6 @@ class JoinFile(BaseModel):
     join: JoinBody
 
 
-def looks_like_join(received: bytes) -> bool:
-    """Whether a file has a top-level ``join:`` key."""
-    return any(line.startswith(b"join:") for line in received.splitlines())
-
-
 def new_code() -> str:
     return "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
 
