@@ -114,17 +114,8 @@ class Game:
         key it carries, so no registered key names its sender: the engine verifies it
         (:func:`adjudicator.engine.signup.judge_join`), and a refusal, a bad signature too,
         is answered only at the address the join gives, when it came from there."""
-        from adjudicator.engine.intake import looks_like_join
-
-        if not looks_like_join(order) or len(order) > DEFAULT_MAX_BYTES:
-            return None
-        try:
-            data = load(order).data
-        except StrictYamlError:
-            return None
-        body = data.get("join") if isinstance(data, dict) else None
-        name = body.get("name") if isinstance(body, dict) else None
-        return name if isinstance(name, str) and name else None
+        name = _join_field(order, "name")
+        return name or None
 
     def former_signer(self, order: bytes, signature: bytes) -> str | None:
         """The player whose seat held, before the game master replaced it, the key that made
@@ -532,13 +523,22 @@ def _answer_join(
 
 
 def _join_address(order: bytes) -> str | None:
+    return _join_field(order, "email")
+
+
+def _join_field(order: bytes, key: str) -> str | None:
+    """The text a join (or leave) gives under ``key``, or None (no join, or no text there)."""
+    from adjudicator.engine.intake import looks_like_join
+
+    if not looks_like_join(order) or len(order) > DEFAULT_MAX_BYTES:
+        return None
     try:
         data = load(order).data
     except StrictYamlError:
         return None
     body = data.get("join") if isinstance(data, dict) else None
-    email = body.get("email") if isinstance(body, dict) else None
-    return email if isinstance(email, str) else None
+    value = body.get(key) if isinstance(body, dict) else None
+    return value if isinstance(value, str) else None
 
 
 def _seat_address(handle: open_game.OpenGame, verdict: Verdict) -> str | None:
