@@ -195,6 +195,7 @@ def _table(
     row = _row_of(spec, names)
     places = range(row[1] + 1) if row is not None else [None]
     filler: dict[str, Value | None] = {}
+    worded: dict[str, list[int]] = {}
     table: dict[str, list[int]] = {}
     notes: dict[str, list[int]] = {}
     for place in places:
@@ -232,8 +233,12 @@ def _table(
             said = json.dumps(key, separators=(",", ":"), ensure_ascii=False)
             if found:
                 at = None if row is None or place is None else (top, place, row[1])
-                found = [_for_page(problem, controls, spec, at) for problem in found]
-                table[said] = _indices(found, game, lang, reasons)
+                # many combinations share their reasons: each list of them worded once
+                same = json.dumps([at, *([p.path, p.msg.to_json()] for p in found)], default=str)
+                if same not in worded:
+                    found = [_for_page(problem, controls, spec, at) for problem in found]
+                    worded[same] = _indices(found, game, lang, reasons)
+                table[said] = worded[same]
                 continue
             if not filler and None not in combination:
                 filler = dict(zip(names, combination, strict=True))
@@ -297,7 +302,9 @@ def _for_page(
 
 
 def _heading(control: Control, spec: Spec) -> str:
-    return next(s.heading for s in spec.sections if control in s.controls)
+    # by identity: comparing controls field by field (their choices too) was most of the time
+    # a page took to word its reasons
+    return next(s.heading for s in spec.sections if any(c is control for c in s.controls))
 
 
 def _label(control: Control, spec: Spec) -> str:
@@ -309,11 +316,19 @@ def _label(control: Control, spec: Spec) -> str:
     return control.label
 
 
+_WORDED: dict[tuple[str, str, str], str] = {}
+"""Each message worded so far in this process, by game, language and message: a page words
+the same few reasons for thousands of combinations."""
+
+
 def _indices(problems: list[Problem], game: Game, lang: str, said: list[str]) -> list[int]:
     """Each problem's words as their index in ``said`` (added there when new)."""
     indices = []
     for problem in problems:
-        text = say(problem.msg, game, lang)
+        key = (game.name, lang, json.dumps(problem.msg.to_json(), sort_keys=True, default=str))
+        text = _WORDED.get(key)
+        if text is None:
+            text = _WORDED[key] = say(problem.msg, game, lang)
         if text not in said:
             said.append(text)
         indices.append(said.index(text))
