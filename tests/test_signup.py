@@ -6,9 +6,11 @@ from __future__ import annotations
 import email.policy
 import json
 import mailbox
+import os
 import random
 import re
 import shutil
+import subprocess
 import uuid
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -31,6 +33,7 @@ from tests.smtpserver import Server
 from tests.ssh import make_key, ssh_sign
 from tests.test_mail_games import Player, Post
 from tests.test_verify_forgeries import rechain
+from tests.tools import require_tool
 
 PARSER = BytesParser(policy=email.policy.default)
 authority = smtpserver.authority
@@ -607,3 +610,28 @@ def test_open_killed_at_any_instant_is_finished_or_discarded(tmp_path: Path) -> 
             assert "must not exist or must be empty" in again.output, (point, again.output)
         assert run("doctor", table.gamedir).exit_code == 0, point
         assert table.status()["phase"] == "signup", point
+
+
+def test_the_announcements_openssh_lines_make_a_join_that_is_taken(tmp_path: Path) -> None:
+    """A player with nothing but OpenSSH (and openssl for the share) runs the two lines the
+    announcement gives, as written, with their name, address and key in place."""
+    bash = require_tool("bash", "the shell the announcement's lines are written for")
+    require_tool("openssl", "the share the announcement's line draws")
+    table = OpenTable(tmp_path, seats=2)
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    for suffix in ("", ".pub"):
+        shutil.copy(f"{table.keys['alice']}{suffix}", home / ".ssh" / f"id_ed25519{suffix}")
+    lines_given = [x.strip() for x in table.announcement.splitlines() if x.startswith("    ")]
+    made = [x for x in lines_given if x.startswith(("printf", "ssh-keygen -Y sign"))]
+    assert len(made) == 2, table.announcement
+    script = (
+        "\n".join(made).replace("YOURNAME", "alice").replace("you@example.org", "alice@example.org")
+    )
+    done = subprocess.run(
+        [bash, "-c", script], cwd=tmp_path, env={**os.environ, "HOME": str(home)},
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    out = table.mail(tmp_path / "bazaar-join.yaml", "alice@example.org")
+    assert "alice - accepted" in out, out
