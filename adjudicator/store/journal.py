@@ -385,6 +385,17 @@ def facts(log: list[dict[str, Any]]) -> Facts:
     return result
 
 
+def processed(log: list[dict[str, Any]]) -> set[str]:
+    """:attr:`Facts.processed` alone: the Message-IDs of mail processed for the game, as the
+    journal keeps them (``ingest`` asks this of every game for every message it reads)."""
+    found: set[str] = set()
+    for entry in log:
+        if entry.get("message_id"):
+            found.add(entry["message_id"])
+        found.update(entry.get("processed") or [])
+    return found
+
+
 def addresses(entry: dict[str, Any], read: Callable[[str], Any]) -> tuple[str, str]:
     """The new and the old address of a ``replaced`` line: in the hidden file it names
     (``addresses``), so that the journal, which a public archive holds, names no address;
