@@ -635,3 +635,12 @@ def test_the_announcements_openssh_lines_make_a_join_that_is_taken(tmp_path: Pat
     assert done.returncode == 0, done.stderr
     out = table.mail(tmp_path / "bazaar-join.yaml", "alice@example.org")
     assert "alice - accepted" in out, out
+
+
+def test_open_with_mail_settings_it_cannot_read_says_why_and_makes_nothing(tmp_path: Path) -> None:
+    table = OpenTable(tmp_path, seats=2)
+    bad = tmp_path / "bad.toml"
+    bad.write_text("from = [\n")
+    result = run("open", tmp_path / "other", "--setup", table.setup_path, "--config", bad)
+    assert result.exit_code == 3 and "bad.toml" in result.output, result.output
+    assert not (tmp_path / "other").exists()

@@ -621,11 +621,7 @@ def _joins(walk: _Walk, files: dict[str, bytes], public: bool, summary: Summary)
         seated += [n for n in entry.get("seated") or [] if n not in seated]
         started = entry.get("started")
         if started:
-            taken = [
-                str(j["name"]) for e in walk.entries[: number + 1] for j in e.get("joins") or []
-            ]
-            rank = {name: i for i, name in enumerate([*first, *taken])}
-            order = sorted(seated, key=lambda n: rank.get(n, len(rank)))
+            order = journal.join_order(first, walk.entries[: number + 1], seated)
             if list(started.get("players") or []) != order:
                 why = msg("verify-seat-order", line=number + 1, order=order)
                 summary.findings.append(Finding(turn, "log.jsonl", why))

@@ -46,12 +46,16 @@ def open_game(
       adjudicator open games/cairo-2026 --setup cairo-2026.yaml > announcement.txt
     """
     from adjudicator.engine import create
-    from adjudicator.mail.config import DEFAULT_SENDER, load_config
+    from adjudicator.mail.config import DEFAULT_SENDER, ConfigError, load_config
     from adjudicator.mail.outgoing import address_of
     from adjudicator.present.join_page import page_name, render_join_page
     from adjudicator.present.signup import announcement
+    from adjudicator.rules.errors import InputRefused
 
-    settings = load_config(config_file)
+    try:  # read first: settings that cannot be read make no game
+        settings = load_config(config_file)
+    except ConfigError as error:
+        raise InputRefused(str(error)) from None
     handle = create.new(gamedir, setup_path, opening=True)
     meta, address = handle.meta, address_of(settings.sender or DEFAULT_SENDER)
     page = page_path or gamedir.parent / page_name(meta["id"])

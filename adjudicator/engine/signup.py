@@ -32,7 +32,7 @@ from adjudicator.rules.lang import Lang
 from adjudicator.rules.problems import located_all, schema_problems
 from adjudicator.rules.verdict import Verdict
 from adjudicator.signing import keys, sshsig
-from adjudicator.store import clock, steps
+from adjudicator.store import clock, journal, steps
 
 FOLDER = "seats/joins"
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -265,7 +265,7 @@ def _not_open(handle: OpenGame) -> Msg | None:
         return msg("join-not-open", game=game)
     if handle.facts.closed:
         return msg("join-closed", game=game)
-    if not handle.signing_up() or handle.seating.get("started"):
+    if not handle.signing_up():
         return msg("join-started", game=game)
     until = handle.meta["signup"].get("until")
     if until is not None and clock.now() >= datetime.fromisoformat(until):
@@ -352,9 +352,7 @@ def _start(after: OpenGame) -> dict[str, Any]:
 def _join_order(handle: OpenGame) -> list[str]:
     """The seats in join order: the setup's players first, then each join as it was taken."""
     first = [p["name"] for p in handle.dir.created()["players"]]
-    taken = [j["name"] for e in handle.log for j in e.get("joins") or []]
-    order = {name: i for i, name in enumerate([*first, *taken])}  # a name joined again: last
-    return sorted(handle.players, key=lambda name: order[name])
+    return journal.join_order(first, handle.log, handle.players)
 
 
 # -- the game master's commands ----------------------------------------------------------------

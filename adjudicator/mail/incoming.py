@@ -559,12 +559,14 @@ def _text_of(bodies: list[_Body]) -> str:
     decoded adds nothing)."""
     found = []
     for body in bodies:
-        try:
-            content = body.part.get_content()
-        except (LookupError, ValueError, UnicodeError, AssertionError):
+        data = body.part.get_payload(decode=True)  # transfer encoding undone; never raises
+        if not isinstance(data, bytes):
             continue
-        if isinstance(content, str):
-            found.append(content[:MAX_TEXT])
+        charset = body.part.get_content_charset() or "utf-8"
+        try:
+            found.append(data[: 4 * MAX_TEXT].decode(charset, "replace")[:MAX_TEXT])
+        except LookupError:  # a charset Python does not know
+            found.append(data[: 4 * MAX_TEXT].decode("utf-8", "replace")[:MAX_TEXT])
     return "\n".join(found)[:MAX_TEXT]
 
 

@@ -330,9 +330,12 @@ def _confirmation(message: _Message) -> Outcome | None:
             continue
         from adjudicator.engine import signup
 
+        # read first: only a game with a join this mail confirms takes a step for it
+        if not signup.confirming(open_game.OpenGame(game.root), sender, text):
+            continue
         with steps.step(game.root, "mail") as running:
             handle = open_game.OpenGame(game.root)
-            name = signup.confirming(handle, sender, text)
+            name = signup.confirming(handle, sender, text)  # again, under the game's lock
             if name is None:
                 continue
             signup.confirm(handle, name)

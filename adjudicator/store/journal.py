@@ -472,6 +472,15 @@ def joins(log: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return found
 
 
+def join_order(first: list[str], log: list[dict[str, Any]], seated: list[str]) -> list[str]:
+    """The ``seated`` names in join order, as an open game starts: the setup's players
+    (``first``) first, then each join as ``log`` took it (a name that joined again: its last
+    join)."""
+    taken = [j["name"] for entry in log for j in entry.get("joins") or []]
+    rank = {name: i for i, name in enumerate([*first, *taken])}
+    return sorted(seated, key=lambda name: rank.get(name, len(rank)))
+
+
 def joined_shares(log: list[dict[str, Any]]) -> dict[str, str]:
     """The share each join carried, by name (the last join of a name)."""
     return {j["name"]: j["share"] for e in log for j in e.get("joins") or []}
