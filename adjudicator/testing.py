@@ -344,6 +344,9 @@ def play(
                 not problems,
                 f"{where}: {player}'s context does not fit context_model(): {problems}",
             )
+            if probe:
+                for wrong in wrong_orders(context):
+                    check_fits(game, "context_fits", wrong, f"{where}: {player}'s wrong context")
             order = game.bot(view, rng.stream(f"bot {player} turn {turn}"))
             check_valid(game, context, player, turn, order, f"{where}: {player}'s bot order")
             normal = game.normalise(copy.deepcopy(order))
@@ -513,9 +516,9 @@ def check_wrong_orders(
     for wrong in wrong_orders(order):
         seen.tried += 1
         what = f"{where}: {player}'s wrong order {wrong}"
-        schema = _schema(
-            game.order_model(), {"id": "contract", "player": player, "turn": turn, **wrong}
-        )
+        whole = {"id": "contract", "player": player, "turn": turn, **wrong}
+        schema = _schema(game.order_model(), whole)
+        check_fits(game, "order_fits", whole, what)
         try:
             found = game.validate(copy.deepcopy(context), wrong)
         except UNTYPED as error:
@@ -526,6 +529,17 @@ def check_wrong_orders(
             said(game, problem, what)
         if schema or found:
             seen.refused += 1
+
+
+def check_fits(game: Game, kind: str, data: Any, what: str) -> None:
+    """A game's plain check of an order file or a form's context against its schema (optional:
+    ``order_fits``, ``context_fits``) says it fits only when the schema finds nothing."""
+    fits = getattr(game, kind, None)
+    if fits is None or not fits(copy.deepcopy(data)):
+        return
+    model = game.order_model() if kind == "order_fits" else game.context_model()
+    problems = _schema(model, data)
+    need(not problems, f"{what}: {kind} says it fits, yet the schema finds {problems}")
 
 
 def wrong_orders(order: Order, most: int = 24) -> Iterator[Order]:

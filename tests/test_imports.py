@@ -1,6 +1,7 @@
 """A command imports only what it needs: reading a game's data opens no schema, no
-YAML parser, no templates, no signature code and no lock. The benchmark (benchmarks/read.py)
-times them; this test checks what makes that reachable."""
+YAML parser, no templates, no signature code and no lock; a valid order is checked, submitted
+and taken from mail without the schemas (pydantic). The benchmarks (benchmarks/read.py and
+benchmarks/commands.py) time them; this test checks what makes that reachable."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from adjudicator import demo
-from tests.helpers import Table, run
+from adjudicator.cli.support import EXIT_REFUSED
+from tests.helpers import Table, order_mail, run
 
 HEAVY = ("pydantic", "yaml", "jinja2", "cryptography", "filelock", "PIL", "babel")
 
@@ -29,19 +31,20 @@ main()
 """
 
 
-def loaded(*args: str) -> list[str]:
-    """The heavy packages a run of ``adjudicator ARGS`` imported."""
+def loaded(*args: str, stdin: bytes = b"", exit: int = 0) -> list[str]:
+    """The heavy packages a run of ``adjudicator ARGS`` imported (``stdin`` its standard
+    input; ``exit`` the exit it must end with)."""
     code = PROBE.format(heavy=HEAVY, args=list(args))
     done = subprocess.run(
         [sys.executable, "-c", code],
         capture_output=True,
-        text=True,
+        input=stdin,
         timeout=120,
         check=False,
         cwd=tempfile.gettempdir(),  # not the source tree, which `-c` would put first on the path
     )
-    assert done.returncode == 0, done.stderr
-    found: list[str] = json.loads(done.stderr.strip().splitlines()[-1])
+    assert done.returncode == exit, done.stderr.decode()
+    found: list[str] = json.loads(done.stderr.decode().strip().splitlines()[-1])
     return found
 
 
@@ -93,13 +96,34 @@ def test_a_form_shown_before_is_shown_again_without_templates(tmp_path: Path) ->
     assert loaded("form", str(table.gamedir), "--player", owed) == []
 
 
-def test_checking_an_order_against_its_form_loads_no_signature_code(tmp_path: Path) -> None:
-    """`check` verifies no signature: the cryptography is left unloaded."""
-    table = Table(tmp_path, players=3)
+@pytest.mark.parametrize("game", ["sultan", "sultans_court"])
+def test_checking_a_valid_order_loads_no_schema_and_no_signature_code(
+    tmp_path: Path, game: str
+) -> None:
+    """`check` verifies no signature: the cryptography is left unloaded; and the game's plain
+    check tells that a valid order and the form's context fit their schemas, so pydantic is
+    left unloaded too. An order with a problem is worded from the schema's problems."""
+    table = Table(tmp_path, players=4, game=game)
     owed = next(iter(table.status()["owed"]))
     form = tmp_path / "form.yaml"
     form.write_text(run("form", table.gamedir, "--player", owed).output)
     order = table.write("order.yaml", table.order_text(owed, table.legal(owed)))
     found = loaded("check", str(order), "--form", str(form))
     assert "cryptography" not in found
-    assert "pydantic" in found  # the order is checked as submit checks it
+    assert "pydantic" not in found
+    wrong = table.write("wrong.yaml", table.order_text(owed, {**table.legal(owed), "extra": 1}))
+    assert "pydantic" in loaded("check", str(wrong), "--form", str(form), exit=EXIT_REFUSED)
+
+
+@pytest.mark.parametrize("game", ["sultan", "sultans_court"])
+def test_a_valid_order_is_submitted_and_taken_from_mail_without_the_schemas(
+    tmp_path: Path, game: str
+) -> None:
+    by_hand, by_mail = (Table(tmp_path / way, players=4, game=game) for way in ("hand", "mail"))
+    owed = next(iter(by_hand.status()["owed"]))
+    signed = by_hand.signed(owed, by_hand.legal(owed), name="order.yaml")
+    assert "pydantic" not in loaded("submit", str(by_hand.gamedir), str(signed))
+    assert owed in by_hand.status()["received"]
+    message = order_mail(by_mail, owed, by_mail.legal(owed))
+    assert "pydantic" not in loaded("ingest", str(by_mail.gamedir), stdin=message)
+    assert owed in by_mail.status()["received"]

@@ -97,10 +97,10 @@ def check(orders: Path, form_path: Path) -> None:
     Example:
       adjudicator check my-order.yaml --form cairo-2026-turn4-alice.yaml
     """
-    from adjudicator.engine import intake
+    from adjudicator.engine.own_check import check as check_order
     from adjudicator.present.verdict_lines import note_lines, verdict_lines
 
-    verdict = intake.check(orders, form_path)
+    verdict = check_order(orders, form_path)
     if verdict.accepted:
         echo(f"{orders}: valid ({verdict.player}, turn {verdict.turn})")
         for line in note_lines(verdict):

@@ -9,15 +9,14 @@ of the order is judged against it (docs/rulings.md E13).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-
-from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from adjudicator.rules.contract import Game, Reason, msg
 from adjudicator.rules.errors import InputRefused, UsageProblem
 from adjudicator.rules.formlines import FORM_MARK
-from adjudicator.rules.lang import DEFAULT, Lang
+from adjudicator.rules.lang import LANGUAGES
 from adjudicator.rules.problems import schema_problems
 from adjudicator.store.readfile import FileRefused, read_regular
 from adjudicator.store.registry import load_game
@@ -36,19 +35,6 @@ def carried_payload(lines: list[str]) -> tuple[int, str] | None:
         end += 1
     run = lines[first:end]
     return first + 1, "".join(line[len(FORM_MARK) :] for line in run)
-
-
-class Carried(BaseModel):
-    """The envelope of what a form carries; ``context`` is checked by the game's own model."""
-
-    model_config = ConfigDict(strict=True, extra="forbid")
-
-    game: str
-    id: str
-    player: str
-    turn: int = Field(ge=1)
-    context: dict[str, Any]
-    lang: Lang = DEFAULT  # the player's language: check speaks it
 
 
 def read_form_file(path: Path) -> tuple[Game, dict[str, Any]]:
@@ -84,17 +70,48 @@ def _carried(path: Path, line: int, payload: str) -> tuple[Game, dict[str, Any]]
         raise damaged([Reason(msg("form-not-json", error=error.msg))]) from None
     except RecursionError:
         raise damaged([Reason(msg("form-nested-too-deep"))]) from None
+    if _envelope_fits(data):  # the common form, told without loading the schemas
+        game = _game(data["game"], damaged)
+        fits = getattr(game, "context_fits", None)
+        if fits is not None and fits(data["context"]):
+            return game, data
+    from pydantic import create_model
+
+    from adjudicator.engine.file_models import Carried
+
     problems = schema_problems(Carried, data)
     if problems:
         raise damaged([Reason(p.msg) for p in problems])
-    try:
-        game = load_game(data["game"])
-    except UsageProblem as error:
-        raise damaged(
-            [error.message if isinstance(error.message, str) else Reason(error.message)]
-        ) from None
+    game = _game(data["game"], damaged)
     typed = create_model("CarriedContext", __base__=Carried, context=(game.context_model(), ...))
     problems = schema_problems(typed, data)
     if problems:
         raise damaged([Reason(p.msg) for p in problems])
     return game, data
+
+
+def _game(name: str, damaged: Callable[[list[str | Reason]], InputRefused]) -> Game:
+    try:
+        return load_game(name)
+    except UsageProblem as error:
+        raise damaged(
+            [error.message if isinstance(error.message, str) else Reason(error.message)]
+        ) from None
+
+
+_ENVELOPE = {"game", "id", "player", "turn", "context"}
+
+
+def _envelope_fits(data: Any) -> bool:
+    """True only when ``data`` fits ``file_models.Carried`` as it is, told in plain Python."""
+    if type(data) is not dict or not _ENVELOPE <= data.keys() <= {*_ENVELOPE, "lang"}:
+        return False
+    turn, lang = data["turn"], data.get("lang", "en")
+    return (
+        all(type(data[key]) is str for key in ("game", "id", "player"))
+        and type(turn) is int
+        and turn >= 1
+        and type(data["context"]) is dict
+        and type(lang) is str
+        and lang in LANGUAGES
+    )

@@ -33,7 +33,7 @@ from adjudicator.engine.orders import (
 from adjudicator.rules import sealing
 from adjudicator.rules.contract import Msg, Problem, Reason, msg
 from adjudicator.rules.errors import NotNow
-from adjudicator.rules.lang import DEFAULT, game_lang
+from adjudicator.rules.lang import game_lang
 from adjudicator.rules.verdict import Verdict
 from adjudicator.signing import sshsig
 from adjudicator.store import steps
@@ -315,35 +315,3 @@ def took(handle: OpenGame, entry: dict[str, Any]) -> None:
 
 
 # -- check -------------------------------------------------------------------------------------
-def check(order_path: Path, form_path: Path, game_name: str | None = None) -> Verdict:
-    """A player's own check of an order file against the form they were sent (no signature)."""
-    from adjudicator.engine.forms import read_form_file
-
-    label = str(order_path)
-    game, form = read_form_file(form_path)  # InputRefused when the form is damaged
-    lang = form.get("lang", DEFAULT)
-    try:
-        received, _ = order_and_signature(Submission(order_path, None))
-    except Refusal as refusal:
-        return Verdict(
-            label,
-            False,
-            reasons=[Reason(refusal.reason)],
-            game=game,
-            lang=lang,
-        )
-    parsed = parse(received, game)
-    if parsed.data is None:
-        return Verdict(label, False, reasons=parsed.reasons, game=game, lang=lang)
-    if check_envelope(parsed, form["id"], form["player"], form["turn"]):
-        game_problems(parsed, game, form["context"])
-    return Verdict(
-        label,
-        parsed.ok,
-        form["player"],
-        form["turn"],
-        reasons=parsed.reasons,
-        notes=parsed.notes,
-        game=game,
-        lang=lang,
-    )

@@ -17,11 +17,8 @@ game master's copy of the game holds, says who sent it.
 
 from __future__ import annotations
 
-import datetime as dt
 import unicodedata
 from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
 
 from adjudicator.engine.orders import NOTICE_KEYS, Parsed, loaded
 from adjudicator.rules import deal
@@ -61,32 +58,6 @@ def first_control(text: str) -> tuple[int, str] | None:
     return None
 
 
-class Press(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    to: str | list[str]
-    """``all``, or the recipients' names (another word:
-    :func:`adjudicator.engine.notice_intake.press_problems` says how to write it)."""
-    text: str
-
-
-class Absence(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    from_: dt.date = Field(alias="from")
-    to: dt.date
-
-
-class NoticeFile(BaseModel):
-    """A notice file: the envelope of an order without ``turn``, and one kind."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-    id: str
-    player: str
-    press: Press | None = None
-    absence: Absence | None = None
-    vote: Literal["draw", "concede", "none"] | None = None
-    share: str | None = None
-
-
 def looks_like_notice(received: bytes) -> bool:
     """Whether a file has a top-level ``press:``, ``absence:``, ``vote:`` or ``share:`` key
     (a file that has none is judged as an order)."""
@@ -106,6 +77,8 @@ def parse(raw: bytes) -> Parsed:
     if parsed.loaded is None:
         return parsed
     data = parsed.loaded.data
+    from adjudicator.engine.file_models import NoticeFile
+
     problems = [_plainly(p, data) for p in schema_problems(NoticeFile, data)]
     if isinstance(data, dict):
         given = [k for k in KINDS if data.get(k) is not None]

@@ -24,13 +24,13 @@ from dataclasses import dataclass, field
 from importlib.resources import files
 from typing import Any
 
-from adjudicator.engine.orders import Parsed, game_problems
+from adjudicator.engine.orders import Parsed, game_problems, order_schema_problems
 from adjudicator.present.hashes import head_line
 from adjudicator.present.reports import report_environment
 from adjudicator.present.words import say
 from adjudicator.rules import sealing
 from adjudicator.rules.contract import Game, Problem, msg
-from adjudicator.rules.problems import located_all, schema_problems
+from adjudicator.rules.problems import located_all
 from adjudicator.signing.sshsig import NAMESPACE
 
 CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"
@@ -360,7 +360,7 @@ class _Recording(Parsed):
 def _problems(game: Game, context: dict[str, Any], order: dict[str, Any]) -> list[Problem]:
     """What ``check`` finds in ``order`` (as parsed from the page's text): the schema's
     problems, then the game's, as :func:`game_problems` places them."""
-    parsed = _Recording(order, schema_problems(game.order_model(), order))
+    parsed = _Recording(order, order_schema_problems(game, order))
     game_problems(parsed, game, context)
     return parsed.found
 

@@ -33,9 +33,13 @@ The engine calls, in this order of a game's life:
   ``complete`` once the game is over (while it runs, only what is public);
 - ``bot(view, stream)``: a legal order for the demo and the contract tests.
 
-Three parts are optional, read with ``getattr`` (a game without them has none):
+Five parts are optional, read with ``getattr`` (a game without them has none):
 
 - ``notes(context, order)``: problems a valid order should hear without being refused;
+- ``order_fits(order)`` and ``context_fits(context)``: True only when an order file (envelope
+  included) or a form's context fits ``order_model()`` or ``context_model()`` as it is, told
+  in plain Python; False whenever not sure, and the engine then asks the schema. They let a
+  valid order be checked without loading pydantic (a command's start is most of its time);
 - ``forfeit_order(view)``: under ``sealing: commit-reveal``, the order of a seat that committed
   to an order and did not reveal it, from that player's view: a fixed order, the least useful
   the rules allow (without one, such a seat plays the default order);

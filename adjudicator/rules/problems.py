@@ -10,12 +10,13 @@ from __future__ import annotations
 import datetime
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any
-
-from pydantic import BaseModel, ValidationError
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.rules.contract import Msg, Path, Problem, Reason, msg
 from adjudicator.rules.strictyaml import Loaded
+
+if TYPE_CHECKING:  # pydantic loads when a schema is first asked, not when this module is
+    from pydantic import BaseModel
 
 
 def describe_value(value: Any) -> Msg:
@@ -71,6 +72,8 @@ def schema_problems(model: type[BaseModel], data: Any) -> list[Problem]:
 
     A value that fits no member of a union gets one problem naming every member expected.
     """
+    from pydantic import ValidationError
+
     try:
         model.model_validate(data, strict=True)
     except ValidationError as error:

@@ -19,8 +19,6 @@ import re
 import secrets
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
-
 from adjudicator.rules.contract import Problem
 
 DOMAIN = b"adjudicator-order-commitment/1\n"
@@ -32,16 +30,6 @@ COMMIT_EXTENSION = ".commit"
 
 Phase = Literal["orders", "commit", "reveal"]
 """What a turn asks for now: orders (no sealing), commitments, or the reveals."""
-
-
-class Commitment(BaseModel):
-    """A commitment file: the envelope of an order and the SHA-256 of its reveal."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-    id: str
-    player: str
-    turn: int
-    commit: str
 
 
 def commitment_of(reveal: bytes) -> str:

@@ -21,7 +21,7 @@ from adjudicator.rules.rng import Rng, Stream
 from ..plain import clone
 from . import rules
 from .bots import bot_order
-from .checks import english_colour, validate
+from .checks import context_fits, english_colour, order_fits, validate
 from .view import build_view, record
 
 if TYPE_CHECKING:
@@ -51,6 +51,15 @@ class SultanGame:
         from .orders import Context
 
         return Context
+
+    def order_fits(self, order: Any) -> bool:
+        """The order file fits ``order_model()``, told without loading it (optional in the
+        contract; False: ask the schema)."""
+        return order_fits(order)
+
+    def context_fits(self, context: Any) -> bool:
+        """A form's context fits ``context_model()``, told without loading it (optional)."""
+        return context_fits(context)
 
     def templates(self) -> Traversable:
         from importlib.resources import files  # only a command that renders needs it

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from adjudicator.rules.contract import Msg, Path, Problem, msg
+from adjudicator.rules.fits import envelope_fits
 
 ORDER_COLOURS = ("white", "red", "yellow", "green", "blue")
 ORDER_KEYS = ("return", "bid", "bids")
@@ -73,6 +74,63 @@ def _how_many(count: int) -> Msg | int:
 def _listed(values: list[Any]) -> list[Any] | Msg:
     """The values, or the word for none when there are none."""
     return values if values else msg("none-listed")
+
+
+# -- fitting the schemas, without loading them -------------------------------------------------
+_FILE_KEYS = frozenset((*ENVELOPE, *ORDER_KEYS))
+_CONTEXT_KEYS = {"to_do", "hand", "cushions", "drawn", "used_cushions"}
+
+
+def order_fits(order: Any) -> bool:
+    """True only when ``order`` (a whole file) fits ``orders.SultanOrder`` as it is, decided in
+    plain Python: every key typed as the schema types it. False for anything else, fitting or
+    not; the engine then asks the schema (a test holds the schema to finding nothing wherever
+    this is True)."""
+    if not envelope_fits(order, _FILE_KEYS):
+        return False
+    colour = order.get("return")
+    if colour is not None and not (type(colour) is str and english_colour(colour) in ORDER_COLOURS):
+        return False
+    bid, bids = order.get("bid"), order.get("bids")
+    if bid is not None and not _placement_fits(bid):
+        return False
+    return bids is None or (type(bids) is list and all(_placement_fits(b) for b in bids))
+
+
+def _placement_fits(value: Any) -> bool:
+    return (
+        type(value) is dict
+        and value.keys() == {"cushion", "card"}
+        and all(type(number) is int and number >= 1 for number in value.values())
+    )
+
+
+def context_fits(context: Any) -> bool:
+    """True only when a form's ``context`` fits ``orders.Context`` as it is, decided in plain
+    Python (as :func:`order_fits` decides for an order file)."""
+    if type(context) is not dict or context.keys() != _CONTEXT_KEYS:
+        return False
+    to_do, cushions = context["to_do"], context["cushions"]
+    drawn = context["drawn"]
+    return (
+        (to_do is None or (type(to_do) is str and to_do in ORDER_KEYS))
+        and _numbers(context["hand"], 1, 15, 24)
+        and type(cushions) is int
+        and 2 <= cushions <= 3
+        and type(drawn) is list
+        and len(drawn) <= 4
+        and all(type(colour) is str and colour in ORDER_COLOURS for colour in drawn)
+        and _numbers(context["used_cushions"], 1, 3, 3)
+    )
+
+
+def _numbers(values: Any, low: int, high: int, most: int) -> bool:
+    """A list of at most ``most`` whole numbers from ``low`` to ``high``."""
+    return (
+        type(values) is list
+        and len(values) <= most
+        and all(type(v) is int and low <= v <= high for v in values)
+    )
 
 
 def validate(context: Mapping[str, Any], order: Any) -> list[Problem]:

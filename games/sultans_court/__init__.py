@@ -36,16 +36,29 @@ class SultansCourtGame:
     pictures = "adjudicator.present.pictures_sultans_court"  # drawn for HTML pages only
 
     # The schemas (pydantic) load when they are first needed, not when a game is opened to be
-    # read: .orders and .setup import them.
+    # read: .schemas and .setup import them.
     def order_model(self) -> type[BaseModel]:
-        from .orders import CourtOrder
+        from .schemas import CourtOrder
 
         return CourtOrder
 
     def context_model(self) -> type[BaseModel]:
-        from .orders import Context
+        from .schemas import Context
 
         return Context
+
+    def order_fits(self, order: Any) -> bool:
+        """The order file fits ``order_model()``, told without loading it (optional in the
+        contract; False: ask the schema)."""
+        from .orders import order_fits
+
+        return order_fits(order)
+
+    def context_fits(self, context: Any) -> bool:
+        """A form's context fits ``context_model()``, told without loading it (optional)."""
+        from .orders import context_fits
+
+        return context_fits(context)
 
     def templates(self) -> Traversable:
         from importlib.resources import files  # only a command that renders needs it

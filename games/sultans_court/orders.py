@@ -1,5 +1,5 @@
-"""Order files of At the Sultan's Court (docs/rulings.md C6): the pydantic model, the check, the
-canon.
+"""Order files of At the Sultan's Court (docs/rulings.md C6): the check and the canon (the
+schemas, pydantic, are in ``schemas``).
 
 The order body holds ``travel`` (a destination for each of the player's movable vizirs: a city by
 name in any case or by initial, a seat number 1–12, or ``stay``), ``accuse`` (``player.kind``,
@@ -22,11 +22,10 @@ C6).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Any
 
 from adjudicator.rules.contract import Msg, Order, Path, Problem, msg
+from adjudicator.rules.fits import envelope_fits
 
 from .board import (
     CARD_WORDS,
@@ -58,94 +57,6 @@ CARD_NAMES = {
     **{"navires": "Ships", "grâce": "Pardon", "grace": "Pardon"},
 }
 """Every name a card may be written with in an order file (lower case) and the card."""
-
-Kind = Literal["fat", "small", "big"]
-Destination = str | int
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid")
-
-
-Place = (
-    Annotated[int, Field(ge=0, le=POSITIONS - 1)]
-    | Literal["Bukhara", "Tabriz", "Shiraz", "Kaffa", "Gidda", "Uskub", "Isfahan"]
-    | Literal["dungeon1", "dungeon2", "dungeon3", "island", "reserve"]
-)
-
-
-class VizirPlace(_Strict):
-    place: Place
-    seat: Annotated[int, Field(ge=1, le=POSITIONS)] | None
-
-
-class Context(_Strict):
-    """What ``validate`` needs of a player's position; it travels in the order form."""
-
-    player: str
-    players: list[str] = Field(min_length=4, max_length=4)
-    round: int = Field(ge=1)
-    to_do: Literal["orders"] | None
-    first_round_all_travel: bool
-    vizirs: dict[Kind, VizirPlace]
-    # the Pardon cards in the player's hand; absent from forms made before it was carried
-    pardons: int | None = Field(default=None, ge=0, le=6)
-    # the power types in the player's hand; absent from forms made before it was carried
-    held: list[str] | None = Field(default=None, max_length=len(POWER))
-
-
-class Demand(_Strict):
-    """One seat-1 demand: a power card asked of another player (C8)."""
-
-    model_config = ConfigDict(strict=True, extra="forbid", populate_by_name=False)
-    from_: str = Field(alias="from", description="The player asked for the card.")
-    card: str = Field(description="A power type: Horses, Cannons, Gold, Troops, Supplies, Ships.")
-
-
-class PardonPlea(_Strict):
-    """A plea for a vizir in Dungeon 2 or 3; the Pardon card goes under a city's stack (C11)."""
-
-    vizir: str = Field(description="Your vizir: fat, small or big.")
-    city: str = Field(description="The city whose stack gets the Pardon card (name or initial).")
-
-
-class TradeOffer(_Strict):
-    """One power card each way with another player, if their order holds the mirror (C14)."""
-
-    model_config = ConfigDict(strict=True, extra="forbid", populate_by_name=False)
-    with_: str = Field(alias="with", description="The other player.")
-    give: str = Field(description="The power type you give.")
-    get: str = Field(description="The power type you get.")
-
-
-class CourtOrder(_Strict):
-    """An At the Sultan's Court order file: the envelope, travel, accusation, instructions."""
-
-    model_config = ConfigDict(strict=True, extra="forbid", title="At the Sultan's Court order file")
-
-    id: str = Field(description="The game id, as on your order form.")
-    player: str = Field(description="Your player name.")
-    turn: int = Field(ge=1, description="The turn (round) number printed on your order form.")
-    travel: dict[Kind, Destination] | None = Field(
-        default=None,
-        description="A destination for each of your vizirs that can move: a city (name or "
-        "initial B T S K G U I), a seat number 1-12, or stay.",
-    )
-    accuse: str | None = Field(
-        default=None, description="The vizir you accuse, such as bob.big, or none."
-    )
-    kaffa: list[str] = Field(
-        default_factory=list, description="Kaffa preference list: card types, best first."
-    )
-    demand: list[Demand] = Field(
-        default_factory=list, description="Seat-1 demands, tried in order; one is carried out."
-    )
-    pardon: list[PardonPlea] = Field(
-        default_factory=list, description="Pardons: which vizir, and the city for the card."
-    )
-    trades: list[TradeOffer] = Field(
-        default_factory=list, description="Trade offers: one power card each way."
-    )
 
 
 # -- words -------------------------------------------------------------------------------------
@@ -197,6 +108,97 @@ def own_kind(value: Any, player: str | None) -> str | None:
             return None
         text = kind
     return text if text in KINDS else None
+
+
+# -- fitting the schemas, without loading them -------------------------------------------------
+_FILE_KEYS = frozenset((*ENVELOPE, *BODY_KEYS))
+_ENTRY_KEYS = {
+    "demand": {"from", "card"},
+    "pardon": {"vizir", "city"},
+    "trades": {"with", "give", "get"},
+}
+_PLACES = frozenset((*CITIES, *DUNGEONS, ISLAND, RESERVE))
+
+
+def order_fits(order: Any) -> bool:
+    """True only when ``order`` (a whole file) fits ``schemas.CourtOrder`` as it is, decided in
+    plain Python: every key typed as the schema types it. False for anything else, fitting or
+    not; the engine then asks the schema (a test holds the schema to finding nothing wherever
+    this is True)."""
+    if not envelope_fits(order, _FILE_KEYS):
+        return False
+    travel, accuse = order.get("travel"), order.get("accuse")
+    if travel is not None and not (
+        type(travel) is dict
+        and travel.keys() <= set(KINDS)
+        and all(type(value) in (str, int) for value in travel.values())
+    ):
+        return False
+    if accuse is not None and type(accuse) is not str:
+        return False
+    kaffa = order.get("kaffa", [])
+    if type(kaffa) is not list or any(type(card) is not str for card in kaffa):
+        return False
+    return all(_entries_fit(order.get(key, []), keys) for key, keys in _ENTRY_KEYS.items())
+
+
+def _entries_fit(entries: Any, keys: set[str]) -> bool:
+    """A list of entries, each a mapping of exactly ``keys`` to text."""
+    return type(entries) is list and all(
+        type(entry) is dict
+        and entry.keys() == keys
+        and all(type(value) is str for value in entry.values())
+        for entry in entries
+    )
+
+
+def context_fits(context: Any) -> bool:
+    """True only when a form's ``context`` fits ``schemas.Context`` as it is, decided in plain
+    Python (as :func:`order_fits` decides for an order file)."""
+    if type(context) is not dict:
+        return False
+    keys = context.keys()
+    required = {"player", "players", "round", "to_do", "first_round_all_travel", "vizirs"}
+    if not required <= keys <= {*required, "pardons", "held"}:
+        return False
+    players, round_ = context["players"], context["round"]
+    pardons, held = context.get("pardons"), context.get("held")
+    return (
+        type(context["player"]) is str
+        and type(players) is list
+        and len(players) == 4
+        and all(type(name) is str for name in players)
+        and type(round_) is int
+        and round_ >= 1
+        and context["to_do"] in (None, "orders")
+        and type(context["to_do"]) in (type(None), str)
+        and type(context["first_round_all_travel"]) is bool
+        and _vizirs_fit(context["vizirs"])
+        and (pardons is None or (type(pardons) is int and 0 <= pardons <= 6))
+        and (
+            held is None
+            or (
+                type(held) is list and len(held) <= len(POWER) and all(type(h) is str for h in held)
+            )
+        )
+    )
+
+
+def _vizirs_fit(vizirs: Any) -> bool:
+    if type(vizirs) is not dict or not vizirs.keys() <= set(KINDS):
+        return False
+    for info in vizirs.values():
+        if type(info) is not dict or info.keys() != {"place", "seat"}:
+            return False
+        place, seat = info["place"], info["seat"]
+        if not (
+            (type(place) is int and 0 <= place < POSITIONS)
+            or (type(place) is str and place in _PLACES)
+        ):
+            return False
+        if seat is not None and not (type(seat) is int and 1 <= seat <= POSITIONS):
+            return False
+    return True
 
 
 # -- the check ---------------------------------------------------------------------------------
