@@ -160,7 +160,7 @@ def send(games: tuple[Path, ...], config_file: Path | None, retry: bool) -> None
       adjudicator send games/cairo-2026 --retry
     """
     with _mail_errors():
-        from adjudicator.mail.run import retry_all, send_all
+        from adjudicator.mail.daily import retry_all, send_all
 
         settings = _settings(config_file)
         left = retry_all(games, _console()) if retry else []
@@ -193,8 +193,8 @@ def tick(
       * * * * *  adjudicator tick ~/games --maildir ~/Maildir
     """
     with _mail_errors():
-        from adjudicator.mail import run
+        from adjudicator.mail import daily
 
         settings = _settings(config_file)
         source = _source(maildir, mbox, imap, False, settings)
-        run.tick(games, source, settings, _console(stamped=True))
+        daily.tick(games, source, settings, _console(stamped=True))

@@ -1,4 +1,5 @@
-"""The mail commands' sequence over many games: ``ingest``, ``send`` and ``tick``.
+"""The mail commands' sequence over many games: ``ingest`` here, ``send`` and ``tick`` in
+:mod:`adjudicator.mail.daily` (which ``ingest`` does not load).
 
 Each game is worked on alone: one that is locked or cannot be read is named on standard error
 and left for a later run, and the others are done (:func:`each_game`). What a run prints goes
@@ -16,15 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from adjudicator.mail import idle, nogame, sources, telling
+from adjudicator.mail import sources
 from adjudicator.mail.config import MailSettings
-from adjudicator.mail.ingest import Game, Outcome, game_roots, games_in, ingest
-from adjudicator.mail.queue import SendReport
-from adjudicator.mail.retry import retry_failed
-from adjudicator.mail.send import send_game, send_no_game
-from adjudicator.present.status import clock_lines, requeued_line, sent_lines
-from adjudicator.rules.errors import AdjudicatorError, InputRefused, TempFail
-from adjudicator.store import clock
+from adjudicator.mail.ingest import Game, Outcome, games_in, ingest
+from adjudicator.rules.errors import AdjudicatorError, TempFail
 
 if TYPE_CHECKING:
     from adjudicator.mail.sources import Raw
@@ -115,95 +111,6 @@ def _ingest_imap(served: list[Game], settings: MailSettings, say: Console) -> bo
     except imap.ImapUnavailable as error:
         raise TempFail(f"{error}; run again") from None
     return left
-
-
-def retry_all(games: tuple[Path, ...], say: Console) -> list[str]:
-    """Queue again, in every game, what the server refused for good (``send --retry``); the
-    games left for a later run (``send_all``'s ``left``)."""
-    left: list[str] = []
-    for game in games_in(games):
-        with each_game(game.id, left, say):
-            for name in retry_failed(game.root):
-                say.out(requeued_line(game.id, name))
-    return left
-
-
-def send_all(
-    games: tuple[Path, ...],
-    settings: MailSettings,
-    say: Console,
-    left: list[str] | None = None,
-    tell: Callable[[dict[Path, SendReport]], None] | None = None,
-) -> None:
-    """Send what is due in every game; TempFail when anything was left for a later run
-    (``left``: what the run left before), InputRefused when a setting can never work. ``tell``
-    is given each game's report before what belongs to no game is delivered."""
-    failed = []
-    never_works = None
-    left = [] if left is None else left
-    reports: dict[Path, SendReport] = {}
-    for game in games_in(games):
-        report = SendReport()
-        with each_game(game.id, left, say):
-            # after a setting that never works, the same server would fail the same way
-            report = send_game(game.root, settings, deliver_too=never_works is None)
-        reports[game.root] = report
-        for line in sent_lines(game.id, report):
-            say.out(line)
-        if report.failed:
-            failed.append(f"{game.id}: {report.failed}")
-        never_works = never_works or report.never_works
-    if tell is not None:
-        tell(reports)
-    if never_works is None:
-        report = send_no_game(settings)
-        for line in sent_lines(nogame.LABEL, report):
-            say.out(line)
-        if report.failed:
-            failed.append(f"{nogame.LABEL}: {report.failed}")
-        never_works = report.never_works
-    if never_works is not None:
-        raise InputRefused(never_works, [*failed, "what was not sent stays queued"])
-    if failed:
-        raise TempFail("not everything could be sent; run again", failed)
-    if left:
-        raise TempFail(f"left for a later run: {', '.join(dict.fromkeys(left))}")
-
-
-def tick(games: tuple[Path, ...], source: Source, settings: MailSettings, say: Console) -> None:
-    """For cron: mail in first (it wakes a game), then whatever the clock asks of each game that
-    is awake (adjudicate, tell the game master it waits, remind), then send; each game that was
-    done is remembered as idle until its journal changes."""
-    left: list[str] = []
-    if ingest_all(games, source, settings, say):
-        left.append("a message")
-    unreadable: list[tuple[Path, str]] = []
-    awake = idle.awake(game_roots(games), clock.now())
-    served = games_in(awake, unreadable)
-    if served:
-        from adjudicator.mail.clock_step import run_clock  # the engine: only for a game awake
-    for game in served:
-        with each_game(game.id, left, say):
-            for line in clock_lines(game.id, run_clock(game.root, settings)):
-                say.out(line)
-    for root, why in unreadable:
-        left.append(str(root))
-        say.err(f"{root}: left for a later run: the game cannot be read ({why})")
-
-    def tell(reports: dict[Path, SendReport]) -> None:
-        seen = telling.Seen(game_roots(games), served, unreadable, reports)
-        try:
-            lines = telling.tell(seen, settings)
-        except OSError as error:  # the memory cannot be had: nothing is told this run
-            lines = [telling.unremembered(error)]
-        for line in lines:
-            say.err(line)
-
-    send_all(tuple(awake), settings, say, left, tell)
-    for game in served:
-        if game.id not in left:
-            with each_game(game.id, left, say):
-                idle.remember(game.root)
 
 
 @contextmanager
