@@ -1,7 +1,8 @@
 """Every read command on a finished 5-player Sultan game against `python -c "import click"`.
 
-The target: each of `status`, `view`, `report`, `log`, `form` and `check` within 2
-times the bare click import: a command imports only what it needs. A text report or form shown
+The target: each of `status`, `view`, `report`, `log` and `form` within 2
+times the bare click import (`check` is timed with the commands an order runs, in
+benchmarks/commands.py): a command imports only what it needs. A text report or form shown
 before comes from the rendered-report cache (adjudicator/present/rendered.py); the time of its
 first showing, rendered by Jinja, is printed too, for information. Prints each median as a
 ratio and exits 1 when any misses the target. The user's cache folder is a temporary one.
@@ -44,11 +45,6 @@ def main() -> int:
         subprocess.run([script, "new", running, "--setup", folder / "d" / "setup.yaml"], **quiet)
         status = json.loads(_output(script, "status", running, "--json"))
         player = next(iter(status["owed"]))
-        form = folder / "form.yaml"
-        form.write_text(_output(script, "form", running, "--player", player))
-        view = json.loads(_output(script, "view", running, "--player", player, "--json"))
-        order = folder / "order.yaml"
-        order.write_text(form.read_text().replace("\nreturn:\n", f"\nreturn: {view['drawn'][0]}\n"))
         commands = {
             "status": ["status", game],
             "status --json": ["status", game, "--json"],
@@ -59,7 +55,6 @@ def main() -> int:
             "log": ["log", game],
             "log --json": ["log", game, "--json"],
             "form": ["form", running, "--player", player],
-            "check": ["check", str(order), "--form", str(form)],
         }
         click = [sys.executable, "-c", "import click"]
         baseline = median_seconds(click, args.runs)
