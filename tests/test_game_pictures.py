@@ -3,16 +3,19 @@ games name theirs in the presentation layer, a game of another package names its
 
 from __future__ import annotations
 
+import json
 import sys
 import types
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from adjudicator.present import pictures_sultan, pictures_sultans_court
+from adjudicator.present import pictures_sultan, pictures_sultans_court, site
 from adjudicator.present.pictures import drawer
 from adjudicator.store.registry import load_game
+from tests.helpers import run
 
 
 def test_the_built_in_games_name_their_pictures() -> None:
@@ -60,3 +63,51 @@ def test_a_pictures_module_that_is_not_there_is_an_error() -> None:
 
     with pytest.raises(ModuleNotFoundError):
         drawer(Missing())  # type: ignore[arg-type]
+
+
+PICTURES = {
+    "palace": pictures_sultan.palace,
+    "collection": pictures_sultan.collection,
+    "scores": pictures_sultan.scores,
+}
+
+
+def _forget_pictures() -> None:
+    for picture in PICTURES.values():
+        picture.from_text.cache_clear()  # type: ignore[attr-defined]
+
+
+def test_a_site_draws_each_picture_once_for_what_it_shows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    result = run("demo", "sultan", "--players", "3", "--dir", tmp_path / "demo")
+    assert result.exit_code == 0, result.output
+    gamedir = tmp_path / "demo" / "game"
+    _forget_pictures()
+    finished = []
+    real = pictures_sultan._finish
+    monkeypatch.setattr(pictures_sultan, "_finish", lambda image: finished.append(1) or real(image))
+    files = site.build(gamedir)
+    shown = set()
+    for path in gamedir.glob("turns/*/views/*.json"):
+        view = json.loads(path.read_text(encoding="utf-8"))["view"]
+        drawn = pictures_sultan.draw({"view": view}, "en")
+        for name in drawn:
+            keys = PICTURES[name].keys  # type: ignore[attr-defined]
+            part = {key: view[key] for key in keys if key in view}
+            shown.add((name, json.dumps(part)))
+    pages = [name for name in files if name.endswith(".html") and "turn-" in name]
+    assert len(finished) == len(shown) < len(pages)
+    finished.clear()
+    assert site.build(gamedir) == files  # the second time, every picture is one kept
+    assert not finished
+
+
+def test_a_picture_is_drawn_from_its_entries_alone() -> None:
+    _forget_pictures()
+    mine = {"collection": {"red": 2}, "players": ["a", "b"]}
+    assert pictures_sultan.collection({**mine, "hand": [1, 2, 3]}) == pictures_sultan.collection(
+        mine
+    )
+    other = {"collection": {"red": 1}, "players": ["a", "b"]}
+    assert pictures_sultan.collection(other) != pictures_sultan.collection(mine)

@@ -14,8 +14,10 @@ URIs for ``report --format html``, as ``cid:`` parts of the report mail.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import io
+import json
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -25,8 +27,11 @@ if TYPE_CHECKING:
     from adjudicator.rules.contract import Game
 
 Drawer = Callable[[Mapping[str, Any], str], dict[str, bytes]]
+Picture = Callable[[Mapping[str, Any]], bytes]
 CID_DOMAIN = "adjudicator"
 """A picture ``palace`` is the part ``<palace@adjudicator>`` of a report mail."""
+KEPT = 128
+"""How many pictures of each kind :func:`drawn_from` keeps (a site, many readers' mail)."""
 
 
 def drawer(game: Game) -> Drawer | None:
@@ -46,3 +51,27 @@ def png(image: Image.Image) -> bytes:
     # Level 6 (zlib's default) makes files some 7% larger than 9 in an eighth of the time.
     image.save(buffer, "PNG", optimize=False, compress_level=6)
     return buffer.getvalue()
+
+
+def drawn_from(*keys: str) -> Callable[[Picture], Picture]:
+    """A picture drawn from the entries ``keys`` of a view alone, and drawn once for the same
+    entries: the picture of one view is the same on every page that shows it, and a reader's
+    page shows another's picture only when what it is drawn from is the same text. The drawing
+    function is given those entries (as the JSON text they are kept by reads them back) and
+    nothing else of the view; the last :data:`KEPT` pictures of each kind are kept."""
+
+    def wrap(picture: Picture) -> Picture:
+        @functools.lru_cache(maxsize=KEPT)
+        def from_text(text: str) -> bytes:
+            return picture(json.loads(text))
+
+        @functools.wraps(picture)
+        def drawn(view: Mapping[str, Any]) -> bytes:
+            part = {key: view[key] for key in keys if key in view}
+            return from_text(json.dumps(part, ensure_ascii=False, separators=(",", ":")))
+
+        drawn.keys = keys  # type: ignore[attr-defined]  # what it is drawn from
+        drawn.from_text = from_text  # type: ignore[attr-defined]  # what it keeps
+        return drawn
+
+    return wrap

@@ -22,7 +22,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from adjudicator.present.pictures import png
+from adjudicator.present.pictures import drawn_from, png
 
 COLOURS = ["white", "red", "yellow", "green", "blue"]
 VALUES = {"white": 1, "red": 2, "yellow": 3, "green": 4, "blue": 5}
@@ -119,6 +119,7 @@ def _finish(image: Image.Image) -> bytes:
     return png(image.quantize(colors=64, method=fast, dither=Image.Dither.NONE))
 
 
+@drawn_from("offered", "cushions", "placements", "drawn", "returned")
 def palace(view: Mapping[str, Any]) -> bytes:
     offered: list[str] | None = view.get("offered")
     count = len(offered) if offered is not None else int(view.get("cushions") or 0)
@@ -176,6 +177,7 @@ def _counts_row(draw: ImageDraw.ImageDraw, x: int, y: int, jewels: Mapping[str, 
         draw.text((gx + 28, y), str(held), fill=INK if held else FAINT, font=_font(15), anchor="lm")
 
 
+@drawn_from("collections", "collection", "players")
 def collection(view: Mapping[str, Any]) -> bytes:
     everyone: Mapping[str, Mapping[str, int]] | None = view.get("collections")
     if everyone is None:
@@ -197,6 +199,7 @@ def collection(view: Mapping[str, Any]) -> bytes:
     return _finish(image)
 
 
+@drawn_from("result", "standings", "players")
 def scores(view: Mapping[str, Any]) -> bytes:
     result = view["result"]["scores"]
     winners = set(view["result"].get("winners") or [])
