@@ -16,11 +16,13 @@ from __future__ import annotations
 import base64
 import hashlib
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 
 from markupsafe import Markup
 
+from adjudicator.present.deferred import Deferred
 from adjudicator.present.hashes import chain
 from adjudicator.present.pictures import CID_DOMAIN, drawer
 from adjudicator.present.reports import (
@@ -94,7 +96,18 @@ def render_page(
         ended=doc.get("ended"),
         conceded=doc.get("conceded"),
         forfeited=doc.get("forfeited"),
-        text=render_view(game, meta, doc, lang, head, checking=False, answering=answer is not None),
+        text=Deferred(
+            partial(
+                render_view,
+                game,
+                meta,
+                doc,
+                lang,
+                head,
+                checking=False,
+                answering=answer is not None,
+            )
+        ),
         answering=answer is not None,
         answer_block=Markup(answer) if answer is not None else None,
         chain=chain(doc, head),

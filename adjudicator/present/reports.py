@@ -28,6 +28,7 @@ from typing import Any
 import jinja2
 
 from adjudicator.present.catalogs import DEFAULT, environment, translations
+from adjudicator.present.deferred import DeferringContext
 from adjudicator.present.hashes import chain, head_line, say_filter
 from adjudicator.present.words import say
 from adjudicator.rules.contract import Game, Msg, State, msg
@@ -58,6 +59,7 @@ def _new_environment(game: Game, lang: str) -> jinja2.Environment:
         [jinja2.FileSystemLoader(str(game.templates())), jinja2.FileSystemLoader(str(common))]
     )
     env = environment(loader, translations(game, lang), _is_html)
+    env.context_class = DeferringContext  # a page's ``text`` is made only if shown
     env.filters["joined"] = lambda items: (
         ", ".join(str(i) for i in items) if items else say(msg("list-none"), game, lang)
     )
