@@ -170,3 +170,17 @@ def test_a_process_keeps_few_journals_parsed(tmp_path: Path) -> None:
         (root / gamedir.LOG).write_text('{"type": "created"}\n')
         assert GameDir(root).log() == [{"type": "created"}]
     assert len(gamedir._LOGS) == gamedir.KEEP_LOGS
+
+
+def test_a_summary_handed_out_stays_as_the_journal_stood(tmp_path: Path) -> None:
+    """A step asks for its game's summary several times; what it was handed before a line was
+    written is not read on under its feet."""
+    table = Table(tmp_path, players=3)
+    player = next(iter(table.status()["owed"]))
+    before = GameDir(table.gamedir).summary()
+    lines = before.facts.lines
+    assert GameDir(table.gamedir).summary() is before  # asked again: the same, not read again
+    revise(table, player, "again.yaml")
+    after = GameDir(table.gamedir).summary()
+    assert (before.facts.lines, after.facts.lines) == (lines, lines + 1)
+    assert player not in before.facts.in_effect[1] and player in after.facts.in_effect[1]

@@ -54,7 +54,11 @@ def summary(root: Path, data: bytes, created: bytes, read: Callable[[str], bytes
     """The summary of ``data``, the journal of the game at ``root`` (``created``: its
     ``game.json``; ``read``: the bytes of a file of the game), from where the kept one ends."""
     end = data.rfind(b"\n") + 1
-    entry = usercache.folder("summary") / f"{usercache.game_key(root)}.bin"
+    name = usercache.game_key(root)
+    known = _KEPT.get(name)
+    if known is not None and known[:2] == (data[:end], created) and _same_files(known[2], read):
+        return known[2]
+    entry = usercache.folder("summary") / f"{name}.bin"
     kept = _load(entry, data, created, read)
     if kept is None:
         meta = journal.parse(created)
@@ -62,7 +66,7 @@ def summary(root: Path, data: bytes, created: bytes, read: Callable[[str], bytes
             0, "", "", {}, journal.Facts(), journal.SeatsFold(meta, {}), journal.ClockFold()
         )
     if kept.end == end:
-        return kept
+        return _keep(name, data[:end], created, kept)
 
     def reading(rel: str) -> Any:
         found = read(rel)
@@ -78,7 +82,31 @@ def summary(root: Path, data: bytes, created: bytes, read: Callable[[str], bytes
     kept.end, kept.digest = end, hashlib.sha256(data[:end]).hexdigest()
     kept.created = hashlib.sha256(created).hexdigest()
     usercache.write(entry, _MAGIC + b"\n" + marshal.dumps(_plain(kept)))
+    return _keep(name, data[:end], created, kept)
+
+
+_KEPT: dict[str, tuple[bytes, bytes, Summary]] = {}
+"""The summaries handed out last in this process, with the journal's bytes and ``game.json``
+they summarise: a step asks for its game's several times. One handed out is never read on
+(the next lines are read into a copy from the cache folder), so what a caller holds stays as
+the journal stood when they asked."""
+KEEP = 8
+
+
+def _keep(name: str, data: bytes, created: bytes, kept: Summary) -> Summary:
+    _KEPT.pop(name, None)
+    _KEPT[name] = (data, created, kept)
+    while len(_KEPT) > KEEP:
+        del _KEPT[next(iter(_KEPT))]
     return kept
+
+
+def _same_files(kept: Summary, read: Callable[[str], bytes]) -> bool:
+    """Whether each file the seats were read from still holds the bytes it held."""
+    try:
+        return all(hashlib.sha256(read(rel)).hexdigest() == d for rel, d in kept.read.items())
+    except OSError:
+        return False
 
 
 def _load(entry: Path, data: bytes, created: bytes, read: Callable[[str], bytes]) -> Summary | None:
@@ -92,12 +120,9 @@ def _load(entry: Path, data: bytes, created: bytes, read: Callable[[str], bytes]
             return None
         if hashlib.sha256(created).hexdigest() != kept.created:
             return None
-        for rel, digest in kept.read.items():
-            if hashlib.sha256(read(rel)).hexdigest() != digest:
-                return None
-    except (OSError, ValueError, EOFError, TypeError, KeyError, AttributeError):
+    except (ValueError, EOFError, TypeError, KeyError, AttributeError):
         return None
-    return kept
+    return kept if _same_files(kept, read) else None
 
 
 def _plain(kept: Summary) -> dict[str, Any]:
