@@ -184,3 +184,13 @@ def test_a_summary_handed_out_stays_as_the_journal_stood(tmp_path: Path) -> None
     after = GameDir(table.gamedir).summary()
     assert (before.facts.lines, after.facts.lines) == (lines, lines + 1)
     assert player not in before.facts.in_effect[1] and player in after.facts.in_effect[1]
+
+
+def test_a_queued_report_counts_for_its_own_turn_alone() -> None:
+    """The clocks of every turn are read at once: a player's queued report is its turn's."""
+    assert journal.report_turn("mail/queue/000007-report-12-bob.eml") == 12
+    assert journal.report_turn("mail/queue/000007-report-2-bob-smith.eml") == 2
+    assert journal.report_turn("mail/queue/000010-report-2-gm.eml") is None  # the gm's copy
+    assert journal.report_turn("mail/queue/000007-report-02-bob.eml") is None
+    assert journal.report_turn("mail/queue/000007-welcome-bob.eml") is None
+    assert journal.report_turn("mail/sent/000007-report-2-bob.eml") is None

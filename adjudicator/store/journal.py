@@ -194,13 +194,6 @@ def moved_by(deadline: datetime, wait: timedelta) -> datetime:
         return deadline
 
 
-def _held(entry: dict[str, Any], turn: int, held: set[str]) -> None:
-    """Follow the turn's queued reports through one line: those it queued, those it moved."""
-    held.update(path for path in entry.get("files") or {} if is_report(path, turn))
-    for source in entry.get("moved") or {}:
-        held.discard(source)
-
-
 class ClockFold:
     """The clock of every turn, read line by line (:func:`clock`); it can go on from where it
     stopped (:mod:`adjudicator.store.summary` keeps it between commands). A line changes only
