@@ -5,6 +5,7 @@ is refused where it was before); a command on a long game reads only the lines a
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import asdict
 from pathlib import Path
@@ -194,3 +195,29 @@ def test_a_queued_report_counts_for_its_own_turn_alone() -> None:
     assert journal.report_turn("mail/queue/000007-report-02-bob.eml") is None
     assert journal.report_turn("mail/queue/000007-welcome-bob.eml") is None
     assert journal.report_turn("mail/sent/000007-report-2-bob.eml") is None
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"",
+        b"\n\n",
+        b'{"type": "created"}',
+        b'\n\n{"type": "created"}\n{"type": "paused"}\ntorn',
+        b'{"type": "created"}\r\n{"type": "paused"}\r\n',
+        b'{"type": "created"}\n{"type": "paused", "x": "' + b"y" * 300_000 + b'"}\n' + b"z" * 99,
+        b"\n" * 100_000 + b'{"type": "created"}\n',
+    ],
+)
+def test_the_head_and_the_first_line_are_read_from_the_journals_ends(
+    tmp_path: Path, data: bytes
+) -> None:
+    """``head`` reads the journal's end and ``exists`` its start, and find what reading the whole
+    journal finds (lines longer than a block, a torn last line, CRLF)."""
+    (tmp_path / gamedir.LOG).write_bytes(data)
+    (tmp_path / "game.json").write_text("{}")
+    store = GameDir(tmp_path)
+    lines = data[: data.rfind(b"\n") + 1].splitlines(keepends=True)
+    assert store.head() == (hashlib.sha256(lines[-1]).hexdigest() if lines else gamedir.GENESIS)
+    entries = store.log()
+    assert store.exists() == (bool(entries) and entries[0].get("type") == "created")

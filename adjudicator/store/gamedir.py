@@ -132,17 +132,44 @@ KEEP_LOGS = 8
 """At most this many journals are kept parsed (a ``tick`` over many games reads each once)."""
 
 
-def _first_line(data: bytes) -> Any:
-    """The first of the journal ``data``'s complete lines (as :meth:`GameDir.log` reads them),
-    parsed; None when there is none."""
-    start, end = 0, data.rfind(b"\n") + 1
-    while start < end:
-        stop = data.index(b"\n", start) + 1
-        for line in data[start:stop].splitlines():
-            if line:
-                return journal.parse(line)
-        start = stop
+def _first_line(path: Path) -> Any:
+    """The first of the journal's complete lines (as :meth:`GameDir.log` reads them), parsed;
+    None when there is none. Only the bytes up to it are read."""
+    try:
+        with open(path, "rb") as handle:
+            data = b""
+            while block := handle.read(_BLOCK):
+                data += block
+                for line in data[: data.rfind(b"\n") + 1].splitlines():
+                    if line:
+                        return journal.parse(line)
+    except FileNotFoundError:
+        pass
     return None
+
+
+def _last_lines(path: Path) -> bytes:
+    """The end of the journal, from a newline before its last complete line (or the whole
+    journal): what :meth:`GameDir.head` needs, without reading the lines before."""
+    try:
+        with open(path, "rb") as handle:
+            size = handle.seek(0, os.SEEK_END)
+            start, block = size, _BLOCK
+            while start > 0:
+                start = max(0, start - block)
+                handle.seek(start)
+                data = handle.read(size - start)
+                end = data.rfind(b"\n") + 1
+                if end and data.rfind(b"\n", 0, end - 1) >= 0:
+                    return data
+                block *= 2
+            handle.seek(0)
+            return handle.read(size)
+    except FileNotFoundError:
+        return b""
+
+
+_BLOCK = 1 << 16
 
 
 def dump_json(data: Any, sort_keys: bool = True) -> bytes:
@@ -201,13 +228,13 @@ class GameDir:
         """A game: ``game.json`` and a journal whose first line says it was created."""
         if not (self.root / "game.json").is_file():
             return False
-        first = _first_line(self.log_bytes())
+        first = _first_line(self.root / LOG)
         return first is not None and first.get("type") == "created"
 
     def require(self) -> None:
         if self.exists():
             return
-        if (self.root / MARKER).exists() and _first_line(self.log_bytes()) is None:
+        if (self.root / MARKER).exists() and _first_line(self.root / LOG) is None:
             raise UsageProblem(
                 f"{self.root}: a `new` was cut short here; run `adjudicator new` again "
                 "(it moves what was left aside)"
@@ -258,7 +285,7 @@ class GameDir:
 
     def head(self) -> str:
         """The SHA-256 of the journal's last complete line (the chain head)."""
-        data = self.log_bytes()
+        data = _last_lines(self.root / LOG)
         end = data.rfind(b"\n") + 1
         last = data[data.rfind(b"\n", 0, end - 1) + 1 : end].splitlines(keepends=True)
         return hashlib.sha256(last[-1]).hexdigest() if end else GENESIS
