@@ -14,31 +14,19 @@ import tempfile
 import time
 from pathlib import Path
 
-import yaml
+from timing import NAMES, sultan_setup
 
 from adjudicator.engine import create, intake, queries
 from adjudicator.signing import keys, sshsig
 
 TARGET = 1.0
-NAMES = ["alice", "bob", "carol", "dave", "erin"]
 
 
 def main() -> int:
     root = Path(tempfile.mkdtemp(prefix="adjudicator-bench-"))
-    for name in NAMES:
-        keys.generate(root / name, name)
-    setup = {
-        "game": "sultan",
-        "id": "bench",
-        "seed": "0123456789abcdef0123456789abcdef",
-        "players": [
-            {"name": n, "email": f"{n}@example.org", "key_file": f"{n}.pub"} for n in NAMES
-        ],
-        "options": {"jewel_choice": "random"},
-    }
-    (root / "setup.yaml").write_text(yaml.safe_dump(setup))
+    setup = sultan_setup(root)
     gamedir = root / "game"
-    create.new(gamedir, root / "setup.yaml")
+    create.new(gamedir, setup)
     player = NAMES[0]
     hand = queries.view(gamedir, player)["hand"]
     body = f"id: bench\nplayer: {player}\nturn: 1\nbid:\n  cushion: 1\n  card: {hand[0]}\n"

@@ -1,4 +1,5 @@
-"""What the benchmarks share: timing a command, and finding the installed `adjudicator`."""
+"""What the benchmarks share: timing a command, finding the installed `adjudicator`, and the
+5-player Sultan setup they play."""
 
 from __future__ import annotations
 
@@ -45,3 +46,28 @@ def paired(
 def adjudicator() -> str:
     """The `adjudicator` command of this Python's environment."""
     return shutil.which("adjudicator") or str(Path(sys.executable).parent / "adjudicator")
+
+
+NAMES = ["alice", "bob", "carol", "dave", "erin"]
+
+
+def sultan_setup(root: Path) -> Path:
+    """A 5-player Sultan setup in ``root`` (game id ``bench``), each player's key beside it."""
+    import yaml
+
+    from adjudicator.signing import keys
+
+    for name in NAMES:
+        keys.generate(root / name, name)
+    setup = {
+        "game": "sultan",
+        "id": "bench",
+        "seed": "0123456789abcdef0123456789abcdef",
+        "players": [
+            {"name": n, "email": f"{n}@example.org", "key_file": f"{n}.pub"} for n in NAMES
+        ],
+        "options": {"jewel_choice": "random"},
+    }
+    path = root / "setup.yaml"
+    path.write_text(yaml.safe_dump(setup))
+    return path

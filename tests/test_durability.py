@@ -13,26 +13,30 @@ from typing import Any
 
 import pytest
 
-from adjudicator.store import failpoint
+from adjudicator.store import failpoint, usercache
 from adjudicator.store import gamedir as store
 from tests.helpers import Table, run
 
 
 class Recorder:
-    """The disk operations of one command, in order."""
+    """The disk operations of one command on its game, in order (the user's cache folder, which
+    is never the commit point, left out)."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.events: list[tuple[str, str]] = []
+        cache = os.path.abspath(usercache.folder(""))
         real_replace, real_mkdir = os.replace, os.mkdir
         real_fsync_dir, real_reached = store._fsync_dir, failpoint.reached
 
         def replace(source: Any, target: Any, *args: Any, **kwargs: Any) -> None:
             real_replace(source, target, *args, **kwargs)
-            self.events.append(("rename", os.path.abspath(target)))
+            if not os.path.abspath(target).startswith(cache):
+                self.events.append(("rename", os.path.abspath(target)))
 
         def mkdir(path: Any, *args: Any, **kwargs: Any) -> None:
             real_mkdir(path, *args, **kwargs)
-            self.events.append(("mkdir", os.path.abspath(path)))
+            if not os.path.abspath(path).startswith(cache):
+                self.events.append(("mkdir", os.path.abspath(path)))
 
         def fsync_dir(folder: Path | str) -> None:
             real_fsync_dir(folder)

@@ -8,6 +8,7 @@ a commitment, a reveal or an order by its keys, and the turn's phase says which 
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -284,8 +285,7 @@ def _store_order(handle: OpenGame, taken: Taken) -> bool:
     store = handle.dir
     turn, player = taken.turn, taken.player
     folder = f"{store.turn_dir(turn)}/orders"
-    existing = store.root / folder
-    count = len(list(existing.glob(f"{player}-*.yaml"))) if existing.is_dir() else 0
+    count = _count(store.root / folder, f"{player}-*.yaml")
     name = f"{player}-{count + 1}.yaml"
     store.write_bytes(f"{folder}/{name}", taken.signed)
     store.write_bytes(f"{folder}/{name}.sig", taken.signature)
@@ -303,6 +303,17 @@ def _store_order(handle: OpenGame, taken: Taken) -> bool:
         entry["kind"] = "commitment"
     took(handle, entry)
     return replaces
+
+
+def _count(folder: Path, pattern: str) -> int:
+    """How many names in ``folder`` match ``pattern`` (as ``Path.glob`` would count them,
+    without making a path of each of the folder's thousands of files)."""
+    from fnmatch import filter as matching
+
+    try:
+        return len(matching(os.listdir(folder), pattern))
+    except (FileNotFoundError, NotADirectoryError):
+        return 0
 
 
 def took(handle: OpenGame, entry: dict[str, Any]) -> None:

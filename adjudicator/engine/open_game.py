@@ -33,11 +33,15 @@ class OpenGame:
         """``log``: the journal as it stood at a line (``verify`` judges each order again as the
         game stood when it was taken), instead of the journal read now."""
         self.dir = root if isinstance(root, GameDir) else GameDir(root)
+        self._log = log
+        self._clocks: journal.ClockFold | None = None
         if log is None:
             self.dir.require()
-        self.log = self.dir.log() if log is None else log
-        self.facts = journal.facts(self.log)
-        self.meta = journal.seats(self.dir.created(), self.log, self.dir.read_json)
+            summary = self.dir.summary()  # the journal read on from where it was last read
+            self.facts, self.meta, self._clocks = summary.facts, summary.meta(), summary.clocks
+        else:
+            self.facts = journal.facts(log)
+            self.meta = journal.seats(self.dir.created(), log, self.dir.read_json)
         self.game: Game = load_game(self.meta["game"])
         self.pending: list[dict[str, Any]] = []
         self.noticed: list[dict[str, Any]] = []
@@ -52,6 +56,14 @@ class OpenGame:
         self.seating: dict[str, Any] = {}
         """What this step changed of an open game's seats (docs/signup.md), as its line says
         it: ``joins``, ``leaves``, ``left``, ``confirmed``, ``seated``, ``turned_away``."""
+
+    @property
+    def log(self) -> list[dict[str, Any]]:
+        """The journal's lines as the game was opened (read when first asked for: most commands
+        need only what its summary says)."""
+        if self._log is None:
+            self._log = self.dir.log()[: self.facts.lines]
+        return self._log
 
     @property
     def players(self) -> list[str]:
@@ -179,6 +191,8 @@ class OpenGame:
         return [p["name"] for p in self.meta["players"] if p.get("resigned")]
 
     def clock(self) -> journal.Clock:
+        if self._clocks is not None:
+            return self._clocks.result(self.turn())
         return journal.clock(self.log, self.turn())
 
     def over(self) -> bool:

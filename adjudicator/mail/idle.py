@@ -11,7 +11,6 @@ and opens no state. A missing, damaged or stale note only means the game is open
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from datetime import datetime, timedelta
@@ -19,16 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator import __version__
+from adjudicator.store import usercache
 from adjudicator.store.gamedir import LOG, MARKER
 
 NOTE_VERSION = 1
 
 
 def _note(root: Path) -> Path:
-    import platformdirs
-
-    key = hashlib.sha256(str(root.resolve()).encode("utf-8", "surrogateescape")).hexdigest()
-    return Path(platformdirs.user_cache_dir("adjudicator")) / "idle" / f"{key[:32]}.json"
+    return usercache.folder("idle") / f"{usercache.game_key(root)}.json"
 
 
 def _journal_now(root: Path) -> list[Any] | None:
@@ -44,7 +41,7 @@ def asleep(root: Path, now: datetime) -> bool:
     if (root / MARKER).exists():
         return False  # a step cut short: the next command finishes or discards it
     try:
-        note = json.loads(_note(root).read_text(encoding="utf-8"))
+        note = json.loads(usercache.read(_note(root)) or b"null")
         until = note["until"]
         if note["journal"] != _journal_now(root) or note["journal"] is None:
             return False
@@ -108,13 +105,5 @@ def remember(root: Path) -> None:
         now = clock.now()
         coming = [*_clock_instants(meta, times), *_next_day(meta, status, times, now)]
         until = min((t for t in coming if t > now), default=None)
-    try:
-        note.parent.mkdir(parents=True, exist_ok=True)
-        text = json.dumps(
-            {"journal": journal, "until": None if until is None else until.isoformat()}
-        )
-        tmp = note.with_name(f".{note.name}.{os.getpid()}.tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, note)
-    except OSError:
-        pass  # no note: the game is opened next time, as before
+    text = json.dumps({"journal": journal, "until": None if until is None else until.isoformat()})
+    usercache.write(note, text.encode())  # or no note: the game is opened next time, as before

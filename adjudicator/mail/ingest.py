@@ -133,7 +133,7 @@ class Game:
     def processed(self) -> set[str]:
         """The Message-IDs processed for this game, as its journal says: each keyed
         (:meth:`keyed`), or as received in journals written before they were."""
-        return journal.processed(GameDir(self.root).log())
+        return GameDir(self.root).facts().processed
 
     def keyed(self, key: str) -> str:
         """The message key ``key`` as the journal keeps it: its HMAC-SHA-256 under the game's

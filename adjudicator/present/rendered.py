@@ -30,6 +30,7 @@ from typing import Any
 
 from adjudicator import __version__
 from adjudicator.present.hashes import TEXT_HEAD_DIGITS
+from adjudicator.store import usercache
 from adjudicator.store.registry import BUILT_IN
 
 KEEP = 2000
@@ -98,19 +99,13 @@ def _fingerprint(folder: str) -> str:
 
 
 def _folder() -> Path:
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("adjudicator")) / "rendered"
+    return usercache.folder("rendered")
 
 
 def _read(entry: Path) -> tuple[str, str] | None:
-    """The placeholder and the text of an entry: its checksum line, then both."""
-    try:
-        data = entry.read_bytes()
-    except OSError:
-        return None
-    checksum, _, kept = data.partition(b"\n")
-    if hashlib.sha256(kept).hexdigest().encode() != checksum:
+    """The placeholder and the text of an entry (:func:`usercache.read`)."""
+    kept = usercache.read(entry)
+    if kept is None:
         return None
     placeholder, _, body = kept.partition(b"\n")
     try:
@@ -120,21 +115,12 @@ def _read(entry: Path) -> tuple[str, str] | None:
 
 
 def _write(entry: Path, placeholder: str, text: str) -> None:
-    kept = placeholder.encode("ascii") + b"\n" + text.encode("utf-8")
-    data = hashlib.sha256(kept).hexdigest().encode() + b"\n" + kept
-    try:
-        entry.parent.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        entry.parent.mkdir(mode=0o700, exist_ok=True)
-        temporary = entry.with_name(f".{entry.name}.{os.getpid()}.tmp")
-        temporary.unlink(missing_ok=True)
-        # A game master's report holds every hand: for this user's eyes only.
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(temporary, entry)
-        _prune(entry.parent.parent)
-    except OSError:
-        return  # a cache that cannot be written only means rendering again next time
+    # A game master's report holds every hand: for this user's eyes only (usercache.write).
+    if usercache.write(entry, placeholder.encode("ascii") + b"\n" + text.encode("utf-8")):
+        try:
+            _prune(entry.parent.parent)
+        except OSError:
+            return  # pruned next time
 
 
 def _prune(folder: Path) -> None:

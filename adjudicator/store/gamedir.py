@@ -31,7 +31,7 @@ from typing import Any
 
 from adjudicator.rules.digests import Digester
 from adjudicator.rules.errors import Locked, NotNow, UsageProblem
-from adjudicator.store import failpoint, journal
+from adjudicator.store import failpoint, journal, summary
 
 LOCK_TIMEOUT = 30.0
 LOG = "log.jsonl"
@@ -127,7 +127,49 @@ def durable_point() -> None:
 
 
 _LOGS: dict[str, tuple[bytes, list[dict[str, Any]]]] = {}
-"""Each journal read in this process: its complete lines' bytes and their entries."""
+"""The journals read last in this process: their complete lines' bytes and their entries."""
+KEEP_LOGS = 8
+"""At most this many journals are kept parsed (a ``tick`` over many games reads each once)."""
+
+
+def _first_line(path: Path) -> Any:
+    """The first of the journal's complete lines (as :meth:`GameDir.log` reads them), parsed;
+    None when there is none. Only the bytes up to it are read."""
+    try:
+        with open(path, "rb") as handle:
+            data = b""
+            while block := handle.read(_BLOCK):
+                data += block
+                for line in data[: data.rfind(b"\n") + 1].splitlines():
+                    if line:
+                        return journal.parse(line)
+    except FileNotFoundError:
+        pass
+    return None
+
+
+def _last_lines(path: Path) -> bytes:
+    """The end of the journal, from a newline before its last complete line (or the whole
+    journal): what :meth:`GameDir.head` needs, without reading the lines before."""
+    try:
+        with open(path, "rb") as handle:
+            size = handle.seek(0, os.SEEK_END)
+            start, block = size, _BLOCK
+            while start > 0:
+                start = max(0, start - block)
+                handle.seek(start)
+                data = handle.read(size - start)
+                end = data.rfind(b"\n") + 1
+                if end and data.rfind(b"\n", 0, end - 1) >= 0:
+                    return data
+                block *= 2
+            handle.seek(0)
+            return handle.read(size)
+    except FileNotFoundError:
+        return b""
+
+
+_BLOCK = 1 << 16
 
 
 def dump_json(data: Any, sort_keys: bool = True) -> bytes:
@@ -186,13 +228,13 @@ class GameDir:
         """A game: ``game.json`` and a journal whose first line says it was created."""
         if not (self.root / "game.json").is_file():
             return False
-        lines = self.log()
-        return bool(lines) and lines[0].get("type") == "created"
+        first = _first_line(self.root / LOG)
+        return first is not None and first.get("type") == "created"
 
     def require(self) -> None:
         if self.exists():
             return
-        if (self.root / MARKER).exists() and not self.log():
+        if (self.root / MARKER).exists() and _first_line(self.root / LOG) is None:
             raise UsageProblem(
                 f"{self.root}: a `new` was cut short here; run `adjudicator new` again "
                 "(it moves what was left aside)"
@@ -231,20 +273,22 @@ class GameDir:
         data = self.log_bytes()
         end = data.rfind(b"\n") + 1
         key = str(self.root / LOG)
-        known, parsed = _LOGS.get(key, (b"", []))
+        known, parsed = _LOGS.pop(key, (b"", []))
         if end < len(known) or data[: len(known)] != known:
             known, parsed = b"", []
         fresh = [journal.parse(line) for line in data[len(known) : end].splitlines() if line]
         parsed = [*parsed, *fresh]
         _LOGS[key] = (data[:end], parsed)
+        while len(_LOGS) > KEEP_LOGS:  # the one read longest ago goes
+            del _LOGS[next(iter(_LOGS))]
         return list(parsed)
 
     def head(self) -> str:
         """The SHA-256 of the journal's last complete line (the chain head)."""
-        data = self.log_bytes()
+        data = _last_lines(self.root / LOG)
         end = data.rfind(b"\n") + 1
-        lines = data[:end].splitlines(keepends=True)
-        return hashlib.sha256(lines[-1]).hexdigest() if lines else GENESIS
+        last = data[data.rfind(b"\n", 0, end - 1) + 1 : end].splitlines(keepends=True)
+        return hashlib.sha256(last[-1]).hexdigest() if end else GENESIS
 
     def append_log(self, entry: dict[str, Any]) -> dict[str, Any]:
         """Append one line, chained to the one before (``prev``), and fsync it: the commit
@@ -285,14 +329,25 @@ class GameDir:
 
     def meta(self) -> dict[str, Any]:
         """The game now: ``game.json`` with the seats as the journal changed them."""
-        return journal.seats(self.created(), self.log(), self.read_json)
+        return self.summary().meta()
 
     @staticmethod
     def turn_dir(turn: int) -> str:
         return f"turns/{turn:04d}"
 
     def facts(self) -> journal.Facts:
-        return journal.facts(self.log())
+        """What the journal says (:func:`journal.facts`), from its summary (read in full while
+        ``new`` makes the game: it has no ``game.json`` yet)."""
+        if not (self.root / "game.json").is_file():
+            return journal.facts(self.log())
+        return self.summary().facts
+
+    def summary(self) -> summary.Summary:
+        """The journal's summary (:mod:`adjudicator.store.summary`): read on from where the
+        one kept in the user's cache folder ends, when it is this journal's."""
+        return summary.summary(
+            self.root, self.log_bytes(), self.read_bytes("game.json"), self.read_bytes
+        )
 
     def state(self, turn: int) -> dict[str, Any]:
         data: dict[str, Any] = self.read_json(f"{self.turn_dir(turn)}/state.json")

@@ -173,6 +173,18 @@ def is_report(path: str, turn: int) -> bool:
     )
 
 
+def report_turn(path: str) -> int | None:
+    """The turn of a player's queued report at ``path`` (:func:`is_report`), or None."""
+    if not path.startswith("mail/queue/"):
+        return None  # most files of a game: at once
+    rest = path.rpartition("/")[2].partition("-")[2]
+    number = rest.removeprefix("report-").partition("-")[0]
+    if not rest.startswith("report-") or not number.isdigit() or str(int(number)) != number:
+        return None
+    turn = int(number)
+    return turn if is_report(path, turn) else None
+
+
 def moved_by(deadline: datetime, wait: timedelta) -> datetime:
     """``deadline`` moved on by the whole minutes of ``wait`` (a deadline is shown to the minute;
     it stays at the end of the calendar)."""
@@ -182,47 +194,65 @@ def moved_by(deadline: datetime, wait: timedelta) -> datetime:
         return deadline
 
 
-def _held(entry: dict[str, Any], turn: int, held: set[str]) -> None:
-    """Follow the turn's queued reports through one line: those it queued, those it moved."""
-    held.update(path for path in entry.get("files") or {} if is_report(path, turn))
-    for source in entry.get("moved") or {}:
-        held.discard(source)
+class ClockFold:
+    """The clock of every turn, read line by line (:func:`clock`); it can go on from where it
+    stopped (:mod:`adjudicator.store.summary` keeps it between commands). A line changes only
+    the turns it names, and a queued report only its own turn's wait, so each turn's clock is
+    the one a reading of the whole log for that turn alone gives."""
 
+    def __init__(self) -> None:
+        self.states: dict[int, Clock] = {}
+        self.paused: datetime | None = None
+        self.resumed_from: datetime | None = None
+        self.held: dict[int, set[str]] = {}
+        """Per turn, its reports still queued."""
+        self.since: dict[int, datetime] = {}
+        """Per turn, when its reports were last queued after none was."""
 
-def clock(log: list[dict[str, Any]], turn: int) -> Clock:
-    """The clock of ``turn`` (the current one) from the whole log, read in order."""
-    state = Clock(turn)
-    paused: datetime | None = None
-    resumed_from: datetime | None = None
-    held: set[str] = set()
-    since: datetime | None = None
-    for entry in log:
+    def feed(self, entry: dict[str, Any]) -> None:
+        """Read one more line."""
         kind = entry["type"]
         if entry.get("files") or entry.get("moved"):
-            was_held = bool(held)
-            _held(entry, turn, held)
-            if held and not was_held:
-                since = _time(entry["at"])
+            self._hold(entry)
         if kind == "paused":
-            paused = _time(entry["at"])
+            self.paused = _time(entry["at"])
         elif kind == "resumed":
-            resumed_from, paused = paused, None
+            self.resumed_from, self.paused = self.paused, None
+        for turn in _named_turns(entry):
+            self._feed_turn(entry, kind, turn)
+
+    def _hold(self, entry: dict[str, Any]) -> None:
+        at = entry["at"]
+        for path in entry.get("files") or {}:
+            turn = report_turn(path)
+            if turn is not None:
+                held = self.held.setdefault(turn, set())
+                if not held:
+                    self.since[turn] = _time(at)
+                held.add(path)
+        for source in entry.get("moved") or {}:
+            turn = report_turn(source)
+            if turn is not None:
+                self.held.get(turn, set()).discard(source)
+
+    def _feed_turn(self, entry: dict[str, Any], kind: str, turn: int) -> None:
+        state = self.states.setdefault(turn, Clock(turn))
         opens = (kind == "created" and entry["turn"] == turn) or (
             kind == "adjudicated" and entry["turn"] == turn - 1
         )
         reveal, dealt = entry.get("reveal"), entry.get("dealt")
         if opens:  # a turn opened again after a rollback starts afresh
-            state = Clock(turn, opened=_time(entry["at"]))
+            self.states[turn] = Clock(turn, opened=_time(entry["at"]))
             if entry.get("deadline"):
-                state.deadline = _time(entry["deadline"])
+                self.states[turn].deadline = _time(entry["deadline"])
         elif dealt and dealt["turn"] == turn:  # the step that took the last share dealt
-            state = Clock(turn, opened=_time(entry["at"]))
+            self.states[turn] = Clock(turn, opened=_time(entry["at"]))
             if dealt.get("deadline"):
-                state.deadline = _time(dealt["deadline"])
+                self.states[turn].deadline = _time(dealt["deadline"])
         elif reveal and reveal["turn"] == turn:  # the reveal is a phase with its own clock
-            state = Clock(turn, opened=_time(entry["at"]))
+            self.states[turn] = Clock(turn, opened=_time(entry["at"]))
             if reveal.get("deadline"):
-                state.deadline = _time(reveal["deadline"])
+                self.states[turn].deadline = _time(reveal["deadline"])
         elif (
             entry.get("deadline_moved") and entry["deadline_moved"]["turn"] == turn
         ):  # an absence (extend)
@@ -231,12 +261,12 @@ def clock(log: list[dict[str, Any]], turn: int) -> Clock:
             state.deadline = _time(entry["mailed"]["deadline"])
             state.stood.append((_time(entry["mailed"]["since"]), _time(entry["at"])))
         elif entry.get("turn") != turn:
-            continue
+            return
         elif kind == "resumed":
             if entry.get("deadline"):
                 state.deadline = _time(entry["deadline"])
-            if resumed_from is not None and state.opened is not None:
-                state.stood.append((max(resumed_from, state.opened), _time(entry["at"])))
+            if self.resumed_from is not None and state.opened is not None:
+                state.stood.append((max(self.resumed_from, state.opened), _time(entry["at"])))
         elif kind in ("deadline", "extended") and entry.get("deadline"):
             state.deadline = _time(entry["deadline"])
         elif kind == "rolled-back":
@@ -247,16 +277,42 @@ def clock(log: list[dict[str, Any]], turn: int) -> Clock:
             )
         elif kind == "waiting":
             state.waited.append(_time(entry["deadline"]))
-    state.paused_since = paused
-    if held and state.opened is not None and since is not None:
-        state.mail_since, state.mail_held = max(since, state.opened), held
-    return state
+
+    def result(self, turn: int) -> Clock:
+        """The clock of ``turn`` as the lines read so far leave it (a copy: reading on changes
+        nothing)."""
+        state = copy.deepcopy(self.states.get(turn, Clock(turn)))
+        state.paused_since = self.paused
+        held, since = self.held.get(turn), self.since.get(turn)
+        if held and state.opened is not None and since is not None:
+            state.mail_since, state.mail_held = max(since, state.opened), set(held)
+        return state
 
 
-def mailed(log: list[dict[str, Any]], moved: dict[str, str], at: datetime) -> dict[str, Any] | None:
-    """The ``mailed`` entry of a line written ``at`` that moves ``moved``: when it takes the
-    current turn's last queued report out of the queue and the wait moved the deadline."""
-    times = clock(log, facts(log).turn)
+def _named_turns(entry: dict[str, Any]) -> set[int]:
+    """The turns whose clock a line may change: the one it names, opens, deals, reveals, or
+    whose deadline it moves."""
+    named = {entry.get("turn")}
+    if entry["type"] == "adjudicated":
+        named.add(entry["turn"] + 1)
+    for key in ("dealt", "reveal", "deadline_moved", "mailed"):
+        if entry.get(key):
+            named.add(entry[key]["turn"])
+    return {turn for turn in named if isinstance(turn, int)}
+
+
+def clock(log: list[dict[str, Any]], turn: int) -> Clock:
+    """The clock of ``turn`` (the current one) from the whole log, read in order."""
+    fold = ClockFold()
+    for entry in log:
+        fold.feed(entry)
+    return fold.result(turn)
+
+
+def mailed(times: Clock, moved: dict[str, str], at: datetime) -> dict[str, Any] | None:
+    """The ``mailed`` entry of a line written ``at`` that moves ``moved``, the clock of the
+    current turn being ``times``: when it takes the turn's last queued report out of the queue
+    and the wait moved the deadline."""
     if not times.mail_held or times.mail_held - set(moved) or times.mail_since is None:
         return None
     if times.deadline is None:
@@ -320,6 +376,55 @@ class Facts:
     signup_told: int = 0
     """The journal lines before this index had the mail of their sign-up queued (confirmation
     requests, seats taken and refused, a game that did not start)."""
+    names_files: bool = False
+    """A line names the files its step made (journals written before they were have none: the
+    next step adopts the game's files)."""
+
+    def feed(self, entry: dict[str, Any]) -> None:
+        """Read one more line of the journal."""
+        self.lines += 1
+        self.names_files = self.names_files or "files" in entry
+        kind = entry["type"]
+        self.files.update(entry.get("files") or {})
+        for source, target in (entry.get("moved") or {}).items():
+            if source in self.files:
+                self.files[target] = self.files.pop(source)
+        if kind == "created":
+            self.signup = entry.get("signup")
+        self.started = self.started or bool(entry.get("started"))
+        self.closed = self.closed or bool(entry.get("closed"))
+        if kind == "created" or entry.get("dealt"):
+            waits = kind == "created" and entry.get("turn") == 0  # the deal waits for shares
+            self.turn = 0 if waits else 1
+            self.in_effect[1] = {}
+        elif kind == "adjudicated":
+            self.turn = entry["turn"] + 1
+            self.ended = entry.get("ended")
+            self.in_effect[self.turn] = {}
+            self.committed[self.turn] = {}  # a turn opened again after a rollback: afresh
+            self.revealing.pop(self.turn, None)
+        elif kind == "rolled-back":
+            self.turn = entry["turn"]
+            self.ended = None
+            self.queued.discard(entry["turn"] + 1)
+        elif kind in ("queued", "adopted"):
+            self.queued.update(entry.get("turns") or [])
+            self.announced = max(self.announced, entry.get("announced") or 0)
+            self.welcomed = max(self.welcomed, entry.get("welcomed") or 0)
+            self.asked_shares = self.asked_shares or bool(entry.get("asked_shares"))
+            self.signup_told = max(self.signup_told, entry.get("signup_told") or 0)
+        for order in order_entries(entry):
+            kept = self.committed if order.get("kind") == "commitment" else self.in_effect
+            kept.setdefault(order["turn"], {})[order["player"]] = order
+            self.accepted[order_digest(order)] = order["turn"]
+        for notice in entry.get("notices") or []:
+            self.notices.append(notice)
+            self.accepted[notice["digest"]] = notice["turn"]
+        if entry.get("reveal"):
+            self.revealing[entry["reveal"]["turn"]] = entry["reveal"]
+        if entry.get("message_id"):
+            self.processed.add(entry["message_id"])
+        self.processed.update(entry.get("processed") or [])
 
 
 def order_entries(entry: dict[str, Any]) -> list[dict[str, Any]]:
@@ -339,61 +444,10 @@ def order_digest(order: dict[str, Any]) -> str:
 
 def facts(log: list[dict[str, Any]]) -> Facts:
     """The facts of the journal ``log``, read in order."""
-    result = Facts(lines=len(log))
+    result = Facts()
     for entry in log:
-        kind = entry["type"]
-        result.files.update(entry.get("files") or {})
-        for source, target in (entry.get("moved") or {}).items():
-            if source in result.files:
-                result.files[target] = result.files.pop(source)
-        if kind == "created":
-            result.signup = entry.get("signup")
-        result.started = result.started or bool(entry.get("started"))
-        result.closed = result.closed or bool(entry.get("closed"))
-        if kind == "created" or entry.get("dealt"):
-            waits = kind == "created" and entry.get("turn") == 0  # the deal waits for shares
-            result.turn = 0 if waits else 1
-            result.in_effect[1] = {}
-        elif kind == "adjudicated":
-            result.turn = entry["turn"] + 1
-            result.ended = entry.get("ended")
-            result.in_effect[result.turn] = {}
-            result.committed[result.turn] = {}  # a turn opened again after a rollback: afresh
-            result.revealing.pop(result.turn, None)
-        elif kind == "rolled-back":
-            result.turn = entry["turn"]
-            result.ended = None
-            result.queued.discard(entry["turn"] + 1)
-        elif kind in ("queued", "adopted"):
-            result.queued.update(entry.get("turns") or [])
-            result.announced = max(result.announced, entry.get("announced") or 0)
-            result.welcomed = max(result.welcomed, entry.get("welcomed") or 0)
-            result.asked_shares = result.asked_shares or bool(entry.get("asked_shares"))
-            result.signup_told = max(result.signup_told, entry.get("signup_told") or 0)
-        for order in order_entries(entry):
-            kept = result.committed if order.get("kind") == "commitment" else result.in_effect
-            kept.setdefault(order["turn"], {})[order["player"]] = order
-            result.accepted[order_digest(order)] = order["turn"]
-        for notice in entry.get("notices") or []:
-            result.notices.append(notice)
-            result.accepted[notice["digest"]] = notice["turn"]
-        if entry.get("reveal"):
-            result.revealing[entry["reveal"]["turn"]] = entry["reveal"]
-        if entry.get("message_id"):
-            result.processed.add(entry["message_id"])
-        result.processed.update(entry.get("processed") or [])
+        result.feed(entry)
     return result
-
-
-def processed(log: list[dict[str, Any]]) -> set[str]:
-    """:attr:`Facts.processed` alone: the Message-IDs of mail processed for the game, as the
-    journal keeps them (``ingest`` asks this of every game for every message it reads)."""
-    found: set[str] = set()
-    for entry in log:
-        if entry.get("message_id"):
-            found.add(entry["message_id"])
-        found.update(entry.get("processed") or [])
-    return found
 
 
 def addresses(entry: dict[str, Any], read: Callable[[str], Any]) -> tuple[str, str]:
@@ -426,21 +480,22 @@ def former_keys(created: dict[str, Any], log: list[dict[str, Any]]) -> list[dict
     return found
 
 
-def seats(
-    created: dict[str, Any], log: list[dict[str, Any]], read: Callable[[str], Any]
-) -> dict[str, Any]:
-    """The game as ``new`` made it (``game.json``) with the seats the journal changed since:
-    ``replaced`` (address, key, language; a resigned seat plays again) and ``resigned``;
-    ``read`` reads a file of the game (the addresses a ``replaced`` line names)."""
-    meta = copy.deepcopy(created)
-    by_name = {seat["name"]: seat for seat in meta["players"]}
-    joins: dict[str, dict[str, Any]] = {}
-    for entry in log:
-        if "signup" in meta:
-            _signup_seats(entry, meta, by_name, joins, read)
-        seat = by_name.get(entry.get("player", ""))
+class SeatsFold:
+    """The seats as the journal changes them, read line by line (:func:`seats`); it can go on
+    from where it stopped (:mod:`adjudicator.store.summary` keeps it between commands)."""
+
+    def __init__(self, meta: dict[str, Any], joins: dict[str, dict[str, Any]]) -> None:
+        self.meta = meta
+        self.joins = joins
+        self.by_name = {seat["name"]: seat for seat in meta["players"]}
+
+    def feed(self, entry: dict[str, Any], read: Callable[[str], Any]) -> None:
+        """Read one more line; ``read`` reads a file of the game."""
+        if "signup" in self.meta:
+            _signup_seats(entry, self.meta, self.by_name, self.joins, read)
+        seat = self.by_name.get(entry.get("player", ""))
         if seat is None:
-            continue
+            return
         if entry["type"] == "replaced":
             seat["email"], seat["key"] = addresses(entry, read)[0], entry["key"]
             if "lang" in entry:
@@ -448,7 +503,18 @@ def seats(
             seat.pop("resigned", None)
         elif entry["type"] == "resigned":
             seat["resigned"] = entry["turn"]
-    return meta
+
+
+def seats(
+    created: dict[str, Any], log: list[dict[str, Any]], read: Callable[[str], Any]
+) -> dict[str, Any]:
+    """The game as ``new`` made it (``game.json``) with the seats the journal changed since:
+    ``replaced`` (address, key, language; a resigned seat plays again) and ``resigned``;
+    ``read`` reads a file of the game (the addresses a ``replaced`` line names)."""
+    fold = SeatsFold(copy.deepcopy(created), {})
+    for entry in log:
+        fold.feed(entry, read)
+    return fold.meta
 
 
 def joins(log: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:

@@ -94,7 +94,7 @@ def step(root: Path, kind: str, timeout: float | None = None) -> Iterator[Step]:
         store.require()
     with store.locked(timeout), batched():
         recover(store)
-        before = journal.facts(store.log())
+        before = store.facts()
         present = tracked(store)
         strays = present - set(before.files)
         lost = set(before.files) - present
@@ -156,7 +156,9 @@ def finish(
         entry["moved"] = moved
     if any(_report_left(source, target) for source, target in moved.items()):
         when = datetime.fromisoformat(entry["at"])
-        if (wait := journal.mailed(store.log(), moved, when)) is not None:
+        kept = store.summary()
+        times = kept.clocks.result(kept.facts.turn)
+        if (wait := journal.mailed(times, moved, when)) is not None:
             entry["mailed"] = wait  # the turn's last report left: its deadline moves
     return store.append_log(entry)
 
@@ -176,15 +178,15 @@ def recover(store: GameDir) -> str | None:
     """Finish or discard a step cut short (under the lock); what was done, or None."""
     _mend_log(store)
     marker = store.marker()
-    log = store.log()
+    facts = store.facts()
     if marker is None:
-        if log and not any("files" in entry for entry in log):
+        if facts.lines and not facts.names_files:
             _adopt(store)
         return None
-    if 0 <= marker.get("lines", -1) < len(log):
+    if 0 <= marker.get("lines", -1) < facts.lines:
         _end(store)
         return None
-    known = journal.facts(log).files
+    known = facts.files
     plan = marker.get("plan")
     if plan is not None:
         for source, target in plan["moves"]:
@@ -371,7 +373,7 @@ def differences(store: GameDir) -> list[Difference]:
         problems.append(
             Difference(MARKER, msg("doctor-step-cut-short", kind=str(marker.get("kind"))))
         )
-    known = journal.facts(store.log()).files
+    known = store.facts().files
     present = tracked(store)
     for rel, digest in sorted(known.items()):
         if rel not in present:

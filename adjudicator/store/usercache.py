@@ -1,0 +1,56 @@
+"""The user's cache folder: what commands keep between runs to answer faster, never in a game
+directory and never the commit point (deleting any of it is always safe).
+
+Each entry is written whole or not at all (a temporary file renamed over it), readable by its
+user alone, and carries the SHA-256 of what it holds: a damaged entry reads as missing. A folder
+that cannot be written (a read-only home) only means nothing is kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+
+def folder(name: str) -> Path:
+    """The cache's folder ``name`` (``idle``, ``rendered``, ``summary``)."""
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("adjudicator")) / name
+
+
+def game_key(root: Path) -> str:
+    """A name for the game at ``root`` in a cache folder (its resolved path, hashed)."""
+    path = str(root.resolve()).encode("utf-8", "surrogateescape")
+    return hashlib.sha256(path).hexdigest()[:32]
+
+
+def read(entry: Path) -> bytes | None:
+    """What ``entry`` holds, or None when it is missing or damaged."""
+    try:
+        data = entry.read_bytes()
+    except OSError:
+        return None
+    checksum, _, kept = data.partition(b"\n")
+    if hashlib.sha256(kept).hexdigest().encode() != checksum:
+        return None
+    return kept
+
+
+def write(entry: Path, kept: bytes) -> bool:
+    """Keep ``kept`` in ``entry`` (its folders made for its user alone); False when it could
+    not be written."""
+    data = hashlib.sha256(kept).hexdigest().encode() + b"\n" + kept
+    try:
+        entry.parent.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        entry.parent.mkdir(mode=0o700, exist_ok=True)
+        temporary = entry.with_name(f".{entry.name}.{os.getpid()}.tmp")
+        temporary.unlink(missing_ok=True)
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(temporary, entry)
+    except OSError:
+        return False
+    return True

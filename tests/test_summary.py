@@ -1,0 +1,223 @@
+"""The journal's summary kept in the user's cache folder (adjudicator/store/summary.py): it says
+what the whole journal read from its first line says, at every step of a game; a damaged, stale
+or foreign entry is not used; a journal edited before the summarised point is read again (and
+is refused where it was before); a command on a long game reads only the lines after it."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict
+from pathlib import Path
+
+import pytest
+
+from adjudicator.engine.open_game import OpenGame
+from adjudicator.store import gamedir, journal, summary, usercache
+from adjudicator.store.gamedir import GameDir
+from tests.helpers import Table, run, ssh_sign
+
+
+def the_whole_fold(root: Path) -> tuple[journal.Facts, dict, journal.Clock]:
+    """What the journal says read from its first line, without any summary."""
+    store = GameDir(root)
+    log = store.log()
+    facts = journal.facts(log)
+    meta = journal.seats(store.created(), log, store.read_json)
+    return facts, meta, journal.clock(log, facts.turn)
+
+
+def assert_summary_is_the_fold(root: Path) -> None:
+    kept = GameDir(root).summary()
+    facts, meta, clock = the_whole_fold(root)
+    assert asdict(kept.facts) == asdict(facts)
+    assert kept.meta() == meta
+    assert asdict(kept.clocks.result(facts.turn)) == asdict(clock)
+    handle = OpenGame(root)
+    assert asdict(handle.clock()) == asdict(clock)
+    assert handle.log == GameDir(root).log()
+
+
+def revise(table: Table, player: str, name: str) -> None:
+    """``player`` sends their order again (other bytes: a comment that names the revision)."""
+    path = table.write(name, table.order_text(player, table.legal(player)) + f"# {name}\n")
+    ssh_sign(table.keys[player], path)
+    result = run("submit", table.gamedir, path)
+    assert result.exit_code == 0, result.output
+
+
+def entry(root: Path) -> Path:
+    return usercache.folder("summary") / f"{usercache.game_key(root)}.bin"
+
+
+def test_the_summary_says_what_the_whole_journal_says_at_every_step(tmp_path: Path) -> None:
+    table = Table(tmp_path, players=3, schedule={"deadline": "48h"})
+    assert_summary_is_the_fold(table.gamedir)
+    steps = [
+        ("pause", table.gamedir),
+        ("resume", table.gamedir),
+        ("extend", table.gamedir, "--by", "24h"),
+    ]
+    for step in steps:
+        assert run(*step).exit_code == 0
+        assert_summary_is_the_fold(table.gamedir)
+    for _ in range(2):
+        table.play_turn()
+        assert_summary_is_the_fold(table.gamedir)
+    player = next(iter(table.status()["owed"]))
+    for revision in range(3):
+        revise(table, player, f"again-{revision}.yaml")
+        assert_summary_is_the_fold(table.gamedir)
+    assert run("resign", table.gamedir, "--player", "carol").exit_code == 0
+    assert_summary_is_the_fold(table.gamedir)
+    table.play_turn()
+    assert_summary_is_the_fold(table.gamedir)
+    assert run("rollback", table.gamedir).exit_code == 0
+    assert_summary_is_the_fold(table.gamedir)
+
+
+def test_a_summary_read_on_from_any_point_is_the_whole_fold(tmp_path: Path) -> None:
+    """The summary kept after each line, read on to the end, says what the whole journal says."""
+    table = Table(tmp_path, players=3)
+    table.play_turn()
+    table.play_turn()
+    store = GameDir(table.gamedir)
+    data = store.log_bytes()
+    ends = [i + 1 for i, byte in enumerate(data) if byte == ord("\n")]
+    created = store.read_bytes("game.json")
+    for end in ends:
+        entry(table.gamedir).unlink(missing_ok=True)
+        summary.summary(table.gamedir, data[:end], created, store.read_bytes)
+        assert_summary_is_the_fold(table.gamedir)
+
+
+def test_a_damaged_or_foreign_summary_is_not_used(tmp_path: Path) -> None:
+    one = Table(tmp_path / "one", players=3)
+    other = Table(tmp_path / "other", players=3)
+    other.play_turn()
+    GameDir(one.gamedir).summary()
+    GameDir(other.gamedir).summary()
+    kept = entry(one.gamedir).read_bytes()
+    entry(one.gamedir).write_bytes(kept[:-10] + b"0123456789")  # damaged
+    assert_summary_is_the_fold(one.gamedir)
+    entry(one.gamedir).write_bytes(b"not a summary at all")
+    assert_summary_is_the_fold(one.gamedir)
+    entry(one.gamedir).write_bytes(entry(other.gamedir).read_bytes())  # another game's
+    assert_summary_is_the_fold(one.gamedir)
+    assert GameDir(one.gamedir).facts().turn == 1
+
+
+def test_a_journal_edited_before_the_summarised_point_is_read_again_and_refused(
+    tmp_path: Path,
+) -> None:
+    table = Table(tmp_path, players=3)
+    table.play_turn()
+    assert table.status()["turn"] == 2  # the summary is kept
+    log = table.gamedir / gamedir.LOG
+    lines = log.read_bytes().splitlines(keepends=True)
+    middle = json.loads(lines[1])
+    assert middle["type"] == "submitted"
+    assert len(middle["orders"]) == 1
+    middle["orders"] = []  # the order taken out
+    edited = json.dumps(middle, sort_keys=True, ensure_ascii=False).encode() + b"\n"
+    log.write_bytes(b"".join([lines[0], edited, *lines[2:]]))
+    assert_summary_is_the_fold(table.gamedir)
+    assert GameDir(table.gamedir).facts().in_effect[1] == {}
+    result = run("doctor", table.gamedir)
+    assert result.exit_code != 0
+    assert "line 3 does not follow the line before it" in result.output, result.output
+
+
+def test_a_command_on_a_long_game_reads_only_the_lines_after_the_summary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = Table(tmp_path, players=3)
+    player = next(iter(table.status()["owed"]))
+    for revision in range(6):
+        revise(table, player, f"again-{revision}.yaml")
+    table.status()  # the summary is kept up to here
+    revise(table, player, "last.yaml")
+    fed: list[int] = []
+    real_feed = journal.Facts.feed
+
+    def feed(self: journal.Facts, line: dict) -> None:
+        fed.append(1)
+        real_feed(self, line)
+
+    def log(self: GameDir) -> list:
+        raise AssertionError("the whole journal was read")
+
+    monkeypatch.setattr(journal.Facts, "feed", feed)
+    monkeypatch.setattr(GameDir, "log", log)
+    for command in (
+        ["status", table.gamedir],
+        ["view", table.gamedir, "--player", player],
+        ["report", table.gamedir, "--player", player],
+    ):
+        fed.clear()
+        result = run(*command)
+        assert result.exit_code == 0, result.output
+        assert len(fed) <= 1, command  # the submit's line, once
+    fed.clear()
+    revise(table, player, "after.yaml")
+    assert len(fed) == 0  # nothing new to read: the step's line is read by the next command
+
+
+def test_a_process_keeps_few_journals_parsed(tmp_path: Path) -> None:
+    gamedir._LOGS.clear()
+    for number in range(gamedir.KEEP_LOGS + 5):
+        root = tmp_path / f"game-{number}"
+        root.mkdir()
+        (root / gamedir.LOG).write_text('{"type": "created"}\n')
+        assert GameDir(root).log() == [{"type": "created"}]
+    assert len(gamedir._LOGS) == gamedir.KEEP_LOGS
+
+
+def test_a_summary_handed_out_stays_as_the_journal_stood(tmp_path: Path) -> None:
+    """A step asks for its game's summary several times; what it was handed before a line was
+    written is not read on under its feet."""
+    table = Table(tmp_path, players=3)
+    player = next(iter(table.status()["owed"]))
+    before = GameDir(table.gamedir).summary()
+    lines = before.facts.lines
+    assert GameDir(table.gamedir).summary() is before  # asked again: the same, not read again
+    revise(table, player, "again.yaml")
+    after = GameDir(table.gamedir).summary()
+    assert (before.facts.lines, after.facts.lines) == (lines, lines + 1)
+    assert player not in before.facts.in_effect[1] and player in after.facts.in_effect[1]
+
+
+def test_a_queued_report_counts_for_its_own_turn_alone() -> None:
+    """The clocks of every turn are read at once: a player's queued report is its turn's."""
+    assert journal.report_turn("mail/queue/000007-report-12-bob.eml") == 12
+    assert journal.report_turn("mail/queue/000007-report-2-bob-smith.eml") == 2
+    assert journal.report_turn("mail/queue/000010-report-2-gm.eml") is None  # the gm's copy
+    assert journal.report_turn("mail/queue/000007-report-02-bob.eml") is None
+    assert journal.report_turn("mail/queue/000007-welcome-bob.eml") is None
+    assert journal.report_turn("mail/sent/000007-report-2-bob.eml") is None
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"",
+        b"\n\n",
+        b'{"type": "created"}',
+        b'\n\n{"type": "created"}\n{"type": "paused"}\ntorn',
+        b'{"type": "created"}\r\n{"type": "paused"}\r\n',
+        b'{"type": "created"}\n{"type": "paused", "x": "' + b"y" * 300_000 + b'"}\n' + b"z" * 99,
+        b"\n" * 100_000 + b'{"type": "created"}\n',
+    ],
+)
+def test_the_head_and_the_first_line_are_read_from_the_journals_ends(
+    tmp_path: Path, data: bytes
+) -> None:
+    """``head`` reads the journal's end and ``exists`` its start, and find what reading the whole
+    journal finds (lines longer than a block, a torn last line, CRLF)."""
+    (tmp_path / gamedir.LOG).write_bytes(data)
+    (tmp_path / "game.json").write_text("{}")
+    store = GameDir(tmp_path)
+    lines = data[: data.rfind(b"\n") + 1].splitlines(keepends=True)
+    assert store.head() == (hashlib.sha256(lines[-1]).hexdigest() if lines else gamedir.GENESIS)
+    entries = store.log()
+    assert store.exists() == (bool(entries) and entries[0].get("type") == "created")
