@@ -60,11 +60,26 @@ def summary(root: Path, data: bytes, created: bytes, read: Callable[[str], bytes
         return known[2]
     entry = usercache.folder("summary") / f"{name}.bin"
     kept = _load(entry, data, created, read)
-    if kept is None:
-        meta = journal.parse(created)
-        kept = Summary(
-            0, "", "", {}, journal.Facts(), journal.SeatsFold(meta, {}), journal.ClockFold()
-        )
+    if kept is not None:
+        try:
+            return _read_on(name, entry, data, end, created, read, kept)
+        except Exception:  # a kept summary the folds cannot go on from
+            pass  # read from the first line: an error there is the journal's own
+    meta = journal.parse(created)
+    kept = Summary(0, "", "", {}, journal.Facts(), journal.SeatsFold(meta, {}), journal.ClockFold())
+    return _read_on(name, entry, data, end, created, read, kept)
+
+
+def _read_on(
+    name: str,
+    entry: Path,
+    data: bytes,
+    end: int,
+    created: bytes,
+    read: Callable[[str], bytes],
+    kept: Summary,
+) -> Summary:
+    """``kept`` read on to ``end``, kept in ``entry`` and in this process."""
     if kept.end == end:
         return _keep(name, data[:end], created, kept)
 
@@ -115,14 +130,75 @@ def _load(entry: Path, data: bytes, created: bytes, read: Callable[[str], bytes]
     if found is None or not found.startswith(_MAGIC + b"\n"):
         return None
     try:
-        kept = _of_plain(marshal.loads(found[len(_MAGIC) + 1 :]))
+        plain = marshal.loads(found[len(_MAGIC) + 1 :])
+        if not _shaped(plain):
+            return None
+        kept = _of_plain(plain)
         if hashlib.sha256(data[: kept.end]).hexdigest() != kept.digest:
             return None
         if hashlib.sha256(created).hexdigest() != kept.created:
             return None
-    except (ValueError, EOFError, TypeError, KeyError, AttributeError):
+        return kept if _same_files(kept, read) else None
+    except Exception:  # whatever an entry holds, it only means none is kept
         return None
-    return kept if _same_files(kept, read) else None
+
+
+_FACTS = {f.name: getattr(journal.Facts(), f.name) for f in fields(journal.Facts)}
+_CLOCK = {f.name: getattr(journal.Clock(0), f.name) for f in fields(journal.Clock)}
+
+
+def _shaped(plain: Any) -> bool:
+    """Whether ``plain`` holds what :func:`_plain` writes, each field of its kind: an entry
+    made by hand, or by a version whose facts had other fields, is not used (a field it lacks
+    would read as its default, not as what the journal says)."""
+    if not isinstance(plain, dict) or set(plain) != _PLAIN:
+        return False
+    facts, seats, clocks = plain["facts"], plain["seats"], plain["clocks"]
+    return (
+        type(plain["end"]) is int
+        and plain["end"] >= 0
+        and isinstance(plain["digest"], str)
+        and isinstance(plain["created"], str)
+        and _mapping(plain["read"], str, str)
+        and _fields(facts, _FACTS)
+        and _mapping(facts["files"], str, str)
+        and _mapping(facts["accepted"], str, int)
+        and isinstance(seats, list)
+        and len(seats) == 2
+        and _mapping(seats[1], str, dict)
+        and isinstance(seats[0], dict)
+        and isinstance(seats[0].get("players"), list)
+        and all(isinstance(p, dict) and "name" in p for p in seats[0]["players"])
+        and isinstance(clocks, dict)
+        and set(clocks) == {"states", "paused", "resumed_from", "held", "since"}
+        and _mapping(clocks["states"], int, dict)
+        and all(_fields(c, _CLOCK, _TIMES) for c in clocks["states"].values())
+        and _mapping(clocks["held"], int, set)
+        and _mapping(clocks["since"], int, str)
+    )
+
+
+_PLAIN = {"end", "digest", "created", "read", "facts", "seats", "clocks"}
+
+
+def _mapping(value: Any, key: type, kind: type) -> bool:
+    return isinstance(value, dict) and all(
+        type(k) is key and isinstance(v, kind) for k, v in value.items()
+    )
+
+
+def _fields(value: Any, like: dict[str, Any], times: tuple[str, ...] = ()) -> bool:
+    """Whether ``value`` has exactly the fields of ``like``, each of its default's type (any
+    for a default of None but ``times``, which are text or None)."""
+    if not isinstance(value, dict) or set(value) != set(like):
+        return False
+    for name, default in like.items():
+        if name in times:
+            if value[name] is not None and not isinstance(value[name], str):
+                return False
+        elif default is not None and type(value[name]) is not type(default):
+            return False
+    return True
 
 
 def _plain(kept: Summary) -> dict[str, Any]:

@@ -1,0 +1,140 @@
+"""The journal's summary in the user's cache folder under attack: an entry that passes its
+checksum but does not hold what a summary holds (made by hand, by another build of the
+program, or by a version whose folds knew fewer facts) is not used, and never ends a command
+in a traceback; what the command answers is what the whole journal says."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import marshal
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adjudicator.store import gamedir, summary, usercache
+from adjudicator.store.gamedir import GameDir
+from tests.helpers import Table, run
+from tests.test_summary import assert_summary_is_the_fold, entry
+
+
+def kept_plain(root: Path) -> dict[str, Any]:
+    """The summary kept for the game at ``root``, as the plain values written to the cache."""
+    GameDir(root).summary()
+    found = usercache.read(entry(root))
+    assert found is not None
+    plain: dict[str, Any] = marshal.loads(found[len(summary._MAGIC) + 1 :])
+    return plain
+
+
+def keep(root: Path, plain: dict[str, Any]) -> None:
+    """Put ``plain`` in the cache as the game's summary: checksum and header as a real one."""
+    assert usercache.write(entry(root), summary._MAGIC + b"\n" + marshal.dumps(plain))
+    summary._KEPT.clear()  # a new command: nothing handed out in this process
+
+
+def _read_a_list(plain: dict[str, Any]) -> None:
+    plain["read"] = ["addresses.json"]
+
+
+def _read_not_a_path(plain: dict[str, Any]) -> None:
+    plain["read"] = {1: "0" * 64}
+
+
+def _files_missing_from_the_start(plain: dict[str, Any]) -> None:
+    plain["end"], plain["digest"] = 0, hashlib.sha256(b"").hexdigest()
+    plain["facts"]["files"] = None
+
+
+def _held_a_list(plain: dict[str, Any]) -> None:
+    plain["clocks"]["held"] = []
+
+
+def _files_a_list(plain: dict[str, Any]) -> None:
+    plain["facts"]["files"] = sorted(plain["facts"]["files"])
+
+
+def _lines_a_text(plain: dict[str, Any]) -> None:
+    plain["facts"]["lines"] = str(plain["facts"]["lines"])
+
+
+def _players_not_seats(plain: dict[str, Any]) -> None:
+    plain["seats"][0]["players"] = "alice, bob"
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        _read_a_list,
+        _read_not_a_path,
+        _files_missing_from_the_start,
+        _held_a_list,
+        _files_a_list,
+        _lines_a_text,
+        _players_not_seats,
+    ],
+)
+def test_a_summary_entry_of_another_shape_is_not_used(
+    tmp_path: Path, damage: Callable[[dict[str, Any]], None]
+) -> None:
+    table = Table(tmp_path, players=3)
+    table.play_turn()
+    plain = copy.deepcopy(kept_plain(table.gamedir))
+    damage(plain)
+    keep(table.gamedir, plain)
+    result = run("status", table.gamedir)
+    assert result.exit_code == 0, result.output
+    keep(table.gamedir, plain)
+    assert_summary_is_the_fold(table.gamedir)
+
+
+def test_a_summary_that_lacks_a_fact_is_not_used(tmp_path: Path) -> None:
+    """A summary written by a version whose facts had no ``names_files`` (or any other field
+    added since) is not read as if the journal said the field's default: here that would make
+    the next step adopt the game's files as if its journal were older than the files' names."""
+    table = Table(tmp_path, players=3)
+    table.play_turn()
+    plain = copy.deepcopy(kept_plain(table.gamedir))
+    assert plain["facts"]["names_files"] is True
+    del plain["facts"]["names_files"]
+    keep(table.gamedir, plain)
+    result = run("pause", table.gamedir)
+    assert result.exit_code == 0, result.output
+    lines = GameDir(table.gamedir).log()
+    assert [e["type"] for e in lines if e["type"] == "adopted"] == []
+    assert lines[-1]["type"] == "paused"
+    keep(table.gamedir, plain)
+    assert_summary_is_the_fold(table.gamedir)
+
+
+def test_a_journal_grown_after_a_shapeless_summary_is_read_whole(tmp_path: Path) -> None:
+    """An entry whose lines can be read on from but whose folds cannot take one more line (the
+    seats' joins a list) is not used: the command reads the whole journal instead."""
+    table = Table(tmp_path, players=3)
+    plain = copy.deepcopy(kept_plain(table.gamedir))
+    plain["clocks"]["held"] = []
+    keep(table.gamedir, plain)
+    table.play_turn()  # lines after the kept point
+    keep(table.gamedir, plain)
+    assert run("status", table.gamedir).exit_code == 0
+    keep(table.gamedir, plain)
+    assert_summary_is_the_fold(table.gamedir)
+
+
+def test_a_cache_folder_that_cannot_be_written_only_means_nothing_is_kept(
+    tmp_path: Path,
+) -> None:
+    table = Table(tmp_path, players=3)
+    folder = usercache.folder("summary")
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.iterdir():
+        old.unlink()
+    folder.rmdir()
+    folder.write_text("a file where the folder should be")
+    summary._KEPT.clear()
+    gamedir._LOGS.clear()
+    table.play_turn()
+    assert table.status()["turn"] == 2
+    assert_summary_is_the_fold(table.gamedir)
