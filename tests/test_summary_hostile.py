@@ -138,3 +138,18 @@ def test_a_cache_folder_that_cannot_be_written_only_means_nothing_is_kept(
     table.play_turn()
     assert table.status()["turn"] == 2
     assert_summary_is_the_fold(table.gamedir)
+
+
+def test_a_summary_folded_by_other_code_is_not_read_on_from(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The version number stays while the folds change (a fix, a new kind of line, an install
+    from a checkout): the cache entry's header names the code that folded it."""
+    from adjudicator.store import journal
+
+    ours = summary._folds()
+    assert ours.encode() in summary._MAGIC
+    other = tmp_path / "journal.py"
+    other.write_bytes(Path(str(journal.__file__)).read_bytes() + b"\n# a fold changed\n")
+    monkeypatch.setattr(journal, "__file__", str(other))
+    assert summary._folds() != ours

@@ -27,7 +27,21 @@ from typing import Any
 from adjudicator import __version__
 from adjudicator.store import journal, usercache
 
-_MAGIC = f"adjudicator-summary/1 {__version__} {sys.version_info[:2]}".encode()
+
+def _folds() -> str:
+    """The SHA-256 of the code that folds the journal (this module and :mod:`journal`): a
+    summary folded by other code (an upgrade that keeps the version number, a fix to a fold)
+    is not read on from."""
+    digest = hashlib.sha256()
+    for module in (journal, sys.modules[__name__]):
+        try:
+            digest.update(Path(str(module.__file__)).read_bytes())
+        except (OSError, TypeError):
+            digest.update(b"unknown")
+    return digest.hexdigest()
+
+
+_MAGIC = f"adjudicator-summary/1 {__version__} {sys.version_info[:2]} {_folds()}".encode()
 
 
 @dataclass
