@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from adjudicator.store import gamedir, summary, usercache
+from adjudicator.store import gamedir, journal, summary, usercache
 from adjudicator.store.gamedir import GameDir
 from tests.helpers import Table, run
 from tests.test_summary import assert_summary_is_the_fold, entry
@@ -145,11 +145,22 @@ def test_a_summary_folded_by_other_code_is_not_read_on_from(
 ) -> None:
     """The version number stays while the folds change (a fix, a new kind of line, an install
     from a checkout): the cache entry's header names the code that folded it."""
-    from adjudicator.store import journal
-
     ours = summary._folds()
     assert ours.encode() in summary._MAGIC
     other = tmp_path / "journal.py"
     other.write_bytes(Path(str(journal.__file__)).read_bytes() + b"\n# a fold changed\n")
     monkeypatch.setattr(journal, "__file__", str(other))
     assert summary._folds() != ours
+
+
+def test_a_queue_name_with_a_digit_int_cannot_read_is_no_report(tmp_path: Path) -> None:
+    """``str.isdigit`` holds for "²", which ``int`` refuses: a journal naming such a file (made
+    by hand) was read by the clock before the clocks of every turn were read at once."""
+    path = "mail/queue/000009-report-²-bob.eml"
+    assert journal.report_turn(path) is None
+    table = Table(tmp_path, players=3)
+    GameDir(table.gamedir).append_log(
+        {"type": "sent", "at": "2026-01-01T00:00:00+00:00", "files": {path: "0" * 64}}
+    )
+    assert table.status()["turn"] == 1
+    assert_summary_is_the_fold(table.gamedir)

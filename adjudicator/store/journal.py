@@ -179,7 +179,8 @@ def report_turn(path: str) -> int | None:
         return None  # most files of a game: at once
     rest = path.rpartition("/")[2].partition("-")[2]
     number = rest.removeprefix("report-").partition("-")[0]
-    if not rest.startswith("report-") or not number.isdigit() or str(int(number)) != number:
+    digits = number.isascii() and number.isdigit()  # "²" is a digit that int() refuses
+    if not rest.startswith("report-") or not digits or str(int(number)) != number:
         return None
     turn = int(number)
     return turn if is_report(path, turn) else None
