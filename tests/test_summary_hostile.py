@@ -164,3 +164,17 @@ def test_a_queue_name_with_a_digit_int_cannot_read_is_no_report(tmp_path: Path) 
     )
     assert table.status()["turn"] == 1
     assert_summary_is_the_fold(table.gamedir)
+
+
+def test_a_preview_leaves_no_summary_of_its_copy_behind(tmp_path: Path) -> None:
+    """``adjudicate --preview`` adjudicates a copy in a temporary folder, a path never seen
+    again: its summary would stay in the cache folder for good, one more at every preview."""
+    table = Table(tmp_path, players=3)
+    status = table.status()
+    paths = [table.signed(p, table.legal(p), f"p-{p}.yaml") for p in status["owed"]]
+    assert run("submit", table.gamedir, *paths).exit_code == 0
+    for _ in range(3):
+        result = run("adjudicate", table.gamedir, "--preview")
+        assert result.exit_code == 0, result.output
+    kept = sorted(p.name for p in usercache.folder("summary").iterdir())
+    assert kept == [entry(table.gamedir).name]

@@ -41,6 +41,7 @@ from adjudicator.engine import adjudication, open_game
 from adjudicator.rules import views
 from adjudicator.rules.contract import Game, Msg
 from adjudicator.rules.errors import AdjudicatorError, NotNow
+from adjudicator.store import summary
 from adjudicator.store.gamedir import GameDir
 
 
@@ -73,28 +74,37 @@ def preview(root: Path, default_missing: bool = False) -> Preview:
         raise _no_copy(root, error) from None
     with scratch_folder as scratch:
         copy = Path(scratch) / "game"
-        with store.locked():
-            try:  # links followed: the copy's writes must never reach through one into the game
-                shutil.copytree(root, copy, ignore=_not_copied, copy_function=_copy_file)
-            except (OSError, shutil.Error) as error:
-                raise _no_copy(root, error) from None
         try:
-            result = adjudication.adjudicate(copy, default_missing)
-        except AdjudicatorError as error:
-            raise _as_of(error, copy, root) from None
-        except OSError as error:
-            if error.errno not in (errno.ENOSPC, errno.EDQUOT):
-                raise
+            return _on_copy(store, copy, default_missing)
+        finally:
+            summary.forget(copy)  # a path never seen again: its summary would stay for good
+
+
+def _on_copy(store: GameDir, copy: Path, default_missing: bool) -> Preview:
+    """:func:`preview` on the private copy at ``copy``."""
+    root = store.root
+    with store.locked():
+        try:  # links followed: the copy's writes must never reach through one into the game
+            shutil.copytree(root, copy, ignore=_not_copied, copy_function=_copy_file)
+        except (OSError, shutil.Error) as error:
             raise _no_copy(root, error) from None
-        handle = open_game.OpenGame(copy)
-        found = {}
-        if not result["revealing"]:
-            folder = handle.dir.turn_dir(handle.turn())
-            found = {
-                reader: handle.dir.read_json(views.path(folder, reader))
-                for reader in views.readers(handle.meta)
-            }
-        return Preview(result, handle.game, handle.meta, handle.dir.head(), found)
+    try:
+        result = adjudication.adjudicate(copy, default_missing)
+    except AdjudicatorError as error:
+        raise _as_of(error, copy, root) from None
+    except OSError as error:
+        if error.errno not in (errno.ENOSPC, errno.EDQUOT):
+            raise
+        raise _no_copy(root, error) from None
+    handle = open_game.OpenGame(copy)
+    found = {}
+    if not result["revealing"]:
+        folder = handle.dir.turn_dir(handle.turn())
+        found = {
+            reader: handle.dir.read_json(views.path(folder, reader))
+            for reader in views.readers(handle.meta)
+        }
+    return Preview(result, handle.game, handle.meta, handle.dir.head(), found)
 
 
 def _not_copied(folder: str, names: list[str]) -> list[str]:

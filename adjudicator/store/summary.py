@@ -14,6 +14,7 @@ stays the commit point.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import hashlib
 import marshal
@@ -120,6 +121,15 @@ they summarise: a step asks for its game's several times. One handed out is neve
 (the next lines are read into a copy from the cache folder), so what a caller holds stays as
 the journal stood when they asked."""
 KEEP = 8
+
+
+def forget(root: Path) -> None:
+    """Drop the summary of the game at ``root`` (a copy in a temporary folder that goes): from
+    the cache folder and from this process."""
+    name = usercache.game_key(root)
+    _KEPT.pop(name, None)
+    with contextlib.suppress(OSError):  # a cache folder that cannot be written kept nothing
+        (usercache.folder("summary") / f"{name}.bin").unlink(missing_ok=True)
 
 
 def _keep(name: str, data: bytes, created: bytes, kept: Summary) -> Summary:
