@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import json
 import marshal
 from collections.abc import Callable
 from pathlib import Path
@@ -178,3 +179,46 @@ def test_a_preview_leaves_no_summary_of_its_copy_behind(tmp_path: Path) -> None:
         assert result.exit_code == 0, result.output
     kept = sorted(p.name for p in usercache.folder("summary").iterdir())
     assert kept == [entry(table.gamedir).name]
+
+
+def test_a_game_made_anew_at_the_same_path_is_read_whole(tmp_path: Path) -> None:
+    """Same path, same id, another game (another seed): the summary kept is the other's."""
+    first = Table(tmp_path / "one", players=3)
+    first.play_turn()
+    assert first.status()["turn"] == 2
+    (tmp_path / "one").rename(tmp_path / "first")
+    second = Table(tmp_path / "one", players=3, seed="0" * 32)
+    assert second.gamedir == first.gamedir
+    assert second.status()["turn"] == 1
+    assert_summary_is_the_fold(second.gamedir)
+
+
+def test_a_journal_cut_and_grown_again_to_its_length_is_read_whole(tmp_path: Path) -> None:
+    """The summary covers the journal's bytes, not its length: a journal cut back to an earlier
+    line and grown again by other lines to the very length it had is read again."""
+    table = Table(tmp_path, players=3)
+    log = table.gamedir / gamedir.LOG
+    before = log.read_bytes()
+    taken = dict(GameDir(table.gamedir).facts().accepted)
+    player = next(iter(table.status()["owed"]))
+    path = table.signed(player, table.legal(player), "one.yaml")
+    assert run("submit", table.gamedir, path).exit_code == 0
+    assert len(GameDir(table.gamedir).facts().accepted) == len(taken) + 1
+    grown = log.read_bytes()
+    assert grown.startswith(before)
+    other = json_line_of_length(len(grown) - len(before), GameDir(table.gamedir).head())
+    log.write_bytes(before + other)
+    assert len(log.read_bytes()) == len(grown)
+    assert run("status", table.gamedir).exit_code == 0
+    assert GameDir(table.gamedir).facts().accepted == taken
+    assert_summary_is_the_fold(table.gamedir)
+
+
+def json_line_of_length(length: int, prev: str) -> bytes:
+    """A journal line (a ``sent`` line made by hand) of exactly ``length`` bytes."""
+    line = {"type": "sent", "at": "2026-01-01T00:00:00+00:00", "prev": prev, "pad": ""}
+    base = len(json.dumps(line, sort_keys=True).encode()) + 1
+    line["pad"] = "x" * (length - base)
+    data = json.dumps(line, sort_keys=True).encode() + b"\n"
+    assert len(data) == length
+    return data
