@@ -225,11 +225,11 @@ def sha256(data: bytes) -> str:
 _UNTYPED = (TypeError, ValueError, KeyError, AttributeError, IndexError)
 
 
-def game_problems(parsed: Parsed, game: Game, context: dict[str, Any]) -> None:
+def game_problems(parsed: Parsed, game: Game, context: dict[str, Any], notes: bool = True) -> None:
     """The game's own validation against the player's context, placed on lines, also when the
     schema found problems: a wrong type in one place must not hide a problem in another. What
     the schema said of a place, the game does not say again. A valid order gets the game's
-    notes in ``parsed.notes``."""
+    notes in ``parsed.notes`` (unless ``notes`` is False: the caller asks for them itself)."""
     try:
         found = game.validate(context, parsed.body())
     except _UNTYPED:
@@ -239,7 +239,7 @@ def game_problems(parsed: Parsed, game: Game, context: dict[str, Any]) -> None:
     for problem in found:
         if not _said(problem, parsed.schema):
             parsed.add(problem)
-    if parsed.ok:
+    if parsed.ok and notes:
         parsed.notes = located_all(_notes(game, context, parsed.body()), parsed.loaded)
 
 

@@ -189,7 +189,9 @@ def _table(
     for name in names:
         control = controls[name]
         values: list[Value | None] = [value for value, _ in control.choices]
-        domains.append(values if control.blank is None else [None, *values])
+        values = values if control.blank is None else [None, *values]
+        # each value with its JSON, from which a combination's key is joined
+        domains.append([(value, _json(value)) for value in values])
     top = names[0].split(".")[0]
     first = names is spec.parts[0]
     row = _row_of(spec, names)
@@ -213,9 +215,11 @@ def _table(
         # (empty): built once, only the part's own key built for each combination
         order = {"id": meta["id"], "player": doc["reader"], "turn": doc["turn"]}
         base = {**order, **build_body(spec.keys, above)}
+        rest = {k: v for k, v in base.items() if k != top}
         own = [key for key in spec.keys if key["name"] == top]
         alike = row is not None and not any(key.get("fixed") for key in own)
-        for combination in itertools.product(*domains):
+        for pairs in itertools.product(*domains):
+            combination = tuple(value for value, _ in pairs)
             # a row of a list at a place makes the same order whichever row it is (the rows
             # above it filled in, the rows between left out), unless its rows differ by a
             # fixed value (a pardon's vizir): judged once for every row
@@ -224,13 +228,13 @@ def _table(
                 found, told = judged[memo]
             else:
                 chosen = {**above, **dict(zip(names, combination, strict=True))}
-                order = {k: v for k, v in base.items() if k != top}
-                order.update(build_body(own, chosen))
+                order = {**rest, **build_body(own, chosen)}
                 found, told = _judge(game, doc["context"], order, top, place, first)
                 if memo is not None:
                     judged[memo] = (found, told)
-            key = list(combination) if place is None else [place, *combination]
-            said = json.dumps(key, separators=(",", ":"), ensure_ascii=False)
+            texts = [text for _, text in pairs]
+            # the JSON of the combination's key, as json.dumps(separators=(",", ":")) writes it
+            said = "[" + ",".join(texts if place is None else [str(place), *texts]) + "]"
             if found:
                 at = None if row is None or place is None else (top, place, row[1])
                 # many combinations share their reasons: each list of them worded once
@@ -245,6 +249,10 @@ def _table(
             if told:
                 notes[said] = _indices(told, game, lang, reasons)
     return table, notes
+
+
+def _json(value: Value | None) -> str:
+    return json.dumps(value, ensure_ascii=False)
 
 
 def _judge(
@@ -361,7 +369,7 @@ def _problems(game: Game, context: dict[str, Any], order: dict[str, Any]) -> lis
     """What ``check`` finds in ``order`` (as parsed from the page's text): the schema's
     problems, then the game's, as :func:`game_problems` places them."""
     parsed = _Recording(order, order_schema_problems(game, order))
-    game_problems(parsed, game, context)
+    game_problems(parsed, game, context, notes=False)  # _judge asks for the notes it shows
     return parsed.found
 
 
