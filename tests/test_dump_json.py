@@ -1,0 +1,65 @@
+"""A game's JSON files are the bytes of ``json.dumps(data, indent=2)``, however they are made.
+
+``verify`` recomputes every state and view and compares their digests with the journal's, so a
+file written by one release must be written alike by the next: ``dump_json`` lays large
+documents out with another library, and must not change one byte of what ``json`` wrote.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from adjudicator import demo
+from adjudicator.store.gamedir import _LARGE, dump_json
+
+SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**30), max_value=10**30)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text()
+)
+DATA = st.recursive(
+    SCALARS,
+    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(), inner, max_size=6),
+    max_leaves=40,
+)
+
+
+def written_by_json(data: object, sort_keys: bool) -> bytes:
+    text = json.dumps(data, indent=2, sort_keys=sort_keys, ensure_ascii=False)
+    return (text + "\n").encode()
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=DATA, sort_keys=st.booleans(), large=st.booleans())
+def test_every_document_is_written_as_json_writes_it(data, sort_keys, large):
+    if large:  # past the size from which the other layout is used
+        data = {"data": data, "padding": "x" * _LARGE}
+    assert dump_json(data, sort_keys) == written_by_json(data, sort_keys)
+
+
+def test_what_json_cannot_write_fails_as_it_does():
+    lone = {"padding": "x" * _LARGE, "half": "\ud800"}  # YAML's "\ud800" makes one
+    for document in (lone, {"x": lone}):
+        for call in (lambda d=document: dump_json(d), lambda d=document: written_by_json(d, True)):
+            try:
+                call()
+            except UnicodeEncodeError:
+                continue
+            raise AssertionError("a lone surrogate was written")
+
+
+def test_a_whole_games_files_are_those_json_writes(tmp_path: Path):
+    demo.run("sultan", 2, 3, tmp_path, lambda _line: None)
+    files = sorted((tmp_path / "game" / "turns").glob("*/**/*.json"))
+    large = [path for path in files if path.stat().st_size >= _LARGE]
+    assert len(large) > 20, "the game's views are large enough to take the other layout"
+    for path in files:
+        data = json.loads(path.read_bytes())
+        sort_keys = "views" not in path.parts  # a view keeps its mappings' order
+        assert path.read_bytes() == written_by_json(data, sort_keys), path
