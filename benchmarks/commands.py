@@ -6,6 +6,12 @@ owes the jewel to return. The target: each within 2.5 times the bare click impor
 and `ingest` change the game, so each of their runs starts from a fresh copy of it (made
 untimed). Prints each median as a ratio and exits 1 when any misses the target.
 
+Beside each command it prints its floor: Python started with the libraries that command cannot
+do without (``FLOORS``: the command line; the order's YAML; the signature's Ed25519 key in
+OpenSSH's format; the game's lock; the mail's MIME parser), imported alone and timed in turns
+with the click import as the command is. What the command takes beyond its floor is the
+program's own.
+
     .venv/bin/python benchmarks/commands.py [--runs 10]
 """
 
@@ -25,6 +31,15 @@ from pathlib import Path
 from timing import adjudicator, paired
 
 TARGET = 2.5
+_SIGNED = (
+    "import click, yaml, filelock, cryptography.hazmat.primitives.serialization, "
+    "cryptography.hazmat.primitives.asymmetric.ed25519"
+)
+FLOORS = {
+    "check": "import click, yaml",
+    "submit": _SIGNED,
+    "ingest": _SIGNED + ", email.parser, email.policy",
+}
 
 
 def _output(*command: str | Path) -> str:
@@ -105,6 +120,8 @@ def main() -> int:
                 missed.append(name)
             print(f"adjudicator {name}: {took * 1000:.0f} ms ({ratio:.2f}x; the import beside it")
             print(f"  took {beside * 1000:.1f} ms)")
+            floor, beside = paired([sys.executable, "-c", FLOORS[name]], click, args.runs)
+            print(f"  its floor, the libraries it cannot do without: {floor / beside:.2f}x")
     print(f"target: within {TARGET}x -> {'met' if not missed else 'MISSED: ' + ', '.join(missed)}")
     return 1 if missed else 0
 
