@@ -6,7 +6,9 @@ before it; :func:`kill_run` takes the copy before command ``i``, kills command `
 failpoint (``ADJUDICATOR_KILL_AT=N``: the N-th durable operation, see
 ``adjudicator/store/failpoint.py``) or after a delay, runs the next command (command ``i`` again
 when its step did not commit, else command ``i + 1``), checks ``doctor`` right after it, and
-plays on to the end. The tests compare that end with the end of the unkilled run.
+plays on: in the suite up to ``PLAYED_ON`` commands past command ``i``, under ``make crash``
+(``ADJUDICATOR_CRASH_RUNS``) to the game's end (:func:`until`). The tests compare the game where
+it stopped with the unkilled run at the same command.
 
 A kill at a failpoint must have happened: the child notes each failpoint it reaches in memory it
 shares with the parent (which outlives the SIGKILL), so :meth:`KillRun.missed` can tell a run
@@ -301,6 +303,8 @@ class KillRun:
     """The failpoint the kill aimed at (None: a kill after a delay)."""
     outcome: Outcome
     """The killed command's run."""
+    until: int
+    """The command before which the run stopped playing on (:func:`until`)."""
 
     def missed(self) -> str | None:
         """Why a kill at a failpoint did not happen there (None: it did, or the kill was timed).
@@ -324,7 +328,7 @@ class KillRun:
 def kill_run(
     script: Script, index: int, *, kill_at: int | None = None, kill_after: float | None = None
 ) -> KillRun:
-    """Kill command ``index``, run the next command, check doctor, play on to the end."""
+    """Kill command ``index``, run the next command, check doctor, play on (:func:`until`)."""
     _restore(script.snapshot(index), script.gamedir)
     command = script.commands[index]
     outcome = fork_run(
@@ -334,14 +338,28 @@ def kill_run(
     retried = killed and not committed(script.gamedir, script.snapshot(index), command)
     start = index if retried else index + 1
     doctor: Examination | None = None
-    for position in range(start, len(script.commands)):
+    stop = until(script, index)
+    for position in range(start, stop):
         fork_run(script.commands[position], script.env, remember=script.remembered)
         if doctor is None:
             doctor = examine(script.gamedir)
     if doctor is None:
         doctor = examine(script.gamedir)
     how = f"kill at failpoint {kill_at}" if kill_at else f"kill after {kill_after:.4f}s"
-    return KillRun(index, how, killed, doctor, retried, kill_at, outcome)
+    return KillRun(index, how, killed, doctor, retried, kill_at, outcome, stop)
+
+
+PLAYED_ON = 3
+"""How many commands past the killed one a kill test plays in the suite."""
+
+
+def until(script: Script, index: int) -> int:
+    """The command before which a kill of command ``index`` stops playing on (the game is then
+    compared with the unkilled game's copy before that command): ``PLAYED_ON`` commands past
+    it in the suite, where each kill's replay was most of the kill tests' time; the game's end
+    under ``make crash`` (``ADJUDICATOR_CRASH_RUNS``), which kills every failpoint."""
+    total = len(script.commands)
+    return total if RUNS else min(total, index + 1 + PLAYED_ON)
 
 
 def kind_sample(kinds: list[str]) -> list[int]:

@@ -4,26 +4,27 @@ One game of At the Sultan's Court (two rounds) is played by commands: new, send,
 game master's commands, adjudicate, rollback, ingest, press, an absence that moves the deadline,
 votes, and a tick that ends the game by the draw agreed. Then each command is killed at many
 instants (at failpoints spread over its durable operations, and after random delays), the next
-command runs, ``doctor`` must be clean right after it, and the game plays on: its record and
-status must equal the unkilled game's, and every mail must go out exactly once. A second test
-kills ``send`` over a real SMTP server: no mail twice, and a mail is missing only when it stays
-"in doubt". The game is played once per worker of the suite; its kills are shared out in
-``PARTS`` tests. The second test kills ``send`` at the failpoints the same rule chooses, and
-after ten random delays.
+command runs, ``doctor`` must be clean right after it, and the game plays on (three commands
+past the killed one in the suite, to its end under ``make crash``): its record and status must
+then equal the unkilled game's at the same command, and every mail must go out exactly once. A
+second test kills ``send`` over a real SMTP server: no mail twice, and a mail is missing only
+when it stays "in doubt". The game is played once per worker of the suite; its kills are shared
+out in ``PARTS`` tests. The second test kills ``send`` at the failpoints the same rule chooses,
+and after ten random delays.
 
 Which failpoints are tried (``tests.crashing.kind_sample``): every failpoint has a kind, the
 durable operation it stands before or after (``write``, ``written``, ``renamed``, ``journal``,
 ``journaled``, ``unmark``, ``move``, ``smtp data``, ``smtp answered``: the ``where`` of
 ``adjudicator/store/failpoint.py``'s ``reached``), and the unkilled run notes the kind of each.
 Each command of the game is killed at the first failpoint of each kind of durable operation it
-reaches, and at its last failpoint (after its last journal line): every command at every kind
-of durable operation. Besides, each command is killed once after a random delay, anywhere in its
+reaches, and at its last failpoint (after its last journal line): every command at every kind of
+durable operation. Besides, each command is killed once after a random delay, anywhere in its
 run. ``test_every_command_and_kind_is_killed`` fails when a (command, kind) pair is left out.
-Why not more in the suite: each kill plays the game on to its end (the ``send`` and ``tick``
-after it render every report), some 4 CPU-seconds a kill. ``ADJUDICATOR_CRASH_RUNS=N`` adds N
-failpoints per command spread over all of them (the first, the last, the others drawn) and
-N // 6 timed kills (at most 12); ``make crash`` sets 1000: every failpoint of every command,
-some 800 kills, so every instant of every kind.
+Why not more in the suite: each kill plays the game on (the ``send`` and ``tick`` after it
+render every report), which played to the game's end took some 4 CPU-seconds a kill.
+``ADJUDICATOR_CRASH_RUNS=N`` adds N failpoints per command spread over all of them (the first,
+the last, the others drawn) and N // 6 timed kills (at most 12); ``make crash`` sets 1000: every
+failpoint of every command, some 800 kills, so every instant of every kind.
 
 The order page's judging of every combination of choices, most of the time of a ``send`` or
 ``tick`` of this game and a pure function that writes nothing, is remembered from run to run
@@ -57,6 +58,7 @@ from tests.crashing import (
     kind_sample,
     on_both_cores,
     uncovered,
+    until,
 )
 from tests.helpers import Table, order_mail
 from tests.smtpserver import PASSWORD, USER, Authority, Server, running_server
@@ -155,8 +157,10 @@ class Plan:
     """The unkilled game, what it ended as, and every kill to try."""
 
     script: Script
-    reference: tuple[str, str]
+    reference: dict[int, tuple[str, str]]
+    """The unkilled game's record and status before each command a kill stops playing at."""
     expected: dict[int, Mails]
+    """The mail each command and those it plays on queue (up to ``until``)."""
     work: list[Work]
 
 
@@ -172,10 +176,11 @@ def plan(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Plan]:
         # count of 0 would leave the kills at failpoints out without a word
         counted = [(c[0], o.failpoints, o.reached) for c, o in outcomes]
         assert all(counts == seen > 0 for _, counts, seen in counted), counted
-        final = script.snapshot(len(script.commands))
-        reference = _end(final)
-        assert json.loads(reference[1])["over"] is True
-        assert json.loads(reference[1])["ended"]["by"] == "draw"
+        final = _end(script.snapshot(len(script.commands)))
+        assert json.loads(final[1])["over"] is True
+        assert json.loads(final[1])["ended"]["by"] == "draw"
+        stops = {index: until(script, index) for index in range(len(script.commands))}
+        reference = {stop: _end(script.snapshot(stop)) for stop in set(stops.values())}
         script.timed_again()
         rng = random.Random(2026)
         work: list[Work] = []
@@ -185,8 +190,8 @@ def plan(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Plan]:
             timed = min(max(1, RUNS // 6), 12)
             work += [(index, None, rng.uniform(0, outcome.seconds)) for _ in range(timed)]
         expected = {
-            index: _outbox(final) - _outbox(script.snapshot(index))
-            for index in range(len(script.commands))
+            index: _outbox(script.snapshot(stop)) - _outbox(script.snapshot(index))
+            for index, stop in stops.items()
         }
         assert len(work) >= 100
     finally:  # the game's fixed clock is this module's alone
@@ -240,8 +245,8 @@ def test_every_command_killed_at_any_instant_loses_nothing(
             return f"{where}: {missed}"
         if run.doctor.problems:
             return f"{where}: doctor after the next command: {run.doctor.problems}"
-        if _end(playing.gamedir) != plan.reference:
-            return f"{where}: the game ended otherwise"
+        if _end(playing.gamedir) != plan.reference[run.until]:
+            return f"{where}: the game stood otherwise before command {run.until}"
         mailed = _outbox(playing.gamedir) - _outbox(playing.snapshot(index))
         if mailed != plan.expected[index]:
             return f"{where}: mailed {mailed}, not {plan.expected[index]}"
