@@ -744,7 +744,7 @@ def _replay(
     meta = {**header, "seed": archive["seed"]}
     if created.get("commitment"):
         meta.update(salt=archive.get("salt"), commitment=created["commitment"])
-    states: dict[int, Any] = {}
+    states: dict[int, bytes] = {}
     if created.get("turn") != 0:  # 0: the deal waits for the players' shares
         state = game.setup(header["players"], game_options(meta), Rng(meta["seed"]))
         states[1] = _as_stored(state)
@@ -801,7 +801,7 @@ def _replay(
 def _dealt_again(
     store: Any,
     upto: list[dict[str, Any]],
-    states: dict[int, Any],
+    states: dict[int, bytes],
     digester: digests.Digester,
     summary: Summary,
 ) -> bool:
@@ -837,12 +837,12 @@ def _kind(header: dict[str, Any], order: dict[str, Any]) -> Kind:
     return "reveal" if header["options"].get("sealing") == "commit-reveal" else "order"
 
 
-def _as_stored(state: Any) -> Any:
-    """The state as the next step reads it from its file (keys sorted): its views keep the
-    order of the keys they were made from."""
+def _as_stored(state: Any) -> bytes:
+    """The state's file as the next step reads it (keys sorted: its views keep the order of the
+    keys they were made from); each reading parses it anew, so no step sees another's changes."""
     from adjudicator.store.gamedir import dump_json
 
-    return json.loads(dump_json(state))
+    return dump_json(state)
 
 
 def _compare(
