@@ -22,7 +22,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from adjudicator.present.pictures import png
+from adjudicator.present.pictures import drawn_from, png
 
 CITIES = ["Bukhara", "Tabriz", "Shiraz", "Kaffa", "Gidda", "Uskub", "Isfahan"]
 DUNGEONS = ["dungeon1", "dungeon2", "dungeon3"]
@@ -74,10 +74,14 @@ def _text(
 
 
 def _finish(image: Image.Image) -> bytes:
-    """Few colours make small files: the picture in an adaptive palette (deterministic)."""
-    return png(image.convert("P", palette=Image.Palette.ADAPTIVE, colors=48))
+    """Few colours make small files: the picture in a palette of its own colours (deterministic).
+    The fast octree, without dithering, keeps the same flat colours as median cut with
+    Floyd-Steinberg did, in a tenth of the time (that was most of the time of this game's site)."""
+    fast = Image.Quantize.FASTOCTREE
+    return png(image.quantize(colors=48, method=fast, dither=Image.Dither.NONE))
 
 
+@drawn_from("court", "colours")
 def court(view: Mapping[str, Any]) -> bytes:
     size = 400
     image = Image.new("RGB", (size, size), BACKGROUND)
@@ -179,6 +183,7 @@ def _order(vizirs: list[str], players: list[str]) -> list[str]:
     return sorted(vizirs, key=key)
 
 
+@drawn_from("players", "vizirs", "cities", "dungeons", "island", "colours")
 def places(view: Mapping[str, Any]) -> bytes:
     width, height = 680, 340
     image = Image.new("RGB", (width, height), BACKGROUND)
