@@ -35,6 +35,7 @@ the runs with it remembered.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import mailbox
 import os
@@ -49,6 +50,7 @@ from pathlib import Path
 import pytest
 
 from adjudicator.engine import queries
+from adjudicator.engine.open_game import OpenGame
 from tests.crashing import (
     RUNS,
     Script,
@@ -67,7 +69,7 @@ from tests.smtpserver import authority as authority
 pytestmark = pytest.mark.slow  # every command killed at every point (`make quick` leaves it out)
 
 NOW = "2026-11-25T10:00:00+00:00"
-Mails = Counter[tuple[str, str]]
+Mails = Counter[tuple[str, ...]]
 
 
 def _config(path: Path, server: Server | None) -> Path:
@@ -131,19 +133,39 @@ def _court_game(tmp_path: Path) -> Script:
     return script
 
 
-def _end(gamedir: Path) -> tuple[str, str]:
-    """The game's record and status: a `new` killed and run again draws another salt (and so
-    another seed commitment); all else is the same."""
+def _end(gamedir: Path) -> tuple[str, str, str]:
+    """The game's record and status, and what its seats and orders are (which a record of a
+    game not over keeps to itself): a `new` killed and run again draws another salt (and so
+    another seed commitment and other digests); all else is the same."""
     status = queries.status(gamedir)
     record = {k: v for k, v in queries.record(gamedir).items() if k not in ("salt", "commitment")}
-    return json.dumps(record, sort_keys=True), json.dumps(status, sort_keys=True)
+    handle = OpenGame(gamedir)
+    seats = [[p["name"], p.get("email"), p.get("key")] for p in handle.meta["players"]]
+    orders = {
+        turn: {
+            player: hashlib.sha256(
+                handle.dir.read_bytes(f"{handle.dir.turn_dir(turn)}/orders/{entry['file']}")
+            ).hexdigest()
+            for player, entry in in_effect.items()
+        }
+        for turn, in_effect in handle.facts.in_effect.items()
+    }
+    held = json.dumps({"seats": seats, "orders": orders}, sort_keys=True)
+    return json.dumps(record, sort_keys=True), json.dumps(status, sort_keys=True), held
 
 
-def _outbox(gamedir: Path) -> Mails:
+MAIL_FOLDERS = ("mail/queue", "mail/withdrawn", "mail/sending", "mail/sent", "mail/failed")
+
+
+def _outbox(gamedir: Path, folders: tuple[str, ...] = ()) -> Mails:
+    """The mail written to the outbox (no SMTP server in this game), by recipients and subject;
+    with ``folders``, also the mail in those, by folder too."""
     found: Mails = Counter()
-    for path in (gamedir / "outbox").glob("*.eml"):
-        message = message_from_bytes(path.read_bytes(), policy=policy.default)
-        found[(str(message["To"]), str(message["Subject"]))] += 1
+    for folder in ("outbox", *folders):
+        for path in (gamedir / folder).glob("*.eml"):
+            message = message_from_bytes(path.read_bytes(), policy=policy.default)
+            where = (folder,) if folders else ()
+            found[(*where, str(message["To"]), str(message["Subject"]))] += 1
     return found
 
 
@@ -157,10 +179,14 @@ class Plan:
     """The unkilled game, what it ended as, and every kill to try."""
 
     script: Script
-    reference: dict[int, tuple[str, str]]
-    """The unkilled game's record and status before each command a kill stops playing at."""
+    reference: dict[int, tuple[str, str, str]]
+    """The unkilled game's record, status, seats and orders before each command a kill stops
+    playing at."""
     expected: dict[int, Mails]
-    """The mail each command and those it plays on queue (up to ``until``)."""
+    """The mail each command and those it plays on write to the outbox (up to ``until``)."""
+    mail: dict[int, Mails]
+    """Every mail of the unkilled game before each command a kill stops playing at, where it
+    is (queued, withdrawn, being sent, sent, failed, in the outbox)."""
     work: list[Work]
 
 
@@ -181,6 +207,7 @@ def plan(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Plan]:
         assert json.loads(final[1])["ended"]["by"] == "draw"
         stops = {index: until(script, index) for index in range(len(script.commands))}
         reference = {stop: _end(script.snapshot(stop)) for stop in set(stops.values())}
+        mail = {stop: _outbox(script.snapshot(stop), MAIL_FOLDERS) for stop in set(stops.values())}
         script.timed_again()
         rng = random.Random(2026)
         work: list[Work] = []
@@ -197,7 +224,7 @@ def plan(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Plan]:
     finally:  # the game's fixed clock is this module's alone
         os.environ.clear()
         os.environ.update(saved)
-    yield Plan(script, reference, expected, work)
+    yield Plan(script, reference, expected, mail, work)
 
 
 def test_every_command_and_kind_is_killed(plan: Plan) -> None:
@@ -250,6 +277,10 @@ def test_every_command_killed_at_any_instant_loses_nothing(
         mailed = _outbox(playing.gamedir) - _outbox(playing.snapshot(index))
         if mailed != plan.expected[index]:
             return f"{where}: mailed {mailed}, not {plan.expected[index]}"
+        held = _outbox(playing.gamedir, MAIL_FOLDERS)
+        if held != plan.mail[run.until]:  # a receipt queued twice, a report never queued
+            unlike = (held - plan.mail[run.until]) + (plan.mail[run.until] - held)
+            return f"{where}: the mail held differs before command {run.until}: {unlike}"
         return None
 
     mine = plan.script.elsewhere(plan.script.gamedir.with_name(f"part-{part}"))
