@@ -111,3 +111,22 @@ def test_a_picture_is_drawn_from_its_entries_alone() -> None:
     )
     other = {"collection": {"red": 1}, "players": ["a", "b"]}
     assert pictures_sultan.collection(other) != pictures_sultan.collection(mine)
+
+
+@pytest.mark.parametrize("name", ["court", "places"])
+def test_the_courts_pictures_are_drawn_from_their_entries_alone(tmp_path: Path, name: str) -> None:
+    """Each picture of At the Sultan's Court, drawn from the entries it names, is the picture
+    drawn from the whole view, for every view of a game: what it reads is what it is kept by."""
+    result = run("demo", "sultans_court", "--seed", "2", "--dir", tmp_path / "demo")
+    assert result.exit_code == 0, result.output
+    picture = getattr(pictures_sultans_court, name)
+    picture.from_text.cache_clear()
+    views = [
+        json.loads(path.read_text(encoding="utf-8"))["view"]
+        for path in sorted((tmp_path / "demo" / "game").glob("turns/*/views/*.json"))
+    ]
+    assert len(views) > 20
+    for view in views:
+        assert picture(view) == picture.__wrapped__(view)
+    drawn = {json.dumps({k: v[k] for k in picture.keys if k in v}, sort_keys=True) for v in views}
+    assert picture.from_text.cache_info().misses == len(drawn) < len(views)
