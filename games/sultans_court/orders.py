@@ -44,6 +44,7 @@ from .board import (
 ENVELOPE = ("id", "player", "turn")
 BODY_KEYS = ("travel", "accuse", "kaffa", "demand", "pardon", "trades")
 INITIALS = {city[0]: city for city in CITIES}
+_BY_LOWER = {city.lower(): city for city in CITIES}
 CARD_NAMES = {
     **{card.lower(): card for card in CARDS},
     "canons": "Cannons",
@@ -67,10 +68,7 @@ def city_name(value: Any) -> str | None:
     text = value.strip()
     if len(text) == 1:
         return INITIALS.get(text.upper())
-    for city in CITIES:
-        if city.lower() == text.lower():
-            return city
-    return None
+    return _BY_LOWER.get(text.lower())
 
 
 def card_name(value: Any) -> str | None:
@@ -118,6 +116,8 @@ _ENTRY_KEYS = {
     "trades": {"with", "give", "get"},
 }
 _PLACES = frozenset((*CITIES, *DUNGEONS, ISLAND, RESERVE))
+_KIND_SET = frozenset(KINDS)
+_TRAVEL_TYPES = frozenset((str, int))
 
 
 def order_fits(order: Any) -> bool:
@@ -125,31 +125,44 @@ def order_fits(order: Any) -> bool:
     plain Python: every key typed as the schema types it. False for anything else, fitting or
     not; the engine then asks the schema (a test holds the schema to finding nothing wherever
     this is True)."""
+    # plain loops, not all() over generators: the order page asks this of thousands of
+    # orders for each page
     if not envelope_fits(order, _FILE_KEYS):
         return False
     travel, accuse = order.get("travel"), order.get("accuse")
-    if travel is not None and not (
-        type(travel) is dict
-        and travel.keys() <= set(KINDS)
-        and all(type(value) in (str, int) for value in travel.values())
-    ):
+    if travel is not None and not _travel_fits(travel):
         return False
     if accuse is not None and type(accuse) is not str:
         return False
     kaffa = order.get("kaffa", [])
-    if type(kaffa) is not list or any(type(card) is not str for card in kaffa):
+    if type(kaffa) is not list:
         return False
+    for card in kaffa:
+        if type(card) is not str:
+            return False
     return all(_entries_fit(order.get(key, []), keys) for key, keys in _ENTRY_KEYS.items())
+
+
+def _travel_fits(travel: Any) -> bool:
+    """A mapping of vizir kinds to text or whole numbers."""
+    return (
+        type(travel) is dict
+        and travel.keys() <= _KIND_SET
+        and _TRAVEL_TYPES.issuperset(map(type, travel.values()))
+    )
 
 
 def _entries_fit(entries: Any, keys: set[str]) -> bool:
     """A list of entries, each a mapping of exactly ``keys`` to text."""
-    return type(entries) is list and all(
-        type(entry) is dict
-        and entry.keys() == keys
-        and all(type(value) is str for value in entry.values())
-        for entry in entries
-    )
+    if type(entries) is not list:
+        return False
+    for entry in entries:
+        if type(entry) is not dict or entry.keys() != keys:
+            return False
+        for value in entry.values():
+            if type(value) is not str:
+                return False
+    return True
 
 
 def context_fits(context: Any) -> bool:
@@ -284,7 +297,6 @@ def _check_move(
     seats: dict[int, str],
     path: Path,
 ) -> list[Problem]:
-    place = info.get("place")
     if all_travel and not (isinstance(target, str) and target != "stay"):
         if target == "stay":
             return [Problem("must-travel", path, kind=kind)]
@@ -294,11 +306,12 @@ def _check_move(
     seat = int(target)
     if not 1 <= seat <= 12:
         return [Problem("no-such-seat", path, seat=seat)]
-    if _is_int(place) and seat != info.get("seat"):
+    at_court = _is_int(info.get("place"))
+    if at_court and seat != info.get("seat"):
         return [Problem("seat-to-seat", path, kind=kind, seat=info.get("seat"))]
-    if seat in seats and not _is_int(place):
+    if seat in seats and not at_court:
         return [Problem("same-seat", path, first=seats[seat], kind=kind, seat=seat)]
-    if not _is_int(place):
+    if not at_court:
         seats[seat] = kind
     return []
 
@@ -319,7 +332,13 @@ def _check_accuse(context: Mapping[str, Any], value: Any) -> list[Problem]:
 
 
 def _card_problem(value: Any, path: Path, power_only: bool) -> list[Problem]:
-    card = card_name(value)
+    return _named_card_problem(value, card_name(value), path, power_only)
+
+
+def _named_card_problem(
+    value: Any, card: str | None, path: Path, power_only: bool
+) -> list[Problem]:
+    """What :func:`_card_problem` says of ``value``, whose card (``card_name``) is ``card``."""
     kinds = POWER if power_only else CARDS
     if card is None or card not in kinds:
         if power_only:
@@ -355,13 +374,15 @@ def _check_kaffa(value: Any) -> list[Problem]:
 
 
 def _check_player(
-    context: Mapping[str, Any], name: Any, path: Path, yourself: Problem
+    context: Mapping[str, Any], name: Any, path: Path, yourself: str
 ) -> list[Problem]:
-    players = list(context.get("players") or [])
+    """The problem, if any, of naming ``name`` as the other player (``yourself``: the code of
+    naming oneself)."""
+    players = context.get("players") or []
     if name == context.get("player"):
-        return [yourself]
+        return [Problem(yourself, path)]
     if name not in players:
-        return [Problem("no-such-player", path, name=name, players=players)]
+        return [Problem("no-such-player", path, name=name, players=list(players))]
     return []
 
 
@@ -377,7 +398,7 @@ def _check_demand(context: Mapping[str, Any], value: Any) -> list[Problem]:
             problems += form
             continue
         where: Path = (*path, "from")
-        problems += _check_player(context, item["from"], where, Problem("yourself", where))
+        problems += _check_player(context, item["from"], where, "yourself")
         problems += _card_problem(item["card"], (*path, "card"), power_only=True)
     return problems
 
@@ -486,15 +507,13 @@ def _check_trades(context: Mapping[str, Any], value: Any) -> list[Problem]:
             problems += form
             continue
         where: Path = (*path, "with")
-        problems += _check_player(
-            context, item["with"], where, Problem("trade-with-yourself", where)
-        )
-        for key in ("give", "get"):
-            if card_name(item[key]) == PARDON:
+        problems += _check_player(context, item["with"], where, "trade-with-yourself")
+        give, get = card_name(item["give"]), card_name(item["get"])
+        for key, card in (("give", give), ("get", get)):
+            if card == PARDON:
                 problems.append(Problem("pardon-trade", (*path, key)))
             else:
-                problems += _card_problem(item[key], (*path, key), power_only=True)
-        give, get = card_name(item["give"]), card_name(item["get"])
+                problems += _named_card_problem(item[key], card, (*path, key), power_only=True)
         if give is not None and give == get:
             problems.append(Problem("same-card", path, card=give))
     return problems
