@@ -30,7 +30,6 @@ from adjudicator.present.reports import report_environment
 from adjudicator.present.words import say
 from adjudicator.rules import sealing
 from adjudicator.rules.contract import Game, Problem, msg
-from adjudicator.rules.problems import located_all
 from adjudicator.signing.sshsig import NAMESPACE
 
 CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"
@@ -353,16 +352,19 @@ def _notes(game: Game, context: dict[str, Any], order: dict[str, Any]) -> list[P
 
 
 class _Recording(Parsed):
-    """An order judged as ``check`` judges it, keeping each problem with its path."""
+    """An order judged as ``check`` judges it, keeping each problem with its path (in
+    ``found``) and placing none on a line: the page has no lines, and reads ``found`` alone."""
 
     def __init__(self, order: dict[str, Any], schema: list[Problem]) -> None:
         super().__init__(raw=b"", loaded=None, data=order, schema=schema)
-        self.reasons = located_all(schema, None)
         self.found: list[Problem] = list(schema)
+
+    @property
+    def ok(self) -> bool:
+        return not self.found
 
     def add(self, problem: Problem) -> None:
         self.found.append(problem)
-        super().add(problem)
 
 
 def _problems(game: Game, context: dict[str, Any], order: dict[str, Any]) -> list[Problem]:
