@@ -220,9 +220,7 @@ def validate(context: Mapping[str, Any], order: Any) -> list[Problem]:
     if not isinstance(order, Mapping):
         return [Problem("order-not-mapping")]
     problems = [
-        Problem("unknown-key", (str(key),), key=key)
-        for key in order
-        if key not in BODY_KEYS and key not in ENVELOPE
+        Problem("unknown-key", (str(key),), key=key) for key in order if key not in _FILE_KEYS
     ]
     if context.get("to_do") != "orders":
         problems.append(Problem("not-owed"))
@@ -268,15 +266,15 @@ def _check_travel(context: Mapping[str, Any], travel: Any) -> list[Problem]:
         if kind not in KINDS:
             problems.append(Problem("no-such-vizir", path, vizir=kind))
             continue
-        info = mine.get(kind, {})
         if kind not in movable:
-            problems.append(Problem("cannot-move", path, kind=kind, where=_where(info)))
+            where = _where(mine.get(kind, {}))
+            problems.append(Problem("cannot-move", path, kind=kind, where=where))
             continue
         target = destination(value)
         if target is None:
             problems.append(Problem("bad-destination", path, value=value))
             continue
-        problems += _check_move(info, kind, target, all_travel, seats, path)
+        problems += _check_move(mine[kind], kind, target, all_travel, seats, path)
     for kind in movable:
         if kind not in travel:
             problems.append(
@@ -358,6 +356,8 @@ def _list_of(value: Any, key: str) -> list[Any] | Problem:
 def _entry(item: Any, keys: tuple[str, ...], path: Path) -> list[Problem]:
     if not isinstance(item, Mapping):
         return [Problem("entry-not-mapping", path, keys=list(keys))]
+    if item.keys() == set(keys):  # the common case, told at once: no key unknown or missing
+        return []
     problems = [Problem("unknown-key", (*path, str(k)), key=k) for k in item if k not in keys]
     problems += [Problem("entry-missing-key", path, key=k) for k in keys if k not in item]
     return problems
