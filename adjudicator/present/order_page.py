@@ -36,6 +36,9 @@ CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'
 """The page's Content-Security-Policy: inline script and styles, no connection of any kind."""
 
 Value = int | str
+Judged = tuple[list[Problem], list[Problem], str]
+"""What ``check`` says of an order the page makes: its problems, its notes, and the problems'
+paths and messages as JSON (``_found_json``; empty when there are none)."""
 
 
 @dataclass
@@ -97,7 +100,7 @@ def render_order_page(
     player, turn = doc["reader"], doc["turn"]
     spec = _spec(game, lang, env, doc)
     reasons: list[str] = []
-    judged: dict[Any, tuple[list[Problem], list[Problem]]] = {}
+    judged: dict[Any, Judged] = {}
     parts = []
     for names in spec.parts:
         part: dict[str, Any] = {"names": names}
@@ -175,7 +178,7 @@ def _table(
     names: list[str],
     lang: str,
     reasons: list[str],
-    judged: dict[Any, tuple[list[Problem], list[Problem]]],
+    judged: dict[Any, Judged],
 ) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
     """Every combination of ``names``' choices (and none, where a control may be left empty)
     that ``check`` refuses, as the JSON of its values, with the indices of its reasons; and
@@ -184,19 +187,21 @@ def _table(
     rows above it left empty or filled in), its key then starting with that place; ``judged``
     keeps what ``check`` said of each such order, which every row of the list makes alike."""
     controls = {c.name: c for s in spec.sections for c in s.controls}
-    domains = []
+    domains: list[list[Value | None]] = []
+    jsons: list[list[str]] = []
     for name in names:
         control = controls[name]
         values: list[Value | None] = [value for value, _ in control.choices]
         values = values if control.blank is None else [None, *values]
-        # each value with its JSON, from which a combination's key is joined
-        domains.append([(value, _json(value)) for value in values])
+        domains.append(values)
+        # each value's JSON, from which a combination's key is joined
+        jsons.append([_json(value) for value in values])
     top = names[0].split(".")[0]
     first = names is spec.parts[0]
     row = _row_of(spec, names)
     places = range(row[1] + 1) if row is not None else [None]
     filler: dict[str, Value | None] = {}
-    worded: dict[str, list[int]] = {}
+    worded: dict[tuple[Any, str], list[int]] = {}
     table: dict[str, list[int]] = {}
     notes: dict[str, list[int]] = {}
     for place in places:
@@ -217,27 +222,28 @@ def _table(
         rest = {k: v for k, v in base.items() if k != top}
         own = [key for key in spec.keys if key["name"] == top]
         alike = row is not None and not any(key.get("fixed") for key in own)
-        for pairs in itertools.product(*domains):
-            combination = tuple(value for value, _ in pairs)
+        # each combination of values with their JSON texts, in the same order
+        combinations = zip(itertools.product(*domains), itertools.product(*jsons), strict=True)
+        for combination, texts in combinations:
             # a row of a list at a place makes the same order whichever row it is (the rows
             # above it filled in, the rows between left out), unless its rows differ by a
             # fixed value (a pardon's vizir): judged once for every row
             memo = (top, first, place, combination) if alike else None
             if memo is not None and memo in judged:
-                found, told = judged[memo]
+                found, told, found_json = judged[memo]
             else:
                 chosen = {**above, **dict(zip(names, combination, strict=True))}
                 order = {**rest, **build_body(own, chosen)}
                 found, told = _judge(game, doc["context"], order, top, place, first)
+                found_json = _found_json(found) if found else ""
                 if memo is not None:
-                    judged[memo] = (found, told)
-            texts = [text for _, text in pairs]
+                    judged[memo] = (found, told, found_json)
             # the JSON of the combination's key, as json.dumps(separators=(",", ":")) writes it
-            said = "[" + ",".join(texts if place is None else [str(place), *texts]) + "]"
+            said = "[" + ",".join(texts if place is None else (str(place), *texts)) + "]"
             if found:
                 at = None if row is None or place is None else (top, place, row[1])
                 # many combinations share their reasons: each list of them worded once
-                same = json.dumps([at, *([p.path, p.msg.to_json()] for p in found)], default=str)
+                same = (at, found_json)
                 if same not in worded:
                     found = [_for_page(problem, controls, spec, at) for problem in found]
                     worded[same] = _indices(found, game, lang, reasons)
@@ -252,6 +258,12 @@ def _table(
 
 def _json(value: Value | None) -> str:
     return json.dumps(value, ensure_ascii=False)
+
+
+def _found_json(found: list[Problem]) -> str:
+    """Problems' paths and messages as JSON: problems alike in these are worded alike (made
+    once for an order judged once for every row of a list)."""
+    return json.dumps([[p.path, p.msg.to_json()] for p in found], default=str)
 
 
 def _judge(
@@ -385,8 +397,11 @@ def build_body(keys: list[dict[str, Any]], chosen: dict[str, Value | None]) -> d
             if chosen.get(name) is not None:
                 out[name] = chosen[name]
         elif key["kind"] == "map":
-            mapping = {f: chosen.get(f"{name}.{f}") for f in key["fields"]}
-            mapping = {f: v for f, v in mapping.items() if v is not None}
+            mapping = {}
+            for f in key["fields"]:
+                value = chosen.get(f"{name}.{f}")
+                if value is not None:
+                    mapping[f] = value
             if mapping or not key.get("optional"):
                 out[name] = mapping
         else:
@@ -396,8 +411,12 @@ def build_body(keys: list[dict[str, Any]], chosen: dict[str, Value | None]) -> d
                     if chosen.get(f"{name}.{row}") is not None:
                         items.append(chosen[f"{name}.{row}"])
                     continue
-                entry = {f: chosen.get(f"{name}.{row}.{f}") for f in key["fields"]}
-                entry = {f: v for f, v in entry.items() if v is not None}
+                prefix = f"{name}.{row}."
+                entry = {}
+                for f in key["fields"]:
+                    value = chosen.get(prefix + f)
+                    if value is not None:
+                        entry[f] = value
                 if entry:
                     for fixed_row, fixed_key, fixed_value in key.get("fixed", []):
                         if fixed_row == row:
