@@ -81,11 +81,9 @@ def _is_int(value: Any) -> bool:
 
 def destination(value: Any) -> str | int | None:
     """A travel value in canonical form: a city, a seat number or 'stay'; None if unreadable."""
-    if _is_int(value):
-        return int(value)
-    if isinstance(value, str) and value.strip().lower() == "stay":
-        return "stay"
-    return city_name(value)
+    if isinstance(value, str):
+        return "stay" if value.strip().lower() == "stay" else city_name(value)
+    return int(value) if _is_int(value) else None
 
 
 def accused(value: Any) -> str | None:
@@ -140,7 +138,11 @@ def order_fits(order: Any) -> bool:
     for card in kaffa:
         if type(card) is not str:
             return False
-    return all(_entries_fit(order.get(key, []), keys) for key, keys in _ENTRY_KEYS.items())
+    return (
+        _entries_fit(order.get("demand", []), _ENTRY_KEYS["demand"])
+        and _entries_fit(order.get("pardon", []), _ENTRY_KEYS["pardon"])
+        and _entries_fit(order.get("trades", []), _ENTRY_KEYS["trades"])
+    )
 
 
 def _travel_fits(travel: Any) -> bool:
@@ -263,12 +265,8 @@ def _check_travel(context: Mapping[str, Any], travel: Any) -> list[Problem]:
     for key, value in travel.items():
         kind = str(key)
         path: Path = ("travel", kind)
-        if kind not in KINDS:
-            problems.append(Problem("no-such-vizir", path, vizir=kind))
-            continue
         if kind not in movable:
-            where = _where(mine.get(kind, {}))
-            problems.append(Problem("cannot-move", path, kind=kind, where=where))
+            problems.append(_not_movable(kind, mine, path))
             continue
         target = destination(value)
         if target is None:
@@ -283,8 +281,15 @@ def _check_travel(context: Mapping[str, Any], travel: Any) -> list[Problem]:
     return problems
 
 
+def _not_movable(kind: str, mine: Mapping[str, Mapping[str, Any]], path: Path) -> Problem:
+    """The problem of a destination for ``kind``, which is not among the movable vizirs."""
+    if kind not in KINDS:
+        return Problem("no-such-vizir", path, vizir=kind)
+    return Problem("cannot-move", path, kind=kind, where=_where(mine.get(kind, {})))
+
+
 def _can_move(place: Any) -> bool:
-    return _is_int(place) or place in CITIES or place == RESERVE
+    return place in CITIES or place == RESERVE or _is_int(place)
 
 
 def _check_move(
