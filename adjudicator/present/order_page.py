@@ -17,6 +17,7 @@ allows no connection.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import re
@@ -37,8 +38,9 @@ CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'
 
 Value = int | str
 Judged = tuple[list[Problem], list[Problem], str]
-"""What ``check`` says of an order the page makes: its problems, its notes, and the problems'
-paths and messages as JSON (``_found_json``; empty when there are none)."""
+"""What ``check`` says of an order the page makes: its problems, its notes, and the paths and
+messages of what the page shows of it (its problems, or else its notes) as JSON
+(``_found_json``; empty when there is nothing to show)."""
 
 
 @dataclass
@@ -202,6 +204,7 @@ def _table(
     places = range(row[1] + 1) if row is not None else [None]
     filler: dict[str, Value | None] = {}
     worded: dict[tuple[Any, str], list[int]] = {}
+    noted: dict[str, list[int]] = {}
     table: dict[str, list[int]] = {}
     notes: dict[str, list[int]] = {}
     for place in places:
@@ -235,7 +238,7 @@ def _table(
                 chosen = {**above, **dict(zip(names, combination, strict=True))}
                 order = {**rest, **build_body(own, chosen)}
                 found, told = _judge(game, doc["context"], order, top, place, first)
-                found_json = _found_json(found) if found else ""
+                found_json = _found_json(found or told) if found or told else ""
                 if memo is not None:
                     judged[memo] = (found, told, found_json)
             # the JSON of the combination's key, as json.dumps(separators=(",", ":")) writes it
@@ -252,7 +255,10 @@ def _table(
             if not filler and None not in combination:
                 filler = dict(zip(names, combination, strict=True))
             if told:
-                notes[said] = _indices(told, game, lang, reasons)
+                # as reasons are: each list of notes worded once
+                if found_json not in noted:
+                    noted[found_json] = _indices(told, game, lang, reasons)
+                notes[said] = noted[found_json]
     return table, notes
 
 
@@ -261,8 +267,8 @@ def _json(value: Value | None) -> str:
 
 
 def _found_json(found: list[Problem]) -> str:
-    """Problems' paths and messages as JSON: problems alike in these are worded alike (made
-    once for an order judged once for every row of a list)."""
+    """Problems' (or notes') paths and messages as JSON: those alike in these are worded alike
+    (made once for an order judged once for every row of a list)."""
     return json.dumps([[p.path, p.msg.to_json()] for p in found], default=str)
 
 
@@ -526,7 +532,14 @@ _COURT_HINTS = {
 def said(env: Any, msgid: str, **params: Any) -> str:
     """A comment of the game's form in the reader's words (the form's own msgid, so the page
     says what the form says, in the form's translations)."""
-    return str(env.from_string("{{ gettext(msgid, **params) }}").render(msgid=msgid, params=params))
+    return str(_gettext_template(env).render(msgid=msgid, params=params))
+
+
+@functools.cache
+def _gettext_template(env: Any) -> Any:
+    """The template that says a msgid in ``env``'s language, compiled once per environment
+    (there is one per game and language, :func:`report_environment`)."""
+    return env.from_string("{{ gettext(msgid, **params) }}")
 
 
 def _court(_: Any, env: Any, doc: dict[str, Any]) -> Spec:
