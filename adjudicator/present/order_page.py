@@ -592,8 +592,11 @@ def _court(_: Any, env: Any, doc: dict[str, Any]) -> Spec:
     keys.append({"kind": "value", "name": "accuse"})
     parts.append(["accuse"])
 
+    # each card's words made once: a page offers the cards in some 150 choices
+    card_words = {name: str(words.card_value(name)) for name in _COURT_CARDS}
+
     def card(name: str) -> tuple[Value, str]:
-        return name, str(words.card_value(name))
+        return name, card_words[name]
 
     kaffa = Section(
         _("kaffa"),
