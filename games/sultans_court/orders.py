@@ -227,9 +227,11 @@ def validate(context: Mapping[str, Any], order: Any) -> list[Problem]:
     """Every problem of one order body (envelope keys are ignored)."""
     if not _is_mapping(order):
         return [Problem("order-not-mapping")]
-    problems = [
-        Problem("unknown-key", (str(key),), key=key) for key in order if key not in _FILE_KEYS
-    ]
+    problems: list[Problem] = []
+    if not order.keys() <= _FILE_KEYS:  # told at once for an order of known keys alone
+        problems = [
+            Problem("unknown-key", (str(key),), key=key) for key in order if key not in _FILE_KEYS
+        ]
     if context.get("to_do") != "orders":
         problems.append(Problem("not-owed"))
         return problems
@@ -462,7 +464,9 @@ def _cards_noted(context: Mapping[str, Any], order: Mapping[str, Any]) -> list[P
         ("trades", "give", "trade-card-not-held", False),
     ):
         items = order.get(key)
-        for i, item in enumerate(items if isinstance(items, list) else []):
+        if not isinstance(items, list) or not items:
+            continue
+        for i, item in enumerate(items):
             card = card_name(item.get(field)) if _is_mapping(item) else None
             if card in POWER and (card in held) == noted:
                 found.append(Problem(code, (key, i, field), card=CARD_WORDS[card]))
@@ -471,7 +475,7 @@ def _cards_noted(context: Mapping[str, Any], order: Mapping[str, Any]) -> list[P
 
 def _pardons_noted(context: Mapping[str, Any], items: Any) -> list[Problem]:
     """Each pardon that cannot apply as things stand."""
-    if not isinstance(items, list):
+    if not isinstance(items, list) or not items:
         return []
     me = context.get("player")
     found: list[Problem] = []
