@@ -17,6 +17,7 @@ allows no connection.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import re
@@ -30,13 +31,16 @@ from adjudicator.present.reports import report_environment
 from adjudicator.present.words import say
 from adjudicator.rules import sealing
 from adjudicator.rules.contract import Game, Problem, msg
-from adjudicator.rules.problems import located_all
 from adjudicator.signing.sshsig import NAMESPACE
 
 CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"
 """The page's Content-Security-Policy: inline script and styles, no connection of any kind."""
 
 Value = int | str
+Judged = tuple[list[Problem], list[Problem], str]
+"""What ``check`` says of an order the page makes: its problems, its notes, and the paths and
+messages of what the page shows of it (its problems, or else its notes) as JSON
+(``_found_json``; empty when there is nothing to show)."""
 
 
 @dataclass
@@ -98,7 +102,7 @@ def render_order_page(
     player, turn = doc["reader"], doc["turn"]
     spec = _spec(game, lang, env, doc)
     reasons: list[str] = []
-    judged: dict[Any, tuple[list[Problem], list[Problem]]] = {}
+    judged: dict[Any, Judged] = {}
     parts = []
     for names in spec.parts:
         part: dict[str, Any] = {"names": names}
@@ -176,7 +180,7 @@ def _table(
     names: list[str],
     lang: str,
     reasons: list[str],
-    judged: dict[Any, tuple[list[Problem], list[Problem]]],
+    judged: dict[Any, Judged],
 ) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
     """Every combination of ``names``' choices (and none, where a control may be left empty)
     that ``check`` refuses, as the JSON of its values, with the indices of its reasons; and
@@ -185,19 +189,22 @@ def _table(
     rows above it left empty or filled in), its key then starting with that place; ``judged``
     keeps what ``check`` said of each such order, which every row of the list makes alike."""
     controls = {c.name: c for s in spec.sections for c in s.controls}
-    domains = []
+    domains: list[list[Value | None]] = []
+    jsons: list[list[str]] = []
     for name in names:
         control = controls[name]
         values: list[Value | None] = [value for value, _ in control.choices]
         values = values if control.blank is None else [None, *values]
-        # each value with its JSON, from which a combination's key is joined
-        domains.append([(value, _json(value)) for value in values])
+        domains.append(values)
+        # each value's JSON, from which a combination's key is joined
+        jsons.append([_json(value) for value in values])
     top = names[0].split(".")[0]
     first = names is spec.parts[0]
     row = _row_of(spec, names)
     places = range(row[1] + 1) if row is not None else [None]
     filler: dict[str, Value | None] = {}
-    worded: dict[str, list[int]] = {}
+    worded: dict[tuple[Any, str], list[int]] = {}
+    noted: dict[str, list[int]] = {}
     table: dict[str, list[int]] = {}
     notes: dict[str, list[int]] = {}
     for place in places:
@@ -218,27 +225,28 @@ def _table(
         rest = {k: v for k, v in base.items() if k != top}
         own = [key for key in spec.keys if key["name"] == top]
         alike = row is not None and not any(key.get("fixed") for key in own)
-        for pairs in itertools.product(*domains):
-            combination = tuple(value for value, _ in pairs)
+        # each combination of values with their JSON texts, in the same order
+        combinations = zip(itertools.product(*domains), itertools.product(*jsons), strict=True)
+        for combination, texts in combinations:
             # a row of a list at a place makes the same order whichever row it is (the rows
             # above it filled in, the rows between left out), unless its rows differ by a
             # fixed value (a pardon's vizir): judged once for every row
             memo = (top, first, place, combination) if alike else None
             if memo is not None and memo in judged:
-                found, told = judged[memo]
+                found, told, found_json = judged[memo]
             else:
                 chosen = {**above, **dict(zip(names, combination, strict=True))}
                 order = {**rest, **build_body(own, chosen)}
                 found, told = _judge(game, doc["context"], order, top, place, first)
+                found_json = _found_json(found or told) if found or told else ""
                 if memo is not None:
-                    judged[memo] = (found, told)
-            texts = [text for _, text in pairs]
+                    judged[memo] = (found, told, found_json)
             # the JSON of the combination's key, as json.dumps(separators=(",", ":")) writes it
-            said = "[" + ",".join(texts if place is None else [str(place), *texts]) + "]"
+            said = "[" + ",".join(texts if place is None else (str(place), *texts)) + "]"
             if found:
                 at = None if row is None or place is None else (top, place, row[1])
                 # many combinations share their reasons: each list of them worded once
-                same = json.dumps([at, *([p.path, p.msg.to_json()] for p in found)], default=str)
+                same = (at, found_json)
                 if same not in worded:
                     found = [_for_page(problem, controls, spec, at) for problem in found]
                     worded[same] = _indices(found, game, lang, reasons)
@@ -247,12 +255,21 @@ def _table(
             if not filler and None not in combination:
                 filler = dict(zip(names, combination, strict=True))
             if told:
-                notes[said] = _indices(told, game, lang, reasons)
+                # as reasons are: each list of notes worded once
+                if found_json not in noted:
+                    noted[found_json] = _indices(told, game, lang, reasons)
+                notes[said] = noted[found_json]
     return table, notes
 
 
 def _json(value: Value | None) -> str:
     return json.dumps(value, ensure_ascii=False)
+
+
+def _found_json(found: list[Problem]) -> str:
+    """Problems' (or notes') paths and messages as JSON: those alike in these are worded alike
+    (made once for an order judged once for every row of a list)."""
+    return json.dumps([[p.path, p.msg.to_json()] for p in found], default=str)
 
 
 def _judge(
@@ -353,16 +370,19 @@ def _notes(game: Game, context: dict[str, Any], order: dict[str, Any]) -> list[P
 
 
 class _Recording(Parsed):
-    """An order judged as ``check`` judges it, keeping each problem with its path."""
+    """An order judged as ``check`` judges it, keeping each problem with its path (in
+    ``found``) and placing none on a line: the page has no lines, and reads ``found`` alone."""
 
     def __init__(self, order: dict[str, Any], schema: list[Problem]) -> None:
         super().__init__(raw=b"", loaded=None, data=order, schema=schema)
-        self.reasons = located_all(schema, None)
         self.found: list[Problem] = list(schema)
+
+    @property
+    def ok(self) -> bool:
+        return not self.found
 
     def add(self, problem: Problem) -> None:
         self.found.append(problem)
-        super().add(problem)
 
 
 def _problems(game: Game, context: dict[str, Any], order: dict[str, Any]) -> list[Problem]:
@@ -383,8 +403,11 @@ def build_body(keys: list[dict[str, Any]], chosen: dict[str, Value | None]) -> d
             if chosen.get(name) is not None:
                 out[name] = chosen[name]
         elif key["kind"] == "map":
-            mapping = {f: chosen.get(f"{name}.{f}") for f in key["fields"]}
-            mapping = {f: v for f, v in mapping.items() if v is not None}
+            mapping = {}
+            for f in key["fields"]:
+                value = chosen.get(f"{name}.{f}")
+                if value is not None:
+                    mapping[f] = value
             if mapping or not key.get("optional"):
                 out[name] = mapping
         else:
@@ -394,8 +417,12 @@ def build_body(keys: list[dict[str, Any]], chosen: dict[str, Value | None]) -> d
                     if chosen.get(f"{name}.{row}") is not None:
                         items.append(chosen[f"{name}.{row}"])
                     continue
-                entry = {f: chosen.get(f"{name}.{row}.{f}") for f in key["fields"]}
-                entry = {f: v for f, v in entry.items() if v is not None}
+                prefix = f"{name}.{row}."
+                entry = {}
+                for f in key["fields"]:
+                    value = chosen.get(prefix + f)
+                    if value is not None:
+                        entry[f] = value
                 if entry:
                     for fixed_row, fixed_key, fixed_value in key.get("fixed", []):
                         if fixed_row == row:
@@ -505,7 +532,14 @@ _COURT_HINTS = {
 def said(env: Any, msgid: str, **params: Any) -> str:
     """A comment of the game's form in the reader's words (the form's own msgid, so the page
     says what the form says, in the form's translations)."""
-    return str(env.from_string("{{ gettext(msgid, **params) }}").render(msgid=msgid, params=params))
+    return str(_gettext_template(env).render(msgid=msgid, params=params))
+
+
+@functools.cache
+def _gettext_template(env: Any) -> Any:
+    """The template that says a msgid in ``env``'s language, compiled once per environment
+    (there is one per game and language, :func:`report_environment`)."""
+    return env.from_string("{{ gettext(msgid, **params) }}")
 
 
 def _court(_: Any, env: Any, doc: dict[str, Any]) -> Spec:
@@ -558,8 +592,11 @@ def _court(_: Any, env: Any, doc: dict[str, Any]) -> Spec:
     keys.append({"kind": "value", "name": "accuse"})
     parts.append(["accuse"])
 
+    # each card's words made once: a page offers the cards in some 150 choices
+    card_words = {name: str(words.card_value(name)) for name in _COURT_CARDS}
+
     def card(name: str) -> tuple[Value, str]:
-        return name, str(words.card_value(name))
+        return name, card_words[name]
 
     kaffa = Section(
         _("kaffa"),

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from adjudicator.rules.contract import Order, Problem, Resolution, State, View
 from adjudicator.rules.rng import Rng, Stream
 
-from . import rules
+from . import orders, rules
 from .board import PARDON, POWER
 from .bots import bot_order
 from .view import build_view, record
@@ -50,15 +50,11 @@ class SultansCourtGame:
     def order_fits(self, order: Any) -> bool:
         """The order file fits ``order_model()``, told without loading it (optional in the
         contract; False: ask the schema)."""
-        from .orders import order_fits
-
-        return order_fits(order)
+        return orders.order_fits(order)
 
     def context_fits(self, context: Any) -> bool:
         """A form's context fits ``context_model()``, told without loading it (optional)."""
-        from .orders import context_fits
-
-        return context_fits(context)
+        return orders.context_fits(context)
 
     def templates(self) -> Traversable:
         from importlib.resources import files  # only a command that renders needs it
@@ -118,21 +114,15 @@ class SultansCourtGame:
         }
 
     def validate(self, context: Mapping[str, Any], order: Order) -> list[Problem]:
-        from .orders import validate
-
-        return validate(context, order)
+        return orders.validate(context, order)
 
     def notes(self, context: Mapping[str, Any], order: Order) -> list[Problem]:
         """What a valid order should hear (optional in the contract): standing instructions
         that cannot apply as things stand."""
-        from .orders import notes
-
-        return notes(context, order)
+        return orders.notes(context, order)
 
     def normalise(self, order: Order) -> Order:
-        from .orders import normalise
-
-        return normalise(order)
+        return orders.normalise(order)
 
     def resolve(self, state: State, orders: Mapping[str, Order | None], rng: Rng) -> Resolution:
         return rules.resolve(state, orders, rng)
@@ -147,9 +137,7 @@ class SultansCourtGame:
         return bot_order(view, stream)
 
     def forfeit_order(self, view: View) -> Order:
-        from .orders import forfeit_order
-
-        return forfeit_order(self.context(view))
+        return orders.forfeit_order(self.context(view))
 
 
 def copy_vizirs(vizirs: Mapping[str, Any]) -> dict[str, dict[str, Any]]:

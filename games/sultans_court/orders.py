@@ -44,6 +44,7 @@ from .board import (
 ENVELOPE = ("id", "player", "turn")
 BODY_KEYS = ("travel", "accuse", "kaffa", "demand", "pardon", "trades")
 INITIALS = {city[0]: city for city in CITIES}
+_BY_LOWER = {city.lower(): city for city in CITIES}
 CARD_NAMES = {
     **{card.lower(): card for card in CARDS},
     "canons": "Cannons",
@@ -67,14 +68,17 @@ def city_name(value: Any) -> str | None:
     text = value.strip()
     if len(text) == 1:
         return INITIALS.get(text.upper())
-    for city in CITIES:
-        if city.lower() == text.lower():
-            return city
-    return None
+    return _BY_LOWER.get(text.lower())
 
 
 def card_name(value: Any) -> str | None:
     return CARD_NAMES.get(value.strip().lower()) if isinstance(value, str) else None
+
+
+def _is_mapping(value: Any) -> bool:
+    """``value`` is a Mapping, a dict told first (the ABC's own check takes many times longer,
+    and the order page asks it of every order it judges)."""
+    return type(value) is dict or isinstance(value, Mapping)
 
 
 def _is_int(value: Any) -> bool:
@@ -83,11 +87,9 @@ def _is_int(value: Any) -> bool:
 
 def destination(value: Any) -> str | int | None:
     """A travel value in canonical form: a city, a seat number or 'stay'; None if unreadable."""
-    if _is_int(value):
-        return int(value)
-    if isinstance(value, str) and value.strip().lower() == "stay":
-        return "stay"
-    return city_name(value)
+    if isinstance(value, str):
+        return "stay" if value.strip().lower() == "stay" else city_name(value)
+    return int(value) if _is_int(value) else None
 
 
 def accused(value: Any) -> str | None:
@@ -118,6 +120,8 @@ _ENTRY_KEYS = {
     "trades": {"with", "give", "get"},
 }
 _PLACES = frozenset((*CITIES, *DUNGEONS, ISLAND, RESERVE))
+_KIND_SET = frozenset(KINDS)
+_TRAVEL_TYPES = frozenset((str, int))
 
 
 def order_fits(order: Any) -> bool:
@@ -125,31 +129,48 @@ def order_fits(order: Any) -> bool:
     plain Python: every key typed as the schema types it. False for anything else, fitting or
     not; the engine then asks the schema (a test holds the schema to finding nothing wherever
     this is True)."""
+    # plain loops, not all() over generators: the order page asks this of thousands of
+    # orders for each page
     if not envelope_fits(order, _FILE_KEYS):
         return False
     travel, accuse = order.get("travel"), order.get("accuse")
-    if travel is not None and not (
-        type(travel) is dict
-        and travel.keys() <= set(KINDS)
-        and all(type(value) in (str, int) for value in travel.values())
-    ):
+    if travel is not None and not _travel_fits(travel):
         return False
     if accuse is not None and type(accuse) is not str:
         return False
     kaffa = order.get("kaffa", [])
-    if type(kaffa) is not list or any(type(card) is not str for card in kaffa):
+    if type(kaffa) is not list:
         return False
-    return all(_entries_fit(order.get(key, []), keys) for key, keys in _ENTRY_KEYS.items())
+    for card in kaffa:
+        if type(card) is not str:
+            return False
+    return (
+        _entries_fit(order.get("demand", []), _ENTRY_KEYS["demand"])
+        and _entries_fit(order.get("pardon", []), _ENTRY_KEYS["pardon"])
+        and _entries_fit(order.get("trades", []), _ENTRY_KEYS["trades"])
+    )
+
+
+def _travel_fits(travel: Any) -> bool:
+    """A mapping of vizir kinds to text or whole numbers."""
+    return (
+        type(travel) is dict
+        and travel.keys() <= _KIND_SET
+        and _TRAVEL_TYPES.issuperset(map(type, travel.values()))
+    )
 
 
 def _entries_fit(entries: Any, keys: set[str]) -> bool:
     """A list of entries, each a mapping of exactly ``keys`` to text."""
-    return type(entries) is list and all(
-        type(entry) is dict
-        and entry.keys() == keys
-        and all(type(value) is str for value in entry.values())
-        for entry in entries
-    )
+    if type(entries) is not list:
+        return False
+    for entry in entries:
+        if type(entry) is not dict or entry.keys() != keys:
+            return False
+        for value in entry.values():
+            if type(value) is not str:
+                return False
+    return True
 
 
 def context_fits(context: Any) -> bool:
@@ -204,13 +225,13 @@ def _vizirs_fit(vizirs: Any) -> bool:
 # -- the check ---------------------------------------------------------------------------------
 def validate(context: Mapping[str, Any], order: Any) -> list[Problem]:
     """Every problem of one order body (envelope keys are ignored)."""
-    if not isinstance(order, Mapping):
+    if not _is_mapping(order):
         return [Problem("order-not-mapping")]
-    problems = [
-        Problem("unknown-key", (str(key),), key=key)
-        for key in order
-        if key not in BODY_KEYS and key not in ENVELOPE
-    ]
+    problems: list[Problem] = []
+    if not order.keys() <= _FILE_KEYS:  # told at once for an order of known keys alone
+        problems = [
+            Problem("unknown-key", (str(key),), key=key) for key in order if key not in _FILE_KEYS
+        ]
     if context.get("to_do") != "orders":
         problems.append(Problem("not-owed"))
         return problems
@@ -244,7 +265,7 @@ def _check_travel(context: Mapping[str, Any], travel: Any) -> list[Problem]:
         if movable:
             return [Problem("travel-missing", vizirs=movable)]
         return []
-    if not isinstance(travel, Mapping):
+    if not _is_mapping(travel):
         return [Problem("travel-not-mapping", ("travel",))]
     problems: list[Problem] = []
     all_travel = bool(context.get("first_round_all_travel")) and context.get("round") == 1
@@ -252,18 +273,14 @@ def _check_travel(context: Mapping[str, Any], travel: Any) -> list[Problem]:
     for key, value in travel.items():
         kind = str(key)
         path: Path = ("travel", kind)
-        if kind not in KINDS:
-            problems.append(Problem("no-such-vizir", path, vizir=kind))
-            continue
-        info = mine.get(kind, {})
         if kind not in movable:
-            problems.append(Problem("cannot-move", path, kind=kind, where=_where(info)))
+            problems.append(_not_movable(kind, mine, path))
             continue
         target = destination(value)
         if target is None:
             problems.append(Problem("bad-destination", path, value=value))
             continue
-        problems += _check_move(info, kind, target, all_travel, seats, path)
+        problems += _check_move(mine[kind], kind, target, all_travel, seats, path)
     for kind in movable:
         if kind not in travel:
             problems.append(
@@ -272,8 +289,15 @@ def _check_travel(context: Mapping[str, Any], travel: Any) -> list[Problem]:
     return problems
 
 
+def _not_movable(kind: str, mine: Mapping[str, Mapping[str, Any]], path: Path) -> Problem:
+    """The problem of a destination for ``kind``, which is not among the movable vizirs."""
+    if kind not in KINDS:
+        return Problem("no-such-vizir", path, vizir=kind)
+    return Problem("cannot-move", path, kind=kind, where=_where(mine.get(kind, {})))
+
+
 def _can_move(place: Any) -> bool:
-    return _is_int(place) or place in CITIES or place == RESERVE
+    return place in CITIES or place == RESERVE or _is_int(place)
 
 
 def _check_move(
@@ -284,21 +308,21 @@ def _check_move(
     seats: dict[int, str],
     path: Path,
 ) -> list[Problem]:
-    place = info.get("place")
     if all_travel and not (isinstance(target, str) and target != "stay"):
         if target == "stay":
             return [Problem("must-travel", path, kind=kind)]
         return [Problem("must-travel-not-to-seat", path, kind=kind, seat=target)]
-    if not _is_int(target):
+    if isinstance(target, str):  # a city or 'stay' (else a seat: destination's number)
         return []
     seat = int(target)
     if not 1 <= seat <= 12:
         return [Problem("no-such-seat", path, seat=seat)]
-    if _is_int(place) and seat != info.get("seat"):
+    at_court = _is_int(info.get("place"))
+    if at_court and seat != info.get("seat"):
         return [Problem("seat-to-seat", path, kind=kind, seat=info.get("seat"))]
-    if seat in seats and not _is_int(place):
+    if seat in seats and not at_court:
         return [Problem("same-seat", path, first=seats[seat], kind=kind, seat=seat)]
-    if not _is_int(place):
+    if not at_court:
         seats[seat] = kind
     return []
 
@@ -319,7 +343,13 @@ def _check_accuse(context: Mapping[str, Any], value: Any) -> list[Problem]:
 
 
 def _card_problem(value: Any, path: Path, power_only: bool) -> list[Problem]:
-    card = card_name(value)
+    return _named_card_problem(value, card_name(value), path, power_only)
+
+
+def _named_card_problem(
+    value: Any, card: str | None, path: Path, power_only: bool
+) -> list[Problem]:
+    """What :func:`_card_problem` says of ``value``, whose card (``card_name``) is ``card``."""
     kinds = POWER if power_only else CARDS
     if card is None or card not in kinds:
         if power_only:
@@ -337,8 +367,10 @@ def _list_of(value: Any, key: str) -> list[Any] | Problem:
 
 
 def _entry(item: Any, keys: tuple[str, ...], path: Path) -> list[Problem]:
-    if not isinstance(item, Mapping):
+    if not _is_mapping(item):
         return [Problem("entry-not-mapping", path, keys=list(keys))]
+    if item.keys() == set(keys):  # the common case, told at once: no key unknown or missing
+        return []
     problems = [Problem("unknown-key", (*path, str(k)), key=k) for k in item if k not in keys]
     problems += [Problem("entry-missing-key", path, key=k) for k in keys if k not in item]
     return problems
@@ -355,13 +387,15 @@ def _check_kaffa(value: Any) -> list[Problem]:
 
 
 def _check_player(
-    context: Mapping[str, Any], name: Any, path: Path, yourself: Problem
+    context: Mapping[str, Any], name: Any, path: Path, yourself: str
 ) -> list[Problem]:
-    players = list(context.get("players") or [])
+    """The problem, if any, of naming ``name`` as the other player (``yourself``: the code of
+    naming oneself)."""
+    players = context.get("players") or []
     if name == context.get("player"):
-        return [yourself]
+        return [Problem(yourself, path)]
     if name not in players:
-        return [Problem("no-such-player", path, name=name, players=players)]
+        return [Problem("no-such-player", path, name=name, players=list(players))]
     return []
 
 
@@ -377,7 +411,7 @@ def _check_demand(context: Mapping[str, Any], value: Any) -> list[Problem]:
             problems += form
             continue
         where: Path = (*path, "from")
-        problems += _check_player(context, item["from"], where, Problem("yourself", where))
+        problems += _check_player(context, item["from"], where, "yourself")
         problems += _card_problem(item["card"], (*path, "card"), power_only=True)
     return problems
 
@@ -411,7 +445,7 @@ def notes(context: Mapping[str, Any], order: Any) -> list[Problem]:
     """What an order that is valid should hear: each pardon, demand and trade that cannot apply
     as things stand (docs/rulings.md C6: it stays in the order, and is skipped if it does not
     apply when its moment comes). Not problems: they never refuse the order."""
-    if not isinstance(order, Mapping):
+    if not _is_mapping(order):
         return []
     return [*_pardons_noted(context, order.get("pardon")), *_cards_noted(context, order)]
 
@@ -430,8 +464,10 @@ def _cards_noted(context: Mapping[str, Any], order: Mapping[str, Any]) -> list[P
         ("trades", "give", "trade-card-not-held", False),
     ):
         items = order.get(key)
-        for i, item in enumerate(items if isinstance(items, list) else []):
-            card = card_name(item.get(field)) if isinstance(item, Mapping) else None
+        if not isinstance(items, list) or not items:
+            continue
+        for i, item in enumerate(items):
+            card = card_name(item.get(field)) if _is_mapping(item) else None
             if card in POWER and (card in held) == noted:
                 found.append(Problem(code, (key, i, field), card=CARD_WORDS[card]))
     return found
@@ -439,13 +475,13 @@ def _cards_noted(context: Mapping[str, Any], order: Mapping[str, Any]) -> list[P
 
 def _pardons_noted(context: Mapping[str, Any], items: Any) -> list[Problem]:
     """Each pardon that cannot apply as things stand."""
-    if not isinstance(items, list):
+    if not isinstance(items, list) or not items:
         return []
     me = context.get("player")
     found: list[Problem] = []
     seen: set[str] = set()
     for i, item in enumerate(items):
-        if not isinstance(item, Mapping) or "vizir" not in item:
+        if not _is_mapping(item) or "vizir" not in item:
             continue
         kind = own_kind(item["vizir"], me if isinstance(me, str) else None)
         if kind is None or kind in seen:
@@ -486,15 +522,13 @@ def _check_trades(context: Mapping[str, Any], value: Any) -> list[Problem]:
             problems += form
             continue
         where: Path = (*path, "with")
-        problems += _check_player(
-            context, item["with"], where, Problem("trade-with-yourself", where)
-        )
-        for key in ("give", "get"):
-            if card_name(item[key]) == PARDON:
+        problems += _check_player(context, item["with"], where, "trade-with-yourself")
+        give, get = card_name(item["give"]), card_name(item["get"])
+        for key, card in (("give", give), ("get", get)):
+            if card == PARDON:
                 problems.append(Problem("pardon-trade", (*path, key)))
             else:
-                problems += _card_problem(item[key], (*path, key), power_only=True)
-        give, get = card_name(item["give"]), card_name(item["get"])
+                problems += _named_card_problem(item[key], card, (*path, key), power_only=True)
         if give is not None and give == get:
             problems.append(Problem("same-card", path, card=give))
     return problems
