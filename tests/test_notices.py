@@ -355,7 +355,7 @@ def test_a_notice_file_changed_by_hand_is_named_not_a_crash(table: Table, change
     """The notice the journal names is read as its player signed it; changed by hand, `status`
     names the file and sends the game master to doctor (exit 4). A file changed into the same
     kind of notice with its fields missing was read as if whole: a crash (KeyError)."""
-    away = table.notice("bob", "absence:\n  from: 2026-11-28\n  to: 2026-11-28\n", "away.yaml")
+    away = table.notice("bob", "absence:\n  from: 2099-01-01\n  to: 2099-01-01\n", "away.yaml")
     assert run("absence", table.gamedir, away).exit_code == 0
     stored = table.gamedir / "notices" / "absence" / "0001.yaml"
     if change == "deleted":
@@ -386,7 +386,7 @@ def test_a_notice_file_changed_by_hand_is_named_not_a_crash(table: Table, change
 def test_a_named_file_moved_by_hand_stops_every_step_until_doctor(table: Table) -> None:
     """A step cannot tell a file moved by hand (before it began) from one it moved itself:
     like a removed one, it is named, the game master sent to doctor, and nothing changes."""
-    away = table.notice("bob", "absence:\n  from: 2026-11-28\n  to: 2026-11-28\n", "away.yaml")
+    away = table.notice("bob", "absence:\n  from: 2099-01-01\n  to: 2099-01-01\n", "away.yaml")
     assert run("absence", table.gamedir, away).exit_code == 0
     stored = table.gamedir / "notices" / "absence" / "0001.yaml"
     kept = table.gamedir / "notices" / "kept" / "0001.yaml"
