@@ -339,7 +339,13 @@ def test_ctrl_c_is_an_interruption_not_a_bug(tmp_path: Path) -> None:
     running = subprocess.Popen(  # not from the source tree, which -m would put first on the path
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path
     )
-    time.sleep(1.5)  # a demo plays for some seconds: it is inside a command by now
+    # inside the game's commands: once its journal exists, some 30 turns are left to play (a
+    # fixed delay raced a demo that grew faster)
+    journal = tmp_path / "d" / "game" / "log.jsonl"
+    deadline = time.monotonic() + 60
+    while not journal.exists() and running.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert running.poll() is None, "the demo ended before its game began"
     running.send_signal(signal.SIGINT)
     out, err = running.communicate(timeout=60)
     assert running.returncode == 130, (out, err)
