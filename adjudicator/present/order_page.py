@@ -102,7 +102,7 @@ def render_order_page(
     player, turn = doc["reader"], doc["turn"]
     spec = _spec(game, lang, env, doc)
     reasons: list[str] = []
-    judged: dict[Any, Judged] = {}
+    judged = _judged_before(game, meta, doc, spec)
     parts = []
     for names in spec.parts:
         part: dict[str, Any] = {"names": names}
@@ -147,6 +147,38 @@ def render_order_page(
     )
 
 
+_JUDGED: dict[str, dict[Any, Judged]] = {}
+"""What ``check`` said of each order the pages rendered last in this process made, by the
+page's orders (:func:`_judged_before`): the same page in another language (a player's report
+mail and its order page, the site, a test reading a page in every language) is judged once."""
+_JUDGED_KEPT = 4
+
+
+def _judged_before(
+    game: Game, meta: dict[str, Any], doc: dict[str, Any], spec: Spec
+) -> dict[Any, Judged]:
+    """What ``check`` said of the orders of a page whose orders are this page's: the same game,
+    envelope, context, keys and choices (no words: those are the page's language's)."""
+    controls = [
+        [c.name, c.blank is None, [value for value, _ in c.choices]]
+        for s in spec.sections
+        for c in s.controls
+    ]
+    spec_keys = [spec.keys, spec.parts, controls]
+    key = json.dumps(
+        [game.name, meta["id"], doc["reader"], doc["turn"], doc["context"], *spec_keys],
+        sort_keys=True,
+        default=repr,
+    )
+    judged = _JUDGED.pop(key, None)
+    if judged is None:
+        judged = {}
+        while len(_JUDGED) >= _JUDGED_KEPT:
+            del _JUDGED[next(iter(_JUDGED))]
+    _JUDGED[key] = judged
+    return judged
+
+
 def registered_key(meta: dict[str, Any], player: str) -> str | None:
     """The base64 of ``player``'s registered public key, which the page signs with alone (a
     key of another kind than Ed25519 the page cannot use, and says so); None: none known."""
@@ -187,7 +219,8 @@ def _table(
     those it takes with notes (a pardon that cannot apply as things stand), with theirs. A part
     that is one row of a list is judged at each place the row can take in the order file (the
     rows above it left empty or filled in), its key then starting with that place; ``judged``
-    keeps what ``check`` said of each such order, which every row of the list makes alike."""
+    keeps what ``check`` said of each order, once for every row of a list that makes it alike,
+    and for the same page in every language (:func:`_judged_before`)."""
     controls = {c.name: c for s in spec.sections for c in s.controls}
     domains: list[list[Value | None]] = []
     jsons: list[list[str]] = []
@@ -231,16 +264,15 @@ def _table(
             # a row of a list at a place makes the same order whichever row it is (the rows
             # above it filled in, the rows between left out), unless its rows differ by a
             # fixed value (a pardon's vizir): judged once for every row
-            memo = (top, first, place, combination) if alike else None
-            if memo is not None and memo in judged:
+            memo = (top, first, place, combination) if alike else (tuple(names), place, combination)
+            if memo in judged:
                 found, told, found_json = judged[memo]
             else:
                 chosen = {**above, **dict(zip(names, combination, strict=True))}
                 order = {**rest, **build_body(own, chosen)}
                 found, told = _judge(game, doc["context"], order, top, place, first)
                 found_json = _found_json(found or told) if found or told else ""
-                if memo is not None:
-                    judged[memo] = (found, told, found_json)
+                judged[memo] = (found, told, found_json)
             # the JSON of the combination's key, as json.dumps(separators=(",", ":")) writes it
             said = "[" + ",".join(texts if place is None else (str(place), *texts)) + "]"
             if found:
