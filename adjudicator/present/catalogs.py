@@ -85,13 +85,15 @@ def environment(
 ) -> jinja2.Environment:
     """A Jinja environment as every template of the adjudicator is rendered: undefined names
     refused, block tags taking their own line, and Jinja's i18n extension speaking ``words``
-    (newstyle gettext; ``{% trans %}`` blocks trimmed, as ``make catalogs`` extracts them).
+    (newstyle gettext; ``{% trans %}`` blocks trimmed, as ``make catalogs`` extracts them);
+    a template loaded once is not looked at again on disk.
     Jinja is imported here, so that a command that only words a message does not load it."""
     import jinja2
 
     env = jinja2.Environment(
         loader=loader,
         bytecode_cache=_bytecode_cache(),
+        auto_reload=False,  # a template does not change while a command runs: no stat per use
         autoescape=autoescape,
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
