@@ -38,7 +38,12 @@ typecheck:
 	$(BIN)/mypy adjudicator games
 
 # The tests run on every core (pytest-xdist); a worker that is free takes work from a busy one.
-PYTEST := $(BIN)/pytest -n auto --dist worksteal
+# Where Debian's eatmydata is installed they run under it: the fsyncs the program asks for are
+# made (the tests that check their order record the calls) but the disk is not waited on, which
+# only a power cut could tell apart (a killed process loses nothing that reached the kernel).
+# The suite then takes about a fifth less. `make test EATMYDATA=` runs it with every fsync.
+EATMYDATA ?= $(shell command -v eatmydata 2>/dev/null)
+PYTEST := $(EATMYDATA) $(BIN)/pytest -n auto --dist worksteal
 
 pytest:
 	$(PYTEST)
@@ -82,7 +87,7 @@ bench: install-test
 # The long run of the kill tests: every failpoint of every command (some 800 kills); the suite
 # kills each command at the first failpoint of each kind, and its last (tests/test_crash.py).
 crash: install-test
-	ADJUDICATOR_CRASH_RUNS=1000 $(BIN)/pytest tests/test_crash.py \
+	ADJUDICATOR_CRASH_RUNS=1000 $(EATMYDATA) $(BIN)/pytest tests/test_crash.py \
 	  tests/test_clock_waits_for_mail_crash.py
 
 # The mutation check (docs/reliability.md, "Mutation check"): a fixed sample of mutants of the
