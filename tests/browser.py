@@ -1,7 +1,11 @@
 """A real headless Chromium (Debian's ``chromium`` and ``chromedriver``, driven by Selenium with
 explicit paths: never a downloaded browser or driver) to open the pages players and spectators
 see, with what the tests need to check them: the console's errors, whether every picture was
-drawn, and a screenshot kept as an artefact in ``test-artefacts/`` (ignored by git)."""
+drawn, and a screenshot kept as an artefact in ``test-artefacts/`` (ignored by git).
+
+The fixture ``browser`` is registered for every test module by tests/conftest.py: one Chromium
+for the whole run of a test process (a test module names it as an argument, and does not import
+it: a module that did would start a browser of its own)."""
 
 from __future__ import annotations
 
@@ -55,7 +59,7 @@ class Browser:
         return path
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     chromium = require_tool("chromium", "the HTML pages are opened in a real browser")
     driver_path = require_tool("chromedriver", "Selenium drives Chromium through it")

@@ -1,10 +1,12 @@
 """A real IMAP server for tests: Dovecot on 127.0.0.1, TLS from a throwaway trustme CA.
 
-Use the fixture ``imap_server`` by importing it and ``dovecot`` into a test module. ``dovecot``
-starts, once per module, ``dovecot -F -c CONFIG`` with a config written to a temporary folder:
+The fixtures ``imap_server`` and ``dovecot`` are registered for every test module by
+tests/conftest.py (a test module names them as arguments, and does not import them: a module
+that did would start a Dovecot of its own). ``dovecot``
+starts, once per test process, ``dovecot -F -c CONFIG`` with a config written to a temporary folder:
 one user (``USER``/``PASSWORD``), Maildir storage, its run, state and log files all in that
 folder, listening on loopback only, on two free ports: implicit TLS and STARTTLS (logins only
-over TLS), with a certificate from the module's own authority; ``imap_server`` empties its mail
+over TLS), with a certificate from its own authority; ``imap_server`` empties its mail
 before each test. Nothing system-wide is read or written. Dovecot 2.3 and 2.4 (whose settings
 differ) are both supported.
 
@@ -367,10 +369,10 @@ def running_dovecot(folder: Path, authority: Authority) -> Iterator[ImapServer]:
         _stop(process)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def dovecot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ImapServer]:
-    """One Dovecot for a whole test module, with its own authority (started once per module,
-    not once per test: it takes about a second to stop)."""
+    """One Dovecot for the whole run of a test process, with its own authority (started once,
+    not once per test or module: it takes about a second to stop)."""
     authority = smtpserver.make_authority(tmp_path_factory.mktemp("imap-ca"))
     with running_dovecot(tmp_path_factory.mktemp("dovecot"), authority) as server:
         yield server
@@ -378,7 +380,7 @@ def dovecot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ImapServer]:
 
 @pytest.fixture
 def imap_server(dovecot: ImapServer) -> Iterator[ImapServer]:
-    """The module's Dovecot with an empty INBOX for ``USER`` and no other folder, over implicit
+    """The run's Dovecot with an empty INBOX for ``USER`` and no other folder, over implicit
     TLS and STARTTLS."""
     dovecot.empty()
     yield dovecot

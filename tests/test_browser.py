@@ -14,12 +14,10 @@ import pytest
 
 from adjudicator.engine import open_game
 from adjudicator.store.registry import game_names
-from tests.browser import Browser, browser
+from tests.browser import Browser
 from tests.helpers import Table, run
 
 pytestmark = pytest.mark.slow  # a real Chromium (`make quick` leaves it out)
-
-__all__ = ["browser"]  # the fixture, shared by the tests below
 
 
 def look(browser: Browser, page: Path, name: str) -> str:

@@ -15,13 +15,11 @@ from urllib.parse import unquote
 import pytest
 import yaml
 
-from tests.browser import Browser, browser
+from tests.browser import Browser
 from tests.helpers import SEED, run
 from tests.ssh import pub_line, ssh_keygen
 from tests.test_order_page import BEGIN
 from tests.test_signup import OpenTable, lines
-
-__all__ = ["browser"]
 
 CSP_META = (
     '<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; '

@@ -30,8 +30,6 @@ pytestmark = pytest.mark.slow  # whole games by real mail (`make quick` leaves i
 
 authority = smtpserver.authority
 smtp_starttls = smtpserver.smtp_starttls
-imap_server = imapserver.imap_server
-dovecot = imapserver.dovecot
 
 START = datetime.fromisoformat("2026-11-23T09:00:00+00:00")
 PARSER = BytesParser(policy=email.policy.default)

@@ -17,8 +17,6 @@ from tests.imapserver import PASSWORD, ImapServer
 from tests.smtpserver import make_authority
 
 authority = imapserver.authority
-imap_server = imapserver.imap_server
-dovecot = imapserver.dovecot
 
 DONE = "adjudicator/done"
 SET_ASIDE = "adjudicator/set-aside"

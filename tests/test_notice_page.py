@@ -14,11 +14,9 @@ from urllib.parse import quote
 
 import pytest
 
-from tests.browser import Browser, browser
+from tests.browser import Browser
 from tests.helpers import Table, run
 from tests.test_order_page import BEGIN, verifies, write_config
-
-__all__ = ["browser"]
 
 pytestmark = pytest.mark.slow
 

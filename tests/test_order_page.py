@@ -17,11 +17,9 @@ from urllib.parse import quote, unquote
 import pytest
 import yaml
 
-from tests.browser import Browser, browser
+from tests.browser import Browser
 from tests.helpers import Table, run
 from tests.ssh import make_key, ssh_keygen
-
-__all__ = ["browser"]
 
 pytestmark = pytest.mark.slow
 

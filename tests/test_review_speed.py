@@ -3,6 +3,7 @@ of a game's files, the plain copies of the games."""
 
 from __future__ import annotations
 
+import ast
 import os
 from pathlib import Path
 
@@ -12,11 +13,8 @@ from adjudicator.present import rendered
 from adjudicator.rules.errors import UsageProblem
 from adjudicator.store import steps
 from adjudicator.store.gamedir import GameDir
-from tests import imapserver
 from tests.helpers import Table, run
 from tests.imapserver import ImapServer
-
-dovecot = imapserver.dovecot
 
 
 def _walked(root: Path) -> set[str]:
@@ -148,6 +146,28 @@ def test_an_emptied_dovecot_keeps_no_subscription(dovecot: ImapServer) -> None:
     dovecot.empty()
     with dovecot.client() as client:
         assert [name for _, _, name in client.list_sub_folders()] in ([], ["INBOX"])
+
+
+def test_no_test_module_starts_a_server_or_browser_of_its_own() -> None:
+    """tests/conftest.py registers the browser and the IMAP server once per test process: a
+    module that bound one of those fixtures itself (by import or assignment) would start its
+    own, and keep it to the end of the run."""
+    from tests.conftest import SHARED
+
+    shared = {fixture.__name__ for fixture in SHARED}
+    assert shared == {"browser", "dovecot", "imap_server"}
+    bound = {}
+    for path in sorted(Path(__file__).parent.glob("test_*.py")):
+        for node in ast.parse(path.read_text("utf-8")).body:
+            if isinstance(node, ast.ImportFrom):
+                names = {alias.asname or alias.name for alias in node.names}
+            elif isinstance(node, ast.Assign):
+                names = {t.id for t in node.targets if isinstance(t, ast.Name)}
+            else:
+                continue
+            if names & shared:
+                bound[f"{path.name}:{node.lineno}"] = sorted(names & shared)
+    assert bound == {}
 
 
 # -- batched fsyncs ----------------------------------------------------------------------------

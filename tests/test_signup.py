@@ -38,8 +38,6 @@ from tests.tools import require_tool
 PARSER = BytesParser(policy=email.policy.default)
 authority = smtpserver.authority
 smtp_starttls = smtpserver.smtp_starttls
-imap_server = imapserver.imap_server
-dovecot = imapserver.dovecot
 CONFIG = '[mail]\nfrom = "gm-bot@example.org"\ngm = "gm@example.org"\n'
 
 
