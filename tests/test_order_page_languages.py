@@ -1,6 +1,6 @@
 """The order page judges each order once per process, whatever the languages it is rendered in:
-every page is the page rendered alone, and a page of another player, turn or game is never
-served what another page's orders were judged."""
+every page is the page whose orders were all judged afresh, and a page of another player, turn
+or game is never served what another page's orders were judged."""
 
 from __future__ import annotations
 
@@ -49,32 +49,54 @@ def page(game: Game, info: dict[str, Any], state: State, player: str, lang: str)
     return render_order_page(game, info, reader_view(game, info, state, player), lang, "gm@x.org")
 
 
-def alone(game: Game, info: dict[str, Any], state: State, player: str, lang: str) -> str | None:
-    """The page rendered with nothing judged before it in this process."""
-    order_page._JUDGED.clear()
-    return page(game, info, state, player, lang)
+class _Forgetful(dict[Any, Any]):
+    """A judging kept nowhere: every order judged afresh, even within one page."""
+
+    def __contains__(self, key: object) -> bool:
+        return False
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        pass
 
 
-@pytest.mark.parametrize(
-    ("game", "turns", "players"),
-    [(COURT, 1, NAMES[:2]), (SULTAN, 4, NAMES)],
-    ids=lambda value: getattr(value, "name", None),
-)
-def test_every_language_and_every_page_is_the_page_rendered_alone(
-    game: Game, turns: int, players: list[str]
-) -> None:
-    # two deals of one game id: the same player and turn, other choices
-    worlds = [game_at(game, rounds, seed) for rounds in range(turns) for seed in (7, 8)]
+def alone(
+    game: Game,
+    info: dict[str, Any],
+    state: State,
+    player: str,
+    lang: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> str | None:
+    """The page rendered with nothing kept: no page's judging and no order's within it."""
+    with monkeypatch.context() as patch:
+        patch.setattr(order_page, "_judged_before", lambda *_: _Forgetful())
+        return page(game, info, state, player, lang)
+
+
+WORLDS = [(COURT, 1, NAMES[:2]), (SULTAN, 4, NAMES)]
+"""Each game, the rounds its worlds are played to (0, 1, ...), and whose pages are read."""
+
+
+def test_every_page_is_the_page_judged_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pages of both games, of every turn and player, in every language, rendered in turns with
+    what earlier pages kept: each is the page whose every order was judged afresh (two deals of
+    one game id at each turn: the same player and turn, other choices)."""
+    worlds = [
+        (game, game_at(game, rounds, seed), players)
+        for game, turns, players in WORLDS
+        for rounds in range(turns)
+        for seed in (7, 8)
+    ]
     expected = {
-        (turn, player, lang): alone(game, info, state, player, lang)
-        for turn, (info, state) in enumerate(worlds)
+        (index, player, lang): alone(game, info, state, player, lang, monkeypatch)
+        for index, (game, (info, state), players) in enumerate(worlds)
         for player in players
         for lang in LANGUAGES
     }
-    assert sum(text is not None for text in expected.values()) >= 2 * turns * len(LANGUAGES)
+    assert sum(text is not None for text in expected.values()) >= 2 * 5 * len(LANGUAGES)
     order_page._JUDGED.clear()
-    for turn, (info, state) in enumerate(worlds):  # the players' pages in turns, languages within
-        for lang in LANGUAGES:
+    for lang in LANGUAGES:  # every world's pages in one language, then the next language
+        for index, (game, (info, state), players) in enumerate(worlds):
             for player in players:
                 got = page(game, info, state, player, lang)
-                assert got == expected[turn, player, lang], (turn, player, lang)
+                assert got == expected[index, player, lang], (game.name, index, player, lang)

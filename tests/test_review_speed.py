@@ -148,26 +148,65 @@ def test_an_emptied_dovecot_keeps_no_subscription(dovecot: ImapServer) -> None:
         assert [name for _, _, name in client.list_sub_folders()] in ([], ["INBOX"])
 
 
+def _bindings(tree: ast.Module, shared: set[str]) -> list[tuple[int, str]]:
+    """Where a module binds one of ``shared`` outside its functions and classes (an import, a
+    star import of the module that defines them, any assignment, however nested in ``if`` or
+    ``try``), or names a fixture so (``@pytest.fixture(name=...)``)."""
+    found = []
+    for node in ast.walk(tree):
+        named = isinstance(node, ast.keyword) and node.arg == "name"
+        if named and isinstance(node.value, ast.Constant) and node.value.value in shared:
+            found.append((node.value.lineno, str(node.value.value)))
+    outer: list[ast.AST] = list(tree.body)
+    while outer:
+        node = outer.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if alias.name == "*" or (alias.asname or alias.name) in shared:
+                    found.append((node.lineno, alias.asname or alias.name))
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id in shared:
+            found.append((node.lineno, node.id))
+        outer.extend(ast.iter_child_nodes(node))
+    return sorted(found)
+
+
 def test_no_test_module_starts_a_server_or_browser_of_its_own() -> None:
     """tests/conftest.py registers the browser and the IMAP server once per test process: a
-    module that bound one of those fixtures itself (by import or assignment) would start its
-    own, and keep it to the end of the run."""
+    module that bound one of those fixtures itself would start its own, and keep it to the end
+    of the run."""
     from tests.conftest import SHARED
 
     shared = {fixture.__name__ for fixture in SHARED}
     assert shared == {"browser", "dovecot", "imap_server"}
     bound = {}
     for path in sorted(Path(__file__).parent.glob("test_*.py")):
-        for node in ast.parse(path.read_text("utf-8")).body:
-            if isinstance(node, ast.ImportFrom):
-                names = {alias.asname or alias.name for alias in node.names}
-            elif isinstance(node, ast.Assign):
-                names = {t.id for t in node.targets if isinstance(t, ast.Name)}
-            else:
-                continue
-            if names & shared:
-                bound[f"{path.name}:{node.lineno}"] = sorted(names & shared)
+        found = _bindings(ast.parse(path.read_text("utf-8")), shared)
+        if found:
+            bound[path.name] = found
     assert bound == {}
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from tests.browser import browser",
+        "from tests.imapserver import *",
+        "from tests import imapserver as i\ndovecot, imap_server = i.dovecot, i.imap_server",
+        "from tests import imapserver\ndovecot: object = imapserver.dovecot",
+        "try:\n    from tests.browser import browser as browser\nexcept ImportError:\n    pass",
+        "import pytest\n@pytest.fixture(name='dovecot')\ndef mine(): pass",
+    ],
+)
+def test_the_guard_finds_each_way_of_binding_a_shared_fixture(source: str) -> None:
+    assert _bindings(ast.parse(source), {"browser", "dovecot", "imap_server"})
+
+
+def test_the_guard_leaves_a_tests_own_names_alone() -> None:
+    source = "def test_it(browser):\n    dovecot = 1\nclass T:\n    imap_server = 2"
+    assert _bindings(ast.parse(source), {"browser", "dovecot", "imap_server"}) == []
 
 
 # -- batched fsyncs ----------------------------------------------------------------------------
