@@ -79,6 +79,7 @@ def readings(game: Game, state: State, info: dict[str, Any], reader: str) -> dic
     head = head_of(info)
     public = reader_view(game, info, state, "public")
     mine = reader_view(game, info, state, reader)
+    judged: dict[Any, Any] = {}  # the same page in every language: its orders judged once
     return {
         **{
             f"{kind} {lang}": text
@@ -90,7 +91,10 @@ def readings(game: Game, state: State, info: dict[str, Any], reader: str) -> dic
                 ("html", render_page(game, info, mine, lang, head=head)),
                 ("html public", render_page(game, info, public, lang, head=head)),
                 ("html mail", render_page(game, info, mine, lang, embed="cid", head=head)),
-                ("order page", render_order_page(game, info, mine, lang, "gm@x.org", head)),
+                (
+                    "order page",
+                    render_order_page(game, info, mine, lang, "gm@x.org", head, judged=judged),
+                ),
             )
         },
         "view": {**game.view(state, reader), "chain_head": head},

@@ -1,6 +1,6 @@
-"""The order page judges each order once per process, whatever the languages it is rendered in:
-every page is the page whose orders were all judged afresh, and a page of another player, turn
-or game is never served what another page's orders were judged."""
+"""A caller that renders the same order page in every language keeps what ``check`` said of its
+orders (``render_order_page(judged=...)``): each page is then the page whose every order was
+judged afresh."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import pytest
 
 from adjudicator.games.sultan import GAME as SULTAN
 from adjudicator.games.sultans_court import GAME as COURT
-from adjudicator.present import order_page
 from adjudicator.present.order_page import render_order_page
 from adjudicator.rules.contract import Game, State
 from adjudicator.rules.lang import LANGUAGES
@@ -45,10 +44,6 @@ def game_at(game: Game, rounds: int, seed: int) -> tuple[dict[str, Any], State]:
     return info, state
 
 
-def page(game: Game, info: dict[str, Any], state: State, player: str, lang: str) -> str | None:
-    return render_order_page(game, info, reader_view(game, info, state, player), lang, "gm@x.org")
-
-
 class _Forgetful(dict[Any, Any]):
     """A judging kept nowhere: every order judged afresh, even within one page."""
 
@@ -59,44 +54,31 @@ class _Forgetful(dict[Any, Any]):
         pass
 
 
-def alone(
-    game: Game,
-    info: dict[str, Any],
-    state: State,
-    player: str,
-    lang: str,
-    monkeypatch: pytest.MonkeyPatch,
-) -> str | None:
-    """The page rendered with nothing kept: no page's judging and no order's within it."""
-    with monkeypatch.context() as patch:
-        patch.setattr(order_page, "_judged_before", lambda *_: _Forgetful())
-        return page(game, info, state, player, lang)
-
-
 WORLDS = [(COURT, 1, NAMES[:2]), (SULTAN, 4, NAMES)]
 """Each game, the rounds its worlds are played to (0, 1, ...), and whose pages are read."""
 
 
-def test_every_page_is_the_page_judged_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Pages of both games, of every turn and player, in every language, rendered in turns with
-    what earlier pages kept: each is the page whose every order was judged afresh (two deals of
-    one game id at each turn: the same player and turn, other choices)."""
-    worlds = [
-        (game, game_at(game, rounds, seed), players)
-        for game, turns, players in WORLDS
-        for rounds in range(turns)
-        for seed in (7, 8)
-    ]
-    expected = {
-        (index, player, lang): alone(game, info, state, player, lang, monkeypatch)
-        for index, (game, (info, state), players) in enumerate(worlds)
-        for player in players
-        for lang in LANGUAGES
-    }
-    assert sum(text is not None for text in expected.values()) >= 2 * 5 * len(LANGUAGES)
-    order_page._JUDGED.clear()
-    for lang in LANGUAGES:  # every world's pages in one language, then the next language
-        for index, (game, (info, state), players) in enumerate(worlds):
+@pytest.mark.parametrize(
+    ("game", "turns", "players"), WORLDS, ids=lambda v: getattr(v, "name", None)
+)
+def test_a_page_in_every_language_is_the_page_judged_afresh(
+    game: Game, turns: int, players: list[str]
+) -> None:
+    found = 0
+    for rounds in range(turns):
+        for seed in (7, 8):
+            info, state = game_at(game, rounds, seed)
             for player in players:
-                got = page(game, info, state, player, lang)
-                assert got == expected[index, player, lang], (game.name, index, player, lang)
+                doc = reader_view(game, info, state, player)
+                kept: dict[Any, Any] = {}
+                pages = 0
+                for lang in LANGUAGES:
+                    got = render_order_page(game, info, doc, lang, "gm@x.org", judged=kept)
+                    afresh = render_order_page(
+                        game, info, doc, lang, "gm@x.org", judged=_Forgetful()
+                    )
+                    assert got == afresh, (rounds, seed, player, lang)
+                    pages += got is not None
+                assert bool(pages) == bool(kept)  # the judging was kept and read again
+                found += pages
+    assert found >= 2 * turns * len(LANGUAGES)

@@ -85,6 +85,7 @@ def render_order_page(
     address: str,
     head: str | None = None,
     answers: str | None = None,
+    judged: dict[Any, Judged] | None = None,
 ) -> str | None:
     """The order page of a player's stored view in ``lang``, or None when they owe nothing or
     the game is one the page does not know (a third-party game); in a game that seals orders by
@@ -92,7 +93,10 @@ def render_order_page(
     (the reveal, for the player to keep), as ``adjudicator commit`` does;
     ``address`` is where the signed order goes (the game's mail address); the page shows the
     chain head ``head`` (None: none) at its foot, as the form does; its ``mailto:`` link
-    answers the mail whose Message-ID is ``answers`` (None: no mail), so the order threads."""
+    answers the mail whose Message-ID is ``answers`` (None: no mail), so the order threads.
+    ``judged`` keeps what ``check`` said of each order the page makes, for a caller that renders
+    the same page again in another language (what ``check`` says has no language): pass the
+    same dict for the same view and game only (None: nothing is kept past this page)."""
     if "to_do" not in doc:
         return None
     sealed = meta["options"].get("sealing") == "commit-reveal"
@@ -102,7 +106,7 @@ def render_order_page(
     player, turn = doc["reader"], doc["turn"]
     spec = _spec(game, lang, env, doc)
     reasons: list[str] = []
-    judged = _judged_before(game, meta, doc, spec)
+    judged = {} if judged is None else judged
     parts = []
     for names in spec.parts:
         part: dict[str, Any] = {"names": names}
@@ -147,38 +151,6 @@ def render_order_page(
     )
 
 
-_JUDGED: dict[str, dict[Any, Judged]] = {}
-"""What ``check`` said of each order the pages rendered last in this process made, by the
-page's orders (:func:`_judged_before`): the same page in another language (a player's report
-mail and its order page, the site, a test reading a page in every language) is judged once."""
-_JUDGED_KEPT = 4
-
-
-def _judged_before(
-    game: Game, meta: dict[str, Any], doc: dict[str, Any], spec: Spec
-) -> dict[Any, Judged]:
-    """What ``check`` said of the orders of a page whose orders are this page's: the same game,
-    envelope, context, keys and choices (no words: those are the page's language's)."""
-    controls = [
-        [c.name, c.blank is None, [value for value, _ in c.choices]]
-        for s in spec.sections
-        for c in s.controls
-    ]
-    spec_keys = [spec.keys, spec.parts, controls]
-    key = json.dumps(
-        [game.name, meta["id"], doc["reader"], doc["turn"], doc["context"], *spec_keys],
-        sort_keys=True,
-        default=repr,
-    )
-    judged = _JUDGED.pop(key, None)
-    if judged is None:
-        judged = {}
-        while len(_JUDGED) >= _JUDGED_KEPT:
-            del _JUDGED[next(iter(_JUDGED))]
-    _JUDGED[key] = judged
-    return judged
-
-
 def registered_key(meta: dict[str, Any], player: str) -> str | None:
     """The base64 of ``player``'s registered public key, which the page signs with alone (a
     key of another kind than Ed25519 the page cannot use, and says so); None: none known."""
@@ -220,7 +192,7 @@ def _table(
     that is one row of a list is judged at each place the row can take in the order file (the
     rows above it left empty or filled in), its key then starting with that place; ``judged``
     keeps what ``check`` said of each order, once for every row of a list that makes it alike,
-    and for the same page in every language (:func:`_judged_before`)."""
+    and for the same page in every language (:func:`render_order_page`)."""
     controls = {c.name: c for s in spec.sections for c in s.controls}
     domains: list[list[Value | None]] = []
     jsons: list[list[str]] = []
