@@ -46,6 +46,7 @@ def test_a_whole_game_through_the_engine_archives_and_verifies(
     assert json.loads((gamedir / "game.json").read_text())["game"] == name
 
 
+@pytest.mark.slow  # bot games at random; the contract test above plays some, orders missing too
 @pytest.mark.parametrize(("name", "game"), registered())
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())

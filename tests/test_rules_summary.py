@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from adjudicator.present.rules_summary import summary, summary_html, summary_of
+from adjudicator.present.rules_summary import summary, summary_html, summary_of, summary_text
 from adjudicator.rules.errors import UsageProblem
 from adjudicator.rules.lang import LANGUAGES
 from adjudicator.store.registry import load_game
@@ -91,6 +91,25 @@ def blocks(html: str) -> list[str]:
     """The block elements of a rendered summary, in order (a line a translation began with
     ``1.`` or ``-`` by mistake makes a list of its own)."""
     return re.findall(r"<(h\d|p|ul|ol|li|table|pre|blockquote)>", html)
+
+
+def test_a_summary_changed_on_disk_is_rendered_anew(tmp_path: Path) -> None:
+    """Rendered summaries are kept within a process by their Markdown, never by game and
+    language: a game whose file changes (a newer install) shows the new words."""
+    (tmp_path / "rules").mkdir()
+    file = tmp_path / "rules" / "en.md"
+    game = game_with(tmp_path)
+    file.write_text("# The rules\n\nBid **high**.\n", encoding="utf-8")
+    first = (summary_html(game, "en"), summary_text(game, "en"))
+    assert first == (
+        "<h1>The rules</h1>\n<p>Bid <strong>high</strong>.</p>\n",
+        "The rules\n=========\n\nBid high.\n",
+    )
+    file.write_text("# The rules\n\nBid *low*.\n", encoding="utf-8")
+    assert summary_html(game, "en") == "<h1>The rules</h1>\n<p>Bid <em>low</em>.</p>\n"
+    assert summary_text(game, "en") == "The rules\n=========\n\nBid low.\n"
+    file.write_text("# The rules\n\nBid **high**.\n", encoding="utf-8")
+    assert (summary_html(game, "en"), summary_text(game, "en")) == first
 
 
 def headings(text: str) -> list[str]:

@@ -82,6 +82,7 @@ def near_valid(draw: st.DrawFn) -> tuple[dict[str, Any], Any]:
     return context, order
 
 
+@pytest.mark.slow  # 3,000 examples (`make quick` leaves it out)
 @settings(max_examples=3000, deadline=None)
 @given(case=near_valid())
 def test_the_short_way_near_valid_orders(case: tuple[dict[str, Any], Any]) -> None:
@@ -94,6 +95,7 @@ def test_the_short_way_near_valid_orders(case: tuple[dict[str, Any], Any]) -> No
         assert full == []
 
 
+@pytest.mark.slow  # 3,000 examples (`make quick` leaves it out)
 @settings(max_examples=3000, deadline=None)
 @given(context=CONTEXTS, order=ORDERS)
 def test_the_short_way_gives_the_full_checks_problems(context: dict[str, Any], order: Any) -> None:

@@ -19,6 +19,7 @@ code keeps its backticks, which mark what a player writes in an order.
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 from adjudicator.rules.lang import DEFAULT, LANGUAGES
@@ -64,9 +65,14 @@ def summary_html(game: Game, lang: str) -> str | None:
     """``game``'s summary in ``lang`` (English when it has none in ``lang``) as HTML, for the
     inside of a page; None when the game ships no summary."""
     text = summary_of(game, lang)
-    if text is None:
-        return None
-    from markdown_it import MarkdownIt  # only the site renders one
+    return None if text is None else _html(text)
+
+
+@functools.lru_cache(maxsize=16)
+def _html(text: str) -> str:
+    """The Markdown ``text`` as HTML, kept by the text itself: a ``send`` words the same
+    summary in the welcome of every player who reads its language."""
+    from markdown_it import MarkdownIt  # only pages render one
 
     return str(MarkdownIt("commonmark", {"html": False}).enable("table").render(text))
 
@@ -75,8 +81,12 @@ def summary_text(game: Game, lang: str) -> str | None:
     """``game``'s summary in ``lang`` (English when it has none in ``lang``) as plain text, for
     the text of a mail; None when the game ships no summary."""
     text = summary_of(game, lang)
-    if text is None:
-        return None
+    return None if text is None else _text(text)
+
+
+@functools.lru_cache(maxsize=16)
+def _text(text: str) -> str:
+    """The Markdown ``text`` as plain text (kept by the text itself, as :func:`_html`)."""
     from markdown_it import MarkdownIt
     from markdown_it.tree import SyntaxTreeNode
 
