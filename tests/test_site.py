@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import threading
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -229,3 +230,86 @@ def test_a_summary_can_put_no_html_of_its_own_into_a_page(tmp_path: Path) -> Non
     assert html is not None and html.startswith("<h1>Rules</h1>")
     assert "<script" not in html and "<img" not in html and 'href="javascript' not in html
     assert "&lt;script&gt;" in html
+
+
+def made_turns(monkeypatch: pytest.MonkeyPatch) -> list[list[int]]:
+    """The turns of each run of pages this process makes itself (those made by another
+    process are not seen here)."""
+    from adjudicator.present import site
+
+    runs: list[list[int]] = []
+    real = site._Pages.made
+
+    def made(self: Any, handle: Any, turns: list[int]) -> dict[str, bytes]:
+        runs.append(list(turns))
+        return real(self, handle, turns)
+
+    monkeypatch.setattr(site._Pages, "made", made)
+    return runs
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_site_made_by_several_processes_is_the_site_made_by_one(
+    tmp_path: Path, game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from adjudicator import demo
+    from adjudicator.present import site
+
+    gamedir = demo.run(game, None, 2, tmp_path / "d", lambda _line: None)
+    runs = made_turns(monkeypatch)
+    monkeypatch.setattr(site, "PARALLEL", 10**9)
+    alone = site.build(gamedir)
+    turns = list(range(1, max(turn for run in runs for turn in run) + 1))
+    assert runs == [turns], "one process made every page"
+    monkeypatch.setattr(site, "PARALLEL", 1)
+    monkeypatch.setattr(site, "_processors", lambda: 3)
+    runs.clear()
+    shared = site.build(gamedir)
+    assert runs[0] == [1], "the first turn's pages made before the others are forked"
+    assert [t for run in runs for t in run] == turns[: len(turns) // 3], "two more made the rest"
+    assert shared == alone, "the same files, byte for byte"
+
+    # A process that finds the game moved on makes nothing: its turns are made here.
+    def made_elsewhere(self: Any, turns: list[int]) -> None:
+        return None
+
+    monkeypatch.setattr(site._Pages, "made_elsewhere", made_elsewhere)
+    runs.clear()
+    assert site.build(gamedir) == alone
+    assert sorted(t for run in runs for t in run) == turns
+
+    # A process that fails leaves its turns to this one too.
+    def failed(self: Any, turns: list[int]) -> None:
+        raise RuntimeError("a process that failed")
+
+    monkeypatch.setattr(site._Pages, "made_elsewhere", failed)
+    runs.clear()
+    assert site.build(gamedir) == alone
+    assert sorted(turn for run in runs for turn in run) == turns
+    # Where this process runs a thread, it makes every page itself.
+    monkeypatch.undo()
+    runs = made_turns(monkeypatch)
+    monkeypatch.setattr(site, "PARALLEL", 1)
+    monkeypatch.setattr(site, "_processors", lambda: 3)
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert site.build(gamedir) == alone
+    finally:
+        stop.set()
+        other.join()
+    assert runs == [turns]
+
+
+def test_a_game_moved_on_is_not_made_elsewhere(tmp_path: Path) -> None:
+    from adjudicator.present import site
+    from adjudicator.store.gamedir import GameDir
+
+    table = played(tmp_path, "sultan")
+    head = GameDir(table.gamedir).head()
+    pages = site._Pages(table.gamedir, head, ["public"], 2, False, None)
+    made = [name for name in pages.made_elsewhere([1, 2]) or {} if name.endswith(".html")]
+    assert sorted(made) == ["turn-0001.html", "turn-0002.html"]
+    table.play_turn()  # the game moves on after its head was read
+    assert pages.made_elsewhere([1, 2]) is None

@@ -27,6 +27,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -120,28 +121,13 @@ def build(root: Path) -> dict[str, bytes]:
     files: dict[str, bytes] = {}
     env = report_environment(game, lang)
     info = game_info(game, meta, over)
-    nav = env.get_template("site/nav.html.j2")
     rules_files = rules_pages(game, info, head)
     files.update(rules_files)
     rules = None
     if rules_files:  # the game's language, else the first the game ships (English)
         wanted = rules_page(lang)
         rules = href(wanted if wanted in rules_files else next(iter(rules_files)))
-    for reader in readers:
-        for turn in turns:
-            doc = stored_view(handle, reader, turn)
-            page = render_page(game, meta, doc, lang, embed="file", head=head)
-            bar = nav.render(
-                game=info,
-                reader=reader,
-                rules=rules,
-                up=None if reader == "public" else href(reader_page(reader)),
-                previous=(turn - 1, href(turn_page(turn - 1, reader))) if turn > 1 else None,
-                next=(turn + 1, href(turn_page(turn + 1, reader))) if turn < turns[-1] else None,
-            )
-            files[turn_page(turn, reader)] = with_nav(page.html, bar).encode("utf-8")
-            for picture in page.pictures.values():
-                files[picture_file(picture)] = picture
+    files.update(_Pages(root, head, readers, turns[-1], over, rules).all_made(handle))
     links = {
         "turns": [(turn, href(turn_page(turn))) for turn in turns],
         "readers": [(r, href(reader_page(r))) for r in readers if r != "public"],
@@ -176,6 +162,108 @@ def build(root: Path) -> dict[str, bytes]:
             .encode("utf-8")
         )
     return files
+
+
+PARALLEL = 64
+"""The fewest report pages a site shares among the machine's processors (fewer take less time
+than starting another process)."""
+
+
+@dataclass(frozen=True)
+class _Pages:
+    """The report pages of a site, with the pictures they show: each reader's page of each
+    turn up to ``last``, as the game at ``root`` stood when its chain head was ``head``."""
+
+    root: Path
+    head: str
+    readers: list[str]
+    last: int
+    over: bool
+    rules: str | None
+
+    def made(self, handle: Any, turns: list[int]) -> dict[str, bytes]:
+        """The pages of ``turns`` (every reader's) of the game open in ``handle``, and their
+        pictures, by file name."""
+        from adjudicator.engine.queries import stored_view
+
+        game, meta = handle.game, handle.meta
+        lang = game_lang(meta)
+        info = game_info(game, meta, self.over)
+        nav = report_environment(game, lang).get_template("site/nav.html.j2")
+        files: dict[str, bytes] = {}
+        for reader in self.readers:
+            for turn in turns:
+                doc = stored_view(handle, reader, turn)
+                page = render_page(game, meta, doc, lang, embed="file", head=self.head)
+                before = (turn - 1, href(turn_page(turn - 1, reader))) if turn > 1 else None
+                after = (turn + 1, href(turn_page(turn + 1, reader))) if turn < self.last else None
+                bar = nav.render(
+                    game=info,
+                    reader=reader,
+                    rules=self.rules,
+                    up=None if reader == "public" else href(reader_page(reader)),
+                    previous=before,
+                    next=after,
+                )
+                files[turn_page(turn, reader)] = with_nav(page.html, bar).encode("utf-8")
+                for picture in page.pictures.values():
+                    files[picture_file(picture)] = picture
+        return files
+
+    def made_elsewhere(self, turns: list[int]) -> dict[str, bytes] | None:
+        """:meth:`made` in another process, which opens the game again: None when the game
+        has moved on from ``head`` meanwhile (its pages are then made where the head was read)."""
+        from adjudicator.engine.open_game import OpenGame
+
+        handle = OpenGame(self.root)
+        return self.made(handle, turns) if handle.dir.head() == self.head else None
+
+    def all_made(self, handle: Any) -> dict[str, bytes]:
+        """The pages of every turn. A site of :data:`PARALLEL` pages or more is shared among
+        as many processes as the machine has processors (at most four): each makes a run of
+        turns (a turn's pictures are drawn once for all its readers), the others forked once
+        this one has made the first turn's pages (so they start with its templates compiled).
+        Made here alone where processes cannot be forked, or where this one runs threads
+        (forking them is unsafe); a run another process could not make is made here, which
+        then tells what is wrong (a file of the game gone, ...)."""
+        import multiprocessing
+        import threading
+        from concurrent.futures import ProcessPoolExecutor
+
+        turns = list(range(1, self.last + 1))
+        count = min(_processors(), 4, len(turns))
+        if len(self.readers) * len(turns) < PARALLEL or count < 2:
+            return self.made(handle, turns)
+        if "fork" not in multiprocessing.get_all_start_methods() or threading.active_count() > 1:
+            return self.made(handle, turns)
+        size = len(turns)
+        runs = [turns[k * size // count : (k + 1) * size // count] for k in range(count)]
+        files = self.made(handle, runs[0][:1])
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(count - 1, context, _interrupts_left_to_the_parent) as pool:
+            others = [pool.submit(self.made_elsewhere, run) for run in runs[1:]]
+            files.update(self.made(handle, runs[0][1:]))  # the rest of this one's meanwhile
+            for run, other in zip(runs[1:], others, strict=True):
+                try:
+                    made = other.result()
+                except Exception:  # made here instead, which then says what is wrong
+                    made = None
+                files.update(made or self.made(handle, run))
+        return files
+
+
+def _interrupts_left_to_the_parent() -> None:
+    """A forked process leaves Ctrl-C to the process that forked it, which stops the command."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _processors() -> int:
+    """How many processors this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 def _before_the_deal(handle: Any, data: dict[str, Any], head: str) -> dict[str, bytes]:
