@@ -4,9 +4,14 @@ and everything once it is over, with every link resolving and every page a safe 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import signal
+import subprocess
+import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -313,3 +318,78 @@ def test_a_game_moved_on_is_not_made_elsewhere(tmp_path: Path) -> None:
     assert sorted(made) == ["turn-0001.html", "turn-0002.html"]
     table.play_turn()  # the game moves on after its head was read
     assert pages.made_elsewhere([1, 2]) is None
+
+
+@pytest.mark.parametrize("command", ["report", "site"])
+def test_a_view_gone_from_the_game_is_named_not_a_traceback(
+    tmp_path: Path, command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stored view removed by hand: the read commands and the site name it and exit 4 (the
+    game is damaged, not the command), the site whether one process makes it or several."""
+    from adjudicator import demo
+    from adjudicator.present import site
+
+    gamedir = demo.run("sultan", 3, 2, tmp_path / "d", lambda _line: None)
+    gone = gamedir / "turns" / "0005" / "views" / "bob.json"
+    gone.unlink()
+    args = ["--player", "bob", "--turn", "5"] if command == "report" else ["-o", tmp_path / "s"]
+    result = run(command, gamedir, *args)
+    assert result.exit_code == 4, result.output
+    assert "turns/0005/views/bob.json" in result.output and "adjudicator doctor" in result.output
+    if command == "site":
+        monkeypatch.setattr(site, "_processors", lambda: 3)
+        shared = run(command, gamedir, "-o", tmp_path / "s2")
+        assert (shared.exit_code, shared.output) == (result.exit_code, result.output)
+        assert not (tmp_path / "s").exists() and not (tmp_path / "s2").exists()
+
+
+SLOW_SITE = """
+import sys, time
+from adjudicator.present import site
+real = site.render_page
+def slow(*args, **kwargs):  # a large game's pages on a slow machine
+    time.sleep(0.2)
+    return real(*args, **kwargs)
+site.render_page = slow
+site._processors = lambda: 3
+from adjudicator.cli import main
+sys.argv = ["adjudicator", "site", *sys.argv[1:]]
+main()
+"""
+
+
+@pytest.mark.slow  # a site made slowly on purpose, to be interrupted
+@pytest.mark.parametrize("presses", [1, 2])
+def test_ctrl_c_stops_a_site_made_by_several_processes_at_once(
+    tmp_path: Path, presses: int
+) -> None:
+    """Ctrl-C (SIGINT to the whole process group, as a terminal sends it), once or twice: the
+    command stops at once with exit 130, says nothing of the other processes, and leaves no
+    process and no half-made site behind."""
+    from adjudicator import demo
+
+    gamedir = demo.run("sultan", 3, 2, tmp_path / "d", lambda _line: None)
+    out = tmp_path / "s"
+    process = subprocess.Popen(
+        [sys.executable, "-c", SLOW_SITE, str(gamedir), "-o", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        cwd=tmp_path,
+    )
+    time.sleep(2)  # the other processes are making their pages (each some 7 s of them)
+    for _ in range(presses):
+        os.killpg(process.pid, signal.SIGINT)
+        time.sleep(0.05)
+    pressed = time.monotonic()
+    _, err = process.communicate(timeout=60)
+    waited = time.monotonic() - pressed
+    # 130, or killed by the second press while exiting, as in one process (a shell says 130)
+    assert process.returncode in (130, -signal.SIGINT), err.decode()
+    assert b"Traceback" not in err and b"Exception" not in err, err.decode()
+    assert waited < 2.5, f"stopped {waited:.1f} s after Ctrl-C: it waited for the others"
+    left = sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("user-"))
+    assert left == ["d"], "no site, whole or half"
+    time.sleep(0.2)
+    with pytest.raises(ProcessLookupError):
+        os.killpg(process.pid, 0)  # no process of the command is left

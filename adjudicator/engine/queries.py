@@ -13,7 +13,8 @@ from adjudicator.engine import absences
 from adjudicator.engine.adjudication import all_orders
 from adjudicator.engine.open_game import OpenGame
 from adjudicator.rules import schedule, views
-from adjudicator.rules.errors import UsageProblem
+from adjudicator.rules.contract import msg
+from adjudicator.rules.errors import NotNow, UsageProblem
 from adjudicator.store import clock
 
 
@@ -122,7 +123,11 @@ def stored_view_bytes(handle: OpenGame, reader: str, turn: int | None = None) ->
     turn = current if turn is None else turn
     if turn < 1 or turn > current:
         raise UsageProblem(f"there is no turn {turn} (turns 1 to {current})")
-    return (handle.dir.root / views.path(handle.dir.turn_dir(turn), reader)).read_bytes()
+    rel = views.path(handle.dir.turn_dir(turn), reader)
+    try:
+        return (handle.dir.root / rel).read_bytes()
+    except FileNotFoundError:  # removed by hand: the journal names it
+        raise NotNow(msg("files-lost", game=str(handle.dir.root), files=[rel], count=1)) from None
 
 
 def view(root: Path, player: str) -> dict[str, Any]:

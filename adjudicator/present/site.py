@@ -25,8 +25,10 @@ from __future__ import annotations
 import importlib
 import os
 import shutil
+import signal
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -239,9 +241,10 @@ class _Pages:
         size = len(turns)
         runs = [turns[k * size // count : (k + 1) * size // count] for k in range(count)]
         files = self.made(handle, runs[0][:1])
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(count - 1, context, _interrupts_left_to_the_parent) as pool:
-            others = [pool.submit(self.made_elsewhere, run) for run in runs[1:]]
+        pool = ProcessPoolExecutor(count - 1, multiprocessing.get_context("fork"), _on_interrupt)
+        try:
+            with _interrupts_held():  # a Ctrl-C now waits until each process can take it
+                others = [pool.submit(self.made_elsewhere, run) for run in runs[1:]]
             files.update(self.made(handle, runs[0][1:]))  # the rest of this one's meanwhile
             for run, other in zip(runs[1:], others, strict=True):
                 try:
@@ -249,14 +252,28 @@ class _Pages:
                 except Exception:  # made here instead, which then says what is wrong
                     made = None
                 files.update(made or self.made(handle, run))
+        except BaseException:  # Ctrl-C, or a problem with the game: no waiting for the others
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown()
         return files
 
 
-def _interrupts_left_to_the_parent() -> None:
-    """A forked process leaves Ctrl-C to the process that forked it, which stops the command."""
-    import signal
+@contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Ctrl-C held back while processes are forked: each takes it once it is set up to."""
+    held = {signal.SIGINT}
+    signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+def _on_interrupt() -> None:
+    """A forked process ends at once, without a word, on Ctrl-C (the first process says it)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _processors() -> int:
