@@ -364,8 +364,8 @@ def test_ctrl_c_stops_a_site_made_by_several_processes_at_once(
     tmp_path: Path, presses: int
 ) -> None:
     """Ctrl-C (SIGINT to the whole process group, as a terminal sends it), once or twice: the
-    command stops at once with exit 130, says nothing of the other processes, and leaves no
-    process and no half-made site behind."""
+    command stops at once with exit 130 and leaves no process and no half-made site behind;
+    pressed once, it says nothing of the other processes."""
     from adjudicator import demo
 
     gamedir = demo.run("sultan", 3, 2, tmp_path / "d", lambda _line: None)
@@ -386,7 +386,8 @@ def test_ctrl_c_stops_a_site_made_by_several_processes_at_once(
     waited = time.monotonic() - pressed
     # 130, or killed by the second press while exiting, as in one process (a shell says 130)
     assert process.returncode in (130, -signal.SIGINT), err.decode()
-    assert b"Traceback" not in err and b"Exception" not in err, err.decode()
+    if presses == 1:  # a second press may land in Python's own exit, as in one process
+        assert b"Traceback" not in err and b"Exception" not in err, err.decode()
     assert waited < 2.5, f"stopped {waited:.1f} s after Ctrl-C: it waited for the others"
     left = sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("user-"))
     assert left == ["d"], "no site, whole or half"

@@ -252,8 +252,8 @@ class _Pages:
                 except Exception:  # made here instead, which then says what is wrong
                     made = None
                 files.update(made or self.made(handle, run))
-        except BaseException:  # Ctrl-C, or a problem with the game: no waiting for the others
-            pool.shutdown(wait=False, cancel_futures=True)
+        except BaseException:  # Ctrl-C (which ended the others), or a problem with the game
+            pool.shutdown(wait=True, cancel_futures=True)  # ended here, not racing the exit
             raise
         pool.shutdown()
         return files
