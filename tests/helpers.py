@@ -22,6 +22,16 @@ SEED = "3f9a2c7e5b1d4086a9e2f71c0b8d5e34"
 """The tests' setup seed: 32 hex digits, as the setup file asks (any fixed value will do)."""
 
 
+def bot_round(game: Any, state: Any, rng: Rng) -> Any:
+    """``state`` after one round of the bots' orders, each drawn from its own stream of ``rng``
+    (named after the player and the turn), resolved with ``rng``."""
+    orders = {
+        p: game.bot(game.view(state, p), rng.stream(f"bot {p} {state['turn']}"))
+        for p in game.owed(state)
+    }
+    return game.resolve(state, orders, rng).state
+
+
 def run(*args: str | Path, input: str | None = None) -> Result:
     return CliRunner().invoke(cli, [str(a) for a in args], input=input, catch_exceptions=False)
 

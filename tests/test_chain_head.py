@@ -27,7 +27,7 @@ from adjudicator.rules.lang import LANGUAGES
 from adjudicator.rules.rng import Rng
 from adjudicator.rules.views import reader_view
 from tests.hashes import blanked, committed, found
-from tests.helpers import Table, order_mail, run
+from tests.helpers import Table, bot_round, order_mail, run
 
 HEAD = hashlib.sha256(b"a chain head").hexdigest()
 NAMES = ["alice", "bob", "carol", "dave"]
@@ -48,12 +48,7 @@ def played(game: Game) -> tuple[dict[str, Any], list[State]]:
     rng = Rng(info["seed"])
     states = [game.setup(info["players"], effective, rng)]
     while not game.is_over(states[-1]):
-        state = states[-1]
-        orders = {
-            p: game.bot(game.view(state, p), rng.stream(f"bot {p} {state['turn']}"))
-            for p in game.owed(state)
-        }
-        states.append(game.resolve(state, orders, rng).state)
+        states.append(bot_round(game, states[-1], rng))
     return info, states
 
 

@@ -15,6 +15,7 @@ from adjudicator.present.reports import render
 from adjudicator.rules.contract import State
 from adjudicator.rules.rng import Rng, Stream
 from tests.hashes import committed, readings, same_but_hashes
+from tests.helpers import bot_round
 
 NAMES = ["alice", "bob", "carol", "dave"]
 KAFFA = "Kaffa"
@@ -37,11 +38,7 @@ def meta(seed: int) -> dict[str, Any]:
 def advance(state: State, rounds: int, seed: int) -> State:
     rng = Rng(seed)
     for _ in range(rounds):
-        orders = {
-            p: GAME.bot(GAME.view(state, p), rng.stream(f"bot {p} {state['turn']}"))
-            for p in GAME.owed(state)
-        }
-        state = GAME.resolve(state, orders, rng).state
+        state = bot_round(GAME, state, rng)
     assert not GAME.is_over(state)
     return state
 

@@ -26,7 +26,7 @@ from adjudicator.rules import schedule
 from adjudicator.rules.rng import Rng
 from adjudicator.signing.sshsig import looks_armored
 from adjudicator.store.registry import game_names, load_game
-from tests.helpers import Table, run
+from tests.helpers import Table, bot_round, run
 from tests.ssh import make_key
 
 TIMEOUT = 30
@@ -412,11 +412,7 @@ def test_every_context_fits_the_games_context_model(
     while not game.is_over(state):
         for player in names:
             game.context_model().model_validate(game.context(game.view(state, player)))
-        orders = {
-            p: game.bot(game.view(state, p), rng.stream(f"bot {p} {state['turn']}"))
-            for p in game.owed(state)
-        }
-        state = game.resolve(state, orders, rng).state
+        state = bot_round(game, state, rng)
 
 
 # -- deadlines past the year 9999 ----------------------------------------------------------------

@@ -16,6 +16,7 @@ from adjudicator.rules.lang import LANGUAGES
 from adjudicator.rules.rng import Rng
 from adjudicator.rules.views import reader_view
 from tests.hashes import committed
+from tests.helpers import bot_round
 
 NAMES = ["alice", "bob", "carol", "dave"]
 
@@ -36,11 +37,7 @@ def game_at(game: Game, rounds: int, seed: int) -> tuple[dict[str, Any], State]:
     state = game.setup(info["players"], info["options"], Rng(seed))
     rng = Rng(seed)
     for _ in range(rounds):
-        orders = {
-            p: game.bot(game.view(state, p), rng.stream(f"bot {p} {state['turn']}"))
-            for p in game.owed(state)
-        }
-        state = game.resolve(state, orders, rng).state
+        state = bot_round(game, state, rng)
     return info, state
 
 

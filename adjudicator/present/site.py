@@ -262,12 +262,11 @@ class _Pages:
 @contextmanager
 def _interrupts_held() -> Iterator[None]:
     """Ctrl-C held back while processes are forked: each takes it once it is set up to."""
-    held = {signal.SIGINT}
-    signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _on_interrupt() -> None:
