@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 from tests.tools import require_tool
@@ -21,13 +25,51 @@ def ssh_keygen(*args: str | Path, stdin: bytes | None = None) -> subprocess.Comp
 def make_key(
     directory: Path, name: str, type_args: list[str] | None = None, passphrase: str = ""
 ) -> Path:
-    """A new key made by ssh-keygen (Ed25519 unless ``type_args`` say otherwise)."""
+    """A key made by ssh-keygen (Ed25519 unless ``type_args`` say otherwise). An Ed25519 key
+    without a passphrase comes from this process's keys made before (:func:`_made`): each test
+    gets a key of its own for each time it asks for one of a name, as ssh-keygen made it."""
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / name
+    if type_args is None and not passphrase:
+        made = _made(name)
+        for suffix in ("", ".pub"):
+            data = Path(f"{made}{suffix}").read_bytes()
+            target = Path(f"{path}{suffix}")
+            target.unlink(missing_ok=True)
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+        return path
     kind = type_args if type_args is not None else ["-t", "ed25519"]
     done = ssh_keygen(*kind, "-q", "-N", passphrase, "-C", f"{name}@test", "-f", path)
     assert done.returncode == 0, done.stderr
     return path
+
+
+_KEYS: dict[tuple[str, int], Path] = {}
+"""The keys ssh-keygen made in this process, by name and by how many of that name a test
+asked for before."""
+_ASKED: dict[tuple[str, str], int] = {}
+_FOLDER: list[Path] = []
+
+
+def _made(name: str) -> Path:
+    """The key ``name`` of this test's n-th asking for that name, made by ssh-keygen once in
+    this process: ssh-keygen's time (about 10 ms a key) counts, across the suite, in tens of
+    seconds; one test's keys stay distinct from each other as they were."""
+    test = os.environ.get("PYTEST_CURRENT_TEST", "").split(" ")[0]
+    asked = _ASKED.get((test, name), 0)
+    _ASKED[(test, name)] = asked + 1
+    made = _KEYS.get((name, asked))
+    if made is None:
+        if not _FOLDER:
+            _FOLDER.append(Path(tempfile.mkdtemp(prefix="adjudicator-test-keys-")))
+            atexit.register(shutil.rmtree, _FOLDER[0], True)
+        made = _FOLDER[0] / f"{name}-{asked}"
+        done = ssh_keygen("-t", "ed25519", "-q", "-N", "", "-C", f"{name}@test", "-f", made)
+        assert done.returncode == 0, done.stderr
+        _KEYS[(name, asked)] = made
+    return made
 
 
 def pub_line(key: Path) -> str:
