@@ -9,6 +9,7 @@ valid for its player's hand); it asks the code that took it.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -64,7 +65,7 @@ class ArchiveDir(GameDir):
     def log(self) -> list[dict[str, Any]]:
         return []  # a replica is always opened with the journal as it stood at a line
 
-    def state(self, turn: int) -> dict[str, Any]:
+    def state(self, turn: int, files: Mapping[str, str]) -> dict[str, Any]:
         # parsed from its bytes at each reading: a copy of its own, as a game directory's is
         # (a tenth of what copy.deepcopy of the parsed state took, most of a verify's time)
         state: dict[str, Any] = json.loads(self.states[turn])

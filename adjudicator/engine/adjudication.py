@@ -21,7 +21,7 @@ from adjudicator.rules import views
 from adjudicator.rules.contract import Game, State
 from adjudicator.rules.errors import NotNow
 from adjudicator.rules.rng import Rng
-from adjudicator.store import clock, steps
+from adjudicator.store import clock, journal, steps
 from adjudicator.store.gamedir import GameDir, dump_json
 
 
@@ -290,6 +290,6 @@ def all_orders(handle: OpenGame) -> dict[str, Any]:
     """Every order used, by turn: ``{"1": {"alice": {...}, "bob": null}}`` (null: default)."""
     result: dict[str, Any] = {}
     for turn in range(1, handle.turn()):
-        resolution = handle.dir.read_json(f"{handle.dir.turn_dir(turn)}/resolution.json")
-        result[str(turn)] = resolution["orders"]
+        rel = f"{handle.dir.turn_dir(turn)}/resolution.json"
+        result[str(turn)] = journal.parse(handle.dir.named(rel, handle.facts.files))["orders"]
     return result

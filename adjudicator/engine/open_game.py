@@ -92,7 +92,7 @@ class OpenGame:
             raise NotNow(msg("game-in-signup", game=self.meta["id"]))
         if self.waiting():  # no turn has a state before the deal
             raise NotNow(msg("waiting-for-shares", game=self.meta["id"], players=self.owing()))
-        return self.dir.state(self.turn() if turn is None else turn)
+        return self.dir.state(self.turn() if turn is None else turn, self.facts.files)
 
     def waiting(self) -> bool:
         """The game asks for the players' shares (``shares: ask``) and has not dealt yet."""

@@ -13,9 +13,8 @@ from adjudicator.engine import absences
 from adjudicator.engine.adjudication import all_orders
 from adjudicator.engine.open_game import OpenGame
 from adjudicator.rules import schedule, views
-from adjudicator.rules.contract import msg
-from adjudicator.rules.errors import NotNow, UsageProblem
-from adjudicator.store import clock
+from adjudicator.rules.errors import UsageProblem
+from adjudicator.store import clock, journal
 
 
 def status(root: Path) -> dict[str, Any]:
@@ -123,11 +122,7 @@ def stored_view_bytes(handle: OpenGame, reader: str, turn: int | None = None) ->
     turn = current if turn is None else turn
     if turn < 1 or turn > current:
         raise UsageProblem(f"there is no turn {turn} (turns 1 to {current})")
-    rel = views.path(handle.dir.turn_dir(turn), reader)
-    try:
-        return (handle.dir.root / rel).read_bytes()
-    except FileNotFoundError:  # removed by hand: the journal names it
-        raise NotNow(msg("files-lost", game=str(handle.dir.root), files=[rel], count=1)) from None
+    return handle.dir.named(views.path(handle.dir.turn_dir(turn), reader), handle.facts.files)
 
 
 def view(root: Path, player: str) -> dict[str, Any]:
@@ -226,7 +221,8 @@ def forfeits_played(handle: OpenGame) -> list[dict[str, Any]]:
         return []
     found = []
     for turn in range(1, handle.turn()):
-        resolution = handle.dir.read_json(f"{handle.dir.turn_dir(turn)}/resolution.json")
+        rel = f"{handle.dir.turn_dir(turn)}/resolution.json"
+        resolution = journal.parse(handle.dir.named(rel, handle.facts.files))
         if resolution.get("forfeited"):
             found.append({"turn": turn, "players": list(resolution["forfeited"])})
     return found

@@ -47,6 +47,7 @@ from adjudicator.present.verdict_lines import reason_lines
 from adjudicator.present.words import say
 from adjudicator.rules.contract import Msg, Reason, msg
 from adjudicator.rules.digests import Digester
+from adjudicator.rules.errors import AdjudicatorError
 from adjudicator.rules.lang import DEFAULT, game_lang, lang_of
 from adjudicator.rules.strictyaml import DEFAULT_MAX_BYTES, StrictYamlError, load
 from adjudicator.rules.verdict import Verdict
@@ -172,9 +173,11 @@ def games_in(paths: Iterable[Path], unreadable: list[tuple[Path, str]] | None = 
     for root in game_roots(paths):
         try:
             found.append(Game(root, GameDir(root).meta()))
-        except (OSError, ValueError, KeyError, TypeError) as error:
+        except (OSError, ValueError, KeyError, TypeError, AdjudicatorError) as error:
             if unreadable is not None:
-                unreadable.append((root, f"{type(error).__name__}: {error}"))
+                from adjudicator.present.verdict_lines import unreadable_why
+
+                unreadable.append((root, unreadable_why(error)))
     return found
 
 

@@ -34,7 +34,9 @@ def folder_status(folder: Path) -> list[dict[str, Any]]:
         try:
             found.append(game_status(root))
         except (AdjudicatorError, OSError, ValueError, KeyError, TypeError) as error:
-            why = msg("status-unreadable", why=f"{type(error).__name__}: {error}"[:200])
+            from adjudicator.present.verdict_lines import unreadable_why
+
+            why = msg("status-unreadable", why=unreadable_why(error)[:200])
             found.append({"id": root.name, "path": str(root), "problems": [why.to_json()]})
     return found
 

@@ -119,9 +119,14 @@ def each_game(game_id: str, left: list[str], say: Console) -> Iterator[None]:
     error and left for a later run (``left``), and the others are done."""
     try:
         yield
-    except (TempFail, AdjudicatorError) as error:
+    except TempFail as error:
         left.append(game_id)
         say.err(f"{game_id}: left for a later run: {error}")
+    except AdjudicatorError as error:
+        from adjudicator.present.verdict_lines import error_text
+
+        left.append(game_id)
+        say.err(f"{game_id}: left for a later run: {error_text(error)}")
     except (OSError, ValueError, KeyError, TypeError) as error:
         left.append(game_id)
         say.err(

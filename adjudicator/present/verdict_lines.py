@@ -45,6 +45,14 @@ def verdict_lines(verdict: Verdict, lang: str | None = None) -> list[str]:
     return [f"{verdict.label}: refused: {first}", *(f"  {r}" for r in rest)]
 
 
+def unreadable_why(error: Exception) -> str:
+    """Why a game cannot be read, as a run over many games says it: a domain error's words (a
+    game file changed by hand, named), else the error's kind and text."""
+    if isinstance(error, AdjudicatorError):
+        return error_text(error)
+    return f"{type(error).__name__}: {error}"
+
+
 def error_text(error: AdjudicatorError, lang: str = "en") -> str:
     """A domain error as the command line prints it: the message, then each detail indented."""
     head = error.message if isinstance(error.message, str) else say(error.message, error.game, lang)

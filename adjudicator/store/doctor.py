@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator.rules.contract import msg
+from adjudicator.rules.errors import NotNow
 from adjudicator.rules.lang import DEFAULT, game_lang
 from adjudicator.store import journal
 from adjudicator.store.gamedir import GENESIS, GameDir
@@ -39,7 +40,7 @@ def examine(root: Path) -> Examination:
     if not (root / "game.json").is_file() and not store.log_bytes():
         result.problems.append(Difference(".", msg("doctor-no-game")))
         return result
-    with contextlib.suppress(OSError, ValueError, AttributeError):  # then a problem below
+    with contextlib.suppress(OSError, ValueError, AttributeError, NotNow):  # told below
         result.lang = game_lang(store.created())
     chain = _chain_problems(store.log_bytes())
     result.problems += chain

@@ -24,11 +24,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from adjudicator.rules.contract import msg
 from adjudicator.rules.digests import Digester
 from adjudicator.rules.errors import Locked, NotNow, UsageProblem
 from adjudicator.store import failpoint, journal, summary
@@ -257,6 +258,11 @@ class GameDir:
     def require(self) -> None:
         if self.exists():
             return
+        if (self.root / "game.json").exists() and _first_line(self.root / LOG) is not None:
+            why = "not a file"  # a folder, say, where game.json was
+            raise NotNow(
+                msg("game-file-unreadable", game=str(self.root), file="game.json", why=why)
+            )
         if (self.root / MARKER).exists() and _first_line(self.root / LOG) is None:
             raise UsageProblem(
                 f"{self.root}: a `new` was cut short here; run `adjudicator new` again "
@@ -269,6 +275,24 @@ class GameDir:
 
     def read_json(self, rel: str) -> Any:
         return journal.parse(self.read_bytes(rel).decode("utf-8"))
+
+    def named(self, rel: str, files: Mapping[str, str]) -> bytes:
+        """The bytes of the game file at ``rel``, as the journal named them in ``files`` (path
+        to digest): NotNow, naming the file, when it is gone, cannot be read, or holds other
+        bytes (changed by hand since; ``doctor`` lists all that differs). A file the journal
+        does not name yet (a step's own) is read as it is."""
+        game = str(self.root)
+        try:
+            data = self.read_bytes(rel)
+        except FileNotFoundError:
+            raise NotNow(msg("files-lost", game=game, files=[rel], count=1)) from None
+        except OSError as error:
+            why = error.strerror or type(error).__name__
+            raise NotNow(msg("game-file-unreadable", game=game, file=rel, why=why)) from None
+        digest = files.get(rel)
+        if digest is not None and self.digester().data(rel, data) != digest:
+            raise NotNow(msg("game-file-changed", game=game, file=rel))
+        return data
 
     def write_json(self, rel: str, data: Any, sort_keys: bool = True) -> None:
         atomic_write(self.root / rel, dump_json(data, sort_keys))
@@ -347,8 +371,29 @@ class GameDir:
     # -- the game ----------------------------------------------------------------------------
     def created(self) -> dict[str, Any]:
         """``game.json`` as ``new`` wrote it (the seats as they were then)."""
-        data: dict[str, Any] = self.read_json("game.json")
+        try:
+            data: dict[str, Any] = self.read_json("game.json")
+        except ValueError:
+            self.created_as_named()
+            raise
         return data
+
+    def created_as_named(self) -> None:
+        """NotNow when ``game.json`` is not the file the journal's first line named (changed by
+        hand since): what reading it failed on is then that, not a fault of the program."""
+        first = _first_line(self.root / LOG)
+        named = first.get("files", {}).get("game.json") if isinstance(first, dict) else None
+        if named is None:
+            return  # a game made before the journal named its files: nothing to hold it to
+        try:
+            data = self.read_bytes("game.json")
+            meta = journal.parse(data)
+            same = isinstance(meta, dict) and Digester.of(meta).data("game.json", data) == named
+        except Exception:  # whatever it holds, it is not the file named
+            same = False
+        if not same:
+            game = str(self.root)
+            raise NotNow(msg("game-file-changed", game=game, file="game.json"))
 
     def meta(self) -> dict[str, Any]:
         """The game now: ``game.json`` with the seats as the journal changed them."""
@@ -368,10 +413,20 @@ class GameDir:
     def summary(self) -> summary.Summary:
         """The journal's summary (:mod:`adjudicator.store.summary`): read on from where the
         one kept in the user's cache folder ends, when it is this journal's."""
+        try:
+            created = self.read_bytes("game.json")
+        except OSError as error:
+            why = error.strerror or type(error).__name__
+            raise NotNow(
+                msg("game-file-unreadable", game=str(self.root), file="game.json", why=why)
+            ) from None
+        # a game.json changed by hand is named as such, never read as the game
         return summary.summary(
-            self.root, self.log_bytes(), self.read_bytes("game.json"), self.read_bytes
+            self.root, self.log_bytes(), created, self.read_bytes, self.created_as_named
         )
 
-    def state(self, turn: int) -> dict[str, Any]:
-        data: dict[str, Any] = self.read_json(f"{self.turn_dir(turn)}/state.json")
+    def state(self, turn: int, files: Mapping[str, str]) -> dict[str, Any]:
+        """The state turn ``turn`` opened with, checked against the journal's ``files``
+        (:meth:`named`)."""
+        data: dict[str, Any] = journal.parse(self.named(f"{self.turn_dir(turn)}/state.json", files))
         return data

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator.rules.contract import Msg, msg
+from adjudicator.rules.digests import Digester, is_public
 from adjudicator.rules.errors import NotNow, UsageProblem
 from adjudicator.store import clock, failpoint, journal
 from adjudicator.store.gamedir import (
@@ -354,6 +355,14 @@ def _changes(
     return new, moved, gone
 
 
+def _digest(store: GameDir, rel: str, keyed: bool) -> str | None:
+    """The digest of the file at ``rel``; without the game's key (``game.json`` changed), only
+    a public file's (None for the others: they cannot be checked)."""
+    if keyed:
+        return store.digest(rel)
+    return Digester(None).file(store.root, rel) if is_public(rel) else None
+
+
 @dataclass
 class Difference:
     """One way the directory disagrees with its journal."""
@@ -373,12 +382,18 @@ def differences(store: GameDir) -> list[Difference]:
         problems.append(
             Difference(MARKER, msg("doctor-step-cut-short", kind=str(marker.get("kind"))))
         )
-    known = store.facts().files
+    known = journal.facts(store.log()).files
     present = tracked(store)
+    try:
+        store.created_as_named()
+        keyed = True
+    except NotNow:  # game.json changed: the keyed digests cannot be made, the plain ones can
+        keyed = False
+        problems.append(Difference("game.json", msg("doctor-changed")))
     for rel, digest in sorted(known.items()):
         if rel not in present:
             problems.append(Difference(rel, msg("doctor-missing")))
-        elif store.digest(rel) != digest:
+        elif _digest(store, rel, keyed) not in (None, digest):
             problems.append(Difference(rel, msg("doctor-changed")))
     for rel in sorted(present - set(known)):
         problems.append(Difference(rel, msg("doctor-not-named")))

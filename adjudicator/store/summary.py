@@ -65,9 +65,17 @@ class Summary:
         return copy.deepcopy(self.seats.meta)
 
 
-def summary(root: Path, data: bytes, created: bytes, read: Callable[[str], bytes]) -> Summary:
+def summary(
+    root: Path,
+    data: bytes,
+    created: bytes,
+    read: Callable[[str], bytes],
+    check: Callable[[], None] = lambda: None,
+) -> Summary:
     """The summary of ``data``, the journal of the game at ``root`` (``created``: its
-    ``game.json``; ``read``: the bytes of a file of the game), from where the kept one ends."""
+    ``game.json``; ``read``: the bytes of a file of the game), from where the kept one ends;
+    ``check`` is called before a summary is begun from the first line (every one kept was
+    begun so: a kept one is used only for the same ``game.json``)."""
     end = data.rfind(b"\n") + 1
     name = usercache.game_key(root)
     known = _KEPT.get(name)
@@ -80,6 +88,7 @@ def summary(root: Path, data: bytes, created: bytes, read: Callable[[str], bytes
             return _read_on(name, entry, data, end, created, read, kept)
         except Exception:  # a kept summary the folds cannot go on from
             pass  # read from the first line: an error there is the journal's own
+    check()
     meta = journal.parse(created)
     kept = Summary(0, "", "", {}, journal.Facts(), journal.SeatsFold(meta, {}), journal.ClockFold())
     return _read_on(name, entry, data, end, created, read, kept)

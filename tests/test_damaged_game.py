@@ -1,0 +1,109 @@
+"""A game file changed by hand (other bytes, bytes that are not JSON, a folder in its place):
+every read command names the file, points to ``doctor``, exits 4 and changes nothing; it never
+shows what the changed file says. ``doctor`` names the file."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import Table, run
+
+VIEW = "turns/0001/views/carol.json"
+STATE = "turns/0001/state.json"
+
+
+def _other_bytes(path: Path) -> None:
+    """Valid JSON of the same shape, one card more: the kind of change a reader would want."""
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("{", '{"edited": true, ', 1), encoding="utf-8")
+
+
+def _not_json(path: Path) -> None:
+    path.write_bytes(b'{"turn": 1, \xff')
+
+
+def _a_folder(path: Path) -> None:
+    path.unlink()
+    path.mkdir()
+
+
+def _emptied(path: Path) -> None:
+    path.write_bytes(b"{}")
+
+
+DAMAGES: dict[str, Callable[[Path], None]] = {
+    "other bytes": _other_bytes,
+    "not JSON": _not_json,
+    "a folder": _a_folder,
+    "emptied": _emptied,
+}
+
+READS = {
+    VIEW: [
+        ["view", "--player", "carol"],
+        ["report", "--player", "carol"],
+        ["report", "--player", "carol", "--format", "html"],
+        ["form", "--player", "carol"],
+    ],
+    STATE: [["view", "--player", "alice", "--json"], ["log"], ["log", "--json"]],
+    "game.json": [["status"], ["view", "--player", "bob"], ["report", "--gm"], ["log"]],
+}
+
+
+def snapshot(root: Path) -> dict[str, bytes | None]:
+    return {
+        str(p.relative_to(root)): (p.read_bytes() if p.is_file() else None)
+        for p in sorted(root.rglob("*"))
+    }
+
+
+@pytest.fixture(scope="module")
+def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return Table(tmp_path_factory.mktemp("game")).gamedir
+
+
+@pytest.mark.parametrize("damage", DAMAGES)
+@pytest.mark.parametrize("rel", READS)
+def test_a_game_file_changed_by_hand_is_named_and_nothing_else_happens(
+    tmp_path: Path, fresh: Path, rel: str, damage: str
+) -> None:
+    gamedir = tmp_path / "game"
+    shutil.copytree(fresh, gamedir)
+    DAMAGES[damage](gamedir / rel)
+    before = snapshot(gamedir)
+    for args in READS[rel]:
+        result = run(args[0], gamedir, *args[1:])
+        assert result.exit_code == 4, (args, result.output)
+        assert f"{gamedir}: {rel} " in result.output, (args, result.output)
+        assert "`adjudicator doctor`" in result.output
+        assert "edited" not in result.output
+        assert snapshot(gamedir) == before, args
+    told = run("doctor", gamedir)
+    assert told.exit_code == 3, told.output
+    assert f"{gamedir / rel}: changed since the journal named it" in told.output or (
+        damage == "a folder" and f"{gamedir / rel}: named by the journal but missing" in told.output
+    ), told.output
+
+
+def test_a_step_refuses_a_state_changed_by_hand(tmp_path: Path, fresh: Path) -> None:
+    """``adjudicate`` plays no turn from a state changed since the journal named it."""
+    gamedir = tmp_path / "game"
+    shutil.copytree(fresh, gamedir)
+    _other_bytes(gamedir / STATE)
+    before = snapshot(gamedir)
+    result = run("adjudicate", gamedir, "--default-missing")
+    assert result.exit_code == 4, result.output
+    assert f"{gamedir}: {STATE} no longer holds what the journal named" in result.output
+    assert snapshot(gamedir) == before
+
+
+def test_a_game_as_the_journal_named_it_reads_as_before(fresh: Path) -> None:
+    """The check reads the game it guards: an untouched game's commands all answer."""
+    for args in [a for reads in READS.values() for a in reads]:
+        result = run(args[0], fresh, *args[1:])
+        assert result.exit_code == 0, (args, result.output)
+    assert run("doctor", fresh).exit_code == 0
