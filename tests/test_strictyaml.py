@@ -665,3 +665,33 @@ ESCAPISH = st.lists(
 def test_escape_heavy_text_loads_or_refuses(text: str) -> None:
     _load_or_refuse(f'a: "{text}"\n'.encode())
     _load_or_refuse(text.encode("utf-8"))
+
+
+def test_the_same_bytes_loaded_again_are_the_callers_own() -> None:
+    """A file loaded again in one process is not read again, but what each caller gets is its
+    own: changing it changes nothing another caller gets; refused bytes are refused again."""
+    raw = b"turn: 1\nbids:\n  - [1, 2]\nwhen: 2026-11-29\nplaces: {palace: 3}\n"
+    first = load(raw)
+    expected = {
+        "turn": 1,
+        "bids": [[1, 2]],
+        "when": dt.date(2026, 11, 29),
+        "places": {"palace": 3},
+    }
+    assert first.data == expected
+    lines = dict(first.lines)
+    first.data["bids"][0].append(3)
+    first.data["places"]["palace"] = 4
+    first.data["turn"] = 2
+    first.lines.clear()
+    second = load(raw)
+    assert second.data == expected and second.lines == lines
+    assert second.data["bids"] is not first.data["bids"]
+    bad = b"turn: 1\nturn: 2\n"
+    refusals = []
+    for _ in range(2):
+        with pytest.raises(StrictYamlError) as error:
+            load(bad)
+        refusals.append([(p.line, p.kind) for p in error.value.problems])
+        error.value.problems.clear()  # the next refusal has its problems all the same
+    assert refusals[0] == refusals[1] == [(2, "duplicate-key")]

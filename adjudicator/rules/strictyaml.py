@@ -14,7 +14,9 @@ beyond the few rules in :func:`_resolve_plain`.
 from __future__ import annotations
 
 import bisect
+import copy
 import datetime as dt
+import functools
 import math
 import re
 from collections.abc import Mapping
@@ -718,7 +720,37 @@ def _scan(text: str, max_depth: int) -> tuple[_Builder, list[YamlProblem]]:
 def load(
     raw: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES, max_depth: int = DEFAULT_MAX_DEPTH
 ) -> Loaded:
-    """Load one order file strictly; raise `StrictYamlError` listing every problem found."""
+    """Load one order file strictly; raise `StrictYamlError` listing every problem found.
+
+    The same bytes loaded again in this process (an order judged when it comes in and again
+    when its turn is played) are not read again: the caller gets a copy of what they loaded,
+    its own to change."""
+    if len(raw) > _KEPT_BYTES:
+        return _load(raw, max_bytes, max_depth)
+    data, lines, problems = _kept(raw, max_bytes, max_depth)
+    if problems:
+        raise StrictYamlError(list(problems))
+    return Loaded(copy.deepcopy(data), dict(lines))
+
+
+_KEPT_BYTES = 16 * 1024
+"""Files up to this size are kept once loaded (the last 128 of them): orders and notices."""
+
+
+@functools.lru_cache(maxsize=128)
+def _kept(
+    raw: bytes, max_bytes: int, max_depth: int
+) -> tuple[Any, dict[Path, int], tuple[YamlProblem, ...]]:
+    """What ``raw`` loads to, or the problems it is refused for, kept for the same bytes (the
+    caller copies what it hands out)."""
+    try:
+        loaded = _load(raw, max_bytes, max_depth)
+    except StrictYamlError as error:
+        return None, {}, tuple(error.problems)
+    return loaded.data, loaded.lines, ()
+
+
+def _load(raw: bytes, max_bytes: int, max_depth: int) -> Loaded:
     if len(raw) > max_bytes:
         raise StrictYamlError(
             [
