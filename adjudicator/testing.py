@@ -42,7 +42,6 @@ presentation and the audit is imported when it runs, so importing this module is
 
 from __future__ import annotations
 
-import copy
 import functools
 import json
 import tempfile
@@ -53,6 +52,7 @@ from typing import Any
 
 from adjudicator.rules.contract import Game, Order, Problem, Resolution, State
 from adjudicator.rules.lang import LANGUAGES
+from adjudicator.rules.plain import clone
 from adjudicator.rules.rng import Rng
 
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
@@ -349,18 +349,16 @@ def play(
                     check_fits(game, "context_fits", wrong, f"{where}: {player}'s wrong context")
             order = game.bot(view, rng.stream(f"bot {player} turn {turn}"))
             check_valid(game, context, player, turn, order, f"{where}: {player}'s bot order")
-            normal = game.normalise(copy.deepcopy(order))
+            normal = game.normalise(clone(order))
             check_valid(
                 game, context, player, turn, normal, f"{where}: {player}'s normalised order"
             )
-            need(
-                game.normalise(copy.deepcopy(normal)) == normal, f"{where}: normalise twice differs"
-            )
+            need(game.normalise(clone(normal)) == normal, f"{where}: normalise twice differs")
             if probe:
                 check_wrong_orders(game, context, player, turn, order, seen, where)
             forfeit = getattr(game, "forfeit_order", None)
             if forfeit is not None:  # optional: a sealed seat that did not reveal plays it
-                given = forfeit(copy.deepcopy(view))
+                given = forfeit(clone(view))
                 plain(given, f"{where}: {player}'s forfeit order")
                 check_valid(
                     game, context, player, turn, given, f"{where}: {player}'s forfeit order"
@@ -406,7 +404,7 @@ def check_views(game: Game, state: State, names: list[str], where: str) -> None:
     """Each player's, the spectators' and the game master's view: plain data with the keys every
     view holds, saying what ``owed`` and ``is_over`` say; the spectators see nothing that a
     player does not; no view changes the state; a stranger's view is refused."""
-    before = copy.deepcopy(state)
+    before = clone(state)
     owed = game.owed(state)
     over = game.is_over(state)
     public = game.view(state, None)
@@ -474,7 +472,7 @@ def check_hidden(
     """Each reader's view is the same in the other world, which differs only in what that
     reader may not see."""
     for reader in [*names, None]:
-        other = other_world(copy.deepcopy(state), reader)
+        other = other_world(clone(state), reader)
         if other != state:
             seen.hidden += 1
         mine, theirs = game.view(state, reader), game.view(other, reader)
@@ -494,11 +492,11 @@ def check_valid(
         game.order_model(), {"id": "contract", "player": player, "turn": turn, **order}
     )
     need(not problems, f"{what} does not fit order_model(): {problems} ({order})")
-    problems = game.validate(copy.deepcopy(context), copy.deepcopy(order))
+    problems = game.validate(clone(context), clone(order))
     need(problems == [], f"{what} is refused by validate: {problems} ({order})")
     notes = getattr(game, "notes", None)
     if notes is not None:
-        for note in notes(copy.deepcopy(context), copy.deepcopy(order)):
+        for note in notes(clone(context), clone(order)):
             said(game, note, f"{what}: a note")
 
 
@@ -520,7 +518,7 @@ def check_wrong_orders(
         schema = _schema(game.order_model(), whole)
         check_fits(game, "order_fits", whole, what)
         try:
-            found = game.validate(copy.deepcopy(context), wrong)
+            found = game.validate(clone(context), wrong)
         except UNTYPED as error:
             need(schema, f"{what}: validate raised {error!r} on an order that fits order_model()")
             found = []
@@ -535,7 +533,7 @@ def check_fits(game: Game, kind: str, data: Any, what: str) -> None:
     """A game's plain check of an order file or a form's context against its schema (optional:
     ``order_fits``, ``context_fits``) says it fits only when the schema finds nothing."""
     fits = getattr(game, kind, None)
-    if fits is None or not fits(copy.deepcopy(data)):
+    if fits is None or not fits(clone(data)):
         return
     model = game.order_model() if kind == "order_fits" else game.context_model()
     problems = _schema(model, data)
@@ -580,7 +578,7 @@ def wrong_values(value: Any) -> list[Any]:
 
 
 def replaced(order: Order, path: tuple[Any, ...], value: Any) -> Order:
-    changed = copy.deepcopy(order)
+    changed = clone(order)
     place: Any = changed
     for step in path[:-1]:
         place = place[step]
@@ -594,7 +592,7 @@ def check_resolve(
     """``resolve`` leaves its input alone, advances the turn by one, gives plain events each
     with a ``type``, and announces each default order; the next state as the engine reads it
     back from JSON."""
-    before, sent = copy.deepcopy(state), copy.deepcopy(orders)
+    before, sent = clone(state), clone(orders)
     resolution = game.resolve(state, orders, rng)
     need(isinstance(resolution, Resolution), f"{where}: resolve gives no Resolution")
     same(before, state, f"{where}: resolve changed its input")
@@ -744,7 +742,7 @@ def check_pictures(
             isinstance(data, bytes) and data.startswith(b"\x89PNG\r\n\x1a\n"),
             f"{what}: {name} is no PNG",
         )
-    need(draw(copy.deepcopy(doc), "en") == pictures, f"{what}: the same view drawn twice differs")
+    need(draw(clone(doc), "en") == pictures, f"{what}: the same view drawn twice differs")
 
 
 def check_archives(gamedir: Path, folder: Path) -> None:

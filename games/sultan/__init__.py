@@ -16,9 +16,9 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.rules.contract import Order, Problem, Resolution, State, View
+from adjudicator.rules.plain import clone
 from adjudicator.rules.rng import Rng, Stream
 
-from ..plain import clone
 from . import rules
 from .bots import bot_order
 from .checks import context_fits, english_colour, order_fits, validate

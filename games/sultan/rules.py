@@ -11,9 +11,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from adjudicator.rules.contract import Event, Order, Resolution, State, View
+from adjudicator.rules.plain import clone
 from adjudicator.rules.rng import Rng, Stream
 
-from ..plain import clone
 from .checks import validate
 
 COLOURS = ("white", "red", "yellow", "green", "blue")

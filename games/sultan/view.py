@@ -17,8 +17,8 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.rules.contract import Event, State, View
+from adjudicator.rules.plain import clone
 
-from ..plain import clone
 from .rules import owed, placement_order, standings
 
 

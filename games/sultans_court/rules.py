@@ -11,9 +11,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from adjudicator.rules.contract import Event, Order, Resolution, State
+from adjudicator.rules.plain import clone
 from adjudicator.rules.rng import Rng
 
-from ..plain import clone
 from .banish import banish, pardon
 from .board import (
     KINDS,

@@ -24,8 +24,8 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.rules.contract import Event, State, View
+from adjudicator.rules.plain import clone
 
-from ..plain import clone
 from .banish import votes_of
 from .board import CITIES, DUNGEONS, ISLAND, KAFFA, POSITIONS, POWER, RESERVE, at_court, owner
 from .rules import owed, own_vizirs

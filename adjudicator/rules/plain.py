@@ -1,4 +1,5 @@
-"""A copy of plain data (what states, views, orders and events are made of), for the games.
+"""A copy of plain data (what states, views, orders and events are made of), for the games and
+the contract test.
 
 ``copy.deepcopy`` keeps a memo of every object it copies, so that shared and circular parts stay
 shared; copying a game's state and views that way was most of the time of a bot game
