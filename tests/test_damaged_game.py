@@ -107,3 +107,19 @@ def test_a_game_as_the_journal_named_it_reads_as_before(fresh: Path) -> None:
         result = run(args[0], fresh, *args[1:])
         assert result.exit_code == 0, (args, result.output)
     assert run("doctor", fresh).exit_code == 0
+
+
+def test_send_mails_no_report_from_a_view_changed_by_hand(tmp_path: Path, fresh: Path) -> None:
+    """The game is left for a later run, named with the file; no turn's report is queued."""
+    gamedir = tmp_path / "game"
+    shutil.copytree(fresh, gamedir)
+    _other_bytes(gamedir / VIEW)
+    config = tmp_path / "mail.toml"
+    config.write_text('[mail]\nfrom = "gm-bot@example.org"\n')
+    result = run("send", gamedir, "--config", config)
+    assert result.exit_code == 75, result.output
+    assert f"{gamedir}: {VIEW} no longer holds what the journal named" in result.output
+    queued = [p for p in gamedir.rglob("*report-1*") if "discarded" not in p.parts]
+    assert queued == [], "a report was queued"  # those the step made before are discarded
+    told = run("doctor", gamedir)
+    assert told.output.count("changed since the journal named it") == 1, told.output

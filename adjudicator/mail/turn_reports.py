@@ -64,7 +64,9 @@ def queue_due_reports(root: Path, sender: str, gm_copy: str | None = None) -> in
                 name = player["name"]
                 if player.get("resigned"):
                     continue
-                doc = store.read_json(views.path(store.turn_dir(turn), name))
+                doc = journal.parse(
+                    store.named(views.path(store.turn_dir(turn), name), facts.files)
+                )
                 lang = lang_of(meta, name)
                 press = received_during(root, name, meta, turn)
                 form = form_of_view(game, meta, doc, lang, head)
@@ -116,7 +118,9 @@ def queue_due_reports(root: Path, sender: str, gm_copy: str | None = None) -> in
                 outbox.put(message, f"report-{turn}-{name}")
                 count += 1
             if gm_copy is not None:
-                doc = store.read_json(views.path(store.turn_dir(turn), "gm"))
+                doc = journal.parse(
+                    store.named(views.path(store.turn_dir(turn), "gm"), facts.files)
+                )
                 outbox.put(
                     _gm_report(root, meta, doc, head, away, sender, gm_copy), f"report-{turn}-gm"
                 )

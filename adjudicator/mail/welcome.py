@@ -109,7 +109,8 @@ def queue_welcomes(root: Path, sender: str) -> int:
         game = load_game(meta["game"])
         turn = running.facts.turn
         times = journal.clock(log, turn)
-        public = store.read_json(views.path(store.turn_dir(turn), "public"))["view"]
+        rel = views.path(store.turn_dir(turn), "public")
+        public = journal.parse(store.named(rel, running.facts.files))["view"]
         outbox = Outbox(root)
         for name in names:
             seat = next(p for p in meta["players"] if p["name"] == name)
