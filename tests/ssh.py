@@ -77,7 +77,27 @@ def pub_line(key: Path) -> str:
 
 
 def ssh_sign(key: Path, file: Path) -> Path:
-    """Sign ``file`` with ``ssh-keygen -Y sign``; returns FILE.sig."""
+    """Sign ``file`` with ``ssh-keygen -Y sign``; returns FILE.sig. The same bytes signed with
+    the same key again in this process get the signature ssh-keygen made for them then (a
+    signature of those bytes by that key, as valid as a new one; about 9 ms saved each)."""
+    signature = file.with_name(file.name + ".sig")
+    if signature.exists():  # ssh-keygen overwrites no signature: left to it, as it always was
+        _ssh_sign(key, file)
+        return signature
+    asked = (Path(key).read_bytes(), file.read_bytes())
+    made = _SIGNED.get(asked)
+    if made is None:
+        _ssh_sign(key, file)
+        made = _SIGNED[asked] = signature.read_bytes()
+    else:
+        signature.write_bytes(made)
+    return signature
+
+
+def _ssh_sign(key: Path, file: Path) -> None:
     done = ssh_keygen("-q", "-Y", "sign", "-n", "adjudicator-orders", "-f", key, file)
     assert done.returncode == 0, done.stderr
-    return file.with_name(file.name + ".sig")
+
+
+_SIGNED: dict[tuple[bytes, bytes], bytes] = {}
+"""The signatures ssh-keygen made in this process, by private key and signed bytes."""
