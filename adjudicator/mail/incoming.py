@@ -45,7 +45,6 @@ from email.policy import default as default_policy
 from email.utils import collapse_rfc2231_value
 from typing import TypeVar, cast
 
-from adjudicator.mail.richtext import MAX_HTML, html_texts
 from adjudicator.mail.tnef import TnefError, is_tnef, tnef_files
 from adjudicator.present.quoting import MAX_MSG_ID
 from adjudicator.rules.contract import Msg, msg
@@ -797,6 +796,8 @@ def _pasted_html(part: MIMEPart, limit: int) -> list[FoundOrder]:
     data = _decoded(part, None)
     if data is None or b"SIGNATURE-----" not in data:  # the source may wrap "END SSH SIGNATURE"
         return []
+    from adjudicator.mail.richtext import MAX_HTML, html_texts  # (html.parser: only here)
+
     charset = part.get_content_charset() or "utf-8"
     try:
         html = data[: 4 * MAX_HTML].decode(charset, "replace")

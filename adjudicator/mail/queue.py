@@ -23,7 +23,6 @@ from __future__ import annotations
 import base64
 import os
 import re
-import smtplib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
@@ -32,16 +31,19 @@ from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from filelock import FileLock, Timeout
 
 from adjudicator.mail.config import MailSettings, ServerSettings, password
 from adjudicator.mail.outgoing import POLICY
-from adjudicator.mail.tls import certificate_problem, connection_problem, not_local, tls_context
 from adjudicator.mail.waiting import QUEUE, eml_files, queued_at
 from adjudicator.present import mail as present_mail
 from adjudicator.store import clock, failpoint
 from adjudicator.store.gamedir import atomic_write, fsync_dir, make_folder
+
+if TYPE_CHECKING:  # smtplib and ssl are loaded by a delivery alone, not by every command
+    import smtplib
 
 SMTP_TIMEOUT = 60.0
 """Seconds to wait for the SMTP server at every step before giving up."""
@@ -53,7 +55,7 @@ ANSWER_LENGTH = 300
 _NAME = re.compile(r"^(\d{6,})-.*\.eml$")
 _LABEL_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
-Connect = Callable[[ServerSettings, str | None], smtplib.SMTP]
+Connect = Callable[[ServerSettings, str | None], "smtplib.SMTP"]
 """Opens a TLS-protected SMTP session, logged in when a password is given."""
 
 
@@ -157,6 +159,10 @@ def smtp_connect(server: ServerSettings, secret: str | None) -> smtplib.SMTP:
     the settings allow only for this machine (checked again here against the address reached).
 
     A setting that can never work raises :class:`NeverWorks`."""
+    import smtplib
+
+    from adjudicator.mail.tls import not_local, tls_context
+
     client: smtplib.SMTP
     if server.tls == "tls":
         context = tls_context(server)
@@ -185,6 +191,8 @@ def smtp_connect(server: ServerSettings, secret: str | None) -> smtplib.SMTP:
 
 def _login(client: smtplib.SMTP, server: ServerSettings, secret: str) -> None:
     """``client.login``, which can send only ASCII; otherwise AUTH PLAIN in UTF-8 (RFC 4616)."""
+    import smtplib
+
     user = server.user or ""
     offered = client.esmtp_features.get("auth", "").upper().split()
     if not client.has_extn("auth"):
@@ -312,6 +320,8 @@ def _send_all(
     report: SendReport,
     connect: Connect,
 ) -> None:
+    import smtplib
+
     secret = password(server)
     now = clock.now()
     refused: list[str] = []
@@ -369,6 +379,8 @@ def _send_all(
 def _stopped(server: ServerSettings, error: Exception, report: SendReport) -> None:
     """Delivery stopped on ``error``: ``never_works`` when a setting is to blame, else
     ``failed``; either is ``stopped`` too."""
+    from adjudicator.mail.tls import certificate_problem
+
     if isinstance(error, NeverWorks):
         report.never_works = str(error)
     elif (problem := certificate_problem(_where(server), server, error)) is not None:
@@ -387,6 +399,8 @@ def _transaction(client: smtplib.SMTP, server: ServerSettings, data: bytes) -> N
     the server wants a login and none is set); to a RCPT, to DATA or at the end of the data,
     a refusal of this message for good.
     """
+    import smtplib
+
     sender, recipients = _envelope(data)
     if not recipients:
         raise _Refused("the message has no recipient (To)", for_good=True)
@@ -444,6 +458,8 @@ def _span(span: timedelta) -> str:
 
 def _unless_closing(answer: tuple[int, bytes]) -> tuple[int, bytes]:
     """The server's answer, unless it is 421 (closing the connection): that stops delivery."""
+    import smtplib
+
     code, reply = answer
     if code == 421:
         raise smtplib.SMTPResponseException(code, reply)
@@ -479,6 +495,10 @@ def _dot_stuffed(data: bytes) -> bytes:
 
 def _reason(server: ServerSettings, error: BaseException) -> str:
     """One line saying why the delivery stopped."""
+    import smtplib
+
+    from adjudicator.mail.tls import connection_problem
+
     where = _where(server)
     if isinstance(error, NeverWorks):
         return str(error)

@@ -7,14 +7,16 @@ so its bytes never change); nothing here deletes a message.
 
 from __future__ import annotations
 
-import mailbox
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from adjudicator.mail.incoming import MAX_MESSAGE
+
+if TYPE_CHECKING:
+    import mailbox  # the standard library's, imported where a folder or file is read
 
 _SUBFOLDERS = ("new", "cur")
 
@@ -55,6 +57,8 @@ def from_stdin(stream: BinaryIO) -> Iterator[Raw]:
 
 def _maildir(path: Path) -> mailbox.Maildir:
     """The Maildir at ``path``, checked to exist with its ``new/`` and ``cur/`` folders."""
+    import mailbox
+
     if not path.exists():
         raise SourceError(f"{path}: no such Maildir folder")
     if not path.is_dir():
@@ -70,6 +74,8 @@ def _maildir(path: Path) -> mailbox.Maildir:
 
 def _split_name(name: str) -> tuple[str, str]:
     """(key, info) of a Maildir file name ``KEY`` or ``KEY:2,FLAGS``."""
+    import mailbox
+
     key, _, info = name.partition(mailbox.Maildir.colon)
     return key, info
 
@@ -120,6 +126,8 @@ def _read_maildir(folder: mailbox.Maildir, path: Path, keys: list[str]) -> Itera
 
 def mark_seen_maildir(path: Path, key: str) -> None:
     """Mark message ``key`` seen: move it to ``cur/`` with the ``S`` flag added (a rename)."""
+    import mailbox
+
     _maildir(path)
     if not key or key.startswith(".") or "/" in key or os.sep in key:
         raise SourceError(f"{path}: {key!r} is not a Maildir message key")
@@ -169,6 +177,8 @@ def from_mbox(path: Path) -> Iterator[Raw]:
 
 
 def _read_mbox(path: Path) -> Iterator[Raw]:
+    import mailbox
+
     try:
         box = mailbox.mbox(path, factory=None, create=False)
         keys = box.keys()
