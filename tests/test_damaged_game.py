@@ -123,3 +123,104 @@ def test_send_mails_no_report_from_a_view_changed_by_hand(tmp_path: Path, fresh:
     assert queued == [], "a report was queued"  # those the step made before are discarded
     told = run("doctor", gamedir)
     assert told.output.count("changed since the journal named it") == 1, told.output
+
+
+def test_send_names_a_game_it_cannot_read_and_leaves_it_for_a_later_run(
+    tmp_path: Path, fresh: Path
+) -> None:
+    """It was skipped without a word (exit 0), as if it had nothing to send."""
+    gamedir = tmp_path / "game"
+    shutil.copytree(fresh, gamedir)
+    _other_bytes(gamedir / "game.json")
+    config = tmp_path / "mail.toml"
+    config.write_text('[mail]\nfrom = "gm-bot@example.org"\n')
+    result = run("send", gamedir, "--config", config)
+    assert result.exit_code == 75, result.output
+    assert f"{gamedir}: left for a later run: the game cannot be read" in result.output
+    assert "game.json no longer holds what the journal named" in result.output
+    assert not (gamedir / "outbox").exists()
+
+
+@pytest.mark.parametrize("public", [False, True], ids=["full", "public"])
+def test_archive_holds_no_file_changed_by_hand(tmp_path: Path, fresh: Path, public: bool) -> None:
+    """A public archive decided what to show from the current public view as it found it: one
+    changed to say the game is over put every hidden file of a running game in it."""
+    gamedir = tmp_path / "game"
+    shutil.copytree(fresh, gamedir)
+    view = gamedir / "turns" / "0001" / "views" / "public.json"
+    view.write_text(view.read_text(encoding="utf-8").replace('"over": false', '"over": true'))
+    out = tmp_path / "archive.json"
+    result = run("archive", gamedir, *(["--public"] if public else []), "-o", out)
+    assert result.exit_code == 4, result.output
+    assert "turns/0001/views/public.json no longer holds what the journal named" in result.output
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("damage", ["other bytes", "emptied"])
+def test_an_order_changed_by_hand_is_not_played(tmp_path: Path, damage: str) -> None:
+    """The order in effect is read as the journal named it: one changed since was played as
+    changed, and one emptied ended in a traceback."""
+    table = Table(tmp_path)
+    for player in table.status()["owed"]:
+        path = table.signed(player, table.legal(player), f"{player}.yaml")
+        assert run("submit", table.gamedir, path).exit_code == 0
+    [stored] = sorted((table.gamedir / "turns" / "0001" / "orders").glob("*.yaml"))
+    stored.write_bytes(stored.read_bytes() + b"# changed\n" if damage == "other bytes" else b"")
+    before = snapshot(table.gamedir)
+    rel = str(stored.relative_to(table.gamedir))
+    for args in (["--preview"], []):
+        result = run("adjudicate", table.gamedir, *args)
+        assert result.exit_code == 4, (args, result.output)
+        assert f"{table.gamedir}: {rel} no longer holds what the journal named" in result.output
+        assert snapshot(table.gamedir) == before
+
+
+def _line_cut(index: int) -> Callable[[Path], None]:
+    def cut(log: Path) -> None:
+        lines = log.read_bytes().split(b"\n")
+        lines[index] = lines[index][:-4]
+        log.write_bytes(b"\n".join(lines))
+
+    return cut
+
+
+def _not_utf8(log: Path) -> None:
+    lines = log.read_bytes().split(b"\n")
+    lines[1] = lines[1].replace(b'"', b'"\xff', 1)
+    log.write_bytes(b"\n".join(lines))
+
+
+JOURNAL_DAMAGES = {
+    "first line cut": (_line_cut(0), "line 1 of the journal (log.jsonl) is not a journal line"),
+    "second line cut": (_line_cut(1), "line 2 of the journal (log.jsonl) is not a journal line"),
+    "not UTF-8": (_not_utf8, "line 2 of the journal (log.jsonl) is not a journal line"),
+    "a folder": (_a_folder, "log.jsonl cannot be read (Is a directory)"),
+}
+
+
+@pytest.fixture(scope="module")
+def ordered(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A game whose journal has a second line: an order taken."""
+    table = Table(tmp_path_factory.mktemp("ordered"))
+    player = next(iter(table.status()["owed"]))
+    order = table.signed(player, table.legal(player), f"{player}.yaml")
+    assert run("submit", table.gamedir, order).exit_code == 0
+    return table.gamedir
+
+
+@pytest.mark.parametrize("damage", JOURNAL_DAMAGES)
+def test_a_journal_changed_by_hand_is_named_with_its_line(
+    tmp_path: Path, ordered: Path, damage: str
+) -> None:
+    gamedir = tmp_path / "game"
+    shutil.copytree(ordered, gamedir)
+    change, said = JOURNAL_DAMAGES[damage]
+    change(gamedir / "log.jsonl")
+    before = snapshot(gamedir)
+    for args in (["status"], ["view", "--player", "carol"], ["log"], ["adjudicate"]):
+        result = run(args[0], gamedir, *args[1:])
+        assert result.exit_code == 4, (args, result.output)
+        assert f"{gamedir}: {said}" in result.output, (args, result.output)
+        assert snapshot(gamedir) == before, args
+    result = run("archive", gamedir, "-o", tmp_path / "archive.json")
+    assert result.exit_code == 4 and said in result.output, result.output

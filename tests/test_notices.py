@@ -365,8 +365,10 @@ def test_a_notice_file_changed_by_hand_is_named_not_a_crash(table: Table, change
         stored.write_text(changed.get(change, "absence: changed\n"))
     said = (
         f"Error: {table.gamedir}: the journal names notices/absence/0001.yaml, which is not "
-        "there or no longer the notice it accepted (the folder was changed): run "
-        "`adjudicator doctor`\n"
+        "there (the folder was changed): run `adjudicator doctor`; nothing was changed\n"
+        if change == "deleted"
+        else f"Error: {table.gamedir}: notices/absence/0001.yaml no longer holds what the "
+        "journal named (it was changed since): run `adjudicator doctor`; nothing was changed\n"
     )
     result = run("status", table.gamedir)
     assert result.exit_code == 4, result.output

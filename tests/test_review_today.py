@@ -69,7 +69,8 @@ def test_a_preview_refused_for_a_damaged_notice_names_the_game_not_its_copy(
     [kept] = (table.gamedir / "notices").rglob("*.yaml")
     kept.write_text("absence: changed\n")
     real = run("adjudicate", table.gamedir, "--default-missing")
-    assert real.exit_code == 4 and f"Error: {table.gamedir}: the journal names" in real.output
+    said = f"Error: {table.gamedir}: notices/absence/0001.yaml no longer holds what the journal"
+    assert real.exit_code == 4 and said in real.output
     before = snapshot(table.gamedir)
     result = run("adjudicate", table.gamedir, "--preview", "--default-missing")
     assert result.exit_code == 4, result.output

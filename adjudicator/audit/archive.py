@@ -23,9 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator import __version__
-from adjudicator.rules.contract import msg
 from adjudicator.rules.digests import is_public
-from adjudicator.rules.errors import NotNow
 from adjudicator.store import journal
 from adjudicator.store.gamedir import GameDir, atomic_write
 
@@ -60,22 +58,20 @@ def build(root: Path, public: bool = False) -> dict[str, Any]:
     with store.locked():
         data = store.log_bytes()
         end = data.rfind(b"\n") + 1
+        log = store.log()  # NotNow for a line that is not JSON
         lines = [line.decode("utf-8") for line in data[:end].split(b"\n")[:-1]]
-        log = [json.loads(line) for line in lines]
         facts = journal.facts(log)
+        store.created_as_named()  # each file as the journal named it, or nothing is archived
         created = store.created()
         over = False  # shares: ask, not dealt yet: no turn
         if facts.turn > 0:
-            current = store.read_json(f"{store.turn_dir(facts.turn)}/views/public.json")
-            over = bool(current.get("over"))
+            rel = f"{store.turn_dir(facts.turn)}/views/public.json"
+            over = bool(journal.parse(store.named(rel, facts.files)).get("over"))
         files = []
         for rel in sorted(facts.files):
             if public and not shareable(rel, over):
                 continue
-            try:
-                files.append(entry(rel, (root / rel).read_bytes()))
-            except FileNotFoundError:
-                raise NotNow(msg("archive-file-missing", path=rel, game=str(root))) from None
+            files.append(entry(rel, store.named(rel, facts.files)))
     archive: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,

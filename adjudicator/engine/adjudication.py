@@ -82,7 +82,7 @@ def stored_order(handle: OpenGame, turn: int, player: str) -> dict[str, Any]:
     """The body of ``player``'s order in effect for ``turn``, normalised."""
     entry = handle.in_effect(turn)[player]
     name = entry["file"].rsplit("/", 1)[-1]
-    raw = handle.dir.read_bytes(f"{handle.dir.turn_dir(turn)}/orders/{name}")
+    raw = handle.dir.named(f"{handle.dir.turn_dir(turn)}/orders/{name}", handle.facts.files)
     from adjudicator.engine.orders import parse
 
     sealed = handle.sealing_option() == "commit-reveal"

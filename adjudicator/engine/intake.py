@@ -226,7 +226,9 @@ def commitment_made(handle: OpenGame, turn: int, player: str) -> str | None:
     entry = handle.committed(turn).get(player)
     if entry is None:
         return None
-    raw = handle.dir.read_bytes(f"{handle.dir.turn_dir(turn)}/orders/{entry['file']}")
+    raw = handle.dir.named(
+        f"{handle.dir.turn_dir(turn)}/orders/{entry['file']}", handle.facts.files
+    )
     data = parse(raw, handle.game, "commitment").data or {}
     commit = data.get("commit")
     return commit if isinstance(commit, str) else None

@@ -18,6 +18,7 @@ game master's copy of the game holds, says who sent it.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from adjudicator.engine.orders import NOTICE_KEYS, Parsed, loaded
@@ -108,15 +109,12 @@ def path(kind: str, file: str) -> str:
     return f"{FOLDER}/{kind}/{file}"
 
 
-def stored(store: GameDir, kind: str, file: str) -> dict[str, Any]:
-    """The notice the journal names ``file`` of ``kind``, as its player signed it (it was valid
-    when it was accepted). A file changed or deleted since (not by this program) is named, and
-    the game master sent to ``doctor`` (exit 4)."""
+def stored(store: GameDir, kind: str, file: str, files: Mapping[str, str]) -> dict[str, Any]:
+    """The notice the journal names ``file`` of ``kind`` (with its digest in ``files``), as its
+    player signed it (it was valid when it was accepted). A file changed or deleted since (not
+    by this program) is named, and the game master sent to ``doctor`` (exit 4)."""
     rel = path(kind, file)
-    try:
-        parsed: Parsed | None = parse(store.read_bytes(rel))
-    except OSError:
-        parsed = None
+    parsed: Parsed | None = parse(store.named(rel, files))
     data = None if parsed is None or parsed.schema else parsed.data  # as it was: no problem
     if data is None or kind_of(data) != kind:
         raise NotNow(msg("notice-file-damaged", path=rel, game=str(store.root)))

@@ -211,7 +211,7 @@ class OpenGame:
         if key not in self._notices:
             from adjudicator.engine import notices  # pydantic: only for a game that has notices
 
-            self._notices[key] = notices.stored(self.dir, *key)
+            self._notices[key] = notices.stored(self.dir, *key, self.facts.files)
         return self._notices[key]
 
     def votes(self) -> votes.Tally:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from adjudicator.store import journal
 from adjudicator.store.gamedir import GameDir
 
 FOLDER = "notices/press"
@@ -42,6 +43,7 @@ def everything(root: Path, log: list[dict[str, Any]] | None = None) -> list[dict
 
     store = GameDir(root)
     lines = store.log() if log is None else log
+    files = store.facts().files if log is None else journal.facts(lines).files
     meta = store.meta()
     grey = option(meta) == GREY
     players = [p["name"] for p in meta["players"]]
@@ -50,12 +52,12 @@ def everything(root: Path, log: list[dict[str, Any]] | None = None) -> list[dict
     for line in lines:
         for entry in line.get("notices") or []:
             if entry["kind"] == "vote" and grey:
-                vote = notices.stored(store, "vote", entry["file"])
+                vote = notices.stored(store, "vote", entry["file"], files)
                 if vote["vote"] == "concede":
                     out.add(vote["player"])
             if entry["kind"] != "press":
                 continue
-            data = notices.stored(store, "press", entry["file"])
+            data = notices.stored(store, "press", entry["file"], files)
             to = data["press"]["to"]
             sending = [p for p in players if p not in out]
             if grey and to_everyone(to, data["player"], sending):

@@ -44,7 +44,13 @@ def send_all(
     never_works = None
     left = [] if left is None else left
     reports: dict[Path, SendReport] = {}
-    for game in games_in(games):
+    unreadable: list[tuple[Path, str]] = []
+    found = games_in(games, unreadable)
+    for root, why in unreadable:
+        if str(root) not in left:  # (a tick has said so already)
+            left.append(str(root))
+            say.err(f"{root}: left for a later run: the game cannot be read ({why})")
+    for game in found:
         report = SendReport()
         with each_game(game.id, left, say):
             # after a setting that never works, the same server would fail the same way

@@ -601,8 +601,8 @@ def receipt_words(
 def _sha256_of(handle: open_game.OpenGame, turn: int, entry: dict[str, Any]) -> str:
     """The SHA-256 of the order in effect, as the receipt that accepted it said (the journal
     keeps only a keyed digest)."""
-    folder = handle.dir.root / handle.dir.turn_dir(turn) / "orders"
-    return hashlib.sha256((folder / entry["file"]).read_bytes()).hexdigest()
+    rel = f"{handle.dir.turn_dir(turn)}/orders/{entry['file']}"
+    return hashlib.sha256(handle.dir.named(rel, handle.facts.files)).hexdigest()
 
 
 def setaside_folder(game: Game | None) -> Path:

@@ -143,10 +143,18 @@ def _first_line(path: Path) -> Any:
                 data += block
                 for line in data[: data.rfind(b"\n") + 1].splitlines():
                     if line:
-                        return journal.parse(line)
+                        return journal.parsed_line(path.parent, data, data.find(line), line)
     except FileNotFoundError:
         pass
+    except OSError as error:  # a folder in its place, say
+        raise journal_unreadable(path.parent, error) from None
     return None
+
+
+def journal_unreadable(root: Path, error: OSError) -> NotNow:
+    """The error of a journal that is there but cannot be read (a folder in its place)."""
+    why = error.strerror or type(error).__name__
+    return NotNow(msg("game-file-unreadable", game=str(root), file=LOG, why=why))
 
 
 def _last_lines(path: Path) -> bytes:
@@ -168,6 +176,8 @@ def _last_lines(path: Path) -> bytes:
             return handle.read(size)
     except FileNotFoundError:
         return b""
+    except OSError as error:  # a folder in its place, say
+        raise journal_unreadable(path.parent, error) from None
 
 
 _BLOCK = 1 << 16
@@ -309,6 +319,8 @@ class GameDir:
             return (self.root / LOG).read_bytes()
         except FileNotFoundError:
             return b""
+        except OSError as error:  # a folder in its place, say
+            raise journal_unreadable(self.root, error) from None
 
     def log(self) -> list[dict[str, Any]]:
         """The journal's complete lines (a last line cut short by a crash is not one).
@@ -323,7 +335,12 @@ class GameDir:
         known, parsed = _LOGS.pop(key, (b"", []))
         if end < len(known) or data[: len(known)] != known:
             known, parsed = b"", []
-        fresh = [journal.parse(line) for line in data[len(known) : end].splitlines() if line]
+        fresh = []
+        start = len(known)
+        for line in data[len(known) : end].splitlines(keepends=True):
+            if line.strip():
+                fresh.append(journal.parsed_line(self.root, data, start, line))
+            start += len(line)
         parsed = [*parsed, *fresh]
         _LOGS[key] = (data[:end], parsed)
         while len(_LOGS) > KEEP_LOGS:  # the one read longest ago goes

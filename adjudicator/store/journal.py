@@ -79,9 +79,23 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
+from adjudicator.rules.contract import msg
+from adjudicator.rules.errors import NotNow
 from adjudicator.rules.schedule import ScheduleError, duration, later
+
+
+def parsed_line(root: Path, data: bytes, start: int, line: bytes) -> Any:
+    """``line``, which starts at byte ``start`` of the journal ``data`` of the game at
+    ``root``, parsed: NotNow, naming its number, when it is not JSON (the journal was changed
+    by hand: a line cut, a byte that is not UTF-8)."""
+    try:
+        return parse(line)
+    except ValueError:
+        number = data.count(b"\n", 0, start) + 1
+        raise NotNow(msg("journal-line-damaged", game=str(root), line=number)) from None
 
 
 def parse(text: str | bytes) -> Any:

@@ -85,16 +85,17 @@ def summary(
     kept = _load(entry, data, created, read)
     if kept is not None:
         try:
-            return _read_on(name, entry, data, end, created, read, kept)
+            return _read_on(root, name, entry, data, end, created, read, kept)
         except Exception:  # a kept summary the folds cannot go on from
             pass  # read from the first line: an error there is the journal's own
     check()
     meta = journal.parse(created)
     kept = Summary(0, "", "", {}, journal.Facts(), journal.SeatsFold(meta, {}), journal.ClockFold())
-    return _read_on(name, entry, data, end, created, read, kept)
+    return _read_on(root, name, entry, data, end, created, read, kept)
 
 
 def _read_on(
+    root: Path,
     name: str,
     entry: Path,
     data: bytes,
@@ -112,12 +113,14 @@ def _read_on(
         kept.read[rel] = hashlib.sha256(found).hexdigest()
         return journal.parse(found)
 
-    for line in data[kept.end : end].splitlines():
-        if line:
-            fed = journal.parse(line)
+    start = kept.end
+    for line in data[kept.end : end].splitlines(keepends=True):
+        if line.strip():
+            fed = journal.parsed_line(root, data, start, line)
             kept.facts.feed(fed)
             kept.seats.feed(fed, reading)
             kept.clocks.feed(fed)
+        start += len(line)
     kept.end, kept.digest = end, hashlib.sha256(data[:end]).hexdigest()
     kept.created = hashlib.sha256(created).hexdigest()
     usercache.write(entry, _MAGIC + b"\n" + marshal.dumps(_plain(kept)))
