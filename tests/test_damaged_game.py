@@ -224,3 +224,34 @@ def test_a_journal_changed_by_hand_is_named_with_its_line(
         assert snapshot(gamedir) == before, args
     result = run("archive", gamedir, "-o", tmp_path / "archive.json")
     assert result.exit_code == 4 and said in result.output, result.output
+
+
+def _queued(tmp_path: Path, fresh: Path) -> tuple[Path, Path, Path]:
+    """A copy of the game with its first mail queued and not sent (the SMTP server cannot be
+    reached), the settings that write mail to the outbox folder, and one queued message."""
+    gamedir = tmp_path / "game"
+    shutil.copytree(fresh, gamedir)
+    unreachable = tmp_path / "smtp.toml"
+    unreachable.write_text(
+        '[mail]\nfrom = "gm-bot@example.org"\n[smtp]\nhost = "127.0.0.1"\nport = 1\ntls = "none"\n'
+    )
+    assert run("send", gamedir, "--config", unreachable).exit_code == 75
+    to_outbox = tmp_path / "mail.toml"
+    to_outbox.write_text('[mail]\nfrom = "gm-bot@example.org"\n')
+    queued = sorted((gamedir / "mail" / "queue").glob("*.eml"))
+    assert queued
+    return gamedir, to_outbox, queued[-1]
+
+
+def test_send_mails_nothing_from_a_queue_changed_by_hand(tmp_path: Path, fresh: Path) -> None:
+    """A queued message changed by hand went out as changed, then every `send` ended in a
+    traceback (the step could not follow the move of a file that was not the one named)."""
+    gamedir, config, message = _queued(tmp_path, fresh)
+    message.write_bytes(message.read_bytes().replace(b"To: ", b"To: x@evil.example, ", 1))
+    before = snapshot(gamedir)
+    for _ in range(2):
+        result = run("send", gamedir, "--config", config)
+        assert result.exit_code == 75, result.output
+        rel = message.relative_to(gamedir)
+        assert f"{gamedir}: {rel} no longer holds what the journal named" in result.output
+        assert snapshot(gamedir) == before

@@ -720,3 +720,27 @@ def test_a_send_cut_short_before_its_pause_pauses_at_the_next(
         assert table.status()["paused"] is False
         assert run("send", table.gamedir, "--config", config).exit_code == 0
         assert table.status()["paused"] is True
+
+
+def test_send_retry_queues_nothing_from_a_refused_message_changed_by_hand(
+    table: Table, authority: Authority
+) -> None:
+    """A refused message changed by hand in mail/failed/ was queued again as changed, then the
+    step could not follow its move (a traceback, and every later `send` the same)."""
+    recorder = Answering(rcpt={"bob@example.org": "550 5.1.1 No such user here"})
+    with running_server(authority, "starttls", recorder=recorder) as server:
+        config = config_for(table, server.port, 'tls = "starttls"\n', server.ca_file)
+        assert run("send", table.gamedir, "--config", config).exit_code == 0
+        [refused] = [
+            table.gamedir / "mail" / "failed" / name
+            for name in folder(table, "failed")
+            if "-report-" in name
+        ]
+        refused.write_bytes(refused.read_bytes().replace(b"bob@example.org", b"x@evil.example"))
+        for _ in range(2):
+            retried = run("send", table.gamedir, "--config", config, "--retry")
+            assert retried.exit_code in (4, 75), retried.output
+            rel = refused.relative_to(table.gamedir)
+            assert f"{rel} no longer holds what the journal named" in retried.output
+            assert not [name for name in folder(table, "queue") if "-report-" in name]
+            assert not [r for r in server.received if b"x@evil.example" in r.data]

@@ -32,7 +32,9 @@ def retry_failed(root: Path) -> list[str]:
         addresses = {p["name"]: p["email"] for p in running.store.meta()["players"]}
         queued = []
         for path in failed:
-            message = BytesParser(policy=POLICY).parsebytes(path.read_bytes())
+            rel = path.relative_to(root).as_posix()
+            data = running.store.named(rel, running.facts.files)
+            message = BytesParser(policy=POLICY).parsebytes(data)
             assert isinstance(message, EmailMessage)
             label = path.stem.partition("-")[2]  # 000026-report-4-bob: report-4-bob
             player = label.rsplit("-", 1)[-1]

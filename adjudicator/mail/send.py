@@ -101,7 +101,10 @@ def _deadline_moved(root: Path) -> bool:
 def _deliver(root: Path, settings: MailSettings) -> SendReport:
     """Deliver the game's queue, one step."""
     with steps.step(root, "send") as running:
-        report = deliver(Outbox(root), settings)
+        outbox = Outbox(root)
+        for path in outbox.pending():  # each as the journal named it, or none is sent
+            running.store.named(path.relative_to(root).as_posix(), running.facts.files)
+        report = deliver(outbox, settings)
         _tell_refused(root, settings, report)
         if running.changed():
             running.commit(
