@@ -255,3 +255,18 @@ def test_send_mails_nothing_from_a_queue_changed_by_hand(tmp_path: Path, fresh: 
         rel = message.relative_to(gamedir)
         assert f"{gamedir}: {rel} no longer holds what the journal named" in result.output
         assert snapshot(gamedir) == before
+
+
+@pytest.mark.parametrize("command", ["send", "tick"])
+def test_a_game_whose_game_json_is_gone_is_named_by_the_mail_commands(
+    tmp_path: Path, fresh: Path, command: str
+) -> None:
+    """They took its folder for a folder of games, found none in it, and said nothing (exit 0)."""
+    gamedir = tmp_path / "game"
+    shutil.copytree(fresh, gamedir)
+    (gamedir / "game.json").unlink()
+    config = tmp_path / "mail.toml"
+    config.write_text('[mail]\nfrom = "gm-bot@example.org"\n')
+    result = run(command, gamedir, "--config", config)
+    assert result.exit_code == 75, result.output
+    assert f"{gamedir}: game.json cannot be read" in result.output

@@ -53,7 +53,7 @@ from adjudicator.rules.strictyaml import DEFAULT_MAX_BYTES, StrictYamlError, loa
 from adjudicator.rules.verdict import Verdict
 from adjudicator.signing import keys, sshsig
 from adjudicator.store import journal, steps
-from adjudicator.store.gamedir import GameDir, atomic_write
+from adjudicator.store.gamedir import LOG, GameDir, atomic_write
 
 EXCERPT_LINES = 20
 EXCERPT_BYTES = 1024
@@ -183,12 +183,17 @@ def games_in(paths: Iterable[Path], unreadable: list[tuple[Path, str]] | None = 
 
 def game_roots(paths: Iterable[Path]) -> list[Path]:
     """The game directories given, or found one level down in folders of games (those with a
-    ``game.json``), without reading them."""
+    ``game.json``, or a journal: a game whose ``game.json`` is gone is one that cannot be
+    read, not a folder), without reading them."""
     roots = []
     for path in paths:
-        candidates = [path] if (path / "game.json").exists() else sorted(path.iterdir())
-        roots += [root for root in candidates if (root / "game.json").exists()]
+        candidates = [path] if _a_game(path) else sorted(path.iterdir())
+        roots += [root for root in candidates if _a_game(root)]
     return roots
+
+
+def _a_game(path: Path) -> bool:
+    return (path / "game.json").exists() or (path / LOG).is_file()
 
 
 def ingest(games: list[Game], messages: Iterable[Raw], settings: MailSettings) -> Outcome:
