@@ -184,16 +184,22 @@ def _line_cut(index: int) -> Callable[[Path], None]:
     return cut
 
 
-def _not_utf8(log: Path) -> None:
+def _not_utf8(log: Path, bad: bytes = b"\xff") -> None:
     lines = log.read_bytes().split(b"\n")
-    lines[1] = lines[1].replace(b'"', b'"\xff', 1)
+    lines[1] = lines[1].replace(b'"', b'"' + bad, 1)
     log.write_bytes(b"\n".join(lines))
+
+
+def _a_surrogate(log: Path) -> None:
+    """A lone surrogate encoded as if UTF-8: JSON reads it, strict UTF-8 does not."""
+    _not_utf8(log, b"\xed\xa0\x80")
 
 
 JOURNAL_DAMAGES = {
     "first line cut": (_line_cut(0), "line 1 of the journal (log.jsonl) is not a journal line"),
     "second line cut": (_line_cut(1), "line 2 of the journal (log.jsonl) is not a journal line"),
     "not UTF-8": (_not_utf8, "line 2 of the journal (log.jsonl) is not a journal line"),
+    "a surrogate": (_a_surrogate, "line 2 of the journal (log.jsonl) is not a journal line"),
     "a folder": (_a_folder, "log.jsonl cannot be read (Is a directory)"),
 }
 
@@ -270,3 +276,14 @@ def test_a_game_whose_game_json_is_gone_is_named_by_the_mail_commands(
     result = run(command, gamedir, "--config", config)
     assert result.exit_code == 75, result.output
     assert f"{gamedir}: game.json cannot be read" in result.output
+
+
+def test_a_journal_that_does_not_begin_with_created_is_no_game(tmp_path: Path, fresh: Path) -> None:
+    """Its game.json is a file: the journal is what is wrong, not game.json."""
+    gamedir = tmp_path / "game"
+    shutil.copytree(fresh, gamedir)
+    log = gamedir / "log.jsonl"
+    log.write_bytes(log.read_bytes().replace(b'"type": "created"', b'"type": "order"', 1))
+    result = run("status", gamedir)
+    assert result.exit_code == 2, result.output
+    assert "not a game directory" in result.output

@@ -114,8 +114,8 @@ def stored(store: GameDir, kind: str, file: str, files: Mapping[str, str]) -> di
     player signed it (it was valid when it was accepted). A file changed or deleted since (not
     by this program) is named, and the game master sent to ``doctor`` (exit 4)."""
     rel = path(kind, file)
-    parsed: Parsed | None = parse(store.named(rel, files))
-    data = None if parsed is None or parsed.schema else parsed.data  # as it was: no problem
+    parsed = parse(store.named(rel, files))
+    data = None if parsed.schema else parsed.data  # as it was: no problem
     if data is None or kind_of(data) != kind:
         raise NotNow(msg("notice-file-damaged", path=rel, game=str(store.root)))
     return data

@@ -30,6 +30,12 @@ def retry_all(games: tuple[Path, ...], say: Console) -> list[str]:
     return left
 
 
+def _left_unread(root: Path, why: str, left: list[str], say: Console) -> None:
+    """A game that cannot be read, named and left for a later run."""
+    left.append(str(root))
+    say.err(f"{root}: left for a later run: the game cannot be read ({why})")
+
+
 def send_all(
     games: tuple[Path, ...],
     settings: MailSettings,
@@ -48,8 +54,7 @@ def send_all(
     found = games_in(games, unreadable)
     for root, why in unreadable:
         if str(root) not in left:  # (a tick has said so already)
-            left.append(str(root))
-            say.err(f"{root}: left for a later run: the game cannot be read ({why})")
+            _left_unread(root, why, left, say)
     for game in found:
         report = SendReport()
         with each_game(game.id, left, say):
@@ -95,8 +100,7 @@ def tick(games: tuple[Path, ...], source: Source, settings: MailSettings, say: C
             for line in clock_lines(game.id, run_clock(game.root, settings)):
                 say.out(line)
     for root, why in unreadable:
-        left.append(str(root))
-        say.err(f"{root}: left for a later run: the game cannot be read ({why})")
+        _left_unread(root, why, left, say)
 
     def tell(reports: dict[Path, SendReport]) -> None:
         seen = telling.Seen(game_roots(games), served, unreadable, reports)

@@ -147,14 +147,14 @@ def _first_line(path: Path) -> Any:
     except FileNotFoundError:
         pass
     except OSError as error:  # a folder in its place, say
-        raise journal_unreadable(path.parent, error) from None
+        raise unreadable(path.parent, LOG, error) from None
     return None
 
 
-def journal_unreadable(root: Path, error: OSError) -> NotNow:
-    """The error of a journal that is there but cannot be read (a folder in its place)."""
+def unreadable(root: Path, rel: str, error: OSError) -> NotNow:
+    """The error of a game file that is there but cannot be read (a folder in its place)."""
     why = error.strerror or type(error).__name__
-    return NotNow(msg("game-file-unreadable", game=str(root), file=LOG, why=why))
+    return NotNow(msg("game-file-unreadable", game=str(root), file=rel, why=why))
 
 
 def _last_lines(path: Path) -> bytes:
@@ -177,7 +177,7 @@ def _last_lines(path: Path) -> bytes:
     except FileNotFoundError:
         return b""
     except OSError as error:  # a folder in its place, say
-        raise journal_unreadable(path.parent, error) from None
+        raise unreadable(path.parent, LOG, error) from None
 
 
 _BLOCK = 1 << 16
@@ -268,7 +268,8 @@ class GameDir:
     def require(self) -> None:
         if self.exists():
             return
-        if (self.root / "game.json").exists() and _first_line(self.root / LOG) is not None:
+        created = self.root / "game.json"
+        if created.exists() and not created.is_file() and _first_line(self.root / LOG) is not None:
             why = "not a file"  # a folder, say, where game.json was
             raise NotNow(
                 msg("game-file-unreadable", game=str(self.root), file="game.json", why=why)
@@ -297,8 +298,7 @@ class GameDir:
         except FileNotFoundError:
             raise NotNow(msg("files-lost", game=game, files=[rel], count=1)) from None
         except OSError as error:
-            why = error.strerror or type(error).__name__
-            raise NotNow(msg("game-file-unreadable", game=game, file=rel, why=why)) from None
+            raise unreadable(self.root, rel, error) from None
         digest = files.get(rel)
         if digest is not None and self.digester().data(rel, data) != digest:
             raise NotNow(msg("game-file-changed", game=game, file=rel))
@@ -320,7 +320,7 @@ class GameDir:
         except FileNotFoundError:
             return b""
         except OSError as error:  # a folder in its place, say
-            raise journal_unreadable(self.root, error) from None
+            raise unreadable(self.root, LOG, error) from None
 
     def log(self) -> list[dict[str, Any]]:
         """The journal's complete lines (a last line cut short by a crash is not one).
@@ -433,10 +433,7 @@ class GameDir:
         try:
             created = self.read_bytes("game.json")
         except OSError as error:
-            why = error.strerror or type(error).__name__
-            raise NotNow(
-                msg("game-file-unreadable", game=str(self.root), file="game.json", why=why)
-            ) from None
+            raise unreadable(self.root, "game.json", error) from None
         # a game.json changed by hand is named as such, never read as the game
         return summary.summary(
             self.root, self.log_bytes(), created, self.read_bytes, self.created_as_named

@@ -90,9 +90,9 @@ from adjudicator.rules.schedule import ScheduleError, duration, later
 def parsed_line(root: Path, data: bytes, start: int, line: bytes) -> Any:
     """``line``, which starts at byte ``start`` of the journal ``data`` of the game at
     ``root``, parsed: NotNow, naming its number, when it is not JSON (the journal was changed
-    by hand: a line cut, a byte that is not UTF-8)."""
+    by hand: a line cut, a byte that is not UTF-8, which no line written here holds)."""
     try:
-        return parse(line)
+        return parse(line.decode("utf-8"))
     except ValueError:
         number = data.count(b"\n", 0, start) + 1
         raise NotNow(msg("journal-line-damaged", game=str(root), line=number)) from None
