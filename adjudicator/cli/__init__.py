@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -64,11 +64,12 @@ class Group(click.Group):
 
             raise FAILURES.get(error.exit_code, Failure)(error_text(error)) from None
         except KeyboardInterrupt:  # Ctrl-C: the shell's 128 + SIGINT, not click's exit 1 (a bug)
-            echo(
-                "\ninterrupted; a step cut short is finished or undone by the next command",
-                err=True,
-            )
-            sys.exit(EXIT_INTERRUPTED)
+            _interrupted()
+
+
+def _interrupted() -> NoReturn:
+    echo("\ninterrupted; a step cut short is finished or undone by the next command", err=True)
+    sys.exit(EXIT_INTERRUPTED)
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -83,4 +84,14 @@ def cli() -> None:
 
 
 def main() -> None:
-    cli(prog_name="adjudicator")
+    from adjudicator.store import interrupts
+
+    interrupts.install()
+    try:
+        cli(prog_name="adjudicator")
+    except SystemExit as ended:
+        # a Ctrl-C Python lost after the last step, or one that came before a command began
+        # (click's "Aborted!", exit 1): the command ends as an interrupted one
+        if interrupts.noted() and ended.code != EXIT_INTERRUPTED:
+            _interrupted()
+        raise

@@ -37,7 +37,7 @@ from typing import Any
 from adjudicator.rules.contract import Msg, msg
 from adjudicator.rules.digests import Digester, is_public
 from adjudicator.rules.errors import NotNow, UsageProblem
-from adjudicator.store import clock, failpoint, journal
+from adjudicator.store import clock, failpoint, interrupts, journal
 from adjudicator.store.gamedir import (
     LOG,
     MARKER,
@@ -90,6 +90,7 @@ class Step:
 def step(root: Path, kind: str, timeout: float | None = None) -> Iterator[Step]:
     """Run one step on the game at ``root`` (see the module's docstring); a folder that is no
     game (but for ``new``) is refused before anything is written to it."""
+    interrupts.check()  # a Ctrl-C Python lost ends the command before this step begins
     store = GameDir(root)
     if kind != "new":
         store.require()

@@ -1,0 +1,43 @@
+"""Ctrl-C that Python would lose: the command ends at its next step all the same.
+
+Python raises ``KeyboardInterrupt`` wherever the main thread is when SIGINT arrives. Where that
+is a ``__del__`` method, a weakref callback or the garbage collector (the import system runs
+such callbacks often, and commands import lazily), Python prints it as "Exception ignored" and
+goes on: the command would run to its end as if no key had been pressed. The command line
+installs :func:`on_sigint`, which notes each Ctrl-C before raising it; :func:`check` raises
+one noted again. A step calls it before it begins, and the command line when the command ends.
+A ``KeyboardInterrupt`` always ends a command, so a Ctrl-C still noted while work goes on is
+one that was lost.
+"""
+
+from __future__ import annotations
+
+import signal
+from types import FrameType
+
+_noted = False
+
+
+def on_sigint(signum: int, frame: FrameType | None) -> None:
+    """Note the Ctrl-C, and raise it where Python is."""
+    global _noted
+    _noted = True
+    raise KeyboardInterrupt
+
+
+def install() -> None:
+    """Have Ctrl-C noted (only where it raises ``KeyboardInterrupt``, Python's default: a
+    process started with SIGINT ignored keeps ignoring it)."""
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, on_sigint)
+
+
+def noted() -> bool:
+    """Whether Ctrl-C was pressed while this command ran."""
+    return _noted
+
+
+def check() -> None:
+    """Raise a Ctrl-C noted (lost where it landed) again."""
+    if _noted:
+        raise KeyboardInterrupt
