@@ -33,6 +33,7 @@ def retry_all(games: tuple[Path, ...], say: Console) -> list[str]:
 def _left_unread(root: Path, why: str, left: list[str], say: Console) -> None:
     """A game that cannot be read, named and left for a later run."""
     left.append(str(root))
+    why = why.removeprefix(f"{root}: ")  # a domain error's words name the game first
     say.err(f"{root}: left for a later run: the game cannot be read ({why})")
 
 
