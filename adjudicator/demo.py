@@ -32,7 +32,6 @@ from adjudicator.rules.rng import Rng
 from adjudicator.signing import keys, sshsig
 from adjudicator.store import clock
 from adjudicator.store.registry import load_game
-from adjudicator.store.steps import listings_kept
 
 NAMES = ["alice", "bob", "carol", "dave", "erin"]
 MAX_OPTION_BYTES = 1024
@@ -85,35 +84,32 @@ def run(
         setup["options"] = options
     (directory / "setup.yaml").write_text(yaml.dump(setup, Dumper=_Dumper, sort_keys=False))
     gamedir = directory / "game"
-    with listings_kept():  # the demo's steps: no one else changes its game meanwhile
-        create.new(gamedir, directory / "setup.yaml")
-        bots = Rng(game_seed)
-        while True:
-            status = queries.status(gamedir)
-            if status["over"]:
-                break
-            turn = status["turn"]
-            _table_talk(gamedir, directory, setup["id"], names, turn, game_name)
-            if turn == 1:
-                _away(gamedir, directory, setup["id"], names, game_name)
+    create.new(gamedir, directory / "setup.yaml")
+    bots = Rng(game_seed)
+    while True:
+        status = queries.status(gamedir)
+        if status["over"]:
+            break
+        turn = status["turn"]
+        _table_talk(gamedir, directory, setup["id"], names, turn, game_name)
+        if turn == 1:
+            _away(gamedir, directory, setup["id"], names, game_name)
+        for player in status["owed"]:
+            view = queries.view(gamedir, player)
+            view["to_do"] = view.pop("order", view["to_do"])  # sealed: the order it seals
+            order = game.bot(view, bots.stream(f"bot {player} turn {turn}"))
+            path = directory / "orders" / f"turn{turn:03d}-{player}.yaml"
+            sealed = _write_signed(
+                path,
+                {"id": setup["id"], "player": player, "turn": turn, **order},
+                directory / "keys" / player,
+                commit=status["phase"] == "commit",
+            )
+            _submit(gamedir, sealed or path, game_name)
+        if status["phase"] == "commit":  # every commitment is in: the reveal is open
             for player in status["owed"]:
-                view = queries.view(gamedir, player)
-                view["to_do"] = view.pop("order", view["to_do"])  # sealed: the order it seals
-                order = game.bot(view, bots.stream(f"bot {player} turn {turn}"))
-                path = directory / "orders" / f"turn{turn:03d}-{player}.yaml"
-                sealed = _write_signed(
-                    path,
-                    {"id": setup["id"], "player": player, "turn": turn, **order},
-                    directory / "keys" / player,
-                    commit=status["phase"] == "commit",
-                )
-                _submit(gamedir, sealed or path, game_name)
-            if status["phase"] == "commit":  # every commitment is in: the reveal is open
-                for player in status["owed"]:
-                    _submit(
-                        gamedir, directory / "orders" / f"turn{turn:03d}-{player}.yaml", game_name
-                    )
-            adjudication.adjudicate(gamedir)
+                _submit(gamedir, directory / "orders" / f"turn{turn:03d}-{player}.yaml", game_name)
+        adjudication.adjudicate(gamedir)
     handle = open_game.OpenGame(gamedir)
     final = queries.stored_view(handle, "public")
     # Without the lines that let a reader check the game: the salt is fresh in every game, and

@@ -97,7 +97,7 @@ def step(root: Path, kind: str, timeout: float | None = None) -> Iterator[Step]:
     with store.locked(timeout), batched():
         recover(store)
         before = store.facts()
-        present = _listing(store)
+        present = tracked(store)
         strays = present - set(before.files)
         lost = set(before.files) - present
         if lost:  # moved or removed by hand: the step could not tell them from its own doing
@@ -148,8 +148,7 @@ def finish(
 ) -> dict[str, Any]:
     """Append ``line`` with the files that appeared (``strays`` left out) and moved since
     ``known``: the commit."""
-    present = tracked(store)
-    files, moved, gone = _changes(store, known, strays, present)
+    files, moved, gone = _changes(store, known, strays)
     if gone:
         raise RuntimeError(f"a step removed files the journal names: {', '.join(sorted(gone))}")
     entry = {**line, "at": line.get("at") or clock.stamp()}
@@ -163,41 +162,7 @@ def finish(
         times = kept.clocks.result(kept.facts.turn)
         if (wait := journal.mailed(times, moved, when)) is not None:
             entry["mailed"] = wait  # the turn's last report left: its deadline moves
-    written = store.append_log(entry)
-    if _kept is not None:
-        _kept[str(store.root)] = (store.log_bytes(), frozenset(present))
-    return written
-
-
-# -- one run of many steps ---------------------------------------------------------------------
-_kept: dict[str, tuple[bytes, frozenset[str]]] | None = None
-"""Within :func:`listings_kept`: each game's listing as its last step ended, with the journal
-that step left."""
-
-
-@contextmanager
-def listings_kept() -> Iterator[None]:
-    """Within: a step begins with the listing of the game the step before it made as it ended
-    (instead of listing every folder of the game again) while the journal holds the bytes that
-    step left. For one run that makes many steps on a game no one else changes meanwhile (the
-    demo): a file added or removed by hand between two of its steps is then found as one added
-    or removed during the later step is (named as its own, or a step that cannot end)."""
-    global _kept
-    outer = _kept
-    _kept = {}
-    try:
-        yield
-    finally:
-        _kept = outer
-
-
-def _listing(store: GameDir) -> set[str]:
-    """The game files in the directory as a step begins (:func:`listings_kept`)."""
-    if _kept is not None and (kept := _kept.get(str(store.root))) is not None:
-        journal_then, present = kept
-        if store.log_bytes() == journal_then:
-            return set(present)
-    return tracked(store)
+    return store.append_log(entry)
 
 
 # -- recovery ----------------------------------------------------------------------------------
@@ -371,11 +336,11 @@ def is_half_marker(rel: str) -> bool:
 
 
 def _changes(
-    store: GameDir, known: dict[str, str], strays: AbstractSet[str], listed: AbstractSet[str]
+    store: GameDir, known: dict[str, str], strays: AbstractSet[str] = frozenset()
 ) -> tuple[dict[str, str], dict[str, str], list[str]]:
-    """(new files with their digests, moves old -> new, named files gone) since ``known``, in
-    the game files ``listed``; ``strays`` are left out."""
-    present = set(listed) - strays
+    """(new files with their digests, moves old -> new, named files gone) since ``known``;
+    ``strays`` are left out."""
+    present = tracked(store) - strays
     new = {rel: store.digest(rel) for rel in sorted(present - set(known))}
     missing = [rel for rel in known if rel not in present]
     moved: dict[str, str] = {}
