@@ -94,6 +94,7 @@ def run(
         _table_talk(gamedir, directory, setup["id"], names, turn, game_name)
         if turn == 1:
             _away(gamedir, directory, setup["id"], names, game_name)
+        signed = []
         for player in status["owed"]:
             view = queries.view(gamedir, player)
             view["to_do"] = view.pop("order", view["to_do"])  # sealed: the order it seals
@@ -105,10 +106,14 @@ def run(
                 directory / "keys" / player,
                 commit=status["phase"] == "commit",
             )
-            _submit(gamedir, sealed or path, game_name)
+            signed.append(sealed or path)
+        # the orders a turn owes in one submit, as a game master submits the files of a turn
+        _submit(gamedir, signed, game_name)
         if status["phase"] == "commit":  # every commitment is in: the reveal is open
-            for player in status["owed"]:
-                _submit(gamedir, directory / "orders" / f"turn{turn:03d}-{player}.yaml", game_name)
+            orders = directory / "orders"
+            _submit(
+                gamedir, [orders / f"turn{turn:03d}-{p}.yaml" for p in status["owed"]], game_name
+            )
         adjudication.adjudicate(gamedir)
     handle = open_game.OpenGame(gamedir)
     final = queries.stored_view(handle, "public")
@@ -204,8 +209,8 @@ def demo_seed(seed: int) -> str:
     return f"{seed:0{MIN_SEED_DIGITS}x}"
 
 
-def _submit(gamedir: Path, path: Path, game_name: str) -> None:
-    verdicts = intake.submit(gamedir, [path])
+def _submit(gamedir: Path, paths: Path | list[Path], game_name: str) -> None:
+    verdicts = intake.submit(gamedir, paths if isinstance(paths, list) else [paths])
     if not all(v.accepted for v in verdicts):
         problems = "; ".join(r for v in verdicts for r in reason_lines(v))
         raise RuntimeError(f"the {game_name} bot's order was refused: {problems}")

@@ -106,8 +106,10 @@ def test_a_commitment_accepted_after_the_others_reveals_is_found(tmp_path: Path)
     opened = next(
         i for i, t in enumerate(data["journal"]) if '"reveal": {' in t and ', "turn": 2' in t
     )
-    carol = kinds.index([("carol", 2, None)])
-    assert opened < kinds.index([("alice", 2, None)]) < kinds.index([("bob", 2, None)]) < carol
+    # the demo submits a turn's reveals in one step: forged below into alice's and bob's, then
+    # carol's commitment and reveal made after them
+    carol = kinds.index([("alice", 2, None), ("bob", 2, None), ("carol", 2, None)])
+    assert opened < carol
     digester = Digester(file_key(data["seed"], data["salt"]))
     held = {f["path"]: f for f in data["files"]}
     old = held["turns/0002/orders/carol-2.yaml"]["text"]
@@ -131,13 +133,21 @@ def test_a_commitment_accepted_after_the_others_reveals_is_found(tmp_path: Path)
 
     forged = json.loads(json.dumps(data))
     journal = forged["journal"]
-    journal[carol : carol + 1] = [line("carol-3.yaml", "commitment"), line("carol-4.yaml", None)]
+    revealed = json.loads(journal[carol])
+    revealed["orders"] = [o for o in revealed["orders"] if o["player"] != "carol"]
+    revealed["files"] = {k: v for k, v in revealed["files"].items() if "/carol-2." not in k}
+    journal[carol : carol + 1] = [
+        json.dumps(revealed, sort_keys=True),
+        line("carol-3.yaml", "commitment"),
+        line("carol-4.yaml", None),
+    ]
     forged["journal"] = rechain(journal, carol)
     kept = [f for f in forged["files"] if not f["path"].startswith("turns/0002/orders/carol-2")]
     added = [{"path": rel, "text": body.decode()} for rel, body in made.items()]
     forged["files"] = sorted(kept + added, key=lambda f: f["path"])
     code, lines = verify(save(forged, tmp_path / "f.json"))
     assert code == 3, lines
+    assert "carol-3.yaml" in lines[0] and "the reveal of turn 2 is open" in lines[0], lines
 
 
 def test_a_public_archive_of_a_finished_game_cannot_claim_it_runs_to_keep_the_seed(
