@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -111,6 +112,39 @@ def test_a_step_cut_short_is_discarded_by_the_next_command(tmp_path: Path) -> No
     assert not (game / ".step").exists()
     table.play_turn()
     assert table.status()["turn"] == 2
+
+
+@pytest.mark.parametrize("planned", [False, True], ids=["discarded", "finished"])
+def test_a_file_removed_by_hand_after_a_step_was_cut_short_is_named_not_a_traceback(
+    tmp_path: Path, planned: bool
+) -> None:
+    """The step cut short is discarded (or finished, from the plan in its marker) only once the
+    file is back: until then each command that changes the game names it (exit 4); before, each
+    ended in exit 1."""
+    table = Table(tmp_path, players=3)
+    game = table.gamedir
+    assert run("extend", game, "--by", "24h").exit_code == 0
+    extended = {k: v for k, v in _journal(game)[-1].items() if k not in ("at", "prev")}
+    cut: dict[str, Any] = {"kind": "extend", "lines": len(_journal(game))}
+    if planned:
+        cut["plan"] = {"moves": [], "line": extended}
+    (game / ".step").write_text(json.dumps(cut))
+    (game / "turns" / "0001" / "resolution.json").write_text("{}")
+    view = game / "turns" / "0001" / "views" / "alice.json"
+    kept = view.read_bytes()
+    view.unlink()
+    for _ in range(2):
+        result = run("extend", game, "--by", "24h")
+        assert result.exit_code == 4, result.output
+        assert "turns/0001/views/alice.json" in result.output
+        assert "which is not there" in result.output
+    assert (game / ".step").exists()
+    view.write_bytes(kept)
+    assert run("extend", game, "--by", "24h").exit_code == 0
+    last = _journal(game)[-2:]
+    assert [e["type"] for e in last] == ["extended" if planned else "recovered", "extended"]
+    assert last[0].get("recovered") is True or last[0]["type"] == "recovered"
+    assert _doctor(game)[0] == 0
 
 
 def test_new_moves_aside_what_a_new_cut_short_left(tmp_path: Path) -> None:

@@ -26,7 +26,7 @@ also says how far the wait moved the deadline (``mailed``: :func:`journal.mailed
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -101,8 +101,7 @@ def step(root: Path, kind: str, timeout: float | None = None) -> Iterator[Step]:
         strays = present - set(before.files)
         lost = set(before.files) - present
         if lost:  # moved or removed by hand: the step could not tell them from its own doing
-            shown = sorted(lost)[:3] + (["..."] if len(lost) > 3 else [])
-            raise NotNow(msg("files-lost", game=str(root), files=shown, count=len(lost)))
+            raise _lost(root, lost)
         begin(store, kind, lines=before.lines)
         running = Step(store, kind, before, strays=strays)
         try:
@@ -116,6 +115,14 @@ def step(root: Path, kind: str, timeout: float | None = None) -> Iterator[Step]:
         elif running.changed():
             _discard(store, kind, before.files, running.strays)
         _end(store)
+
+
+def _lost(root: Path, files: Iterable[str]) -> NotNow:
+    """The error of files the journal names that are not there (removed or moved by hand):
+    named, and ``doctor`` advised; the game waits until they are back."""
+    lost = sorted(files)
+    shown = lost[:3] + (["..."] if len(lost) > 3 else [])
+    return NotNow(msg("files-lost", game=str(root), files=shown, count=len(lost)))
 
 
 def begin(store: GameDir, kind: str, plan: dict[str, Any] | None = None, *, lines: int) -> None:
@@ -149,8 +156,8 @@ def finish(
     """Append ``line`` with the files that appeared (``strays`` left out) and moved since
     ``known``: the commit."""
     files, moved, gone = _changes(store, known, strays)
-    if gone:
-        raise RuntimeError(f"a step removed files the journal names: {', '.join(sorted(gone))}")
+    if gone:  # a step removes none: removed by hand meanwhile (the marker stays)
+        raise _lost(store.root, gone)
     entry = {**line, "at": line.get("at") or clock.stamp()}
     if files:
         entry["files"] = files
@@ -216,6 +223,8 @@ def _discard(
     for rel in strays:
         by_hash.setdefault(store.digest(rel), []).append(rel)
     kept = set()
+    back: list[tuple[str, str]] = []
+    gone = []
     for rel in missing:
         on_its_way = _delivery_target(rel, strays)
         if on_its_way is not None:
@@ -224,7 +233,13 @@ def _discard(
         candidates = [c for c in by_hash.get(known[rel], []) if c not in kept]
         if candidates:
             by_hash[known[rel]].remove(candidates[0])
-            _move(store.root, candidates[0], rel)
+            back.append((candidates[0], rel))
+        else:
+            gone.append(rel)  # not moved by the step: removed by hand
+    if gone:  # nothing is undone until they are back
+        raise _lost(store.root, gone)
+    for source, target in back:
+        _move(store.root, source, target)
     box = _next_discarded(store.root)
     for rel in sorted(r for rs in by_hash.values() for r in rs):
         if rel in kept or rel.startswith("outbox/"):
