@@ -416,28 +416,27 @@ def echo(*args, **kwargs):
         pressed.clear()
     shows(*args, **kwargs)
 
+def render_page(*args, **kwargs):
+    if where == "drawn" and not pressed:
+        pressed.append(Pressed())
+        pressed.clear()
+    return renders(*args, **kwargs)
+
 failpoint.reached = reached
 shows, click.echo = click.echo, echo
+from adjudicator.present import site
+renders, site.render_page = site.render_page, render_page
 sys.argv[1:] = sys.argv[2:]
 from adjudicator.cli import main
 main()
 """
 
 
-@pytest.mark.parametrize(
-    ("where", "command"),
-    [
-        ("durable 5", ["demo", "sultan", "--dir", "d"]),
-        ("durable 60", ["demo", "sultan", "--dir", "d"]),
-        ("shown", ["games"]),
-    ],
-)
-def test_a_ctrl_c_python_would_lose_still_ends_the_command(
-    tmp_path: Path, where: str, command: list[str]
-) -> None:
+@pytest.mark.parametrize("where", ["durable 5", "durable 60"])
+def test_a_ctrl_c_python_would_lose_still_ends_the_command(tmp_path: Path, where: str) -> None:
     """A Ctrl-C that lands where Python only prints it and goes on (a ``__del__`` method, a
-    weakref callback, the garbage collector) ends the command at its next step all the same,
-    or as interrupted when it has none left."""
+    weakref callback, the garbage collector) ends the command at its next step all the same."""
+    command = ["demo", "sultan", "--dir", "d"]
     import subprocess
     import sys
 
@@ -451,3 +450,31 @@ def test_a_ctrl_c_python_would_lose_still_ends_the_command(
     assert done.returncode in (130, -2), (done.stdout[-300:], done.stderr)
     assert b"interrupted" in done.stderr
     assert b"game is over" not in done.stdout
+
+
+def test_a_ctrl_c_python_would_lose_ends_a_site_before_its_next_turn(tmp_path: Path) -> None:
+    """The site makes no step: it looks for a lost Ctrl-C before each turn's pages."""
+    import subprocess
+    import sys
+
+    from adjudicator import demo
+
+    game = demo.run("sultan", 2, 1, tmp_path / "d", lambda _line: None)
+    command = [sys.executable, "-c", SWALLOWED, "drawn", "site", str(game), "-o", "out"]
+    done = subprocess.run(command, capture_output=True, cwd=tmp_path, timeout=120)
+    assert b"Exception ignored" in done.stderr, done.stderr
+    assert done.returncode in (130, -2), done.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_command_that_got_its_work_done_keeps_its_exit_code(tmp_path: Path) -> None:
+    """A Ctrl-C lost while the last words were printed: the work is done, and exit 0 says so."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", SWALLOWED, "shown", "games"], capture_output=True, cwd=tmp_path
+    )
+    assert b"Exception ignored" in done.stderr, done.stderr
+    assert done.returncode == 0, done.stderr
+    assert b"sultan" in done.stdout

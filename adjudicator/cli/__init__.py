@@ -86,12 +86,12 @@ def cli() -> None:
 def main() -> None:
     from adjudicator.store import interrupts
 
-    interrupts.install()
-    try:
-        cli(prog_name="adjudicator")
-    except SystemExit as ended:
-        # a Ctrl-C Python lost after the last step, or one that came before a command began
-        # (click's "Aborted!", exit 1): the command ends as an interrupted one
-        if interrupts.noted() and ended.code != EXIT_INTERRUPTED:
-            _interrupted()
-        raise
+    with interrupts.noting():
+        try:
+            cli(prog_name="adjudicator")
+        except SystemExit as ended:
+            # a Ctrl-C before a command began is click's "Aborted!" (exit 1): an interruption;
+            # a command that got its work done keeps its exit code
+            if interrupts.noted() and ended.code == 1:
+                _interrupted()
+            raise

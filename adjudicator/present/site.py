@@ -40,6 +40,7 @@ from adjudicator.present.reports import game_info, report_environment
 from adjudicator.rules.contract import Game
 from adjudicator.rules.errors import UsageProblem
 from adjudicator.rules.lang import game_lang
+from adjudicator.store import interrupts
 
 COLOURS = ["#7a244a", "#1f5f8b", "#3d7a2a", "#b8741a", "#5b3f8c", "#8b2f1f"]
 """Lines of the chart, by seat (a game that gives its players colours uses those)."""
@@ -195,6 +196,7 @@ class _Pages:
         files: dict[str, bytes] = {}
         for reader in self.readers:
             for turn in turns:
+                interrupts.check()  # a Ctrl-C Python lost ends a site as it ends a step
                 doc = stored_view(handle, reader, turn)
                 page = render_page(game, meta, doc, lang, embed="file", head=self.head)
                 before = (turn - 1, href(turn_page(turn - 1, reader))) if turn > 1 else None

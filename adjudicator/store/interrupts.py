@@ -4,15 +4,16 @@ Python raises ``KeyboardInterrupt`` wherever the main thread is when SIGINT arri
 is a ``__del__`` method, a weakref callback or the garbage collector (the import system runs
 such callbacks often, and commands import lazily), Python prints it as "Exception ignored" and
 goes on: the command would run to its end as if no key had been pressed. The command line
-installs :func:`on_sigint`, which notes each Ctrl-C before raising it; :func:`check` raises
-one noted again. A step calls it before it begins, and the command line when the command ends.
-A ``KeyboardInterrupt`` always ends a command, so a Ctrl-C still noted while work goes on is
-one that was lost.
+notes each Ctrl-C before raising it (:func:`noting`); :func:`check` raises one noted again. A
+step calls it before it begins, and the site before each turn's pages. A ``KeyboardInterrupt``
+always ends a command, so a Ctrl-C still noted while work goes on is one that was lost.
 """
 
 from __future__ import annotations
 
 import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import FrameType
 
 _noted = False
@@ -25,11 +26,21 @@ def on_sigint(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
-def install() -> None:
-    """Have Ctrl-C noted (only where it raises ``KeyboardInterrupt``, Python's default: a
-    process started with SIGINT ignored keeps ignoring it)."""
-    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+@contextmanager
+def noting() -> Iterator[None]:
+    """Within: Ctrl-C is noted (only where it raises ``KeyboardInterrupt``, Python's default:
+    a process started with SIGINT ignored keeps ignoring it). Python's own handling comes back
+    after, with nothing noted."""
+    global _noted
+    before = signal.getsignal(signal.SIGINT)
+    if before is signal.default_int_handler:
         signal.signal(signal.SIGINT, on_sigint)
+    try:
+        yield
+    finally:
+        if before is signal.default_int_handler:
+            signal.signal(signal.SIGINT, before)
+        _noted = False
 
 
 def noted() -> bool:
