@@ -104,8 +104,11 @@ def test_the_page_shows_a_small_whole_package() -> None:
 def test_the_packages_own_tests_pass(package: Path, site: Path, tmp_path: Path) -> None:
     """``pytest`` in the package, the game installed: its contract test, the engine's demo,
     archive and verify included."""
+    # its own temporary folder: by default pytest would first clear the oldest of the user's
+    # pytest-of-* folders, which on a developer's machine took up to half a minute
+    pytest = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(package / "tests")],
+        [*pytest, "--basetemp", str(tmp_path / "own"), str(package / "tests")],
         cwd=tmp_path,
         env=installed(site),
         capture_output=True,
