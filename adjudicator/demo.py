@@ -209,8 +209,8 @@ def demo_seed(seed: int) -> str:
     return f"{seed:0{MIN_SEED_DIGITS}x}"
 
 
-def _submit(gamedir: Path, paths: Path | list[Path], game_name: str) -> None:
-    verdicts = intake.submit(gamedir, paths if isinstance(paths, list) else [paths])
+def _submit(gamedir: Path, paths: list[Path], game_name: str) -> None:
+    verdicts = intake.submit(gamedir, paths)
     if not all(v.accepted for v in verdicts):
         problems = "; ".join(r for v in verdicts for r in reason_lines(v))
         raise RuntimeError(f"the {game_name} bot's order was refused: {problems}")
@@ -231,7 +231,7 @@ def _table_talk(
     notice: dict[str, object] = {"id": game_id, "player": sender, "press": {"to": to, "text": text}}
     path = directory / "press" / f"turn{turn:03d}-{sender}.yaml"
     _write_signed(path, notice, directory / "keys" / sender)
-    _submit(gamedir, path, game_name)
+    _submit(gamedir, [path], game_name)
 
 
 AWAY = {"from": dt.date(2099, 1, 1), "to": dt.date(2099, 1, 7)}
@@ -253,7 +253,7 @@ def _away(gamedir: Path, directory: Path, game_id: str, names: list[str], game_n
     notice: dict[str, object] = {"id": game_id, "player": sender, "absence": dict(AWAY)}
     path = directory / "absence" / f"{sender}.yaml"
     _write_signed(path, notice, directory / "keys" / sender)
-    _submit(gamedir, path, game_name)
+    _submit(gamedir, [path], game_name)
 
 
 def _write_signed(

@@ -58,7 +58,7 @@ def build(root: Path, public: bool = False) -> dict[str, Any]:
     with store.locked():
         data = store.log_bytes()
         end = data.rfind(b"\n") + 1
-        log = store.log()  # NotNow for a line that is not JSON
+        log = journal.parsed_lines(root, data, 0, end)  # NotNow for a line that is not JSON
         lines = [line.decode("utf-8") for line in data[:end].split(b"\n")[:-1]]
         facts = journal.facts(log)
         store.created_as_named()  # each file as the journal named it, or nothing is archived

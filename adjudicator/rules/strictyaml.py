@@ -14,7 +14,6 @@ beyond the few rules in :func:`_resolve_plain`.
 from __future__ import annotations
 
 import bisect
-import copy
 import datetime as dt
 import functools
 import math
@@ -38,6 +37,7 @@ from yaml.events import (
 )
 
 from adjudicator.rules.contract import Msg, Reason, msg
+from adjudicator.rules.plain import clone
 
 __all__ = [
     "Loaded",
@@ -730,7 +730,7 @@ def load(
     data, lines, problems = _kept(raw, max_bytes, max_depth)
     if problems:
         raise StrictYamlError(list(problems))
-    return Loaded(copy.deepcopy(data), dict(lines))
+    return Loaded(clone(data), dict(lines))
 
 
 _KEPT_BYTES = 16 * 1024

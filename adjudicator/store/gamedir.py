@@ -152,9 +152,10 @@ def _first_line(path: Path) -> Any:
     return None
 
 
-def unreadable(root: Path, rel: str, error: OSError) -> NotNow:
-    """The error of a game file that is there but cannot be read (a folder in its place)."""
-    why = error.strerror or type(error).__name__
+def unreadable(root: Path, rel: str, error: OSError | str) -> NotNow:
+    """The error of a game file that is there but cannot be read (a folder in its place), for
+    the ``error`` reading it raised or the reason given."""
+    why = error if isinstance(error, str) else error.strerror or type(error).__name__
     return NotNow(msg("game-file-unreadable", game=str(root), file=rel, why=why))
 
 
@@ -273,10 +274,7 @@ class GameDir:
             return
         created = self.root / "game.json"
         if created.exists() and not created.is_file() and _first_line(self.root / LOG) is not None:
-            why = "not a file"  # a folder, say, where game.json was
-            raise NotNow(
-                msg("game-file-unreadable", game=str(self.root), file="game.json", why=why)
-            )
+            raise unreadable(self.root, "game.json", "not a file")  # a folder in its place, say
         if (self.root / MARKER).exists() and _first_line(self.root / LOG) is None:
             raise UsageProblem(
                 f"{self.root}: a `new` was cut short here; run `adjudicator new` again "
@@ -338,13 +336,7 @@ class GameDir:
         known, parsed = _LOGS.pop(key, (b"", []))
         if end < len(known) or data[: len(known)] != known:
             known, parsed = b"", []
-        fresh = []
-        start = len(known)
-        for line in data[len(known) : end].splitlines(keepends=True):
-            if line.strip():
-                fresh.append(journal.parsed_line(self.root, data, start, line))
-            start += len(line)
-        parsed = [*parsed, *fresh]
+        parsed = [*parsed, *journal.parsed_lines(self.root, data, len(known), end)]
         _LOGS[key] = (data[:end], parsed)
         while len(_LOGS) > KEEP_LOGS:  # the one read longest ago goes
             del _LOGS[next(iter(_LOGS))]

@@ -98,6 +98,17 @@ def parsed_line(root: Path, data: bytes, start: int, line: bytes) -> Any:
         raise NotNow(msg("journal-line-damaged", game=str(root), line=number)) from None
 
 
+def parsed_lines(root: Path, data: bytes, start: int, end: int) -> list[Any]:
+    """The lines of the journal ``data`` from byte ``start`` to ``end`` (a line's end), parsed
+    as :func:`parsed_line` parses each; blank ones are skipped."""
+    found = []
+    for line in data[start:end].splitlines(keepends=True):
+        if line.strip():
+            found.append(parsed_line(root, data, start, line))
+        start += len(line)
+    return found
+
+
 def parse(text: str | bytes) -> Any:
     """JSON as the game keeps it (a journal line, a state, a view): standard JSON only. Python's
     ``json`` also reads ``NaN`` and ``Infinity``, which no writer of ours makes; a line holding

@@ -15,7 +15,6 @@ stays the commit point.
 from __future__ import annotations
 
 import contextlib
-import copy
 import hashlib
 import marshal
 import sys
@@ -26,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator import __version__
+from adjudicator.rules.plain import clone
 from adjudicator.store import journal, usercache
 
 
@@ -62,7 +62,7 @@ class Summary:
 
     def meta(self) -> dict[str, Any]:
         """The game now (:meth:`GameDir.meta`): a copy, for the caller to keep."""
-        return copy.deepcopy(self.seats.meta)
+        return clone(self.seats.meta)
 
 
 def summary(
@@ -113,14 +113,10 @@ def _read_on(
         kept.read[rel] = hashlib.sha256(found).hexdigest()
         return journal.parse(found)
 
-    start = kept.end
-    for line in data[kept.end : end].splitlines(keepends=True):
-        if line.strip():
-            fed = journal.parsed_line(root, data, start, line)
-            kept.facts.feed(fed)
-            kept.seats.feed(fed, reading)
-            kept.clocks.feed(fed)
-        start += len(line)
+    for fed in journal.parsed_lines(root, data, kept.end, end):
+        kept.facts.feed(fed)
+        kept.seats.feed(fed, reading)
+        kept.clocks.feed(fed)
     kept.end, kept.digest = end, hashlib.sha256(data[:end]).hexdigest()
     kept.created = hashlib.sha256(created).hexdigest()
     usercache.write(entry, _MAGIC + b"\n" + marshal.dumps(_plain(kept)))
