@@ -31,9 +31,6 @@ from __future__ import annotations
 
 import ipaddress
 import os
-import shlex
-import subprocess
-import tomllib
 from dataclasses import dataclass, field
 from datetime import timedelta
 from email.utils import parseaddr
@@ -180,6 +177,8 @@ def load_config(given: Path | None) -> MailSettings:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: not UTF-8 text (TOML files are UTF-8)") from None
+    import tomllib  # only a command that finds a settings file reads TOML
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -212,6 +211,9 @@ def password(server: ServerSettings) -> str | None:
 
 
 def _run_password_command(command: str, where: str) -> str:
+    import shlex
+    import subprocess
+
     prefix = f"{where} password_command"
     try:
         args = shlex.split(command)

@@ -15,15 +15,16 @@ from __future__ import annotations
 import gettext
 import io
 from collections.abc import Callable
-from importlib.resources import files
-from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from adjudicator.rules import shipped
 from adjudicator.rules.contract import Game
 from adjudicator.rules.lang import DEFAULT, LANGUAGES
 
 if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
+
     import jinja2
 
 __all__ = ["DEFAULT", "LANGUAGES", "environment", "translations"]
@@ -41,7 +42,7 @@ def folder_translations(folder: Traversable, lang: str) -> gettext.NullTranslati
 
 
 def common_folder() -> Traversable:
-    return files("adjudicator.templates") / "common"
+    return shipped.templates() / "common"
 
 
 _CACHE: dict[tuple[str | None, str], gettext.NullTranslations] = {}

@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib.resources import files
 from typing import Any
 
 import jinja2
@@ -25,6 +24,7 @@ from adjudicator.present.hashes import head_line, say_filter
 from adjudicator.present.quoting import one_line
 from adjudicator.present.verdict_lines import placed
 from adjudicator.present.words import say
+from adjudicator.rules import shipped
 from adjudicator.rules.contract import Game, Msg, Reason, msg
 
 
@@ -39,7 +39,7 @@ class Mail:
 @cache
 def _environment(lang: str) -> jinja2.Environment:
     """The environment of ``templates/common/mail`` in ``lang`` (set as the reports' one is)."""
-    common = files("adjudicator.templates") / "common"
+    common = shipped.templates() / "common"
     loader = jinja2.ChoiceLoader(
         [jinja2.FileSystemLoader(str(common / "mail")), jinja2.FileSystemLoader(str(common))]
     )

@@ -22,14 +22,13 @@ import itertools
 import json
 import re
 from dataclasses import dataclass, field
-from importlib.resources import files
 from typing import Any
 
 from adjudicator.engine.orders import Parsed, game_problems, order_schema_problems
 from adjudicator.present.hashes import head_line
 from adjudicator.present.reports import report_environment
 from adjudicator.present.words import say
-from adjudicator.rules import sealing
+from adjudicator.rules import sealing, shipped
 from adjudicator.rules.contract import Game, Problem, msg
 from adjudicator.signing.sshsig import NAMESPACE
 
@@ -161,7 +160,7 @@ def registered_key(meta: dict[str, Any], player: str) -> str | None:
 
 def page_script(name: str) -> str:
     """A signing page's script: what the signing pages share (``_signing.js``), then ``name``."""
-    folder = files("adjudicator.templates") / "common"
+    folder = shipped.templates() / "common"
     return "\n".join((folder / part).read_text("utf-8") for part in ("_signing.js", name))
 
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 import json
 import re
 import textwrap
-from importlib.resources import files
 from typing import Any
 
 import jinja2
@@ -31,6 +30,7 @@ from adjudicator.present.catalogs import DEFAULT, environment, translations
 from adjudicator.present.deferred import DeferringContext
 from adjudicator.present.hashes import chain, head_line, say_filter
 from adjudicator.present.words import say
+from adjudicator.rules import shipped
 from adjudicator.rules.contract import Game, Msg, State, msg
 from adjudicator.rules.formlines import FORM_WIDTH, carried_lines
 from adjudicator.rules.views import reader_view
@@ -54,7 +54,7 @@ def _is_html(name: str | None) -> bool:
 def _new_environment(game: Game, lang: str) -> jinja2.Environment:
     """The game's templates, then the shared ones, with Jinja's i18n extension speaking
     ``lang`` through the game's catalog (falling back to the shared one)."""
-    common = files("adjudicator.templates") / "common"
+    common = shipped.templates() / "common"
     loader = jinja2.ChoiceLoader(
         [jinja2.FileSystemLoader(str(game.templates())), jinja2.FileSystemLoader(str(common))]
     )

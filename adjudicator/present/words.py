@@ -21,14 +21,16 @@ from __future__ import annotations
 import string
 from collections.abc import Mapping, Sequence
 from functools import cache
-from importlib.resources import files
-from importlib.resources.abc import Traversable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from adjudicator.present.catalogs import translations
+from adjudicator.rules import shipped
 from adjudicator.rules.contract import Game, Msg
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 Text = str | dict[str, str]
 """A code's English text: one string, or ``{"one": ..., "other": ...}`` by ``count``."""
@@ -60,7 +62,7 @@ def read_texts(folder: Traversable) -> dict[str, Text]:
 
 @cache
 def common_texts() -> dict[str, Text]:
-    return read_texts(files("adjudicator.templates") / "common" / "texts")
+    return read_texts(shipped.templates() / "common" / "texts")
 
 
 _GAME_TEXTS: dict[str, dict[str, Text]] = {}

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta
-from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.rules.contract import Msg, msg
+
+if TYPE_CHECKING:
+    from zoneinfo import ZoneInfo
 
 DURATION = re.compile(r"^(\d+)([mhd])\Z")
 DAILY = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)(?: (\S+))?\Z")
@@ -75,7 +77,10 @@ def duration(text: str) -> timedelta:
 
 
 def zone(name: str | None) -> ZoneInfo:
-    """The IANA time zone ``name`` (UTC for None)."""
+    """The IANA time zone ``name`` (UTC for None). ``zoneinfo`` is imported here: a command
+    of a game without deadlines or zones does not load it."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
     try:
         return ZoneInfo(name or "UTC")
     except (ZoneInfoNotFoundError, ValueError):

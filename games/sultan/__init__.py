@@ -62,9 +62,9 @@ class SultanGame:
         return context_fits(context)
 
     def templates(self) -> Traversable:
-        from importlib.resources import files  # only a command that renders needs it
+        from adjudicator.rules import shipped
 
-        return files("adjudicator.templates") / "sultan"
+        return shipped.templates() / "sultan"
 
     def player_model(self) -> type[BaseModel]:
         from .options import PlayerKeys

@@ -57,9 +57,9 @@ class SultansCourtGame:
         return orders.context_fits(context)
 
     def templates(self) -> Traversable:
-        from importlib.resources import files  # only a command that renders needs it
+        from adjudicator.rules import shipped
 
-        return files("adjudicator.templates") / "sultans_court"
+        return shipped.templates() / "sultans_court"
 
     def player_model(self) -> type[BaseModel]:
         from .setup import PlayerKeys
