@@ -94,6 +94,32 @@ def test_a_games_codes_do_not_shadow_the_adjudicators(game: str) -> None:
     assert sorted(set(own) & set(common_texts()) - allowed) == []
 
 
+def test_texts_are_parsed_once_and_a_changed_file_afresh(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder's texts are kept as JSON in the user's cache folder (the tests' own): read
+    again without YAML, until a file changes; then that folder's one entry is the new one."""
+    folder = tmp_path / "texts"
+    folder.mkdir()
+    (folder / "a.yaml").write_text('hello: "hello, {name}"\ncount:\n  one: "{n} card"\n')
+    (folder / "b.yaml").write_text('bye: "bye"\n')
+    first = read_texts(folder)
+    assert first == {"hello": "hello, {name}", "count": {"one": "{n} card"}, "bye": "bye"}
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise AssertionError("parsed again")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(yaml, "load", refused)
+        assert read_texts(folder) == first
+    (folder / "b.yaml").write_text('bye: "goodbye"\n')
+    assert read_texts(folder) == {**first, "bye": "goodbye"}
+    kept = list((tmp_path / "user-cache" / "adjudicator" / "texts").iterdir())
+    assert len(kept) == 1
+    kept[0].write_bytes(kept[0].read_bytes().replace(b"goodbye", b"farewell"))  # damaged
+    assert read_texts(folder)["bye"] == "goodbye"
+
+
 def test_no_words_are_left_from_before_the_presentation_layer() -> None:
     assert "as-written" not in common_texts()
 

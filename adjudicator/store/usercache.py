@@ -14,7 +14,7 @@ from pathlib import Path
 
 
 def folder(name: str) -> Path:
-    """The cache's folder ``name`` (``idle``, ``rendered``, ``summary``)."""
+    """The cache's folder ``name`` (``idle``, ``rendered``, ``summary``, ``texts``)."""
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("adjudicator")) / name
