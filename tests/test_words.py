@@ -120,6 +120,20 @@ def test_texts_are_parsed_once_and_a_changed_file_afresh(
     assert read_texts(folder)["bye"] == "goodbye"
 
 
+def test_texts_are_read_where_the_cache_folder_cannot_be_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cache folder that cannot be made (a file in its place) only means parsing each time."""
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    folder = tmp_path / "texts"
+    folder.mkdir()
+    (folder / "a.yaml").write_text('hello: "hello"\n')
+    assert read_texts(folder) == read_texts(folder) == {"hello": "hello"}
+    assert blocked.read_text() == ""
+
+
 def test_no_words_are_left_from_before_the_presentation_layer() -> None:
     assert "as-written" not in common_texts()
 
