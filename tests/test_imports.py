@@ -79,6 +79,23 @@ def test_reading_a_games_data_opens_no_schema_parser_template_or_lock(
 @pytest.mark.parametrize("game", ["sultan", "sultans_court"])
 @pytest.mark.parametrize(
     "command",
+    [["status"], ["view", "--player", "alice", "--json"], ["log"]],
+    ids=["status", "view --json", "log"],
+)
+def test_reading_a_running_game_loads_no_mail_parser_zone_salt_or_step_runner(
+    tmp_path: Path, game: str, command: list[str]
+) -> None:
+    """Without queued mail, deadlines or zones, nothing of these: the email package reads how
+    long mail has waited, zoneinfo shows a deadline, secrets draws a salt for a new game, and
+    the step runner changes a game."""
+    table = Table(tmp_path, players=4, game=game)
+    unneeded = ("email", "zoneinfo", "secrets", "adjudicator.store.steps")
+    assert loaded(command[0], str(table.gamedir), *command[1:], heavy=unneeded) == []
+
+
+@pytest.mark.parametrize("game", ["sultan", "sultans_court"])
+@pytest.mark.parametrize(
+    "command",
     [["report", "--player", "alice"], ["report", "--gm"], ["view", "--player", "alice"]],
     ids=["report", "report --gm", "view"],
 )

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator.engine import absences
-from adjudicator.engine.adjudication import all_orders
 from adjudicator.engine.open_game import OpenGame
 from adjudicator.rules import schedule, views
 from adjudicator.rules.errors import UsageProblem
@@ -55,7 +54,7 @@ def status_of(handle: OpenGame) -> dict[str, Any]:
         "without": handle.without(turn),
         "away": [a.json() for a in absences.ahead(handle)],
         "deadline": None if over or deadline is None else clock.stamp(deadline),
-        "timezone": schedule.game_zone(handle.meta).key,
+        "timezone": schedule.game_zone_name(handle.meta),
         "paused": times.paused_since is not None,
         "waiting_for_mail": not over and times.mail_since is not None,
         "rolled_back": times.rolled_back,
@@ -98,7 +97,7 @@ def waiting_status(handle: OpenGame) -> dict[str, Any]:
         "without": [],
         "away": [],
         "deadline": None,
-        "timezone": schedule.game_zone(handle.meta).key,
+        "timezone": schedule.game_zone_name(handle.meta),
         "paused": False,
         "rolled_back": False,
         "shares_owed": handle.owing(),
@@ -184,6 +183,9 @@ def record(root: Path) -> dict[str, Any]:
         keys = ("turn", "at", "from", "to", "text")
         data["press"] = [{k: p[k] for k in keys} for p in everything(root, handle.log)]
     if over:
+        # the step runner comes with it: the read commands of a running game do not load it
+        from adjudicator.engine.adjudication import all_orders
+
         data["seed"] = handle.meta["seed"]
         if handle.meta.get("salt"):
             data["salt"] = handle.meta["salt"]

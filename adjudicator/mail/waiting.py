@@ -1,13 +1,10 @@
 """How long mail has waited in a game's queue: light to import (``status`` reads it), so no
-mail library but the standard one's header parser."""
+mail library but the standard one's header parser, and that only when mail waits."""
 
 from __future__ import annotations
 
 from contextlib import suppress
 from datetime import UTC, datetime
-from email import policy
-from email.parser import BytesParser
-from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +34,10 @@ def refused(gamedir: Path) -> int:
 def queued_at(data: bytes, path: Path) -> datetime:
     """When the message was queued: its ``Date`` (written when it was queued; one without an
     offset is taken as UTC), else, when it has no Date that can be read, its file's time."""
+    from email import policy
+    from email.parser import BytesParser
+    from email.utils import parsedate_to_datetime
+
     headers = BytesParser(policy=policy.compat32).parsebytes(data, headersonly=True)
     with suppress(TypeError, ValueError, IndexError, OverflowError):
         moment = parsedate_to_datetime(str(headers["Date"]))

@@ -21,7 +21,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
-import secrets
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +32,8 @@ PUBLIC_FILE = re.compile(r"turns/[0-9]{4,}(\.superseded-[0-9]+)?/views/public\.j
 
 
 def new_salt() -> str:
+    import secrets  # only a new game draws a salt: the read commands do not load it
+
     return secrets.token_hex(SALT_BYTES)
 
 

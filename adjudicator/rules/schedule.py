@@ -89,10 +89,16 @@ def zone(name: str | None) -> ZoneInfo:
 
 def game_zone(meta: dict[str, Any]) -> ZoneInfo:
     """The zone deadlines are shown in: ``timezone``, else the daily deadline's, else UTC."""
+    return zone(game_zone_name(meta))
+
+
+def game_zone_name(meta: dict[str, Any]) -> str:
+    """The name of :func:`game_zone`, as the setup gave it (checked when the game was made),
+    without loading the zone."""
     if meta.get("timezone"):
-        return zone(meta["timezone"])
+        return str(meta["timezone"])
     daily = DAILY.match(meta.get("deadline") or "")
-    return zone(daily.group(3) if daily and daily.group(3) else None)
+    return daily.group(3) if daily and daily.group(3) else "UTC"
 
 
 def player_zone(meta: dict[str, Any], player: str) -> ZoneInfo:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import secrets
 from typing import Any, Literal
 
 from adjudicator.rules.contract import Problem
@@ -47,6 +46,8 @@ def salted(order: bytes) -> bytes:
     the order changes): what ``adjudicator commit`` signs as the reveal. The line goes at the
     end, so comments and layout stay; an order written as one flow mapping (``{id: ...}``) is
     written again in block style."""
+    import secrets
+
     from adjudicator.rules.strictyaml import StrictYamlError, load
 
     salt = secrets.token_hex(SALT_BYTES)
