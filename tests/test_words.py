@@ -8,6 +8,7 @@ template string in each language.
 from __future__ import annotations
 
 import ast
+import datetime
 import re
 import string
 from collections.abc import Iterator
@@ -132,6 +133,18 @@ def test_texts_are_read_where_the_cache_folder_cannot_be_written(
     (folder / "a.yaml").write_text('hello: "hello"\n')
     assert read_texts(folder) == read_texts(folder) == {"hello": "hello"}
     assert blocked.read_text() == ""
+
+
+def test_texts_json_cannot_hold_are_read_each_time(tmp_path: Path) -> None:
+    """A value JSON cannot hold as it is (a date, a key that is not text) is not kept, and
+    the texts are read as they are."""
+    folder = tmp_path / "texts"
+    folder.mkdir()
+    (folder / "a.yaml").write_text("when: 2026-11-29\n")
+    (folder / "b.yaml").write_text('yes: "a key YAML reads as true"\n')
+    expected = {"when": datetime.date(2026, 11, 29), True: "a key YAML reads as true"}
+    assert read_texts(folder) == read_texts(folder) == expected
+    assert not (tmp_path / "user-cache" / "adjudicator" / "texts").exists()
 
 
 def test_no_words_are_left_from_before_the_presentation_layer() -> None:

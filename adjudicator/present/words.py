@@ -64,7 +64,10 @@ def read_texts(folder: Traversable) -> dict[str, Text]:
         texts: dict[str, Text] = json.loads(kept)
         return texts
     texts = _parsed(files)
-    written = json.dumps(texts, ensure_ascii=False).encode("utf-8")
+    try:
+        written = json.dumps(texts, ensure_ascii=False).encode("utf-8")
+    except (TypeError, ValueError):  # a value JSON cannot hold (a date, say): not kept
+        return texts
     if json.loads(written) == texts and usercache.write(entry, written):  # plain text alone
         for older in entry.parent.glob(f"{place}.*.json"):
             if older != entry:  # the folder's texts as they were before
