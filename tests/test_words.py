@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import ast
 import datetime
+import json
 import re
 import string
+import subprocess
+import sys
 from collections.abc import Iterator
 from configparser import RawConfigParser
 from importlib.resources.abc import Traversable
@@ -24,7 +27,8 @@ from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
 from adjudicator.present.catalogs import LANGUAGES, common_folder
-from adjudicator.present.words import common_texts, read_texts
+from adjudicator.present.words import KEPT_ENTRIES, common_texts, read_texts
+from adjudicator.store import usercache
 from adjudicator.store.registry import game_names, load_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -99,7 +103,7 @@ def test_texts_are_parsed_once_and_a_changed_file_afresh(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A folder's texts are kept as JSON in the user's cache folder (the tests' own): read
-    again without YAML, until a file changes; then that folder's one entry is the new one."""
+    again without YAML, until a file changes; a damaged entry is read afresh."""
     folder = tmp_path / "texts"
     folder.mkdir()
     (folder / "a.yaml").write_text('hello: "hello, {name}"\ncount:\n  one: "{n} card"\n')
@@ -115,9 +119,8 @@ def test_texts_are_parsed_once_and_a_changed_file_afresh(
         assert read_texts(folder) == first
     (folder / "b.yaml").write_text('bye: "goodbye"\n')
     assert read_texts(folder) == {**first, "bye": "goodbye"}
-    kept = list((tmp_path / "user-cache" / "adjudicator" / "texts").iterdir())
-    assert len(kept) == 1
-    kept[0].write_bytes(kept[0].read_bytes().replace(b"goodbye", b"farewell"))  # damaged
+    (entry,) = [e for e in usercache.folder("texts").iterdir() if b"goodbye" in e.read_bytes()]
+    entry.write_bytes(entry.read_bytes().replace(b"goodbye", b"farewell"))  # damaged
     assert read_texts(folder)["bye"] == "goodbye"
 
 
@@ -144,7 +147,70 @@ def test_texts_json_cannot_hold_are_read_each_time(tmp_path: Path) -> None:
     (folder / "b.yaml").write_text('yes: "a key YAML reads as true"\n')
     expected = {"when": datetime.date(2026, 11, 29), True: "a key YAML reads as true"}
     assert read_texts(folder) == read_texts(folder) == expected
-    assert not (tmp_path / "user-cache" / "adjudicator" / "texts").exists()
+    assert not usercache.folder("texts").exists()
+
+
+@pytest.mark.parametrize(
+    "made",
+    [b"not json", b"[]", b'"text"', b'{"hello": 1}', b"[" * 100_000],
+    ids=["not JSON", "a list", "a string", "a number for a text", "nested too deep"],
+)
+def test_an_entry_that_is_not_texts_is_read_afresh(tmp_path: Path, made: bytes) -> None:
+    """An entry whose digest holds but which is not texts (made by hand, or by another
+    program) is not used: the files are parsed again, and the entry made anew."""
+    folder = tmp_path / "texts"
+    folder.mkdir()
+    (folder / "a.yaml").write_text('hello: "hello"\n')
+    read_texts(folder)
+    (entry,) = usercache.folder("texts").iterdir()
+    assert usercache.write(entry, made)
+    assert read_texts(folder) == {"hello": "hello"}
+    assert json.loads(usercache.read(entry) or b"") == {"hello": "hello"}
+
+
+def test_the_texts_cache_keeps_its_newest_entries(tmp_path: Path) -> None:
+    for n in range(KEPT_ENTRIES + 3):
+        folder = tmp_path / f"texts-{n}"
+        folder.mkdir()
+        (folder / "a.yaml").write_text(f'n: "{n}"\n')
+        assert read_texts(folder) == {"n": str(n)}
+    assert len(list(usercache.folder("texts").iterdir())) == KEPT_ENTRIES
+
+
+def test_a_zipped_adjudicator_finds_its_texts(tmp_path: Path) -> None:
+    """The built-in templates are read from their folder; an install that is no folder (the
+    package in a zip) reads them through importlib.resources."""
+    import zipfile
+
+    import adjudicator
+    import adjudicator.games
+    import adjudicator.templates
+
+    zipped = tmp_path / "adjudicator.zip"
+    own = Path(next(iter(adjudicator.__path__)))
+    with zipfile.ZipFile(zipped, "w") as archive:
+        for package, inside in (
+            (adjudicator, "adjudicator"),
+            (adjudicator.games, "adjudicator/games"),
+            (adjudicator.templates, "adjudicator/templates"),
+        ):
+            folder = Path(next(iter(package.__path__)))
+            if package is not adjudicator and folder.is_relative_to(own):
+                continue  # installed inside the package: zipped with it
+            for path in sorted(folder.rglob("*")):
+                if path.is_file() and "__pycache__" not in path.parts:
+                    archive.write(path, f"{inside}/{path.relative_to(folder).as_posix()}")
+    code = (
+        f"import sys; sys.path.insert(0, {str(zipped)!r})\n"
+        "from adjudicator.present import words\n"
+        "from adjudicator.rules.contract import msg\n"
+        f"assert words.__file__.startswith({str(zipped)!r}), words.__file__\n"
+        "print(words.say(msg('time-left', span='1d'), None, 'en'))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, check=False
+    )
+    assert (done.returncode, done.stdout) == (0, "1d left\n"), done.stderr
 
 
 def test_no_words_are_left_from_before_the_presentation_layer() -> None:

@@ -24,6 +24,7 @@ import json
 import string
 from collections.abc import Mapping, Sequence
 from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.present.catalogs import translations
@@ -42,6 +43,14 @@ class MissingText(KeyError):
     """A code that no texts file names (a bug: every code a program makes has its text)."""
 
 
+KEPT_FORMAT = b"adjudicator texts 1\n"
+"""Begins what names a kept entry: a change to what :func:`read_texts` makes of the files
+changes it, so that entries kept by an earlier program are not read."""
+KEPT_ENTRIES = 32
+"""How many entries the texts' cache folder keeps (the oldest go first): one for each folder of
+texts of each install, and one more each time a folder's files change."""
+
+
 def read_texts(folder: Traversable) -> dict[str, Text]:
     """Every code of the ``*.yaml`` files in ``folder`` (none when it does not exist). What the
     files say is kept in the user's cache folder, named by the folder and the files' names and
@@ -54,26 +63,58 @@ def read_texts(folder: Traversable) -> dict[str, Text]:
         for item in sorted(folder.iterdir(), key=lambda i: i.name)
         if item.name.endswith(".yaml")
     ]
-    named = hashlib.sha256()
+    named = hashlib.sha256(KEPT_FORMAT)
+    named.update(str(folder).encode("utf-8", "surrogateescape") + b"\0")
     for name, data in files:
         named.update(f"{name}\0{len(data)}\0".encode() + data)
-    place = hashlib.sha256(str(folder).encode("utf-8", "surrogateescape")).hexdigest()[:16]
-    entry = usercache.folder("texts") / f"{place}.{named.hexdigest()}.json"
-    kept = usercache.read(entry)
+    entry = usercache.folder("texts") / f"{named.hexdigest()}.json"
+    kept = _kept(entry)
     if kept is not None:
-        texts: dict[str, Text] = json.loads(kept)
-        return texts
+        return kept
     texts = _parsed(files)
-    try:
-        written = json.dumps(texts, ensure_ascii=False).encode("utf-8")
-    except (TypeError, ValueError):  # a value JSON cannot hold (a date, say): not kept
-        return texts
-    if json.loads(written) == texts and usercache.write(entry, written):  # plain text alone
-        for older in entry.parent.glob(f"{place}.*.json"):
-            if older != entry:  # the folder's texts as they were before
-                with contextlib.suppress(OSError):
-                    older.unlink()
+    if _plain(texts):
+        with contextlib.suppress(ValueError):  # a lone surrogate, which UTF-8 cannot hold
+            if usercache.write(entry, json.dumps(texts, ensure_ascii=False).encode("utf-8")):
+                _prune(entry.parent)
     return texts
+
+
+def _kept(entry: Path) -> dict[str, Text] | None:
+    """The texts kept in ``entry``; None when there are none, or what is there is not texts
+    (an entry made by hand or by another program: it is then read afresh)."""
+    data = usercache.read(entry)
+    if data is None:
+        return None
+    try:
+        texts = json.loads(data)
+    except (ValueError, RecursionError):
+        return None
+    return texts if _plain(texts) else None
+
+
+def _plain(texts: Any) -> bool:
+    """Whether ``texts`` are codes with their texts, as JSON holds them unchanged."""
+    if not isinstance(texts, dict):
+        return False
+    for code, text in texts.items():
+        if not isinstance(code, str):
+            return False
+        if isinstance(text, dict):
+            if not all(isinstance(k, str) and isinstance(v, str) for k, v in text.items()):
+                return False
+        elif not isinstance(text, str):
+            return False
+    return True
+
+
+def _prune(folder: Path) -> None:
+    """Leave the :data:`KEPT_ENTRIES` newest entries in ``folder``."""
+    with contextlib.suppress(OSError):
+        entries = sorted(
+            (entry.stat().st_mtime_ns, entry.name, entry) for entry in folder.glob("*.json")
+        )
+        for *_, old in entries[:-KEPT_ENTRIES]:
+            old.unlink(missing_ok=True)
 
 
 def _parsed(files: list[tuple[str, bytes]]) -> dict[str, Text]:
