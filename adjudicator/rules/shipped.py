@@ -1,4 +1,4 @@
-"""Where the templates shipped with the adjudicator are: a path, found without reading a file."""
+"""Where the templates shipped with the adjudicator are."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ if TYPE_CHECKING:
 @cache
 def templates() -> Traversable:
     """The folder of ``adjudicator.templates``: the built-in games' templates and the shared
-    ones. The adjudicator installs as files, so they are read from the folder directly
-    (``importlib.resources`` costs a command that words one message a tenth of its start); an
-    install that is no folder (a zip) is read through ``importlib.resources``."""
+    ones. The adjudicator installs as files, so they are read from the folder directly, and a
+    command that words a message does not load ``importlib.resources``; an install that is no
+    folder (a zip) is read through it."""
     folder = Path(next(iter(import_module("adjudicator.templates").__path__)))
     if folder.is_dir():
         return folder
