@@ -8,7 +8,10 @@ failpoint (``ADJUDICATOR_KILL_AT=N``: the N-th durable operation, see
 when its step did not commit, else command ``i + 1``), checks ``doctor`` right after it, and
 plays on: in the suite up to ``PLAYED_ON`` commands past command ``i``, under ``make crash``
 (``ADJUDICATOR_CRASH_RUNS``) to the game's end (:func:`until`). The tests compare the game where
-it stopped with the unkilled run at the same command.
+it stopped with the unkilled run at the same command. A run whose game, right after the command
+that followed the kill, is byte for byte one an earlier run played on from and found right stops
+there (:func:`played_on`): many kills of a command end, once the next command has run, in the
+same game.
 
 A kill at a failpoint must have happened: the child notes each failpoint it reaches in memory it
 shares with the parent (which outlives the SIGKILL), so :meth:`KillRun.missed` can tell a run
@@ -18,6 +21,7 @@ that died at the failpoint it aimed at from one that ran to its end or died else
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import mmap
 import os
@@ -226,6 +230,13 @@ class Script:
         return self.snapshots / f"before-{index:02d}"
 
     @property
+    def played(self) -> Path:
+        """Where the games played on from after a kill and found right are noted
+        (:func:`played_on`): beside the game directory, shared by the script playing elsewhere
+        in the same folder."""
+        return self.gamedir.parent / "played-on"
+
+    @property
     def remembered(self) -> Path:
         """Where the order page's judging is kept for every run of the script."""
         return self.snapshots / "order-tables"
@@ -305,6 +316,12 @@ class KillRun:
     """The killed command's run."""
     until: int
     """The command before which the run stopped playing on (:func:`until`)."""
+    state: str = ""
+    """The game right after the command that followed the kill (:func:`game_state`), with
+    where the run plays from and to; empty when nothing was played after the kill."""
+    repeat: bool = False
+    """The run stopped there: a run before reached the same ``state`` and was played on from
+    it, and found right (:func:`played_on`)."""
 
     def missed(self) -> str | None:
         """Why a kill at a failpoint did not happen there (None: it did, or the kill was timed).
@@ -328,7 +345,9 @@ class KillRun:
 def kill_run(
     script: Script, index: int, *, kill_at: int | None = None, kill_after: float | None = None
 ) -> KillRun:
-    """Kill command ``index``, run the next command, check doctor, play on (:func:`until`)."""
+    """Kill command ``index``, run the next command, check doctor, play on (:func:`until`),
+    unless a run before reached the same game after that command and was found right when
+    played on from it (:func:`played_on`): the run then stops there, marked ``repeat``."""
     _restore(script.snapshot(index), script.gamedir)
     command = script.commands[index]
     outcome = fork_run(
@@ -339,14 +358,41 @@ def kill_run(
     start = index if retried else index + 1
     doctor: Examination | None = None
     stop = until(script, index)
+    state = ""
+    repeat = False
     for position in range(start, stop):
         fork_run(script.commands[position], script.env, remember=script.remembered)
         if doctor is None:
             doctor = examine(script.gamedir)
+            state = game_state(script.gamedir, index, start, stop)
+            repeat = (script.played / state).exists()
+            if repeat:
+                break
     if doctor is None:
         doctor = examine(script.gamedir)
     how = f"kill at failpoint {kill_at}" if kill_at else f"kill after {kill_after:.4f}s"
-    return KillRun(index, how, killed, doctor, retried, kill_at, outcome, stop)
+    return KillRun(index, how, killed, doctor, retried, kill_at, outcome, stop, state, repeat)
+
+
+def game_state(gamedir: Path, index: int, start: int, stop: int) -> str:
+    """A digest of every file of the game (its path and bytes) and of the run's commands: the
+    killed one, the one played after the kill, and the one before which the run stops."""
+    digest = hashlib.sha256(f"{index} {start} {stop}".encode())
+    for path in sorted(p for p in gamedir.rglob("*") if p.is_file()):
+        name = path.relative_to(gamedir).as_posix().encode()
+        digest.update(b"\0" + name + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def played_on(script: Script, run: KillRun) -> None:
+    """Note that ``run`` was played on from its ``state`` and found right: a later run that
+    reaches the same state stops there (``repeat``). Each command is a function of the game's
+    files, the fixed clock and the environment, all alike for such a run; what may differ
+    (a Message-ID's random part) the tests do not compare. The note is a file, so that every
+    process playing the script shares it."""
+    if run.state and not run.repeat:
+        script.played.mkdir(parents=True, exist_ok=True)
+        (script.played / run.state).touch()
 
 
 PLAYED_ON = 3

@@ -7,6 +7,9 @@ instants (at failpoints spread over its durable operations, and after random del
 command runs, ``doctor`` must be clean right after it, and the game plays on (three commands
 past the killed one in the suite, to its end under ``make crash``): its record and status must
 then equal the unkilled game's at the same command, and every mail must go out exactly once. A
+kill after which the next command leaves the game byte for byte as an earlier kill of the same
+command did is not played on again: the earlier one was, and was found right
+(``tests.crashing.played_on``). A
 second test kills ``send`` over a real SMTP server: no mail twice, and a mail is missing only
 when it stays "in doubt". The game is played once per worker of the suite; its kills are shared
 out in ``PARTS`` tests. The second test kills ``send`` at the failpoints the same rule chooses,
@@ -59,6 +62,7 @@ from tests.crashing import (
     kill_run,
     kind_sample,
     on_both_cores,
+    played_on,
     uncovered,
     until,
 )
@@ -272,6 +276,8 @@ def test_every_command_killed_at_any_instant_loses_nothing(
             return f"{where}: {missed}"
         if run.doctor.problems:
             return f"{where}: doctor after the next command: {run.doctor.problems}"
+        if run.repeat:  # this game, played on from here, was found right already
+            return None
         if _end(playing.gamedir) != plan.reference[run.until]:
             return f"{where}: the game stood otherwise before command {run.until}"
         mailed = _outbox(playing.gamedir) - _outbox(playing.snapshot(index))
@@ -281,10 +287,31 @@ def test_every_command_killed_at_any_instant_loses_nothing(
         if held != plan.mail[run.until]:  # a receipt queued twice, a report never queued
             unlike = (held - plan.mail[run.until]) + (plan.mail[run.until] - held)
             return f"{where}: the mail held differs before command {run.until}: {unlike}"
+        played_on(playing, run)
         return None
 
     mine = plan.script.elsewhere(plan.script.gamedir.with_name(f"part-{part}"))
     assert on_both_cores(plan.work[part::PARTS], check, mine) == []
+
+
+def test_a_kill_that_leaves_the_game_as_one_found_right_is_not_played_on_again(
+    plan: Plan, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, value in plan.script.env.items():
+        monkeypatch.setenv(name, value)
+    playing = plan.script.elsewhere(tmp_path / "game")
+    index = next(i for i, command in enumerate(playing.commands) if command[0] == "extend")
+    first = kill_run(playing, index, kill_at=1)
+    assert first.killed and first.state and not first.repeat
+    after = (tmp_path / "game" / "log.jsonl").read_bytes()
+    assert kill_run(playing, index, kill_at=1).repeat is False  # nothing noted yet
+    played_on(playing, first)
+    again = kill_run(playing, index, kill_at=1)
+    assert again.repeat and again.state == first.state and not again.doctor.problems
+    # it stopped right after the command that followed the kill: one command less played
+    assert len((tmp_path / "game" / "log.jsonl").read_bytes()) < len(after)
+    other = kill_run(playing, index, kill_at=len(plan.script.outcomes[index].kinds))
+    assert other.state != first.state and not other.repeat
 
 
 @pytest.fixture
