@@ -8,6 +8,7 @@ skips are listed in :data:`ABSENT_BY_DESIGN`, each with its reason.
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Generator
 from pathlib import Path
 
@@ -30,6 +31,14 @@ ABSENT_BY_DESIGN = {
 }
 """The skips that stay skips under CI: the start of (or a phrase in) the skip's reason, and why
 what the test needs is absent by design."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A suite started in the background of a script (``make test &``) inherits Ctrl-C ignored,
+    and so would every command the tests start: the tests that press Ctrl-C in a command would
+    see it run to its end. The suite takes Ctrl-C as a terminal gives it."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(autouse=True)
