@@ -84,12 +84,12 @@ def controls(body: dict[str, Any]) -> dict[str, Any]:
 def fill(browser: Browser, page: Path, body: dict[str, Any], key: Path | None) -> dict[str, str]:
     """Open ``page``, choose ``body``, give ``key`` and press sign: what the page then shows."""
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select, WebDriverWait
+    from selenium.webdriver.support.ui import WebDriverWait
 
     browser.open(page)
     driver = browser.driver
     for name, value in controls(body).items():
-        Select(driver.find_element(By.NAME, name)).select_by_value(json.dumps(value))
+        browser.choose(name, json.dumps(value))
     if key is not None:
         driver.find_element(By.NAME, "key").send_keys(str(key.resolve()))
     driver.find_element(By.NAME, "sign").click()
@@ -487,12 +487,12 @@ def test_in_a_round_where_every_vizir_travels_the_page_chooses_no_city_for_the_p
 def problems_shown(browser: Browser, page: Path, chosen: dict[str, Any], key: Path) -> list[str]:
     """The page's reasons after choosing ``chosen`` (control name: value) and pressing sign."""
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select, WebDriverWait
+    from selenium.webdriver.support.ui import WebDriverWait
 
     browser.open(page)
     driver = browser.driver
     for name, value in chosen.items():
-        Select(driver.find_element(By.NAME, name)).select_by_value(json.dumps(value))
+        browser.choose(name, json.dumps(value))
     driver.find_element(By.NAME, "key").send_keys(str(key.resolve()))
     driver.find_element(By.NAME, "sign").click()
     WebDriverWait(driver, 10).until(lambda d: d.find_element(By.NAME, "problems").text)
