@@ -3,19 +3,23 @@ resign and rollback. Time is set with ADJUDICATOR_NOW; mail goes to GAMEDIR/outb
 
 from __future__ import annotations
 
+import contextlib
 import email.policy
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from adjudicator.cli import cli
 from adjudicator.engine import adjudication
 from adjudicator.rules.errors import NotNow
 from tests.helpers import Table, run
@@ -90,6 +94,55 @@ def test_status_shows_the_deadline_in_utc_and_the_games_zone(tmp_path: Path, at:
         "deadline: 2026-11-25 10:00 UTC (2026-11-25 11:00 CET, Europe/Berlin); 1d 1h 30m left"
         in text
     )
+
+
+@contextlib.contextmanager
+def zone_data_of_utc_alone(folder: Path) -> Iterator[None]:
+    """This machine's time zone data as an older or sparser one might be: UTC alone, without
+    Python's tzdata package either."""
+    import zoneinfo
+
+    folder.mkdir()
+    shutil.copy(Path(zoneinfo.TZPATH[0]) / "UTC", folder / "UTC")
+    tzdata = sys.modules.get("tzdata")
+    sys.modules["tzdata"] = None  # type: ignore[assignment]
+    zoneinfo.reset_tzpath(to=[str(folder)])
+    zoneinfo.ZoneInfo.clear_cache()
+    try:
+        yield
+    finally:
+        zoneinfo.reset_tzpath()
+        zoneinfo.ZoneInfo.clear_cache()
+        del sys.modules["tzdata"]
+        if tzdata is not None:
+            sys.modules["tzdata"] = tzdata
+
+
+def test_a_zone_this_machine_does_not_know_is_named_not_a_traceback(
+    tmp_path: Path, at: Clock
+) -> None:
+    """A game made where its zone is known, run where the time zone data lacks it: ``status``
+    shows the deadline in UTC and says why not in the zone; a command that needs the zone says
+    which is missing and how to get it (exit 4); the game plays on once the zone is there."""
+    table = make_table(tmp_path)
+    at("2026-11-24T08:30:00+00:00")
+    with zone_data_of_utc_alone(tmp_path / "zoneinfo"):
+        shown = run("status", table.gamedir)
+        assert shown.exit_code == 0, shown.output
+        assert (
+            "deadline: 2026-11-25 10:00 UTC (the game's time zone Europe/Berlin is not in this "
+            "machine's time zone data); 1d 1h 30m left" in shown.output
+        )
+        assert json.loads(run("status", table.gamedir, "--json").output)["timezone"] == (
+            "Europe/Berlin"
+        )
+        moved = CliRunner().invoke(cli, ["extend", str(table.gamedir), "--to", "2026-11-26 12:00"])
+        assert moved.exit_code == 4, moved.output
+        assert "Europe/Berlin" in moved.output and "tzdata" in moved.output, moved.output
+    assert table.status()["deadline"] == "2026-11-25T10:00:00+00:00"  # nothing moved
+    moved = CliRunner().invoke(cli, ["extend", str(table.gamedir), "--to", "2026-11-26 12:00"])
+    assert moved.exit_code == 0, moved.output
+    assert table.status()["deadline"] == "2026-11-26T11:00:00+00:00"
 
 
 def test_a_daily_deadline_falls_at_least_a_day_after_the_turn_opens(

@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.rules.contract import Msg, msg
+from adjudicator.rules.errors import NotNow
 
 if TYPE_CHECKING:
     from zoneinfo import ZoneInfo
@@ -87,9 +88,25 @@ def zone(name: str | None) -> ZoneInfo:
         raise ScheduleError(f"unknown time zone {name!r}") from None
 
 
+class ZoneUnknownHere(NotNow):
+    """A zone of a game (checked when it was made) that this machine's time zone data does not
+    hold: a zone newer than the data, or no data at all (exit 4)."""
+
+
+def known_here(name: str) -> ZoneInfo:
+    """The zone ``name`` of a game, or :class:`ZoneUnknownHere` saying how to get it."""
+    try:
+        return zone(name)
+    except ScheduleError:
+        raise ZoneUnknownHere(
+            f"the game's time zone {name!r} is not in this machine's time zone data: install "
+            "or update the system's (tzdata), or Python's (pip install tzdata)"
+        ) from None
+
+
 def game_zone(meta: dict[str, Any]) -> ZoneInfo:
     """The zone deadlines are shown in: ``timezone``, else the daily deadline's, else UTC."""
-    return zone(game_zone_name(meta))
+    return known_here(game_zone_name(meta))
 
 
 def game_zone_name(meta: dict[str, Any]) -> str:
@@ -106,7 +123,7 @@ def player_zone(meta: dict[str, Any], player: str) -> ZoneInfo:
     entry), else the game's (:func:`game_zone`)."""
     for seat in meta["players"]:
         if seat["name"] == player and seat.get("tz"):
-            return zone(seat["tz"])
+            return known_here(seat["tz"])
     return game_zone(meta)
 
 
@@ -118,7 +135,7 @@ def deadline_after(spec: str, opened: datetime, meta: dict[str, Any]) -> datetim
     daily = DAILY.match(spec)
     if daily is None:
         raise ScheduleError(f"{spec!r} is neither a duration nor a daily time")
-    where = zone(daily.group(3)) if daily.group(3) else game_zone(meta)
+    where = known_here(daily.group(3)) if daily.group(3) else game_zone(meta)
     try:
         earliest = later(opened, MIN_NOTICE).astimezone(where)
         hour, minute = int(daily.group(1)), int(daily.group(2))
