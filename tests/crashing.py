@@ -388,7 +388,9 @@ def played_on(script: Script, run: KillRun) -> None:
     """Note that ``run`` was played on from its ``state`` and found right: a later run that
     reaches the same state stops there (``repeat``). Each command is a function of the game's
     files, the fixed clock and the environment, all alike for such a run; what may differ
-    (a Message-ID's random part) the tests do not compare. The note is a file, so that every
+    (a Message-ID's random part) the tests do not compare. What a command keeps outside the
+    game, in the user's cache folders, is made from the game's files and named by them (by the
+    journal's size, time and inode for ``tick``'s idle notes). The note is a file, so that every
     process playing the script shares it."""
     if run.state and not run.repeat:
         script.played.mkdir(parents=True, exist_ok=True)

@@ -312,6 +312,14 @@ def test_a_kill_that_leaves_the_game_as_one_found_right_is_not_played_on_again(
     assert len((tmp_path / "game" / "log.jsonl").read_bytes()) < len(after)
     other = kill_run(playing, index, kill_at=len(plan.script.outcomes[index].kinds))
     assert other.state != first.state and not other.repeat
+    # the same kill of a game that differs in one file's bytes alone (the lock file, which no
+    # command reads): the same commands are played, and it is no repeat
+    changed = Script(playing.gamedir, playing.commands, playing.env, tmp_path / "changed")
+    keep(playing.snapshot(index), changed.snapshot(index))
+    (changed.snapshot(index) / ".lock").write_bytes(b"x")
+    other = kill_run(changed, index, kill_at=1)
+    assert other.killed and other.retried == first.retried
+    assert other.state != first.state and not other.repeat
 
 
 @pytest.fixture

@@ -17,10 +17,11 @@ from email.parser import BytesParser
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from adjudicator.cli import cli
 from adjudicator.engine import adjudication
+from adjudicator.rules import schedule
 from adjudicator.rules.errors import NotNow
 from tests.helpers import Table, run
 from tests.ssh import make_key, ssh_sign
@@ -121,28 +122,50 @@ def zone_data_of_utc_alone(folder: Path) -> Iterator[None]:
 def test_a_zone_this_machine_does_not_know_is_named_not_a_traceback(
     tmp_path: Path, at: Clock
 ) -> None:
-    """A game made where its zone is known, run where the time zone data lacks it: ``status``
-    shows the deadline in UTC and says why not in the zone; a command that needs the zone says
-    which is missing and how to get it (exit 4); the game plays on once the zone is there."""
+    """A game made where its zone is known, run where the time zone data lacks it: a moment is
+    shown in UTC, saying why not in the zone, and a command that needs the zone to decide says
+    which zone is missing and how to get it (exit 4) and changes nothing; the game plays on once
+    the zone is there."""
     table = make_table(tmp_path)
+    away = Table(tmp_path / "away", players=3, schedule=BERLIN, absence="extend")
     at("2026-11-24T08:30:00+00:00")
+    unknown = "(the game's time zone Europe/Berlin is not in this machine's time zone data)"
+
+    def gm(*args: str) -> Result:
+        return CliRunner().invoke(cli, [args[0], str(table.gamedir), *args[1:]])
+
     with zone_data_of_utc_alone(tmp_path / "zoneinfo"):
         shown = run("status", table.gamedir)
         assert shown.exit_code == 0, shown.output
-        assert (
-            "deadline: 2026-11-25 10:00 UTC (the game's time zone Europe/Berlin is not in this "
-            "machine's time zone data); 1d 1h 30m left" in shown.output
-        )
+        assert f"deadline: 2026-11-25 10:00 UTC {unknown}; 1d 1h 30m left" in shown.output
         assert json.loads(run("status", table.gamedir, "--json").output)["timezone"] == (
             "Europe/Berlin"
         )
-        moved = CliRunner().invoke(cli, ["extend", str(table.gamedir), "--to", "2026-11-26 12:00"])
+        moved = gm("extend", "--to", "2026-11-26 12:00")  # in the game's zone: unknown here
         assert moved.exit_code == 4, moved.output
-        assert "Europe/Berlin" in moved.output and "tzdata" in moved.output, moved.output
-    assert table.status()["deadline"] == "2026-11-25T10:00:00+00:00"  # nothing moved
-    moved = CliRunner().invoke(cli, ["extend", str(table.gamedir), "--to", "2026-11-26 12:00"])
+        assert "the game's time zone 'Europe/Berlin'" in moved.output, moved.output
+        assert "pip install tzdata" in moved.output, moved.output
+        assert table.status()["deadline"] == "2026-11-25T10:00:00+00:00"  # nothing moved
+        moved = gm("extend", "--to", "2026-11-26 12:00 UTC")  # a zone of its own
+        assert (moved.exit_code, moved.output) == (0, f"deadline: 2026-11-26 12:00 UTC {unknown}\n")
+        moved = gm("extend", "--by", "1h")
+        assert (moved.exit_code, moved.output) == (0, f"deadline: 2026-11-26 13:00 UTC {unknown}\n")
+        assert gm("pause").exit_code == 0
+        resumed = gm("resume")
+        assert resumed.exit_code == 0 and unknown in resumed.output, resumed.output
+        # absences are counted in the game's days: its status cannot say who is away
+        counted = CliRunner().invoke(cli, ["status", str(away.gamedir)])
+        assert counted.exit_code == 4 and "'Europe/Berlin'" in counted.output, counted.output
+        meta = {"players": [{"name": "alice", "tz": "Asia/Tokyo"}]}
+        with pytest.raises(schedule.ZoneUnknownHere, match="alice's time zone 'Asia/Tokyo'"):
+            schedule.player_zone(meta, "alice")
+    moved = gm("extend", "--to", "2026-11-27 12:00")
     assert moved.exit_code == 0, moved.output
-    assert table.status()["deadline"] == "2026-11-26T11:00:00+00:00"
+    assert table.status()["deadline"] == "2026-11-27T11:00:00+00:00"
+    assert (
+        "deadline: 2026-11-27 11:00 UTC (2026-11-27 12:00 CET"
+        in run("status", table.gamedir).output
+    )
 
 
 def test_a_daily_deadline_falls_at_least_a_day_after_the_turn_opens(

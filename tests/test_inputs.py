@@ -430,7 +430,7 @@ def test_later_and_earlier_past_the_calendar() -> None:
     with pytest.raises(schedule.PastTheCalendar, match="past the year 9999"):
         schedule.deadline_after("99999999d", start, {})
     with pytest.raises(schedule.PastTheCalendar, match="past the year 9999"):
-        schedule.moment("9999-12-31 23:59 America/New_York", ZoneInfo("UTC"))
+        schedule.moment("9999-12-31 23:59 America/New_York", lambda: ZoneInfo("UTC"))
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from hypothesis import given
@@ -66,7 +67,9 @@ def test_a_daily_deadline_is_the_first_such_time_at_least_24_hours_on(
 
 
 def test_times_the_game_master_gives() -> None:
-    berlin = schedule.zone("Europe/Berlin")
+    def berlin() -> ZoneInfo:
+        return schedule.zone("Europe/Berlin")
+
     assert schedule.moment("2026-11-25 20:00", berlin).isoformat() == "2026-11-25T19:00:00+00:00"
     assert schedule.moment("2026-11-25 20:00 UTC", berlin).isoformat() == (
         "2026-11-25T20:00:00+00:00"

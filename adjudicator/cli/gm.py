@@ -18,7 +18,7 @@ def _when(root: Path, moment: object) -> str:
     from adjudicator.store.gamedir import GameDir
 
     assert isinstance(moment, datetime)
-    return schedule.shown(moment, schedule.game_zone(GameDir(root).meta()))
+    return schedule.shown_in(moment, schedule.game_zone_name(GameDir(root).meta()))
 
 
 @click.command()

@@ -49,7 +49,7 @@ def extend(root: Path, by: str | None = None, to: str | None = None) -> datetime
                 new = schedule.later(times.deadline or now, schedule.duration(by))
             else:
                 assert to is not None
-                new = schedule.moment(to, schedule.game_zone(handle.meta))
+                new = schedule.moment(to, lambda: schedule.game_zone(handle.meta))
         except schedule.PastTheCalendar as error:  # well formed, but unusable: exit 3
             raise InputRefused(
                 f"{'--by' if by is not None else '--to'} {by or to}: {error}"
@@ -58,7 +58,7 @@ def extend(root: Path, by: str | None = None, to: str | None = None) -> datetime
             raise UsageProblem(str(error)) from None
         if new <= now:
             raise UsageProblem(
-                f"the new deadline {schedule.shown(new, schedule.game_zone(handle.meta))} "
+                f"the new deadline {schedule.shown_in(new, schedule.game_zone_name(handle.meta))} "
                 "is not in the future"
             )
         was = None if times.deadline is None else clock.stamp(times.deadline)

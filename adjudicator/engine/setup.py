@@ -266,7 +266,7 @@ def _signup(spec: SetupSpec, game: Game) -> tuple[dict[str, Any] | None, list[Pr
             moment = (
                 later(now, duration(text))
                 if DURATION.match(text)
-                else moment_of(text, zone(spec.timezone) if spec.timezone else zone("UTC"))
+                else moment_of(text, lambda: zone(spec.timezone or "UTC"))
             )
         except (ScheduleError, PastTheCalendar):
             problems.append(Problem("bad-signup-until", ("signup_until",), given=text))

@@ -128,13 +128,7 @@ def deadline_text(data: dict[str, Any]) -> str:
     if data["deadline"] is None:
         return "none" + (" (paused)" if data["paused"] else "")
     deadline = datetime.fromisoformat(data["deadline"])
-    try:
-        text = schedule.shown(deadline, schedule.zone(data["timezone"]))
-    except schedule.ScheduleError:  # made where the zone was known: the deadline stands in UTC
-        text = (
-            f"{_short(data)} (the game's time zone {data['timezone']} is not in this machine's "
-            "time zone data)"
-        )
+    text = schedule.shown_in(deadline, data["timezone"])
     if data["paused"]:
         return f"{text} (paused: the clock stands still)"
     if data.get("waiting_for_mail"):

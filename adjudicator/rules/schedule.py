@@ -8,6 +8,7 @@ are aware datetimes; the log keeps them in UTC.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -93,15 +94,28 @@ class ZoneUnknownHere(NotNow):
     hold: a zone newer than the data, or no data at all (exit 4)."""
 
 
-def known_here(name: str) -> ZoneInfo:
-    """The zone ``name`` of a game, or :class:`ZoneUnknownHere` saying how to get it."""
+def known_here(name: str, whose: str = "the game's") -> ZoneInfo:
+    """The zone ``name`` of a game (``whose``: a player's own, "alice's"), or
+    :class:`ZoneUnknownHere` saying which zone to get and how."""
     try:
         return zone(name)
     except ScheduleError:
         raise ZoneUnknownHere(
-            f"the game's time zone {name!r} is not in this machine's time zone data: install "
-            "or update the system's (tzdata), or Python's (pip install tzdata)"
+            f"{whose} time zone {name!r} is not in this machine's time zone data: install or "
+            "update the system's (tzdata), or Python's (pip install tzdata)"
         ) from None
+
+
+def shown_in(when: datetime, name: str) -> str:
+    """:func:`shown` in the game's zone ``name``; in UTC alone, saying why, where this machine's
+    time zone data lacks the zone (a moment is shown whatever the machine)."""
+    try:
+        return shown(when, zone(name))
+    except ScheduleError:
+        return (
+            f"{when.astimezone(UTC):%Y-%m-%d %H:%M} UTC (the game's time zone {name} is not in "
+            "this machine's time zone data)"
+        )
 
 
 def game_zone(meta: dict[str, Any]) -> ZoneInfo:
@@ -123,7 +137,7 @@ def player_zone(meta: dict[str, Any], player: str) -> ZoneInfo:
     entry), else the game's (:func:`game_zone`)."""
     for seat in meta["players"]:
         if seat["name"] == player and seat.get("tz"):
-            return known_here(seat["tz"])
+            return known_here(seat["tz"], f"{player}'s")
     return game_zone(meta)
 
 
@@ -149,12 +163,12 @@ def deadline_after(spec: str, opened: datetime, meta: dict[str, Any]) -> datetim
         raise PastTheCalendar(f"the next {spec} is past the year 9999") from None
 
 
-def moment(text: str, default_zone: ZoneInfo) -> datetime:
+def moment(text: str, default_zone: Callable[[], ZoneInfo]) -> datetime:
     """A time the game master gives: ISO 8601 with an offset, or ``YYYY-MM-DD HH:MM [Zone]``
-    (in ``default_zone`` when no zone is named)."""
+    (in ``default_zone()`` when no zone is named; asked for only then)."""
     local = _LOCAL.match(text.strip())
     if local is not None:
-        where = zone(local.group(3)) if local.group(3) else default_zone
+        where = zone(local.group(3)) if local.group(3) else default_zone()
         try:
             naive = datetime.fromisoformat(f"{local.group(1)}T{local.group(2)}")
         except ValueError:
@@ -168,7 +182,7 @@ def moment(text: str, default_zone: ZoneInfo) -> datetime:
             "or ISO 8601 with an offset"
         ) from None
     if given.tzinfo is None:
-        given = given.replace(tzinfo=default_zone)
+        given = given.replace(tzinfo=default_zone())
     return _in_utc(text, given)
 
 
