@@ -129,7 +129,7 @@ def test_a_zone_this_machine_does_not_know_is_named_not_a_traceback(
     table = make_table(tmp_path)
     away = Table(tmp_path / "away", players=3, schedule=BERLIN, absence="extend")
     at("2026-11-24T08:30:00+00:00")
-    unknown = "(the game's time zone Europe/Berlin is not in this machine's time zone data)"
+    unknown = "(the game's time zone 'Europe/Berlin' is not in this machine's time zone data)"
 
     def gm(*args: str) -> Result:
         return CliRunner().invoke(cli, [args[0], str(table.gamedir), *args[1:]])
@@ -166,6 +166,26 @@ def test_a_zone_this_machine_does_not_know_is_named_not_a_traceback(
         "deadline: 2026-11-27 11:00 UTC (2026-11-27 12:00 CET"
         in run("status", table.gamedir).output
     )
+
+
+def test_tick_leaves_a_turn_whose_next_deadline_needs_a_zone_this_machine_lacks(
+    tmp_path: Path, at: Clock, config: Path
+) -> None:
+    """The turn after a daily deadline opens at a time in the game's zone: where the zone is
+    unknown, ``tick`` adjudicates nothing and says the game is left for a later run (exit 75),
+    as for any game it cannot work on now, rather than waiting silently as for missing orders."""
+    table = make_table(tmp_path, deadline="20:00 Europe/Berlin")
+    at("2026-11-24T08:30:00+00:00")
+    tick(table, config)  # the welcomes
+    for player in table.names:
+        submit(table, player)
+    with zone_data_of_utc_alone(tmp_path / "zoneinfo"):
+        left = CliRunner().invoke(cli, ["tick", str(table.gamedir), "--config", str(config)])
+        assert left.exit_code == 75, left.output
+        assert "left for a later run" in left.output and "'Europe/Berlin'" in left.output
+    assert table.status()["turn"] == 1
+    assert "adjudicated" in tick(table, config)
+    assert table.status()["turn"] == 2
 
 
 def test_a_daily_deadline_falls_at_least_a_day_after_the_turn_opens(

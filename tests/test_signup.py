@@ -383,6 +383,15 @@ def test_an_open_setup_is_checked_and_its_keys_belong_to_open(tmp_path: Path) ->
         result = run("open", tmp_path / "g", "--setup", path, "--config", "/dev/null")
         assert result.exit_code == 3 and words in result.output, (given, result.output)
         assert not (tmp_path / "g").exists()
+    # a zone that is none is that setup's one problem: its time in that zone is read in UTC
+    path.write_text(
+        yaml.safe_dump(
+            {**setup, "seats": 2, "timezone": "Mars/Olympus", "signup_until": "2099-01-01 12:00"}
+        )
+    )
+    result = run("open", tmp_path / "g", "--setup", path, "--config", "/dev/null")
+    assert result.exit_code == 3 and "Mars/Olympus" in result.output, result.output
+    assert "signup_until" not in result.output, result.output
     path.write_text(yaml.safe_dump({**setup, "seats": 3, "players": []}))
     result = run("new", tmp_path / "g", "--setup", path)
     assert result.exit_code == 3 and "adjudicator open" in result.output, result.output

@@ -262,11 +262,13 @@ def _signup(spec: SetupSpec, game: Game) -> tuple[dict[str, Any] | None, list[Pr
     if spec.signup_until is not None:
         now = clock.now()
         text = spec.signup_until
+        # a zone that is none is a problem of its own (bad-timezone): the time is read in UTC
+        known = spec.timezone if spec.timezone and zone_ok(spec.timezone) else None
         try:
             moment = (
                 later(now, duration(text))
                 if DURATION.match(text)
-                else moment_of(text, lambda: zone(spec.timezone or "UTC"))
+                else moment_of(text, lambda: zone(known))
             )
         except (ScheduleError, PastTheCalendar):
             problems.append(Problem("bad-signup-until", ("signup_until",), given=text))

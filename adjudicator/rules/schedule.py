@@ -113,8 +113,8 @@ def shown_in(when: datetime, name: str) -> str:
         return shown(when, zone(name))
     except ScheduleError:
         return (
-            f"{when.astimezone(UTC):%Y-%m-%d %H:%M} UTC (the game's time zone {name} is not in "
-            "this machine's time zone data)"
+            f"{when.astimezone(UTC):%Y-%m-%d %H:%M} UTC (the game's time zone {name!r} is not "
+            "in this machine's time zone data)"
         )
 
 
