@@ -14,7 +14,6 @@ from adjudicator.engine import adjudication
 from adjudicator.mail.config import DEFAULT_SENDER, MailSettings
 from adjudicator.mail.due import due_now, remind, tell_waiting
 from adjudicator.rules.errors import NotNow
-from adjudicator.rules.schedule import ZoneUnknownHere
 
 
 @dataclass
@@ -55,8 +54,6 @@ def run_clock(root: Path, settings: MailSettings) -> ClockDone:
             result = adjudication.adjudicate(
                 root, due.adjudicate == "deadline", due.adjudicate, only_turn=done.turn
             )
-        except ZoneUnknownHere:
-            raise  # not a turn that waits: the game is left for a later run, and said so
         except NotNow as error:
             done.not_now = str(error)
             return done

@@ -103,8 +103,7 @@ def _standing(data: dict[str, Any]) -> str:
 
 
 def _short(data: dict[str, Any]) -> str:
-    deadline = datetime.fromisoformat(data["deadline"])
-    return deadline.astimezone(schedule.zone(None)).strftime("%Y-%m-%d %H:%M UTC")
+    return schedule.utc_text(datetime.fromisoformat(data["deadline"]))
 
 
 def refused_text(count: int) -> str:

@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.rules.contract import Msg, msg
-from adjudicator.rules.errors import NotNow
+from adjudicator.rules.errors import AdjudicatorError
 
 if TYPE_CHECKING:
     from zoneinfo import ZoneInfo
@@ -51,8 +51,7 @@ def later(moment: datetime, delta: timedelta) -> datetime:
         return moment + delta
     except OverflowError:
         raise PastTheCalendar(
-            f"{_compact(delta)} after {moment.astimezone(UTC):%Y-%m-%d %H:%M} UTC is past the "
-            "year 9999"
+            f"{_compact(delta)} after {utc_text(moment)} is past the year 9999"
         ) from None
 
 
@@ -62,8 +61,7 @@ def earlier(moment: datetime, delta: timedelta) -> datetime:
         return moment - delta
     except OverflowError:
         raise PastTheCalendar(
-            f"{_compact(delta)} before {moment.astimezone(UTC):%Y-%m-%d %H:%M} UTC is before the "
-            "year 1"
+            f"{_compact(delta)} before {utc_text(moment)} is before the year 1"
         ) from None
 
 
@@ -89,9 +87,12 @@ def zone(name: str | None) -> ZoneInfo:
         raise ScheduleError(f"unknown time zone {name!r}") from None
 
 
-class ZoneUnknownHere(NotNow):
+class ZoneUnknownHere(AdjudicatorError):
     """A zone of a game (checked when it was made) that this machine's time zone data does not
-    hold: a zone newer than the data, or no data at all (exit 4)."""
+    hold: a zone newer than the data, or no data at all (exit 4, as for a game that cannot be
+    worked on now; not a ``NotNow``, which callers take for a turn that waits)."""
+
+    exit_code = 4
 
 
 def known_here(name: str, whose: str = "the game's") -> ZoneInfo:
@@ -112,10 +113,8 @@ def shown_in(when: datetime, name: str) -> str:
     try:
         return shown(when, zone(name))
     except ScheduleError:
-        return (
-            f"{when.astimezone(UTC):%Y-%m-%d %H:%M} UTC (the game's time zone {name!r} is not "
-            "in this machine's time zone data)"
-        )
+        unknown = f"the game's time zone {name!r} is not in this machine's time zone data"
+        return f"{utc_text(when)} ({unknown})"
 
 
 def game_zone(meta: dict[str, Any]) -> ZoneInfo:
@@ -207,10 +206,14 @@ def span(delta: timedelta) -> Msg:
     return msg("span-minutes", minutes=mins)
 
 
+def utc_text(when: datetime) -> str:
+    """``2026-11-25 19:00 UTC``."""
+    return f"{when.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
+
+
 def shown(when: datetime, where: ZoneInfo) -> str:
     """``2026-11-25 19:00 UTC`` and, for another zone, ``(20:00 CET, Europe/Berlin)`` too."""
-    utc = when.astimezone(UTC)
-    text = f"{utc:%Y-%m-%d %H:%M} UTC"
+    text = utc_text(when)
     if where.key != "UTC":
         local = when.astimezone(where)
         text += f" ({local:%Y-%m-%d %H:%M} {local.tzname()}, {where.key})"
