@@ -446,10 +446,14 @@ def test_players_seated_by_the_setup_send_their_share_and_the_deal_waits_for_it(
 
 
 @pytest.mark.parametrize("fmt", ["plain", "html"])
-def test_a_players_mail_shows_nothing_of_another_players_address(tmp_path: Path, fmt: str) -> None:
+def test_a_players_mail_shows_nothing_of_another_players_address(
+    tmp_path: Path, fmt: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     keys = {n: make_key(tmp_path / "keys", n) for n in NAMES}
     seen = []
     for world in ("one", "two"):
+        # both worlds at one moment: their deadlines, a minute apart, would differ otherwise
+        monkeypatch.setenv("ADJUDICATOR_NOW", "2026-12-01T12:00:59+00:00")
         table = OpenTable(tmp_path / world, seats=2, keys=keys)
         table.mail(table.join_file("alice", share="a" * 32), "alice@example.org")
         table.confirm("alice")
