@@ -8,7 +8,9 @@ and one of its readings must be the bytes as signed, exactly.
 
 from __future__ import annotations
 
+import email.policy
 import time
+from email.parser import BytesParser
 from pathlib import Path
 
 import pytest
@@ -58,9 +60,7 @@ def test_rich_fixtures_are_what_the_script_makes(name: str, tmp_path: Path) -> N
 @pytest.mark.parametrize("name", ["thunderbird-html-alternative.eml", "gmail-html-divs.eml"])
 def test_where_the_text_version_is_mangled_only_the_html_verifies(name: str) -> None:
     """The plain-text alternative alone gives no reading that verifies: the HTML's do."""
-    message = incoming.BytesParser(policy=incoming.default_policy).parsebytes(
-        (SAMPLES / name).read_bytes()
-    )
+    message = BytesParser(policy=email.policy.default).parsebytes((SAMPLES / name).read_bytes())
     plain = message.get_body(("plain",))
     assert plain is not None
     text = plain.get_content().encode("utf-8")

@@ -23,13 +23,13 @@ from __future__ import annotations
 import hashlib
 import re
 from datetime import datetime, timedelta
-from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import parsedate_to_datetime
 from pathlib import Path
 
 from adjudicator.mail.config import MailSettings
+from adjudicator.mail.headerclasses import DEFAULT_POLICY
 from adjudicator.mail.incoming import Incoming
 from adjudicator.mail.outgoing import POLICY, digest_mail, new_message_id
 from adjudicator.mail.queue import Outbox, move_into
@@ -51,7 +51,7 @@ IN_FULL = 30
 _HEAD_BYTES = 8 * 1024
 _NUMBERED = re.compile(r"^(\d{6,})-.*\.eml$")
 _LABEL_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
-_PARSER = BytesParser(policy=policy.default)
+_PARSER = BytesParser(policy=DEFAULT_POLICY)
 _ANSWER_MARK = re.compile(rb"(?im)^auto-submitted:[ \t]*auto-replied")
 
 

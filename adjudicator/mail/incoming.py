@@ -41,10 +41,10 @@ from email.headerregistry import Address
 from email.message import EmailMessage, Message, MIMEPart
 from email.parser import BytesParser
 from email.policy import EmailPolicy, Policy
-from email.policy import default as default_policy
 from email.utils import collapse_rfc2231_value
 from typing import TypeVar, cast
 
+from adjudicator.mail.headerclasses import DEFAULT_POLICY, HeaderClasses
 from adjudicator.mail.tnef import TnefError, is_tnef, tnef_files
 from adjudicator.present.quoting import MAX_MSG_ID
 from adjudicator.rules.contract import Msg, msg
@@ -196,7 +196,7 @@ class _Policy(EmailPolicy):
         return fetched
 
 
-_POLICY = _Policy()
+_POLICY = _Policy(header_factory=HeaderClasses())
 
 
 def _policy() -> _Policy:
@@ -391,7 +391,7 @@ def _sender(fields: list[tuple[str, str]]) -> str | None:
     value = _first(fields, "from")
     if value is None or len(value) > MAX_MIME_FIELD:
         return None
-    header = default_policy.header_factory("from", value)
+    header = DEFAULT_POLICY.header_factory("from", value)
     if any(isinstance(defect, errors.InvalidHeaderDefect) for defect in header.defects):
         return None
     addresses: tuple[Address, ...] = getattr(header, "addresses", ())
@@ -420,7 +420,7 @@ def _subject(fields: list[tuple[str, str]]) -> str | None:
     if len(value) > limit:
         cut = value.rfind(" ", 0, limit)
         value = value[: cut if cut > 0 else limit]
-    decoded = _clean(str(default_policy.header_factory("subject", value)))
+    decoded = _clean(str(DEFAULT_POLICY.header_factory("subject", value)))
     return printable_line(decoded, MAX_SUBJECT)
 
 

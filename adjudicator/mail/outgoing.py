@@ -23,6 +23,7 @@ from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import format_datetime, getaddresses, parseaddr
 
+from adjudicator.mail.headerclasses import HeaderClasses
 from adjudicator.present.pictures import CID_DOMAIN
 from adjudicator.present.quoting import msg_id
 from adjudicator.store import clock
@@ -50,7 +51,7 @@ class _Policy(policy.EmailPolicy):
         return folded
 
 
-POLICY = _Policy(linesep="\r\n", cte_type="7bit")
+POLICY = _Policy(linesep="\r\n", cte_type="7bit", header_factory=HeaderClasses())
 """The SMTP policy (CRLF), with bodies in 7-bit encodings: never relies on 8BITMIME; and ids
 written as they are (:class:`_Policy`)."""
 

@@ -27,7 +27,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import timedelta
-from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
@@ -36,6 +35,7 @@ from typing import TYPE_CHECKING
 from filelock import FileLock, Timeout
 
 from adjudicator.mail.config import MailSettings, ServerSettings, password
+from adjudicator.mail.headerclasses import DEFAULT_POLICY
 from adjudicator.mail.outgoing import POLICY
 from adjudicator.mail.waiting import QUEUE, eml_files, queued_at
 from adjudicator.present import mail as present_mail
@@ -468,7 +468,7 @@ def _unless_closing(answer: tuple[int, bytes]) -> tuple[int, bytes]:
 
 def _envelope(data: bytes) -> tuple[str, list[str]]:
     """The envelope sender (the From address) and recipients (To and Cc) of ``data``."""
-    headers = BytesParser(policy=policy.default).parsebytes(data, headersonly=True)
+    headers = BytesParser(policy=DEFAULT_POLICY).parsebytes(data, headersonly=True)
     senders = [a.addr_spec for h in headers.get_all("From", []) for a in h.addresses]
     recipients: list[str] = []
     for name in ("To", "Cc"):
@@ -557,7 +557,7 @@ def failure_notice(name: str, data: bytes, answer: str, lang: str = "en") -> tup
     A notice about a notice to the game master would go where the first could not: the
     caller sends none for those.
     """
-    headers = BytesParser(policy=policy.default).parsebytes(data, headersonly=True)
+    headers = BytesParser(policy=DEFAULT_POLICY).parsebytes(data, headersonly=True)
     recipients = [
         address.addr_spec
         for key in ("To", "Cc")
