@@ -51,9 +51,11 @@ pytest:
 	$(PYTEST)
 
 # The suite without the tests marked slow (the kill tests, Chromium, whole games by mail, every
-# option's bot game): for a quick run while working. CI and `make test` run everything.
+# option's bot game) or seconds (each of the others that takes about a second or more: `pytest
+# --durations=0 -m "not slow and not seconds"` finds one to mark): for a quick run while
+# working. CI and `make test` run everything.
 quick: install-test lint typecheck
-	$(PYTEST) -m "not slow"
+	$(PYTEST) -m "not slow and not seconds"
 
 # Rewrite the golden report files from the current templates (review the diff before committing).
 golden:

@@ -306,6 +306,7 @@ def test_a_limit_of_no_days_takes_no_absence(tmp_path: Path, at: Clock) -> None:
     assert "all 0 days" in result.output
 
 
+@pytest.mark.seconds
 def test_reminders_and_tick_follow_the_moved_deadline(
     tmp_path: Path, at: Clock, config: Path
 ) -> None:

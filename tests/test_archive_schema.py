@@ -75,6 +75,7 @@ def errors(validator: jsonschema.Draft7Validator, data: Any) -> list[str]:
     return [error.message for error in validator.iter_errors(data)]
 
 
+@pytest.mark.seconds
 def test_archives_of_a_finished_game_fit_the_schema_and_hold_what_the_doc_says(
     finished: dict[str, Any], validator: jsonschema.Draft7Validator
 ) -> None:

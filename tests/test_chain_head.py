@@ -68,6 +68,7 @@ def outputs(game: Game, info: dict[str, Any], state: State, lang: str) -> dict[s
     return shown
 
 
+@pytest.mark.seconds
 @pytest.mark.parametrize("game", [SULTAN, COURT], ids=lambda g: g.name)
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_hash_is_in_the_macros_shape_and_the_helper_finds_it(game: Game, lang: str) -> None:

@@ -322,6 +322,7 @@ def test_nmr_wait_refuses_default_orders(tmp_path: Path) -> None:
     assert "nmr: wait" in result.output
 
 
+@pytest.mark.seconds
 def test_whole_game_to_the_end(tmp_path: Path) -> None:
     table = Table(tmp_path, players=3, jewel_choice="random")
     while not table.status()["over"]:

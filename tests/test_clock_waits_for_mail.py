@@ -97,6 +97,7 @@ def a_turn_adjudicated_while_the_server_is_down(
     return table, config
 
 
+@pytest.mark.seconds
 def test_the_deadline_counts_from_when_the_last_report_left(
     tmp_path: Path, authority: Authority, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -212,6 +213,7 @@ def test_the_record_says_why_a_deadline_moved_in_each_language(lang: str, reason
     assert line in text.splitlines()
 
 
+@pytest.mark.seconds
 def test_a_pause_during_the_wait_moves_the_deadline_once(
     tmp_path: Path, authority: Authority, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -31,6 +31,7 @@ def registered() -> list[tuple[str, Game]]:
     return [(name, load_game(name)) for name in game_names()]
 
 
+@pytest.mark.seconds
 @pytest.mark.parametrize(("name", "game"), registered())
 def test_the_game_keeps_the_contract(name: str, game: Game) -> None:
     testing.check_rules(game, invariant=INVARIANTS.get(name))
@@ -172,6 +173,7 @@ def test_a_problem_without_words() -> None:
     assert "the code 'court-unheard-of' has no words" in caught(broken(validate=validate))
 
 
+@pytest.mark.seconds
 def test_wrong_orders_are_tried_and_counted_refused() -> None:
     """Each bot order changed one value at a time: what the order model or validate refuses
     is counted; a validate that refuses nothing leaves only the order model's refusals."""

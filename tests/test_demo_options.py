@@ -636,6 +636,7 @@ def test_a_setup_file_names_the_engine_options_beside_the_games(tmp_path: Path) 
     )
 
 
+@pytest.mark.seconds
 def test_a_demo_played_after_the_bots_week_away_takes_no_absence(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -11,6 +11,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -50,6 +51,7 @@ def outcome(write: Callable[[], bytes]) -> bytes | type[BaseException]:
         return type(error)
 
 
+@pytest.mark.seconds
 @settings(max_examples=300, deadline=None)
 @given(data=DATA, sort_keys=st.booleans(), large=st.booleans())
 def test_every_document_is_written_as_json_writes_it(data, sort_keys, large):
@@ -73,6 +75,7 @@ def test_what_json_cannot_write_fails_as_it_does():
             raise AssertionError("a lone surrogate was written")
 
 
+@pytest.mark.seconds
 def test_a_whole_games_files_are_those_json_writes(tmp_path: Path):
     demo.run("sultan", 2, 3, tmp_path, lambda _line: None)
     files = sorted((tmp_path / "game" / "turns").glob("*/**/*.json"))

@@ -96,12 +96,14 @@ The cards in front of each player at the end (the player's colour in brackets):
 """
 
 
+@pytest.mark.seconds
 def test_the_court_demo_prints_its_final_table_and_where_the_game_is(tmp_path: Path) -> None:
     result = run("demo", "sultans_court", "--seed", 5, "--dir", tmp_path / "d")
     assert result.exit_code == 0, result.output
     assert result.output == COURT_5 + demo_output(tmp_path / "d" / "game", 5, 6, "sultans_court")
 
 
+@pytest.mark.seconds
 def test_status_of_a_finished_game_names_its_last_turn(tmp_path: Path) -> None:
     """The final reports open no turn: status says the game is over after the last one."""
     assert run("demo", "sultan", "--players", 2, "--seed", 1, "--dir", tmp_path).exit_code == 0
@@ -111,6 +113,7 @@ def test_status_of_a_finished_game_names_its_last_turn(tmp_path: Path) -> None:
     assert json.loads(run("status", tmp_path / "game", "--json").output)["turn"] == 25
 
 
+@pytest.mark.seconds
 def test_same_seed_same_demo(tmp_path: Path) -> None:
     records = []
     for name in ("one", "two"):
@@ -147,6 +150,7 @@ def test_installed_command_version_and_games() -> None:
     assert "sultan\t2-5 players\tSultan" in done.stdout
 
 
+@pytest.mark.seconds
 def test_installed_templates_are_found(tmp_path: Path) -> None:
     """The installed package carries its templates (not only an editable install)."""
     command = installed_command()

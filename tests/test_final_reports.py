@@ -28,6 +28,7 @@ def revealed(report: str, word: str) -> dict[str, list[str]]:
     return found
 
 
+@pytest.mark.seconds
 @pytest.mark.parametrize(("game", "word"), [("sultan", "turn"), ("sultans_court", "round")])
 def test_the_final_reports_reveal_every_order_of_the_record(
     tmp_path: Path, game: str, word: str
@@ -46,6 +47,7 @@ def test_the_final_reports_reveal_every_order_of_the_record(
         assert revealed(report, word) == wanted
 
 
+@pytest.mark.seconds
 def test_a_tie_on_points_says_the_most_jewels_won(tmp_path: Path) -> None:
     """bob and alice both score 59 in this game; bob wins on jewels, 17 to 16 (docs/rulings.md S9),
     and the final table says why, in every language and in HTML."""

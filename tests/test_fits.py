@@ -82,6 +82,7 @@ SAMPLES = {
 }
 
 
+@pytest.mark.seconds
 @pytest.mark.parametrize("name", sorted(SAMPLES))
 def test_the_plain_check_says_fits_only_where_the_schema_finds_nothing(name: str) -> None:
     game = load_game(name)

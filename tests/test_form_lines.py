@@ -8,6 +8,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -47,6 +48,7 @@ def test_a_word_is_never_cut() -> None:
     assert all('"used_cushions"' in line for line in lines if "used_cush" in line)
 
 
+@pytest.mark.seconds
 @settings(max_examples=200, deadline=None)
 @given(
     st.dictionaries(

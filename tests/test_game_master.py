@@ -168,6 +168,7 @@ def test_a_zone_this_machine_does_not_know_is_named_not_a_traceback(
     )
 
 
+@pytest.mark.seconds
 def test_tick_leaves_a_turn_whose_next_deadline_needs_a_zone_this_machine_lacks(
     tmp_path: Path, at: Clock, config: Path
 ) -> None:
@@ -472,6 +473,7 @@ def test_a_second_run_never_adjudicates_the_next_turn_by_mistake(tmp_path: Path,
     assert table.status()["turn"] == 2
 
 
+@pytest.mark.seconds
 def test_ticks_run_at_the_same_moment_adjudicate_once_and_mail_once(
     tmp_path: Path, at: Clock, config: Path
 ) -> None:
@@ -499,6 +501,7 @@ def test_ticks_run_at_the_same_moment_adjudicate_once_and_mail_once(
 SIGN_AGAIN = re.compile(r"to sign again with ssh-keygen, delete \S+\.yaml\.sig first")
 
 
+@pytest.mark.seconds
 @pytest.mark.parametrize(("game", "players"), [("sultan", 3), ("sultans_court", 4)])
 def test_every_ssh_keygen_line_in_a_report_mail_says_how_to_sign_again(
     tmp_path: Path, config: Path, game: str, players: int
@@ -559,6 +562,7 @@ def test_each_notice_of_an_extension_is_named_after_its_reader(
 # -- the game master's copy ----------------------------------------------------------------------
 
 
+@pytest.mark.seconds
 def test_gm_copy_mails_the_game_masters_report_of_each_turn(tmp_path: Path, at: Clock) -> None:
     config = tmp_path / "mail.toml"
     config.write_text(

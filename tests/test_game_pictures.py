@@ -77,6 +77,7 @@ def _forget_pictures() -> None:
         picture.from_text.cache_clear()  # type: ignore[attr-defined]
 
 
+@pytest.mark.seconds
 def test_a_site_draws_each_picture_once_for_what_it_shows(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -113,6 +114,7 @@ def test_a_picture_is_drawn_from_its_entries_alone() -> None:
     assert pictures_sultan.collection(other) != pictures_sultan.collection(mine)
 
 
+@pytest.mark.seconds
 @pytest.mark.parametrize("name", ["court", "places"])
 def test_the_courts_pictures_are_drawn_from_their_entries_alone(tmp_path: Path, name: str) -> None:
     """Each picture of At the Sultan's Court, drawn from the entries it names, is the picture

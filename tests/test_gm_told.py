@@ -59,6 +59,7 @@ def told(stderr: str) -> list[str]:
     return [line for line in stderr.splitlines() if "game master told" in line]
 
 
+@pytest.mark.seconds
 def test_mail_stuck_is_told_once_and_sent_when_the_server_is_back(
     tmp_path: Path, authority: Authority, monkeypatch: pytest.MonkeyPatch
 ) -> None:

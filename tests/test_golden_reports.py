@@ -173,6 +173,7 @@ def test_reports_in_every_language(game: str, lang: str) -> None:
     compare(module, f"{lang}/{game}-final-table.txt", render_final(module, meta, final, lang, HEAD))
 
 
+@pytest.mark.seconds
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("game", list(SPOKEN))
 def test_order_pages_in_every_language(game: str, lang: str) -> None:

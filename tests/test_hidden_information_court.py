@@ -76,6 +76,7 @@ def other_world(state: State, viewer: str, seed: int) -> State:
     return world
 
 
+@pytest.mark.seconds
 @pytest.mark.parametrize("rounds", [0, 1, 3, 5])
 @pytest.mark.parametrize("viewer", NAMES)
 def test_stacks_kaffa_and_seed_do_not_show(rounds: int, viewer: str) -> None:
@@ -89,6 +90,7 @@ def test_stacks_kaffa_and_seed_do_not_show(rounds: int, viewer: str) -> None:
     assert render(GAME, first, state, "gm") != render(GAME, second, world, "gm")
 
 
+@pytest.mark.seconds
 def test_what_a_player_saw_in_kaffa_is_theirs_alone() -> None:
     """The searcher's report names Kaffa's cards; change them and only the searcher sees it."""
     info = meta(seed=5)

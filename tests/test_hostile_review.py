@@ -9,6 +9,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from adjudicator.rules import sealing
 from adjudicator.rules.digests import Digester, file_key
 from adjudicator.store.gamedir import GENESIS
@@ -71,6 +73,7 @@ def test_a_deeply_nested_game_json_with_a_wrong_seed_is_refused_not_a_crash(
 # -- a game master who cheats and verify says everything agrees ------------------------------------
 
 
+@pytest.mark.seconds
 def test_an_order_without_a_signature_is_not_played_again_as_if_signed(
     tmp_path: Path, finished: tuple[Path, dict[str, Any]]
 ) -> None:
@@ -94,6 +97,7 @@ def test_an_order_without_a_signature_is_not_played_again_as_if_signed(
     assert code == 3, lines
 
 
+@pytest.mark.seconds
 def test_a_commitment_accepted_after_the_others_reveals_is_found(tmp_path: Path) -> None:
     """Carol (who runs the game) commits again once alice's and bob's reveals of turn 2 are in,
     and reveals that: the commitment phase was over, but verify says everything agrees."""

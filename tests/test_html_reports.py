@@ -83,6 +83,7 @@ def test_report_format_html_is_a_page_with_its_pictures_inside(tmp_path: Path, g
     assert gm.exit_code == 0 and gm.output != result.output
 
 
+@pytest.mark.seconds
 @pytest.mark.parametrize("game", sorted(game_names()))
 def test_the_report_mail_carries_the_page_and_its_pictures(tmp_path: Path, game: str) -> None:
     table = Table(tmp_path, players=4, game=game)

@@ -37,6 +37,7 @@ def games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Table, Path,
     return table, folder, config
 
 
+@pytest.mark.seconds
 def test_a_sleeping_game_is_not_opened_until_its_next_instant(
     games: tuple[Table, Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -58,6 +59,7 @@ def test_a_sleeping_game_is_not_opened_until_its_next_instant(
     assert output.count("reminded carol (24h before the deadline)") == 1
 
 
+@pytest.mark.seconds
 def test_a_change_to_the_journal_wakes_a_sleeping_game(games: tuple[Table, Path, Path]) -> None:
     table, folder, config = games
     table.gamedir = folder / "a"

@@ -64,6 +64,7 @@ def test_the_version_imports_nothing_heavy() -> None:
     assert loaded("--version") == []
 
 
+@pytest.mark.seconds
 @pytest.mark.parametrize("game", ["sultan", "sultans_court"])
 @pytest.mark.parametrize(
     "command",
@@ -93,6 +94,7 @@ def test_reading_a_running_game_loads_no_mail_parser_zone_salt_or_step_runner(
     assert loaded(command[0], str(table.gamedir), *command[1:], heavy=unneeded) == []
 
 
+@pytest.mark.seconds
 @pytest.mark.parametrize("game", ["sultan", "sultans_court"])
 @pytest.mark.parametrize(
     "command",
@@ -109,6 +111,7 @@ def test_a_report_shown_before_is_shown_again_without_templates(
     assert loaded(command[0], str(games[game]), *command[1:]) == []
 
 
+@pytest.mark.seconds
 def test_a_form_shown_before_is_shown_again_without_templates(tmp_path: Path) -> None:
     table = Table(tmp_path, players=3)
     owed = next(iter(table.status()["owed"]))
@@ -116,6 +119,7 @@ def test_a_form_shown_before_is_shown_again_without_templates(tmp_path: Path) ->
     assert loaded("form", str(table.gamedir), "--player", owed) == []
 
 
+@pytest.mark.seconds
 @pytest.mark.parametrize("game", ["sultan", "sultans_court"])
 def test_checking_a_valid_order_loads_no_schema_and_no_signature_code(
     tmp_path: Path, game: str
@@ -135,6 +139,7 @@ def test_checking_a_valid_order_loads_no_schema_and_no_signature_code(
     assert "pydantic" in loaded("check", str(wrong), "--form", str(form), exit=EXIT_REFUSED)
 
 
+@pytest.mark.seconds
 @pytest.mark.parametrize("game", ["sultan", "sultans_court"])
 def test_a_valid_order_is_submitted_and_taken_from_mail_without_the_schemas(
     tmp_path: Path, game: str

@@ -80,6 +80,7 @@ def setup_with_key_file(tmp_path: Path, key_file: str) -> Path:
     return path
 
 
+@pytest.mark.seconds
 @pytest.mark.parametrize(
     ("target", "reason"),
     [
@@ -163,6 +164,7 @@ def test_replace_key_file_too_large(table: Table) -> None:
 # -- every other file input ----------------------------------------------------------------------
 
 
+@pytest.mark.seconds
 @pytest.mark.parametrize("kind", ["/dev/zero", "pipe"])
 def test_setup_file_that_is_no_file(tmp_path: Path, kind: str) -> None:
     setup = Path("/dev/zero") if kind == "/dev/zero" else tmp_path / "pipe"
@@ -177,6 +179,7 @@ def test_setup_file_that_is_no_file(tmp_path: Path, kind: str) -> None:
     assert not (tmp_path / "g").exists()
 
 
+@pytest.mark.seconds
 def test_order_and_signature_that_are_pipes(table: Table, fifo: Path) -> None:
     player = starter(table)
     order = table.write("o.yaml", table.order_text(player, table.legal(player)))
@@ -202,6 +205,7 @@ def test_order_and_signature_that_are_pipes(table: Table, fifo: Path) -> None:
     assert table.status()["received"] == []
 
 
+@pytest.mark.seconds
 def test_sign_inputs_that_are_no_files(table: Table, fifo: Path) -> None:
     player = starter(table)
     order = table.write("o.yaml", table.order_text(player, table.legal(player)))
@@ -237,6 +241,7 @@ def test_check_with_a_form_that_is_no_file(table: Table, kind: str) -> None:
     assert done.returncode == 3
 
 
+@pytest.mark.seconds
 def test_config_that_is_no_file(table: Table, fifo: Path) -> None:
     """Exit 3, as for every settings file the mail commands cannot read (docs/mail.md: a settings
     file is an input refused); a device that gives bytes is read no further than the cap."""
@@ -255,6 +260,7 @@ def test_config_that_is_no_file(table: Table, fifo: Path) -> None:
     assert not (table.gamedir / "outbox").exists()
 
 
+@pytest.mark.seconds
 def test_config_dev_null_is_no_settings(table: Table) -> None:
     """``--config /dev/null`` (docs/game-master.md, "Trying out a schedule") is an empty file:
     no mail read, everything sent written to the outbox."""
@@ -568,6 +574,7 @@ def fuzz_table(tmp_path_factory: pytest.TempPathFactory) -> tuple[Table, Path]:
     return table, form
 
 
+@pytest.mark.seconds
 @settings(
     max_examples=80,
     deadline=None,
@@ -657,6 +664,7 @@ def test_a_drawn_seed_has_128_bits(tmp_path: Path) -> None:
     assert len(seeds) == 2
 
 
+@pytest.mark.seconds
 def test_the_demo_seed_is_public_and_says_so(tmp_path: Path) -> None:
     result = run("demo", "sultan", "--players", "3", "--seed", "7", "--dir", tmp_path / "d")
     assert result.exit_code == 0, result.output

@@ -180,6 +180,7 @@ def test_the_colour_names_are_the_glossarys() -> None:
             assert COLOUR_NAMES[first] == english, first
 
 
+@pytest.mark.seconds
 def test_demo_plays_in_a_language(tmp_path: Path) -> None:
     folder = tmp_path / "demo"
     result = run("demo", "sultan", "--players", "3", "--seed", "5", "--dir", folder, "--lang", "nl")

@@ -124,6 +124,7 @@ def test_every_module_is_in_a_layer() -> None:
     assert strays == [], f"packages in no layer (add them to docs/architecture.md): {strays}"
 
 
+@pytest.mark.seconds
 def test_no_import_runs_against_the_layers() -> None:
     against = [
         f"{MODULES[source].relative_to(ROOT)}:{line}: {layer_of(source)} imports {target} "
@@ -134,6 +135,7 @@ def test_no_import_runs_against_the_layers() -> None:
     assert against == []
 
 
+@pytest.mark.seconds
 def test_no_private_name_from_another_module() -> None:
     """What is shared is public and named for what it does."""
     taken = [
@@ -185,12 +187,14 @@ def cycles() -> list[list[str]]:
     return found
 
 
+@pytest.mark.seconds
 def test_no_import_cycle() -> None:
     """``TYPE_CHECKING`` imports and imports inside functions count: a type needed from above
     means the code is in the wrong layer."""
     assert cycles() == []
 
 
+@pytest.mark.seconds
 def test_a_package_does_not_lean_on_its_parent() -> None:
     """A layer's modules import each other, never the package's ``__init__`` (which holds only
     its docstring), so that importing one module loads no other."""

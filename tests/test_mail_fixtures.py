@@ -176,6 +176,7 @@ LINES = [
 ]
 
 
+@pytest.mark.seconds
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from(LINES), max_size=60), st.sampled_from([b"\n", b"\r\n"]))
 def test_pasted_orders_on_arbitrary_lines(lines: list[bytes], eol: bytes) -> None:

@@ -158,6 +158,7 @@ def test_a_certificate_from_another_ca_never_works_and_nothing_changes(
     assert imap_server.counts() == {"INBOX": len(mails)}
 
 
+@pytest.mark.seconds
 @pytest.mark.parametrize("command", ["ingest", "tick"])
 def test_a_refused_login_never_works_and_names_the_setting(
     table: Table, imap_server: ImapServer, monkeypatch: pytest.MonkeyPatch, command: str

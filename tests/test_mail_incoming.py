@@ -518,6 +518,7 @@ def test_attached_messages_nested_too_deep_are_not_looked_into(alice: Signer) ->
     assert (found.orders, found.problem) == ((), None)
 
 
+@pytest.mark.seconds
 def test_parts_of_attached_messages_count(alice: Signer) -> None:
     inner = new_message()
     for index in range(incoming.MAX_PARTS):
@@ -1379,6 +1380,7 @@ def test_maildir_mark_seen(tmp_path: Path) -> None:
     assert box.get_message(first).get_flags() == "S"
 
 
+@pytest.mark.seconds
 def test_maildir_mark_seen_keeps_other_flags(tmp_path: Path) -> None:
     folder = tmp_path / "Mail"
     key = file_in_cur(folder, b"From: a@example.org\n\nhi\n", "FR", 1_700_000_000)
@@ -1454,6 +1456,7 @@ def test_maildir_unreadable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
 # --- sources: mbox ------------------------------------------------------------------------------
 
 
+@pytest.mark.seconds
 def test_mbox_in_file_order(tmp_path: Path) -> None:
     path = tmp_path / "inbox.mbox"
     names = sorted(EXPECTED)

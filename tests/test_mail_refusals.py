@@ -519,6 +519,7 @@ def folder(table: Table, name: str) -> list[str]:
     return names(table.gamedir / "mail" / name)
 
 
+@pytest.mark.seconds
 def test_send_exits_0_when_a_mail_is_refused_for_good(table: Table, authority: Authority) -> None:
     recorder = Answering(rcpt={"bob@example.org": "550 5.1.1 No such user here"})
     with running_server(authority, "starttls", recorder=recorder) as server:

@@ -111,6 +111,7 @@ HOSTILE = [
 ]
 
 
+@pytest.mark.seconds
 @pytest.mark.parametrize("page", HOSTILE, ids=range(len(HOSTILE)))
 def test_hostile_html_is_read_in_bounded_time_and_never_raises(page: str) -> None:
     body = page.encode()

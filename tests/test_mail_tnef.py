@@ -224,6 +224,7 @@ def test_a_hostile_winmail_dat_is_set_aside_by_ingest(tmp_path: Path) -> None:
     assert table.status() == before  # the notice of a message that names no game is no game's
 
 
+@pytest.mark.seconds
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.lists(st.tuples(st.integers(0, 2000), st.integers(0, 16), st.binary(max_size=8)), max_size=4)

@@ -100,6 +100,7 @@ class NamedTable(Table):
         assert result.exit_code == 0, result.output
 
 
+@pytest.mark.seconds
 def test_every_path_from_names_stays_distinct_ignoring_case(tmp_path: Path) -> None:
     """Case-insensitive file systems: every path the store writes (reports, forms, orders and
     their replacements, mail), for names as alike as the rules allow and for every reader,

@@ -236,6 +236,7 @@ def test_verify_checks_every_notice(table: Table) -> None:
     assert "notices/vote/0001.yaml.sig" in result.output
 
 
+@pytest.mark.seconds
 def test_a_public_archive_never_holds_press(table: Table) -> None:
     assert run("submit", table.gamedir, table.notice("alice", PRESS, "press.yaml")).exit_code == 0
     while not table.status()["over"]:

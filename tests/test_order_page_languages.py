@@ -55,6 +55,7 @@ WORLDS = [(COURT, 1, NAMES[:2]), (SULTAN, 4, NAMES)]
 """Each game, the rounds its worlds are played to (0, 1, ...), and whose pages are read."""
 
 
+@pytest.mark.seconds
 @pytest.mark.parametrize(
     ("game", "turns", "players"), WORLDS, ids=lambda v: getattr(v, "name", None)
 )

@@ -196,6 +196,7 @@ def test_a_pardon_with_a_card_for_a_vizir_in_dungeon_2_has_no_note() -> None:
     assert [p.code for p in notes(context, order)] == ["in-dungeon-1"]
 
 
+@pytest.mark.seconds
 def test_the_receipt_lists_the_notes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ADJUDICATOR_NOW", "2026-11-23T20:00:00+00:00")
     table = court_table(tmp_path)

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.seconds  # a wheel built and installed (`make quick` leaves it out)
+
 ROOT = Path(__file__).parent.parent
 MAPPED = {
     "adjudicator": "adjudicator",

@@ -122,6 +122,7 @@ def test_press_goes_only_to_the_players_addresses_and_the_game_master(tmp_path: 
         assert message.get_all("Cc") is None and message.get_all("Bcc") is None
 
 
+@pytest.mark.seconds
 def test_a_recipients_language(tmp_path: Path) -> None:
     table = Table(tmp_path, players=3, press="private")
     meta = json.loads((table.gamedir / "game.json").read_text())
@@ -271,6 +272,7 @@ def _world(root: Path, option: str, notes: list[tuple[str, Any, str]]) -> Table:
     return table
 
 
+@pytest.mark.seconds
 @pytest.mark.parametrize("option", ["private", "grey"])
 def test_press_between_others_does_not_show(tmp_path: Path, option: str) -> None:
     mine = ("alice", ["bob"], "For bob.")
@@ -283,6 +285,7 @@ def test_press_between_others_does_not_show(tmp_path: Path, option: str) -> None
     assert _readings(one, "bob") == _readings(two, "bob")
 
 
+@pytest.mark.seconds
 def test_under_grey_who_sent_does_not_show(tmp_path: Path) -> None:
     one = _world(
         tmp_path / "one", "grey", [("alice", ["bob"], "Guess who."), ("dave", "all", "Hi.")]
@@ -323,6 +326,7 @@ def test_under_grey_a_press_shares_no_journal_line_with_what_names_its_sender(
     assert run("submit", table.gamedir, other).exit_code == 0, "press with press is alone"
 
 
+@pytest.mark.seconds
 def test_the_record_of_a_finished_game_keeps_every_press_with_its_sender(tmp_path: Path) -> None:
     import jsonschema
 
@@ -397,6 +401,7 @@ def _mail(table: Table, sender: str, message_id: str, *paths: Path) -> None:
     assert result.exit_code == 0, result.output
 
 
+@pytest.mark.seconds
 def test_grey_press_by_mail_with_an_order_names_no_sender_in_its_receipts(
     tmp_path: Path,
 ) -> None:
@@ -492,6 +497,7 @@ def _grey_world(root: Path, sender: str, to: list[str], message_id: str) -> Tabl
     return table
 
 
+@pytest.mark.seconds
 def test_grey_press_to_every_other_player_by_name_is_press_to_everyone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

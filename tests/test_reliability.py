@@ -363,6 +363,7 @@ def test_doctor_names_a_journal_or_marker_it_cannot_read(
     assert any(line.startswith(f"{table.gamedir}/{where}: ") for line in lines), lines
 
 
+@pytest.mark.seconds
 def test_ctrl_c_is_an_interruption_not_a_bug(tmp_path: Path) -> None:
     """Ctrl-C (SIGINT) ends a command with the shell's 130 and says so, never click's exit 1
     (which means a bug here); the next command settles a step it cut short."""
@@ -432,6 +433,7 @@ main()
 """
 
 
+@pytest.mark.seconds
 @pytest.mark.parametrize("where", ["durable 5", "durable 60"])
 def test_a_ctrl_c_python_would_lose_still_ends_the_command(tmp_path: Path, where: str) -> None:
     """A Ctrl-C that lands where Python only prints it and goes on (a ``__del__`` method, a
@@ -452,6 +454,7 @@ def test_a_ctrl_c_python_would_lose_still_ends_the_command(tmp_path: Path, where
     assert b"game is over" not in done.stdout
 
 
+@pytest.mark.seconds
 def test_a_ctrl_c_python_would_lose_ends_a_site_before_its_next_turn(tmp_path: Path) -> None:
     """The site makes no step: it looks for a lost Ctrl-C before each turn's pages."""
     import subprocess

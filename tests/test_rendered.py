@@ -29,6 +29,7 @@ def games(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     }
 
 
+@pytest.mark.seconds
 @pytest.mark.parametrize("game", [f"{name}-{lang}" for name, lang in GAMES.items()])
 def test_every_report_shown_again_is_the_report_rendered_afresh(
     games: dict[str, Path], game: str

@@ -173,6 +173,7 @@ def _bindings(tree: ast.Module, shared: set[str]) -> list[tuple[int, str]]:
     return sorted(found)
 
 
+@pytest.mark.seconds
 def test_no_test_module_starts_a_server_or_browser_of_its_own() -> None:
     """tests/conftest.py registers the browser and the IMAP server once per test process: a
     module that bound one of those fixtures itself would start its own, and keep it to the end

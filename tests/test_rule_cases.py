@@ -45,6 +45,7 @@ def view_of(game: Any, state: dict[str, Any], reader: str) -> dict[str, Any]:
     return dict(game.view(state, None if reader == "public" else reader))
 
 
+@pytest.mark.seconds
 @pytest.mark.parametrize("name", game_names())
 def test_every_game_has_rule_cases(name: str) -> None:
     folder = Path(__file__).parent / "cases" / name

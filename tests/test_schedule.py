@@ -46,6 +46,7 @@ def test_a_daily_deadline_across_the_change_to_summer_time() -> None:
     assert deadline.isoformat() == "2026-03-29T19:00:00+00:00"  # 21:00 CEST
 
 
+@pytest.mark.seconds
 @given(
     opened=st.datetimes(
         min_value=datetime(2000, 1, 1), max_value=datetime(2099, 1, 1), timezones=st.just(UTC)

@@ -45,6 +45,7 @@ def test_order_schema_is_draft_07_and_matches_the_contract() -> None:
         assert list(validator.iter_errors(bad)), bad
 
 
+@pytest.mark.seconds
 @pytest.mark.parametrize("name", game_names())
 def test_every_game_has_its_schemas(name: str, tmp_path: Path) -> None:
     """``adjudicator schema NAME`` is draft-07, and the record of a demo game fits the record's
@@ -68,6 +69,7 @@ def record_validator() -> jsonschema.Draft7Validator:
     return jsonschema.Draft7Validator(schema)
 
 
+@pytest.mark.seconds
 @pytest.mark.parametrize("players", [2, 3, 5])
 def test_records_of_demo_games_fit_the_schema(
     tmp_path: Path, players: int, record_validator: jsonschema.Draft7Validator
@@ -158,6 +160,7 @@ def events_of(record: dict[str, Any]) -> list[dict[str, Any]]:
     return [event for item in record["rounds"] for event in item["events"]]
 
 
+@pytest.mark.seconds
 @pytest.mark.parametrize("seed", COURT_SEEDS)
 def test_complete_court_records_fit_the_schema(
     seed: int, court_demos: dict[int, dict[str, Any]], court_validator: jsonschema.Draft7Validator
@@ -201,6 +204,7 @@ def test_the_court_demo_games_use_every_event_type_but_the_ends_without_a_winner
     assert used == EVENTS - {"default", "draw", "stalemate"}
 
 
+@pytest.mark.seconds
 def test_a_court_that_ended_in_a_stalemate_fits_the_schema(
     court_demos: dict[int, dict[str, Any]], court_validator: jsonschema.Draft7Validator
 ) -> None:
@@ -268,6 +272,7 @@ def public_round(item: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+@pytest.mark.seconds
 def test_running_court_records_fit_the_schema_and_hide_secrets(
     tmp_path: Path, court_validator: jsonschema.Draft7Validator
 ) -> None:
@@ -294,6 +299,7 @@ def test_running_court_records_fit_the_schema_and_hide_secrets(
         assert_public(record, complete)
 
 
+@pytest.mark.seconds
 def test_the_court_schema_refuses_what_the_record_never_holds(
     court_demos: dict[int, dict[str, Any]], court_validator: jsonschema.Draft7Validator
 ) -> None:

@@ -75,6 +75,7 @@ def journal(table: Table) -> list[dict[str, Any]]:
     return [json.loads(line) for line in (table.gamedir / "log.jsonl").read_text().splitlines()]
 
 
+@pytest.mark.seconds
 def test_a_game_waits_for_every_share_deals_from_them_and_verifies(tmp_path: Path) -> None:
     table = shares_table(tmp_path)
     assert not (table.gamedir / "turns").exists(), "no deal before the shares"

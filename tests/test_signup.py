@@ -156,6 +156,7 @@ def lines(table: Table) -> list[dict[str, Any]]:
     return [json.loads(x) for x in (table.gamedir / "log.jsonl").read_text().splitlines()]
 
 
+@pytest.mark.seconds
 def test_players_join_by_mail_confirm_and_the_last_seat_starts_and_deals_the_game(
     tmp_path: Path,
 ) -> None:
@@ -271,6 +272,7 @@ def test_a_join_from_another_address_is_not_answered_and_its_address_must_confir
     assert table.mail(None, "alice@example.org", f"Re: {request['Subject']}").count("seated") == 0
 
 
+@pytest.mark.seconds
 def test_a_full_started_or_late_game_refuses_a_join(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -300,6 +302,7 @@ def test_a_full_started_or_late_game_refuses_a_join(
     assert result.exit_code == 4 and "has started" in result.output, result.output
 
 
+@pytest.mark.seconds
 def test_a_leave_frees_the_seat_and_the_game_master_seats_or_refuses_each_join(
     tmp_path: Path,
 ) -> None:
@@ -421,6 +424,7 @@ def test_status_log_and_site_show_the_seats_taken_and_open_and_no_address(
     assert not any("example.org" in text for text in shown), "no address"
 
 
+@pytest.mark.seconds
 def test_players_seated_by_the_setup_send_their_share_and_the_deal_waits_for_it(
     tmp_path: Path,
 ) -> None:
@@ -445,6 +449,7 @@ def test_players_seated_by_the_setup_send_their_share_and_the_deal_waits_for_it(
     assert record["shares"] == shares
 
 
+@pytest.mark.seconds
 @pytest.mark.parametrize("fmt", ["plain", "html"])
 def test_a_players_mail_shows_nothing_of_another_players_address(
     tmp_path: Path, fmt: str, monkeypatch: pytest.MonkeyPatch
@@ -560,6 +565,7 @@ def _mail_text(path: Path, sender: str) -> str:
     return message.as_bytes(policy=email.policy.SMTP).decode()
 
 
+@pytest.mark.seconds
 def test_a_confirmation_that_starts_the_game_killed_at_any_instant_starts_it_once(
     tmp_path: Path,
 ) -> None:
@@ -599,6 +605,7 @@ def test_a_confirmation_that_starts_the_game_killed_at_any_instant_starts_it_onc
         assert sum(1 for line in lines(table) if line.get("started")) == 1, point
 
 
+@pytest.mark.seconds
 def test_open_killed_at_any_instant_is_finished_or_discarded(tmp_path: Path) -> None:
     table = OpenTable(tmp_path, seats=2)
     shutil.rmtree(table.gamedir)

@@ -106,6 +106,7 @@ def test_a_public_archive_holds_no_address_from_a_joins_key_comment(tmp_path: Pa
     assert json.loads(shown)
 
 
+@pytest.mark.seconds
 def test_verify_catches_a_game_master_who_chose_the_seat_order(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -187,6 +188,7 @@ def test_a_hostile_join_name_cannot_forge_lines_of_the_ingest_output(tmp_path: P
     assert len(out.strip().splitlines()) == 1, out
 
 
+@pytest.mark.seconds
 def test_a_finished_games_public_archive_does_not_confirm_a_guessed_address(
     tmp_path: Path,
 ) -> None:
@@ -217,6 +219,7 @@ def test_a_finished_games_public_archive_does_not_confirm_a_guessed_address(
     assert found == {}, f"addresses read from the public archive: {found}"
 
 
+@pytest.mark.seconds
 def test_verify_catches_a_leave_the_player_never_signed(tmp_path: Path) -> None:
     """A leave is signed by the seat's key, but ``judge_join`` keeps no file of it: the
     journal's ``left`` names the seat and a digest nobody can check. A game master who writes
@@ -298,6 +301,7 @@ def test_the_site_of_a_game_that_started_is_written(tmp_path: Path) -> None:
     assert "example.org" not in (tmp_path / "site" / "index.html").read_text()
 
 
+@pytest.mark.seconds
 def test_verify_of_a_full_archive_wants_the_join_file_of_every_joins_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

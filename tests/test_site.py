@@ -97,6 +97,7 @@ def test_no_hand_from_the_game_masters_view_appears_in_a_running_games_site(
             assert not any(hand in text for hand in hands), name
 
 
+@pytest.mark.seconds
 @pytest.mark.parametrize("game", GAMES)
 def test_the_site_of_a_finished_game_shows_everything(tmp_path: Path, game: str) -> None:
     result = run("demo", game, "--dir", tmp_path / "demo")
@@ -125,6 +126,7 @@ def test_the_site_of_a_finished_game_shows_everything(tmp_path: Path, game: str)
     assert not any(path.suffix == ".html" for path in gamedir.rglob("*"))
 
 
+@pytest.mark.seconds
 def test_the_site_in_the_games_language(tmp_path: Path) -> None:
     result = run("demo", "sultan", "--players", "2", "--dir", tmp_path / "d", "--lang", "de")
     assert result.exit_code == 0, result.output
@@ -189,6 +191,7 @@ def test_the_courts_chart_counts_power_types_only() -> None:
     assert series(load_game("sultans_court"), record) == ("types", {"a": [1, 2], "b": [1, 0]})
 
 
+@pytest.mark.seconds
 def test_the_site_has_the_rules_in_every_language_linked_from_every_page(tmp_path: Path) -> None:
     """The rules pages hold the game's summary (adjudicator.present.rules_summary), rendered;
     every other page links to the one in the game's language, and they link each other."""
@@ -253,6 +256,7 @@ def made_turns(monkeypatch: pytest.MonkeyPatch) -> list[list[int]]:
     return runs
 
 
+@pytest.mark.seconds
 @pytest.mark.parametrize("game", GAMES)
 def test_a_site_made_by_several_processes_is_the_site_made_by_one(
     tmp_path: Path, game: str, monkeypatch: pytest.MonkeyPatch
@@ -320,6 +324,7 @@ def test_a_game_moved_on_is_not_made_elsewhere(tmp_path: Path) -> None:
     assert pages.made_elsewhere([1, 2]) is None
 
 
+@pytest.mark.seconds
 @pytest.mark.parametrize("command", ["report", "site"])
 def test_a_view_gone_from_the_game_is_named_not_a_traceback(
     tmp_path: Path, command: str, monkeypatch: pytest.MonkeyPatch

@@ -579,6 +579,7 @@ def _check_round_trip(data: Any, dumped: str) -> None:
         assert 1 <= loaded.lines[path] <= line_count
 
 
+@pytest.mark.seconds
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(_nested(10), st.booleans())
 def test_dumped_plain_data_round_trips(data: Any, flow: bool) -> None:
@@ -660,6 +661,7 @@ ESCAPISH = st.lists(
 ).map("".join)
 
 
+@pytest.mark.seconds
 @settings(max_examples=300, deadline=None)
 @given(ESCAPISH)
 def test_escape_heavy_text_loads_or_refuses(text: str) -> None:

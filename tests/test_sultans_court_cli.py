@@ -159,6 +159,7 @@ def test_the_form_filled_in_is_a_valid_order(court: Table) -> None:
     assert result.output == f"{path}: accepted (bob, turn 1)\n"
 
 
+@pytest.mark.seconds
 def test_a_whole_game_by_signed_orders(court: Table) -> None:
     for _ in range(60):
         if court.status()["over"]:

@@ -122,6 +122,7 @@ def play(seed: int, **given: Any) -> tuple[dict[str, Any], Counter[str]]:
     return state, seen
 
 
+@pytest.mark.seconds
 def test_bot_games_end_and_reach_every_phase() -> None:
     totals = Counter[str]()
     for seed in range(30):

@@ -25,6 +25,9 @@ from tests.ssh import make_key
 from tests.test_engine_runtime import installed_command
 from tests.wheels import unpacked_wheel
 
+# a game's package built and installed (`make quick` leaves it out)
+pytestmark = pytest.mark.seconds
+
 PACKAGE = Path(__file__).parent / "thirdparty"
 
 

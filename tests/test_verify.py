@@ -216,6 +216,7 @@ def first_file(data: dict[str, Any], pattern: str) -> str:
     return next(f["path"] for f in data["files"] if re.fullmatch(pattern, f["path"]))
 
 
+@pytest.mark.seconds
 @pytest.mark.parametrize(
     ("kind", "pattern"),
     [

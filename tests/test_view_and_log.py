@@ -108,6 +108,7 @@ def test_log_text_of_a_start_player_chosen_in_the_setup(tmp_path: Path) -> None:
     assert ", start_player bob\n" in result.output
 
 
+@pytest.mark.seconds
 def test_log_text_of_a_whole_sultan_demo(tmp_path: Path) -> None:
     result = run("demo", "sultan", "--players", 3, "--seed", 42, "--dir", tmp_path / "d")
     assert result.exit_code == 0, result.output
@@ -202,6 +203,7 @@ def test_log_text_of_a_court_game_keeps_hidden_cards_hidden(tmp_path: Path) -> N
     assert "\nseed: " not in text and "salt" not in text and "result" not in text
 
 
+@pytest.mark.seconds
 def test_log_text_of_a_finished_court_game(tmp_path: Path) -> None:
     result = run("demo", "sultans_court", "--seed", 3, "--dir", tmp_path / "d")
     assert result.exit_code == 0, result.output

@@ -439,6 +439,7 @@ def _voted_by_mail(root: Path, voter: str, message_id: str) -> Table:
     return table
 
 
+@pytest.mark.seconds
 def test_who_voted_by_mail_does_not_show_in_the_record(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

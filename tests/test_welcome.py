@@ -163,6 +163,7 @@ def test_the_welcome_brings_the_players_guide_in_the_players_language(
         assert name in " ".join(text(mail).split())
 
 
+@pytest.mark.seconds
 @pytest.mark.parametrize("game", ["sultan", "sultans_court"])
 def test_the_welcomes_text_shows_the_rules_without_markdowns_marks(
     tmp_path: Path, config: Path, game: str
@@ -270,6 +271,7 @@ def test_a_bad_time_zone_is_refused_with_its_line(tmp_path: Path) -> None:
     assert not (tmp_path / "game").exists()
 
 
+@pytest.mark.seconds
 def test_the_welcome_shows_nothing_of_the_seed_or_the_others_addresses(
     tmp_path: Path, config: Path
 ) -> None:
@@ -331,6 +333,7 @@ def test_a_reminder_says_how_to_answer_in_the_players_zone(
         assert zone in words.split("The deadline for turn 1:")[1]
 
 
+@pytest.mark.seconds
 @pytest.mark.parametrize("game", ["sultan", "sultans_court"])
 def test_a_report_that_asks_for_an_order_names_its_order_page(
     tmp_path: Path, config: Path, game: str

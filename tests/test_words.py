@@ -60,12 +60,14 @@ def codes_made(folder: Path) -> Iterator[tuple[Path, str]]:
                 yield path, str(first.value)
 
 
+@pytest.mark.seconds
 def test_codes_are_found_where_they_are_made() -> None:
     """The scan below sees the codes it must check (a scan that finds none checks nothing)."""
     found = {code for _, code in codes_made(ROOT / "adjudicator")}
     assert {"wrong-game", "bad-signature", "doctor-missing", "mail-too-large"} <= found
 
 
+@pytest.mark.seconds
 def test_every_code_the_adjudicator_makes_has_its_words() -> None:
     known = set(common_texts())
     missing = [
