@@ -4,6 +4,7 @@ as the standard library's own header registry does."""
 from __future__ import annotations
 
 import email.policy
+import pickle
 from email.headerregistry import HeaderRegistry
 from email.parser import BytesParser
 from email.policy import EmailPolicy
@@ -58,3 +59,17 @@ def test_mail_reads_and_writes_as_with_the_standard_registry(path: Path) -> None
 def _standard(policy: EmailPolicy) -> EmailPolicy:
     made: EmailPolicy = policy.clone(header_factory=HeaderRegistry())
     return made
+
+
+@pytest.mark.parametrize("name", sorted(POLICIES))
+def test_a_policy_and_its_mail_pickle_after_headers_were_made(name: str) -> None:
+    policy = POLICIES[name]
+    message = BytesParser(policy=policy).parsebytes(
+        b"From: a@b.example\r\nTo: c@d.example\r\nSubject: hi\r\n\r\nbody\r\n"
+    )
+    assert str(message["Subject"]) == "hi"  # classes made: the registry holds them now
+    again = pickle.loads(pickle.dumps(message))
+    assert again.as_bytes() == message.as_bytes()
+    assert str(again["To"].addresses[0]) == "c@d.example"
+    copy = pickle.loads(pickle.dumps(policy))
+    assert copy.header_factory["Subject"]("Subject", "x") == "x"

@@ -29,6 +29,11 @@ class HeaderClasses(HeaderRegistry):
             made = self._made[kind] = super().__getitem__(name)
         return made
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What a pickle of a policy (and of a message, which holds its policy) keeps: the
+        registry without the classes made, which pickle cannot name; they are made again."""
+        return {**self.__dict__, "_made": {}}
+
 
 DEFAULT_POLICY = policy.default.clone(header_factory=HeaderClasses())
 """The standard library's default policy, with :class:`HeaderClasses`."""
