@@ -150,6 +150,11 @@ def test_a_zone_this_machine_does_not_know_is_named_not_a_traceback(
         assert (moved.exit_code, moved.output) == (0, f"deadline: 2026-11-26 12:00 UTC {unknown}\n")
         moved = gm("extend", "--by", "1h")
         assert (moved.exit_code, moved.output) == (0, f"deadline: 2026-11-26 13:00 UTC {unknown}\n")
+        named = gm("extend", "--to", "2026-11-27 12:00 Asia/Tokyo")  # named, and unknown here
+        assert named.exit_code == 2, named.output
+        assert "unknown time zone 'Asia/Tokyo'" in named.output, named.output
+        assert "pip install tzdata" in named.output, named.output
+        assert table.status()["deadline"] == "2026-11-26T13:00:00+00:00"  # nothing moved
         assert gm("pause").exit_code == 0
         resumed = gm("resume")
         assert resumed.exit_code == 0 and unknown in resumed.output, resumed.output

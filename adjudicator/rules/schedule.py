@@ -84,7 +84,11 @@ def zone(name: str | None) -> ZoneInfo:
     try:
         return ZoneInfo(name or "UTC")
     except (ZoneInfoNotFoundError, ValueError):
-        raise ScheduleError(f"unknown time zone {name!r}") from None
+        raise ScheduleError(
+            f"unknown time zone {name!r}: write an IANA time zone name, such as Europe/Berlin; "
+            "one that this machine's time zone data lacks is unknown here too (install or update "
+            "the system's tzdata, or pip install tzdata)"
+        ) from None
 
 
 class ZoneUnknownHere(AdjudicatorError):
