@@ -86,9 +86,14 @@ def zone(name: str | None) -> ZoneInfo:
     except (ZoneInfoNotFoundError, ValueError):
         raise ScheduleError(
             f"unknown time zone {name!r}: write an IANA time zone name, such as Europe/Berlin; "
-            "one that this machine's time zone data lacks is unknown here too (install or update "
-            "the system's tzdata, or pip install tzdata)"
+            f"one that this machine's time zone data lacks is unknown here too ({GET_ZONES})"
         ) from None
+
+
+GET_ZONES = (
+    "install or update the system's time zone data (tzdata), or Python's: pip install tzdata"
+)
+"""How to get a zone this machine's time zone data lacks."""
 
 
 class ZoneUnknownHere(AdjudicatorError):
@@ -106,8 +111,7 @@ def known_here(name: str, whose: str = "the game's") -> ZoneInfo:
         return zone(name)
     except ScheduleError:
         raise ZoneUnknownHere(
-            f"{whose} time zone {name!r} is not in this machine's time zone data: install or "
-            "update the system's (tzdata), or Python's (pip install tzdata)"
+            f"{whose} time zone {name!r} is not in this machine's time zone data: {GET_ZONES}"
         ) from None
 
 
