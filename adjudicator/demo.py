@@ -46,9 +46,11 @@ def run(
     echo: Callable[[str], None],
     lang: str = DEFAULT,
     options: dict[str, object] | None = None,
+    site: bool = True,
 ) -> Path:
     """Play the demo game, every reader speaking ``lang``, with the game's ``options`` (as a
-    setup file gives them); returns the game directory."""
+    setup file gives them), and write its static site unless ``site`` is False; returns the
+    game directory."""
     game = load_game(game_name)
     count = players if players is not None else max(game.min_players, min(4, game.max_players))
     if not game.min_players <= count <= game.max_players:
@@ -131,8 +133,11 @@ def run(
         f"each turn opened; {last + 1}: the final reports)"
     )
     echo(f"html:    adjudicator report {gamedir} --player NAME --format html (with pictures)")
-    site_write(gamedir, directory / "site")
-    echo(f"viewer:  {directory / 'site' / 'index.html'} (a static site of the whole game)")
+    if site:
+        site_write(gamedir, directory / "site")
+        echo(f"viewer:  {directory / 'site' / 'index.html'} (a static site of the whole game)")
+    else:
+        echo(f"viewer:  none made (--no-site); adjudicator site {gamedir} -o DIR makes it")
     echo(f"record:  adjudicator log {gamedir} (--json for the JSON)")
     echo(
         f"seed:    {game_seed} (--seed {seed} as {MIN_SEED_DIGITS} hex digits; a demo's seed is "

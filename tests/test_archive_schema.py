@@ -20,7 +20,7 @@ import pytest
 
 from adjudicator.rules import digests
 from adjudicator.store import journal
-from tests.helpers import Table, run
+from tests.helpers import DEMO_NO_SITE, Table, run
 from tests.tools import require_tool
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
@@ -55,7 +55,7 @@ def named(data: dict[str, Any]) -> dict[str, str]:
 def finished(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """A finished demo game (seed 7, three players): its full and its public archive."""
     root = tmp_path_factory.mktemp("demo")
-    result = run("demo", "sultan", "--players", "3", "--seed", "7", "--dir", root)
+    result = run(*DEMO_NO_SITE, "sultan", "--players", "3", "--seed", "7", "--dir", root)
     assert result.exit_code == 0, result.output
     return {
         "root": root,

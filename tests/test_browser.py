@@ -15,7 +15,7 @@ import pytest
 from adjudicator.engine import open_game
 from adjudicator.store.registry import game_names
 from tests.browser import Browser
-from tests.helpers import Table, run
+from tests.helpers import DEMO_NO_SITE, Table, run
 
 pytestmark = pytest.mark.slow  # a real Chromium (`make quick` leaves it out)
 
@@ -83,7 +83,7 @@ def test_the_final_report_in_another_language(
     browser: Browser, tmp_path: Path, game: str, lang: str
 ) -> None:
     folder = tmp_path / "demo"
-    result = run("demo", game, "--seed", "3", "--dir", folder, "--lang", lang)
+    result = run(*DEMO_NO_SITE, game, "--seed", "3", "--dir", folder, "--lang", lang)
     assert result.exit_code == 0, result.output
     page = tmp_path / "final.html"
     report = run("report", folder / "game", "--public", "--format", "html")
@@ -95,7 +95,7 @@ def test_the_final_report_in_another_language(
 @pytest.mark.parametrize("game", sorted(game_names()))
 def test_the_site_in_chromium(browser: Browser, tmp_path: Path, game: str) -> None:
     folder = tmp_path / "demo"
-    assert run("demo", game, "--seed", "4", "--dir", folder).exit_code == 0
+    assert run(*DEMO_NO_SITE, game, "--seed", "4", "--dir", folder).exit_code == 0
     site = tmp_path / "site"
     result = run("site", folder / "game", "-o", site)
     assert result.exit_code == 0, result.output

@@ -12,7 +12,7 @@ import pytest
 from filelock import FileLock
 
 from adjudicator.store import gamedir as store
-from tests.helpers import Table, run
+from tests.helpers import DEMO_NO_SITE, Table, run
 
 
 def test_a_locked_game_refuses_with_exit_4_and_changes_nothing(
@@ -106,7 +106,8 @@ def test_the_court_demo_prints_its_final_table_and_where_the_game_is(tmp_path: P
 @pytest.mark.seconds
 def test_status_of_a_finished_game_names_its_last_turn(tmp_path: Path) -> None:
     """The final reports open no turn: status says the game is over after the last one."""
-    assert run("demo", "sultan", "--players", 2, "--seed", 1, "--dir", tmp_path).exit_code == 0
+    played = run(*DEMO_NO_SITE, "sultan", "--players", 2, "--seed", 1, "--dir", tmp_path)
+    assert played.exit_code == 0, played.output
     result = run("status", tmp_path / "game")
     assert result.exit_code == 0
     assert result.output == "demo-sultan-1 (sultan): the game is over after turn 24\n"

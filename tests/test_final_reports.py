@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from adjudicator.present import rendered
-from tests.helpers import run
+from tests.helpers import DEMO_NO_SITE, run
 
 
 def revealed(report: str, word: str) -> dict[str, list[str]]:
@@ -33,7 +33,7 @@ def revealed(report: str, word: str) -> dict[str, list[str]]:
 def test_the_final_reports_reveal_every_order_of_the_record(
     tmp_path: Path, game: str, word: str
 ) -> None:
-    result = run("demo", game, "--players", "4", "--seed", "7", "--dir", tmp_path / "demo")
+    result = run(*DEMO_NO_SITE, game, "--players", "4", "--seed", "7", "--dir", tmp_path / "demo")
     assert result.exit_code == 0, result.output
     gamedir = tmp_path / "demo" / "game"
     record = json.loads(run("log", gamedir, "--json").output)
@@ -52,7 +52,7 @@ def test_a_tie_on_points_says_the_most_jewels_won(tmp_path: Path) -> None:
     """bob and alice both score 59 in this game; bob wins on jewels, 17 to 16 (docs/rulings.md S9),
     and the final table says why, in every language and in HTML."""
     options = ["--option", "placement=sequential", "--option", "screens=false"]
-    result = run("demo", "sultan", "--players", 2, *options, "--dir", tmp_path / "d")
+    result = run(*DEMO_NO_SITE, "sultan", "--players", 2, *options, "--dir", tmp_path / "d")
     assert result.exit_code == 0, result.output
     assert "1      bob" in result.output and "59  WINNER" in result.output
     said = "Equal totals (59 points): the player with the most jewels wins (RULINGS S9); jewels: "

@@ -15,7 +15,7 @@ import pytest
 from adjudicator.present import pictures_sultan, pictures_sultans_court, site
 from adjudicator.present.pictures import drawer
 from adjudicator.store.registry import load_game
-from tests.helpers import run
+from tests.helpers import DEMO_NO_SITE, run
 
 
 def test_the_built_in_games_name_their_pictures() -> None:
@@ -81,7 +81,7 @@ def _forget_pictures() -> None:
 def test_a_site_draws_each_picture_once_for_what_it_shows(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    result = run("demo", "sultan", "--players", "3", "--dir", tmp_path / "demo")
+    result = run(*DEMO_NO_SITE, "sultan", "--players", "3", "--dir", tmp_path / "demo")
     assert result.exit_code == 0, result.output
     gamedir = tmp_path / "demo" / "game"
     _forget_pictures()
@@ -119,7 +119,7 @@ def test_a_picture_is_drawn_from_its_entries_alone() -> None:
 def test_the_courts_pictures_are_drawn_from_their_entries_alone(tmp_path: Path, name: str) -> None:
     """Each picture of At the Sultan's Court, drawn from the entries it names, is the picture
     drawn from the whole view, for every view of a game: what it reads is what it is kept by."""
-    result = run("demo", "sultans_court", "--seed", "2", "--dir", tmp_path / "demo")
+    result = run(*DEMO_NO_SITE, "sultans_court", "--seed", "2", "--dir", tmp_path / "demo")
     assert result.exit_code == 0, result.output
     picture = getattr(pictures_sultans_court, name)
     picture.from_text.cache_clear()

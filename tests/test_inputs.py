@@ -26,7 +26,7 @@ from adjudicator.rules import schedule
 from adjudicator.rules.rng import Rng
 from adjudicator.signing.sshsig import looks_armored
 from adjudicator.store.registry import game_names, load_game
-from tests.helpers import Table, bot_round, run
+from tests.helpers import DEMO_NO_SITE, Table, bot_round, run
 from tests.ssh import make_key
 
 TIMEOUT = 30
@@ -666,7 +666,7 @@ def test_a_drawn_seed_has_128_bits(tmp_path: Path) -> None:
 
 @pytest.mark.seconds
 def test_the_demo_seed_is_public_and_says_so(tmp_path: Path) -> None:
-    result = run("demo", "sultan", "--players", "3", "--seed", "7", "--dir", tmp_path / "d")
+    result = run(*DEMO_NO_SITE, "sultan", "--players", "3", "--seed", "7", "--dir", tmp_path / "d")
     assert result.exit_code == 0, result.output
     seed = "00000000000000000000000000000007"
     assert json.loads((tmp_path / "d" / "game" / "game.json").read_text())["seed"] == seed

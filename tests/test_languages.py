@@ -19,7 +19,7 @@ from adjudicator.present.reports import render_final, render_view
 from adjudicator.present.words import say
 from adjudicator.rules.contract import msg
 from adjudicator.rules.lang import LANGUAGES
-from tests.helpers import Table, run
+from tests.helpers import DEMO_NO_SITE, Table, run
 
 GLOSSARY = Path(__file__).resolve().parent.parent / "docs" / "glossary.md"
 
@@ -183,7 +183,8 @@ def test_the_colour_names_are_the_glossarys() -> None:
 @pytest.mark.seconds
 def test_demo_plays_in_a_language(tmp_path: Path) -> None:
     folder = tmp_path / "demo"
-    result = run("demo", "sultan", "--players", "3", "--seed", "5", "--dir", folder, "--lang", "nl")
+    arguments = ["--players", "3", "--seed", "5", "--dir", folder, "--lang", "nl"]
+    result = run(*DEMO_NO_SITE, "sultan", *arguments)
     assert result.exit_code == 0, result.output
     handle = open_game.OpenGame(folder / "game")
     final = queries.stored_view(handle, "public")

@@ -14,7 +14,7 @@ from adjudicator.demo import demo_seed
 from adjudicator.games.sultan import GAME
 from adjudicator.rules.schema import order_schema
 from adjudicator.store.registry import game_names, load_game
-from tests.helpers import Table, run
+from tests.helpers import DEMO_NO_SITE, Table, run
 
 RECORD_SCHEMA = Path(__file__).parent.parent / "docs" / "schemas" / "sultan-record.schema.json"
 
@@ -56,7 +56,7 @@ def test_every_game_has_its_schemas(name: str, tmp_path: Path) -> None:
     jsonschema.Draft7Validator.check_schema(json.loads(result.output))
     schema = json.loads(RECORD_SCHEMA.with_name(f"{name}-record.schema.json").read_text())
     jsonschema.Draft7Validator.check_schema(schema)
-    assert run("demo", name, "--seed", 5, "--dir", tmp_path / "d").exit_code == 0
+    assert run(*DEMO_NO_SITE, name, "--seed", 5, "--dir", tmp_path / "d").exit_code == 0
     record = json.loads(run("log", tmp_path / "d" / "game", "--json").output)
     assert record["game"] == name and record["over"] is True
     assert [e.message for e in jsonschema.Draft7Validator(schema).iter_errors(record)] == []
@@ -74,7 +74,9 @@ def record_validator() -> jsonschema.Draft7Validator:
 def test_records_of_demo_games_fit_the_schema(
     tmp_path: Path, players: int, record_validator: jsonschema.Draft7Validator
 ) -> None:
-    result = run("demo", "sultan", "--players", players, "--seed", 3, "--dir", tmp_path / "d")
+    result = run(
+        *DEMO_NO_SITE, "sultan", "--players", players, "--seed", 3, "--dir", tmp_path / "d"
+    )
     assert result.exit_code == 0, result.output
     record = json.loads(run("log", tmp_path / "d" / "game", "--json").output)
     errors = [e.message for e in record_validator.iter_errors(record)]
@@ -146,7 +148,7 @@ def court_demos(tmp_path_factory: pytest.TempPathFactory) -> dict[int, dict[str,
     records = {}
     for seed in COURT_SEEDS:
         folder = tmp_path_factory.mktemp(f"court{seed}")
-        result = run("demo", "sultans_court", "--seed", str(seed), "--dir", folder / "d")
+        result = run(*DEMO_NO_SITE, "sultans_court", "--seed", str(seed), "--dir", folder / "d")
         assert result.exit_code == 0, result.output
         records[seed] = court_log(folder / "d" / "game")
     return records

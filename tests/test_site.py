@@ -19,7 +19,7 @@ from urllib.parse import unquote
 import pytest
 
 from adjudicator.store.registry import game_names
-from tests.helpers import Table, run
+from tests.helpers import DEMO_NO_SITE, Table, run
 from tests.test_html_reports import PNG, check_page
 
 GAMES = sorted(game_names())
@@ -110,6 +110,7 @@ def test_the_site_of_a_finished_game_shows_everything(tmp_path: Path, game: str)
     result = run("site", gamedir, "-o", out)
     assert result.exit_code == 0, result.output
     files = check_site(out)
+    assert site_files(tmp_path / "demo" / "site") == files  # the demo's own site is this one
     turns = len([name for name in files if re.fullmatch(r"turn-\d{4}\.html", name)])
     assert turns > 1
     for reader in [*(f"player-{p}" for p in players), "gm"]:
@@ -128,9 +129,13 @@ def test_the_site_of_a_finished_game_shows_everything(tmp_path: Path, game: str)
 
 @pytest.mark.seconds
 def test_the_site_in_the_games_language(tmp_path: Path) -> None:
-    result = run("demo", "sultan", "--players", "2", "--dir", tmp_path / "d", "--lang", "de")
+    result = run(*DEMO_NO_SITE, "sultan", "--players", "2", "--dir", tmp_path / "d", "--lang", "de")
     assert result.exit_code == 0, result.output
-    assert run("site", tmp_path / "d" / "game", "-o", tmp_path / "site").exit_code == 0
+    gamedir = tmp_path / "d" / "game"
+    said = f"viewer:  none made (--no-site); adjudicator site {gamedir} -o DIR makes it"
+    assert said in result.output.splitlines()
+    assert not (tmp_path / "d" / "site").exists()
+    assert run("site", gamedir, "-o", tmp_path / "site").exit_code == 0
     index = (tmp_path / "site" / "index.html").read_text()
     assert '<html lang="de">' in index and "Spieler:" in index and "Zug 1" in index
 
@@ -200,8 +205,7 @@ def test_the_site_has_the_rules_in_every_language_linked_from_every_page(tmp_pat
 
     result = run("demo", "sultan", "--players", "2", "--dir", tmp_path / "d", "--lang", "nl")
     assert result.exit_code == 0, result.output
-    assert run("site", tmp_path / "d" / "game", "-o", tmp_path / "site").exit_code == 0
-    files = check_site(tmp_path / "site")
+    files = check_site(tmp_path / "d" / "site")  # the demo's own
     game = load_game("sultan")
     for lang in ("en", "de", "nl", "fr"):
         page = files[f"rules.{lang}.html"].decode("utf-8")

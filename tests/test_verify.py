@@ -21,7 +21,9 @@ ARCHIVES: dict[tuple[str, int, int, str], Path] = {}
 
 def demo_game(tmp: Path, game: str, players: int, seed: int, **options: Any) -> Path:
     """A finished bot game played through the signed-order path; its game directory."""
-    return demo.run(game, players, seed, tmp / "demo", lambda _line: None, options=options)
+    return demo.run(
+        game, players, seed, tmp / "demo", lambda _line: None, options=options, site=False
+    )
 
 
 def archive(gamedir: Path, out: Path, *flags: str) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from adjudicator.engine import open_game
 from adjudicator.present.reports import render
 from adjudicator.store.gamedir import GameDir
 from tests.hashes import found
-from tests.helpers import Table, run
+from tests.helpers import DEMO_NO_SITE, Table, run
 
 
 @pytest.mark.parametrize("game, players", [("sultan", 3), ("sultans_court", 4)])
@@ -110,7 +110,7 @@ def test_log_text_of_a_start_player_chosen_in_the_setup(tmp_path: Path) -> None:
 
 @pytest.mark.seconds
 def test_log_text_of_a_whole_sultan_demo(tmp_path: Path) -> None:
-    result = run("demo", "sultan", "--players", 3, "--seed", 42, "--dir", tmp_path / "d")
+    result = run(*DEMO_NO_SITE, "sultan", "--players", 3, "--seed", 42, "--dir", tmp_path / "d")
     assert result.exit_code == 0, result.output
     result = run("log", tmp_path / "d" / "game")
     assert result.exit_code == 0, result.output
@@ -205,7 +205,7 @@ def test_log_text_of_a_court_game_keeps_hidden_cards_hidden(tmp_path: Path) -> N
 
 @pytest.mark.seconds
 def test_log_text_of_a_finished_court_game(tmp_path: Path) -> None:
-    result = run("demo", "sultans_court", "--seed", 3, "--dir", tmp_path / "d")
+    result = run(*DEMO_NO_SITE, "sultans_court", "--seed", 3, "--dir", tmp_path / "d")
     assert result.exit_code == 0, result.output
     result = run("log", tmp_path / "d" / "game")
     assert result.exit_code == 0, result.output

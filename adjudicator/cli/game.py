@@ -226,6 +226,12 @@ def _doctor_one(gamedir: Path, prefix: str) -> bool:
     metavar="KEY=VALUE",
     help="A game option, VALUE read as a setup file reads it (docs/setup-file.md); repeatable.",
 )
+@click.option(
+    "--site/--no-site",
+    default=True,
+    show_default=True,
+    help="Write the game's static site into DIR/site (about a quarter of the demo's time).",
+)
 def demo(
     game: str,
     players: int | None,
@@ -233,6 +239,7 @@ def demo(
     directory: Path | None,
     lang: str,
     options: tuple[str, ...],
+    site: bool,
 ) -> None:
     """Play a whole game with bots through signed order files; print the final table.
 
@@ -248,4 +255,4 @@ def demo(
     from adjudicator import demo as demo_module
 
     given = demo_module.read_options(options)
-    demo_module.run(game, players, seed, directory, echo, lang, options=given)
+    demo_module.run(game, players, seed, directory, echo, lang, options=given, site=site)
