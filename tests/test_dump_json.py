@@ -77,7 +77,7 @@ def test_what_json_cannot_write_fails_as_it_does():
 
 @pytest.mark.seconds
 def test_a_whole_games_files_are_those_json_writes(tmp_path: Path):
-    demo.run("sultan", 2, 3, tmp_path, lambda _line: None)
+    demo.run("sultan", 2, 3, tmp_path, lambda _line: None, site=False)
     files = sorted((tmp_path / "game" / "turns").glob("*/**/*.json"))
     large = [path for path in files if path.stat().st_size >= _LARGE]
     assert len(large) > 20, "the game's views are large enough to take the other layout"

@@ -55,7 +55,7 @@ def loaded(
 def games(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     tmp = tmp_path_factory.mktemp("games")
     return {
-        name: demo.run(name, None, 1, tmp / name, lambda _line: None)
+        name: demo.run(name, None, 1, tmp / name, lambda _line: None, site=False)
         for name in ("sultan", "sultans_court")
     }
 

@@ -462,7 +462,7 @@ def test_a_ctrl_c_python_would_lose_ends_a_site_before_its_next_turn(tmp_path: P
 
     from adjudicator import demo
 
-    game = demo.run("sultan", 2, 1, tmp_path / "d", lambda _line: None)
+    game = demo.run("sultan", 2, 1, tmp_path / "d", lambda _line: None, site=False)
     command = [sys.executable, "-c", SWALLOWED, "drawn", "site", str(game), "-o", "out"]
     done = subprocess.run(command, capture_output=True, cwd=tmp_path, timeout=120)
     assert b"Exception ignored" in done.stderr, done.stderr

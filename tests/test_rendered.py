@@ -24,7 +24,9 @@ GAMES = {"sultan": "de", "sultans_court": "fr"}
 def games(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     tmp = tmp_path_factory.mktemp("games")
     return {
-        f"{name}-{lang}": demo.run(name, None, 3, tmp / f"{name}-{lang}", lambda _: None, lang)
+        f"{name}-{lang}": demo.run(
+            name, None, 3, tmp / f"{name}-{lang}", lambda _: None, lang, site=False
+        )
         for name, lang in GAMES.items()
     }
 

@@ -268,7 +268,7 @@ def test_a_site_made_by_several_processes_is_the_site_made_by_one(
     from adjudicator import demo
     from adjudicator.present import site
 
-    gamedir = demo.run(game, None, 2, tmp_path / "d", lambda _line: None)
+    gamedir = demo.run(game, None, 2, tmp_path / "d", lambda _line: None, site=False)
     runs = made_turns(monkeypatch)
     monkeypatch.setattr(site, "PARALLEL", 10**9)
     alone = site.build(gamedir)
@@ -338,7 +338,7 @@ def test_a_view_gone_from_the_game_is_named_not_a_traceback(
     from adjudicator import demo
     from adjudicator.present import site
 
-    gamedir = demo.run("sultan", 3, 2, tmp_path / "d", lambda _line: None)
+    gamedir = demo.run("sultan", 3, 2, tmp_path / "d", lambda _line: None, site=False)
     gone = gamedir / "turns" / "0005" / "views" / "bob.json"
     gone.unlink()
     args = ["--player", "bob", "--turn", "5"] if command == "report" else ["-o", tmp_path / "s"]
@@ -377,7 +377,7 @@ def test_ctrl_c_stops_a_site_made_by_several_processes_at_once(
     pressed once, it says nothing of the other processes."""
     from adjudicator import demo
 
-    gamedir = demo.run("sultan", 3, 2, tmp_path / "d", lambda _line: None)
+    gamedir = demo.run("sultan", 3, 2, tmp_path / "d", lambda _line: None, site=False)
     out = tmp_path / "s"
     process = subprocess.Popen(
         [sys.executable, "-c", SLOW_SITE, str(gamedir), "-o", str(out)],

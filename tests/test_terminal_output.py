@@ -20,7 +20,9 @@ ERASE = "\x1b[2K\r"
 def archived(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tmp = tmp_path_factory.mktemp("term")
     options = {"max_rounds": 1}
-    gamedir = demo.run("sultans_court", 4, 5, tmp / "d", lambda _l: None, options=options)
+    gamedir = demo.run(
+        "sultans_court", 4, 5, tmp / "d", lambda _l: None, options=options, site=False
+    )
     out = tmp / "a.json"
     assert run("archive", gamedir, "-o", out).exit_code == 0
     return out

@@ -28,7 +28,7 @@ def rechain(lines: list[str], start: int) -> list[str]:
 def game(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tmp = tmp_path_factory.mktemp("forge")
     options = {"max_rounds": 2}
-    return demo.run("sultans_court", 4, 8, tmp / "d", lambda _l: None, options=options)
+    return demo.run("sultans_court", 4, 8, tmp / "d", lambda _l: None, options=options, site=False)
 
 
 def archived(gamedir: Path, out: Path, *flags: str) -> dict[str, Any]:
