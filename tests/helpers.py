@@ -22,7 +22,7 @@ SEED = "3f9a2c7e5b1d4086a9e2f71c0b8d5e34"
 """The tests' setup seed: 32 hex digits, as the setup file asks (any fixed value will do)."""
 DEMO_NO_SITE = ("demo", "--no-site")
 """The demo command without its static site, for a test of the game a demo plays: the site's
-tests make it (a third to a half of a small demo's time)."""
+tests make it (the sites were over half the CPU time of the suite's demos)."""
 
 
 def bot_round(game: Any, state: Any, rng: Rng) -> Any:

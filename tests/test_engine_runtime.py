@@ -41,15 +41,20 @@ DEFAULT_OPTIONS = {
 }
 
 
-def demo_output(gamedir: Path, seed: int, last: int, game: str = "sultan") -> str:
+def demo_output(
+    gamedir: Path, seed: int, last: int, game: str = "sultan", site: bool = True
+) -> str:
     """What a demo with the default options prints after its final table; ``last``: the last
-    turn played."""
+    turn played; ``site``: played without ``--no-site``."""
+    viewer = f"{gamedir.parent / 'site' / 'index.html'} (a static site of the whole game)"
+    if not site:
+        viewer = f"none made (--no-site); adjudicator site {gamedir} -o DIR makes it"
     return (
         f"options: {DEFAULT_OPTIONS[game]} (each as --option KEY=VALUE gives it)\n"
         f"reports: adjudicator report {gamedir} --player NAME --turn N (turns 1 to {last}: as "
         f"each turn opened; {last + 1}: the final reports)\n"
         f"html:    adjudicator report {gamedir} --player NAME --format html (with pictures)\n"
-        f"viewer:  {gamedir.parent / 'site' / 'index.html'} (a static site of the whole game)\n"
+        f"viewer:  {viewer}\n"
         f"record:  adjudicator log {gamedir} (--json for the JSON)\n"
         f"seed:    {seed:032x} (--seed {seed} as 32 hex digits; a demo's seed is public, a real "
         "game draws its own and keeps it secret until the end)\n"
@@ -116,11 +121,15 @@ def test_status_of_a_finished_game_names_its_last_turn(tmp_path: Path) -> None:
 
 @pytest.mark.seconds
 def test_same_seed_same_demo(tmp_path: Path) -> None:
+    """The same seed plays the same game, also without its site (``--no-site``), which changes
+    only the line that says where the site is."""
     records = []
-    for name in ("one", "two"):
-        result = run("demo", "sultan", "--players", 3, "--seed", 42, "--dir", tmp_path / name)
+    for name, site in (("one", "--site"), ("two", "--no-site")):
+        result = run("demo", site, "sultan", "--players", 3, "--seed", 42, "--dir", tmp_path / name)
         assert result.exit_code == 0, result.output
-        assert result.output == SULTAN_42 + demo_output(tmp_path / name / "game", 42, 30)
+        made = site == "--site"
+        assert result.output == SULTAN_42 + demo_output(tmp_path / name / "game", 42, 30, site=made)
+        assert (tmp_path / name / "site" / "index.html").exists() is made
         record = json.loads(run("log", tmp_path / name / "game", "--json").output)
         assert set(record) >= {"salt", "commitment"}  # each game draws its own salt: left out
         records.append({k: v for k, v in record.items() if k not in ("salt", "commitment")})

@@ -148,7 +148,9 @@ def archives(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, An
     """A whole one-round game of At the Sultan's Court, archived full and public."""
     tmp = tmp_path_factory.mktemp("fuzz")
     options = {"max_rounds": 1}
-    gamedir = demo.run("sultans_court", 4, 3, tmp / "d", lambda _l: None, options=options)
+    gamedir = demo.run(
+        "sultans_court", 4, 3, tmp / "d", lambda _l: None, options=options, site=False
+    )
     found = {}
     for kind, flags in (("full", []), ("public", ["--public"])):
         out = tmp / f"{kind}.json"

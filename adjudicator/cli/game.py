@@ -230,7 +230,8 @@ def _doctor_one(gamedir: Path, prefix: str) -> bool:
     "--site/--no-site",
     default=True,
     show_default=True,
-    help="Write the game's static site into DIR/site (about a quarter of the demo's time).",
+    help="Write the game's static site into the demo's folder, as site/ (about a quarter of "
+    "the time of a 5-player demo).",
 )
 def demo(
     game: str,
