@@ -230,17 +230,25 @@ def game_problems(parsed: Parsed, game: Game, context: dict[str, Any], notes: bo
     schema found problems: a wrong type in one place must not hide a problem in another. What
     the schema said of a place, the game does not say again. A valid order gets the game's
     notes in ``parsed.notes`` (unless ``notes`` is False: the caller asks for them itself)."""
-    try:
-        found = game.validate(context, parsed.body())
-    except _UNTYPED:
-        if not parsed.schema:
-            raise
-        return  # the game needs a well-typed order; the schema's problems stand
-    for problem in found:
-        if not _said(problem, parsed.schema):
-            parsed.add(problem)
+    for problem in game_found(game, context, parsed.body(), parsed.schema):
+        parsed.add(problem)
     if parsed.ok and notes:
         parsed.notes = located_all(_notes(game, context, parsed.body()), parsed.loaded)
+
+
+def game_found(
+    game: Game, context: dict[str, Any], body: dict[str, Any], schema: list[Problem]
+) -> list[Problem]:
+    """What the game's ``validate`` finds in an order's ``body`` that the schema's problems
+    (``schema``) do not say already; nothing more when the game cannot judge an order the
+    schema found mistyped (its problems stand)."""
+    try:
+        found = game.validate(context, body)
+    except _UNTYPED:
+        if not schema:
+            raise
+        return []  # the game needs a well-typed order
+    return [problem for problem in found if not _said(problem, schema)]
 
 
 def _notes(game: Game, context: dict[str, Any], body: dict[str, Any]) -> list[Problem]:

@@ -5,7 +5,7 @@ order's envelope, the controls (each named by its key's path in the order file, 
 the values the form's context allows), and the reasons ``check`` gives for what the controls can
 make. Those reasons are not a second copy of the rules: every combination of a part's controls
 is judged here, when the page is made, by the game's own schema and ``validate`` (as ``check``
-judges an order, through :func:`adjudicator.engine.orders.game_problems`), and the page carries
+judges an order, through :func:`adjudicator.engine.orders.game_found`), and the page carries
 the reasons of the combinations that are refused, and the notes of those taken with notes, in
 the player's language. The choices each game offers are written here (``_SPECS``), as its form
 template writes its comments; a game without an entry gets no page.
@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from adjudicator.engine.orders import Parsed, game_problems, order_schema_problems
+from adjudicator.engine.orders import game_found, order_schema_problems
 from adjudicator.present.hashes import head_line
 from adjudicator.present.reports import report_environment
 from adjudicator.present.words import say
@@ -224,9 +224,8 @@ def _table(
                 )
         # the other keys as the page writes them with their controls left as they are
         # (empty): built once, only the part's own key built for each combination
-        order = {"id": meta["id"], "player": doc["reader"], "turn": doc["turn"]}
-        base = {**order, **build_body(spec.keys, above)}
-        rest = {k: v for k, v in base.items() if k != top}
+        envelope = {"id": meta["id"], "player": doc["reader"], "turn": doc["turn"]}
+        rest = {k: v for k, v in build_body(spec.keys, above).items() if k != top}
         own = [key for key in spec.keys if key["name"] == top]
         alike = row is not None and not any(key.get("fixed") for key in own)
         # each combination of values with their JSON texts, in the same order
@@ -240,8 +239,8 @@ def _table(
                 found, told, found_json = judged[memo]
             else:
                 chosen = {**above, **dict(zip(names, combination, strict=True))}
-                order = {**rest, **build_body(own, chosen)}
-                found, told = _judge(game, doc["context"], order, top, place, first)
+                body = {**rest, **build_body(own, chosen)}
+                found, told = _judge(game, doc["context"], envelope, body, top, place, first)
                 found_json = _found_json(found or told) if found or told else ""
                 judged[memo] = (found, told, found_json)
             # the JSON of the combination's key, as json.dumps(separators=(",", ":")) writes it
@@ -278,23 +277,29 @@ def _found_json(found: list[Problem]) -> str:
 def _judge(
     game: Game,
     context: dict[str, Any],
-    order: dict[str, Any],
+    envelope: dict[str, Any],
+    body: dict[str, Any],
     top: str,
     place: int | None,
     first: bool,
 ) -> tuple[list[Problem], list[Problem]]:
-    """What ``check`` says of ``order`` that belongs to the part at ``top`` (and, for the first
-    part, to the file as a whole): its problems, or else its notes (of the part's own row at
-    ``place``, not the rows above's)."""
+    """What ``check`` says of the order ``body`` (its ``envelope`` put before it) that belongs
+    to the part at ``top`` (and, for the first part, to the file as a whole): its problems, as
+    ``check`` finds them (the schema's, then the game's), or else its notes (of the part's own
+    row at ``place``, not the rows above's)."""
+    schema = order_schema_problems(game, {**envelope, **body})
     found = [
         problem
-        for problem in _problems(game, context, order)
+        for problem in (*schema, *game_found(game, context, body, schema))
         if (problem.path[:1] == (top,)) or (first and not problem.path)
     ]
     if found:
         return found, []
+    notes = getattr(game, "notes", None)  # optional in the contract
+    if notes is None:
+        return [], []
     mine = (top,) if place is None else (top, place)
-    return [], [n for n in _notes(game, context, order) if n.path[: len(mine)] == mine]
+    return [], [n for n in notes(context, body) if n.path[: len(mine)] == mine]
 
 
 def _for_page(
@@ -361,39 +366,6 @@ def _indices(problems: list[Problem], game: Game, lang: str, said: list[str]) ->
             said.append(text)
         indices.append(said.index(text))
     return indices
-
-
-def _notes(game: Game, context: dict[str, Any], order: dict[str, Any]) -> list[Problem]:
-    """What ``check`` notes of a good order (``Game.notes`` is optional)."""
-    notes = getattr(game, "notes", None)
-    if notes is None:
-        return []
-    body = {k: v for k, v in order.items() if k not in ("id", "player", "turn")}
-    return list(notes(context, body))
-
-
-class _Recording(Parsed):
-    """An order judged as ``check`` judges it, keeping each problem with its path (in
-    ``found``) and placing none on a line: the page has no lines, and reads ``found`` alone."""
-
-    def __init__(self, order: dict[str, Any], schema: list[Problem]) -> None:
-        super().__init__(raw=b"", loaded=None, data=order, schema=schema)
-        self.found: list[Problem] = list(schema)
-
-    @property
-    def ok(self) -> bool:
-        return not self.found
-
-    def add(self, problem: Problem) -> None:
-        self.found.append(problem)
-
-
-def _problems(game: Game, context: dict[str, Any], order: dict[str, Any]) -> list[Problem]:
-    """What ``check`` finds in ``order`` (as parsed from the page's text): the schema's
-    problems, then the game's, as :func:`game_problems` places them."""
-    parsed = _Recording(order, order_schema_problems(game, order))
-    game_problems(parsed, game, context, notes=False)  # _judge asks for the notes it shows
-    return parsed.found
 
 
 def build_body(keys: list[dict[str, Any]], chosen: dict[str, Value | None]) -> dict[str, Any]:
