@@ -81,3 +81,28 @@ def test_a_page_in_every_language_is_the_page_judged_afresh(
                 assert bool(pages) == bool(kept)  # the judging was kept and read again
                 found += pages
     assert found >= 2 * turns * len(LANGUAGES)
+
+
+class _Clearing:
+    """The Court, but its ``validate`` empties each order once it has judged it: a game must
+    not change what it is given, and ``check`` hands ``validate`` and ``notes`` each its own
+    order, so that one that does changes nothing that ``notes`` says."""
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._game, name)
+
+    def validate(self, context: Any, order: dict[str, Any]) -> Any:
+        found = self._game.validate(context, order)
+        order.clear()
+        return found
+
+
+def test_the_page_hands_validate_and_notes_each_its_own_order() -> None:
+    info, state = game_at(COURT, 0, 7)
+    doc = reader_view(COURT, info, state, NAMES[0])
+    page = render_order_page(COURT, info, doc, "en", "gm@x.org")
+    assert page is not None and "demand" in page  # its notes are of demands and trades
+    assert render_order_page(_Clearing(COURT), info, doc, "en", "gm@x.org") == page  # type: ignore[arg-type]

@@ -286,11 +286,12 @@ def _judge(
     """What ``check`` says of the order ``body`` (its ``envelope`` put before it) that belongs
     to the part at ``top`` (and, for the first part, to the file as a whole): its problems, as
     ``check`` finds them (the schema's, then the game's), or else its notes (of the part's own
-    row at ``place``, not the rows above's)."""
+    row at ``place``, not the rows above's). As ``check`` does, it hands ``validate`` its own
+    copy of the order, and ``notes`` another."""
     schema = order_schema_problems(game, {**envelope, **body})
     found = [
         problem
-        for problem in (*schema, *game_found(game, context, body, schema))
+        for problem in (*schema, *game_found(game, context, dict(body), schema))
         if (problem.path[:1] == (top,)) or (first and not problem.path)
     ]
     if found:
