@@ -1,6 +1,7 @@
 """A caller that renders the same order page in every language keeps what ``check`` said of its
 orders (``render_order_page(judged=...)``): each page is then the page whose every order was
-judged afresh."""
+judged afresh. And the page judges each order as ``check`` does, handing ``validate`` and
+``notes`` each its own copy of it."""
 
 from __future__ import annotations
 
