@@ -225,15 +225,15 @@ def sha256(data: bytes) -> str:
 _UNTYPED = (TypeError, ValueError, KeyError, AttributeError, IndexError)
 
 
-def game_problems(parsed: Parsed, game: Game, context: dict[str, Any], notes: bool = True) -> None:
+def game_problems(parsed: Parsed, game: Game, context: dict[str, Any]) -> None:
     """The game's own validation against the player's context, placed on lines, also when the
     schema found problems: a wrong type in one place must not hide a problem in another. What
     the schema said of a place, the game does not say again. A valid order gets the game's
-    notes in ``parsed.notes`` (unless ``notes`` is False: the caller asks for them itself)."""
+    notes in ``parsed.notes``."""
     for problem in game_found(game, context, parsed.body(), parsed.schema):
         parsed.add(problem)
-    if parsed.ok and notes:
-        parsed.notes = located_all(_notes(game, context, parsed.body()), parsed.loaded)
+    if parsed.ok:
+        parsed.notes = located_all(game_notes(game, context, parsed.body()), parsed.loaded)
 
 
 def game_found(
@@ -251,7 +251,7 @@ def game_found(
     return [problem for problem in found if not _said(problem, schema)]
 
 
-def _notes(game: Game, context: dict[str, Any], body: dict[str, Any]) -> list[Problem]:
+def game_notes(game: Game, context: dict[str, Any], body: dict[str, Any]) -> list[Problem]:
     """The game's notes on a valid order (``Game.notes`` is optional: a game may have none)."""
     notes = getattr(game, "notes", None)
     return list(notes(context, body)) if notes is not None else []

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from adjudicator.engine.orders import game_found, order_schema_problems
+from adjudicator.engine.orders import game_found, game_notes, order_schema_problems
 from adjudicator.present.hashes import head_line
 from adjudicator.present.reports import report_environment
 from adjudicator.present.words import say
@@ -296,11 +296,8 @@ def _judge(
     ]
     if found:
         return found, []
-    notes = getattr(game, "notes", None)  # optional in the contract
-    if notes is None:
-        return [], []
     mine = (top,) if place is None else (top, place)
-    return [], [n for n in notes(context, body) if n.path[: len(mine)] == mine]
+    return [], [n for n in game_notes(game, context, body) if n.path[: len(mine)] == mine]
 
 
 def _for_page(
