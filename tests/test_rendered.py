@@ -177,3 +177,28 @@ def test_a_form_of_a_finished_game_says_the_game_is_over(games: dict[str, Path])
     result = run("form", gamedir, "--player", "alice")
     assert result.exit_code == 4
     assert "is over; it takes no more orders" in result.output
+
+
+def test_no_environment_gains_a_global_once_a_template_is_loaded(
+    games: dict[str, Path],
+) -> None:
+    """Each template keeps a copy of its environment's globals, made as it is loaded
+    (adjudicator/present/catalogs.py): so every global must be set before the first template
+    is. Every environment this process has made, after HTML and text reports, forms and a mail
+    were rendered with it, still holds exactly the globals its templates hold."""
+    from adjudicator.present import mail, reports
+    from adjudicator.present.html import report_page
+    from adjudicator.rules.lang import LANGUAGES
+
+    for name, lang in GAMES.items():
+        gamedir = games[f"{name}-{lang}"]
+        for reader in ["alice", "gm", "public"]:
+            assert report_page(gamedir, reader, 2).html
+            assert rendered.report(gamedir, reader, 2, None, cache=False)
+        assert run("form", gamedir, "--player", "bob", "--turn", "2").output
+        assert mail.body("reminder.txt.j2", lang, game_id=name, turn="2", due="soon")
+    environments = [*reports._ENVIRONMENTS.values(), *map(mail._environment, LANGUAGES)]
+    loaded = [(env, t) for env in environments for t in env.cache.values()]  # type: ignore[union-attr]
+    assert len(loaded) > 20
+    for env, template in loaded:
+        assert dict(template.globals) == dict(env.globals), template.name
