@@ -224,12 +224,13 @@ class _Pages:
 
     def all_made(self, handle: Any) -> dict[str, bytes]:
         """The pages of every turn. A site of :data:`PARALLEL` pages or more is shared among
-        as many processes as the machine has processors (at most four): each makes a run of
-        turns (a turn's pictures are drawn once for all its readers), the others forked once
-        this one has made the first turn's pages (so they start with its templates compiled).
-        Made here alone where processes cannot be forked, or where this one runs threads
-        (forking them is unsafe); a run another process could not make is made here, which
-        then tells what is wrong (a file of the game gone, ...)."""
+        as many processes as the machine has processors (at most four): this one makes the
+        last turn's pages first (in a finished game the heaviest by far: its end), the others
+        are forked then (so they start with its templates compiled), and each makes an equal
+        run of the other turns (a turn's pictures are drawn once for all its readers). Made
+        here alone where processes cannot be forked, or where this one runs threads (forking
+        them is unsafe); a run another process could not make is made here, which then tells
+        what is wrong (a file of the game gone, ...)."""
         import multiprocessing
         import threading
         from concurrent.futures import ProcessPoolExecutor
@@ -240,14 +241,14 @@ class _Pages:
             return self.made(handle, turns)
         if "fork" not in multiprocessing.get_all_start_methods() or threading.active_count() > 1:
             return self.made(handle, turns)
-        size = len(turns)
+        files = self.made(handle, turns[-1:])
+        size = len(turns) - 1
         runs = [turns[k * size // count : (k + 1) * size // count] for k in range(count)]
-        files = self.made(handle, runs[0][:1])
         pool = ProcessPoolExecutor(count - 1, multiprocessing.get_context("fork"), _on_interrupt)
         try:
             with _interrupts_held():  # a Ctrl-C now waits until each process can take it
                 others = [pool.submit(self.made_elsewhere, run) for run in runs[1:]]
-            files.update(self.made(handle, runs[0][1:]))  # the rest of this one's meanwhile
+            files.update(self.made(handle, runs[0]))  # this one's meanwhile
             for run, other in zip(runs[1:], others, strict=True):
                 try:
                     made = other.result()
