@@ -179,15 +179,20 @@ def test_a_form_of_a_finished_game_says_the_game_is_over(games: dict[str, Path])
     assert "is over; it takes no more orders" in result.output
 
 
+@pytest.mark.seconds
 def test_no_environment_gains_a_global_once_a_template_is_loaded(
     games: dict[str, Path],
 ) -> None:
     """Each template keeps a copy of its environment's globals, made as it is loaded
     (adjudicator/present/catalogs.py): so every global must be set before the first template
-    is. Every environment this process has made, after HTML and text reports, forms and a mail
-    were rendered with it, still holds exactly the globals its templates hold."""
-    from adjudicator.present import mail, reports
+    is. Every environment this process has made, after HTML and text reports, forms, an order
+    page, a site and a mail were rendered with it, still holds exactly the globals its
+    templates hold."""
+    from adjudicator.engine.open_game import OpenGame
+    from adjudicator.engine.queries import stored_view
+    from adjudicator.present import mail, reports, site
     from adjudicator.present.html import report_page
+    from adjudicator.present.order_page import render_order_page
     from adjudicator.rules.lang import LANGUAGES
 
     for name, lang in GAMES.items():
@@ -196,6 +201,10 @@ def test_no_environment_gains_a_global_once_a_template_is_loaded(
             assert report_page(gamedir, reader, 2).html
             assert rendered.report(gamedir, reader, 2, None, cache=False)
         assert run("form", gamedir, "--player", "bob", "--turn", "2").output
+        handle = OpenGame(gamedir)
+        owing = [doc for p in handle.players if "to_do" in (doc := stored_view(handle, p, 2))]
+        assert render_order_page(handle.game, handle.meta, owing[0], lang, "gm@example.org")
+        assert "index.html" in site.build(gamedir)
         assert mail.body("reminder.txt.j2", lang, game_id=name, turn="2", due="soon")
     environments = [*reports._ENVIRONMENTS.values(), *map(mail._environment, LANGUAGES)]
     loaded = [(env, t) for env in environments for t in env.cache.values()]  # type: ignore[union-attr]

@@ -226,11 +226,11 @@ class _Pages:
         """The pages of every turn. A site of :data:`PARALLEL` pages or more is shared among
         as many processes as the machine has processors (at most four): this one makes the
         last turn's pages first (in a finished game the heaviest by far: its end), the others
-        are forked then (so they start with its templates compiled), and each makes an equal
-        run of the other turns (a turn's pictures are drawn once for all its readers). Made
-        here alone where processes cannot be forked, or where this one runs threads (forking
-        them is unsafe); a run another process could not make is made here, which then tells
-        what is wrong (a file of the game gone, ...)."""
+        are forked then (so they start with the templates of those pages compiled), and each
+        makes an equal run of the other turns (a turn's pictures are drawn once for all its
+        readers). Made here alone where processes cannot be forked, or where this one runs
+        threads (forking them is unsafe); a run another process could not make is made here,
+        which then tells what is wrong (a file of the game gone, ...)."""
         import multiprocessing
         import threading
         from concurrent.futures import ProcessPoolExecutor
