@@ -12,7 +12,7 @@ import pytest
 
 from adjudicator import demo
 from adjudicator.present import rendered
-from adjudicator.store import registry
+from adjudicator.store import registry, usercache
 from adjudicator.store.gamedir import GameDir
 from tests.helpers import Table, run
 
@@ -108,7 +108,7 @@ def test_the_cache_renders_once_and_again_when_what_renders_changes(tmp_path: Pa
     assert len(calls) == 2
     # A template edited (its size and time change): rendered afresh.
     (program / "report.j2").write_text("one, and more")
-    rendered._fingerprint.cache_clear()
+    usercache.fingerprint.cache_clear()
     rendered.shown("report-text", parts, head, render, [program])  # type: ignore[arg-type]
     assert len(calls) == 3
 

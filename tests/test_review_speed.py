@@ -11,7 +11,7 @@ import pytest
 
 from adjudicator.present import rendered
 from adjudicator.rules.errors import UsageProblem
-from adjudicator.store import steps
+from adjudicator.store import steps, usercache
 from adjudicator.store.gamedir import GameDir
 from tests.helpers import Table, run
 from tests.imapserver import ImapServer
@@ -74,10 +74,10 @@ def test_a_template_in_a_linked_folder_changes_the_key(tmp_path: Path) -> None:
     program = tmp_path / "program"
     program.mkdir()
     (program / "shared").symlink_to(shared)
-    before = rendered._fingerprint(str(program))
+    before = usercache.fingerprint(str(program))
     (shared / "part.j2").write_text("one, and more")
-    rendered._fingerprint.cache_clear()
-    assert rendered._fingerprint(str(program)) != before
+    usercache.fingerprint.cache_clear()
+    assert usercache.fingerprint(str(program)) != before
 
 
 def test_a_linked_folder_loop_is_walked_once(tmp_path: Path) -> None:
@@ -85,8 +85,8 @@ def test_a_linked_folder_loop_is_walked_once(tmp_path: Path) -> None:
     (program / "sub").mkdir(parents=True)
     (program / "sub" / "up").symlink_to(program)
     (program / "a.j2").write_text("a")
-    rendered._fingerprint.cache_clear()
-    assert rendered._fingerprint(str(program)).count("a.j2") == 1
+    usercache.fingerprint.cache_clear()
+    assert usercache.fingerprint(str(program)).count("a.j2") == 1
 
 
 def test_the_game_s_own_code_is_part_of_the_program() -> None:

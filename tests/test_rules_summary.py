@@ -112,6 +112,38 @@ def test_a_summary_changed_on_disk_is_rendered_anew(tmp_path: Path) -> None:
     assert (summary_html(game, "en"), summary_text(game, "en")) == first
 
 
+def test_a_summary_shown_again_is_read_back_without_markdown_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A summary rendered once, as HTML and as text, is kept in the user's cache and read back
+    as it was rendered by the next command (another process: nothing kept in memory), which
+    then never loads markdown-it-py; a damaged entry is rendered afresh."""
+    import sys
+
+    from adjudicator.present import rules_summary
+    from adjudicator.store import usercache
+
+    def afresh() -> None:  # as in another process
+        rules_summary._html.cache_clear()
+        rules_summary._text.cache_clear()
+
+    game = load_game("sultans_court")
+    shown = [(summary_html(game, lang), summary_text(game, lang)) for lang in ("en", "fr")]
+    kept = sorted(usercache.folder("rules").iterdir())
+    assert len(kept) == 4
+    afresh()
+    monkeypatch.setitem(sys.modules, "markdown_it", None)  # loading it now fails
+    assert [(summary_html(game, lang), summary_text(game, lang)) for lang in ("en", "fr")] == shown
+    for entry in kept:
+        entry.write_bytes(entry.read_bytes()[:-1])
+    afresh()
+    with pytest.raises(ImportError):  # rendered afresh: markdown-it is needed again
+        summary_html(game, "en")
+    monkeypatch.undo()
+    afresh()
+    assert [(summary_html(game, lang), summary_text(game, lang)) for lang in ("en", "fr")] == shown
+
+
 def headings(text: str) -> list[str]:
     """The level of each heading, in order (``#``, ``##``...)."""
     return [line.split(" ", 1)[0] for line in text.splitlines() if re.match(r"#+ ", line)]

@@ -24,7 +24,6 @@ import hashlib
 import json
 import os
 from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -71,31 +70,8 @@ def _key(kind: str, parts: dict[str, Any], program: list[Path]) -> str:
     digest = hashlib.sha256(_MAGIC)
     digest.update(json.dumps([kind, __version__, parts], sort_keys=True).encode())
     for folder in program:
-        digest.update(_fingerprint(str(folder)).encode())
+        digest.update(usercache.fingerprint(str(folder)).encode())
     return digest.hexdigest()
-
-
-@cache
-def _fingerprint(folder: str) -> str:
-    """Every file under ``folder`` (caches left out) by path, size and modification time; a
-    link to a folder is followed, as Jinja follows it to a template (each folder walked once)."""
-    seen: list[str] = []
-    walked: set[str] = set()
-    for top, dirs, names in os.walk(folder, followlinks=True):
-        real = os.path.realpath(top)
-        if real in walked:
-            dirs[:] = []
-            continue
-        walked.add(real)
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-        for name in sorted(names):
-            path = os.path.join(top, name)
-            try:
-                stat = os.stat(path)
-            except OSError:
-                continue
-            seen.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}")
-    return "\n".join([folder, *seen])
 
 
 def _folder() -> Path:

@@ -15,14 +15,27 @@ In the text of a mail a summary is plain text (:func:`summary_text`): the same M
 by markdown-it-py and written out without its marks (no ``**``, no ``#``, a link as its text
 and its address), headings underlined, lists and the Markdown's own line breaks kept; inline
 code keeps its backticks, which mark what a player writes in an order.
+
+Both are kept in the user's cache folder (:mod:`adjudicator.store.usercache`, ``rules/``), keyed
+on the Markdown, the adjudicator's version, this module's code and markdown-it-py's files: the
+next site or welcome that words the same summary reads it back without loading markdown-it-py
+(importing it took longer than rendering the four languages of a game). A missing or damaged
+entry is rendered afresh.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
+import importlib.util
+import os
+from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+from adjudicator import __version__
 from adjudicator.rules.lang import DEFAULT, LANGUAGES
+from adjudicator.store import usercache
 from adjudicator.store.registry import load_game
 
 if TYPE_CHECKING:
@@ -72,6 +85,10 @@ def summary_html(game: Game, lang: str) -> str | None:
 def _html(text: str) -> str:
     """The Markdown ``text`` as HTML, kept by the text itself: a ``send`` words the same
     summary in the welcome of every player who reads its language."""
+    return _kept("html", text, _rendered_html)
+
+
+def _rendered_html(text: str) -> str:
     from markdown_it import MarkdownIt  # only pages render one
 
     return str(MarkdownIt("commonmark", {"html": False}).enable("table").render(text))
@@ -87,6 +104,39 @@ def summary_text(game: Game, lang: str) -> str | None:
 @functools.lru_cache(maxsize=16)
 def _text(text: str) -> str:
     """The Markdown ``text`` as plain text (kept by the text itself, as :func:`_html`)."""
+    return _kept("text", text, _rendered_text)
+
+
+def _kept(kind: str, text: str, render: Callable[[str], str]) -> str:
+    """``render(text)``, from the user's cache when it was rendered before (see the module's
+    docstring); ``kind`` names what is rendered (``html``, ``text``)."""
+    key = hashlib.sha256(f"{_program()}\0{kind}\0{text}".encode("utf-8", "surrogatepass"))
+    entry = usercache.folder("rules") / f"{key.hexdigest()}.txt"
+    kept = usercache.read(entry)
+    if kept is not None:
+        try:
+            return kept.decode("utf-8")
+        except UnicodeDecodeError:  # not written by this module: rendered afresh
+            pass
+    rendered = render(text)
+    usercache.write(entry, rendered.encode("utf-8", "surrogatepass"))
+    return rendered
+
+
+@functools.cache
+def _program() -> str:
+    """What the summaries are rendered by: the adjudicator's version, this module's code and
+    markdown-it-py's files (found without importing it)."""
+    try:
+        code = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+    except OSError:
+        code = "unknown"
+    spec = importlib.util.find_spec("markdown_it")
+    origin = spec.origin if spec is not None and spec.origin else ""
+    return "\n".join([__version__, code, usercache.fingerprint(os.path.dirname(origin))])
+
+
+def _rendered_text(text: str) -> str:
     from markdown_it import MarkdownIt
     from markdown_it.tree import SyntaxTreeNode
 

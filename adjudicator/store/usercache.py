@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from functools import cache
 from pathlib import Path
 
 
@@ -54,3 +55,27 @@ def write(entry: Path, kept: bytes) -> bool:
     except OSError:
         return False
     return True
+
+
+@cache
+def fingerprint(folder: str) -> str:
+    """Every file under ``folder`` (caches left out) by path, size and modification time, for
+    the key of what that folder's files make: a link to a folder is followed, as Jinja follows
+    it to a template (each folder walked once)."""
+    seen: list[str] = []
+    walked: set[str] = set()
+    for top, dirs, names in os.walk(folder, followlinks=True):
+        real = os.path.realpath(top)
+        if real in walked:
+            dirs[:] = []
+            continue
+        walked.add(real)
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(names):
+            path = os.path.join(top, name)
+            try:
+                stat = os.stat(path)
+            except OSError:
+                continue
+            seen.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}")
+    return "\n".join([folder, *seen])
