@@ -15,7 +15,7 @@ from pathlib import Path
 
 
 def folder(name: str) -> Path:
-    """The cache's folder ``name`` (``idle``, ``rendered``, ``summary``, ``texts``)."""
+    """The cache's folder ``name`` (``idle``, ``rendered``, ``rules``, ``summary``, ``texts``)."""
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("adjudicator")) / name
