@@ -128,6 +128,7 @@ def test_a_summary_shown_again_is_read_back_without_markdown_it(
         rules_summary._text.cache_clear()
 
     game = load_game("sultans_court")
+    afresh()  # nothing kept in memory by a test before this one
     shown = [(summary_html(game, lang), summary_text(game, lang)) for lang in ("en", "fr")]
     kept = sorted(usercache.folder("rules").iterdir())
     assert len(kept) == 4
