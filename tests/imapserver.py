@@ -229,9 +229,8 @@ def _mail_home(folder: Path, users: _Users) -> str:
 
 def _common(folder: Path, ports: dict[str, int], users: _Users, anvil: str = "") -> str:
     """Settings written the same in 2.3 and 2.4; ``anvil``: more of ``service anvil``."""
-    rootless = "" if users.chroot else "  chroot =\n"
+    rootless = "" if users.chroot else "  chroot =\n"  # for anvil and the login process
     anvil = f"service anvil {{\n{rootless}{anvil}}}\n" if rootless or anvil else ""
-    login_chroot = "" if users.chroot else "  chroot =\n"
     return f"""\
 base_dir = {folder}/run
 state_dir = {folder}/state
@@ -246,7 +245,7 @@ default_internal_group = {users.internal_group}
 first_valid_uid = {min(users.mail_uid, 500)}
 valid_chroot_dirs = {folder}/mail
 {anvil}service imap-login {{
-{login_chroot}  inet_listener imap {{
+{rootless}  inet_listener imap {{
     port = {ports["starttls"]}
   }}
   inet_listener imaps {{

@@ -110,7 +110,7 @@ def _text(text: str) -> str:
 def _kept(kind: str, text: str, render: Callable[[str], str]) -> str:
     """``render(text)``, from the user's cache when it was rendered before (see the module's
     docstring); ``kind`` names what is rendered (``html``, ``text``)."""
-    key = hashlib.sha256(f"{_program()}\0{kind}\0{text}".encode("utf-8", "surrogatepass"))
+    key = hashlib.sha256(f"{_program()}\0{kind}\0{text}".encode())
     entry = usercache.folder("rules") / f"{key.hexdigest()}.txt"
     kept = usercache.read(entry)
     if kept is not None:
@@ -119,7 +119,7 @@ def _kept(kind: str, text: str, render: Callable[[str], str]) -> str:
         except UnicodeDecodeError:  # not written by this module: rendered afresh
             pass
     rendered = render(text)
-    usercache.write(entry, rendered.encode("utf-8", "surrogatepass"))
+    usercache.write(entry, rendered.encode())
     return rendered
 
 
