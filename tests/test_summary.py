@@ -187,6 +187,40 @@ def test_a_summary_handed_out_stays_as_the_journal_stood(tmp_path: Path) -> None
     assert player not in before.facts.in_effect[1] and player in after.facts.in_effect[1]
 
 
+def test_a_command_of_several_steps_reads_on_from_its_own_summary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a step, the next reads on from the summary this process holds, not from the cache
+    folder; and what it reads on is a copy: the summary handed out before is unchanged."""
+    table = Table(tmp_path, players=3)
+    player = next(iter(table.status()["owed"]))
+    revise(table, player, "first.yaml")
+    before = GameDir(table.gamedir).summary()
+    lines = before.facts.lines
+
+    def read(entry: Path) -> bytes | None:
+        raise AssertionError(f"{entry} was read")
+
+    monkeypatch.setattr(usercache, "read", read)
+    for revision in range(3):
+        revise(table, player, f"again-{revision}.yaml")
+        assert_summary_is_the_fold(table.gamedir)
+    assert GameDir(table.gamedir).summary().facts.lines == lines + 3
+    assert before.facts.lines == lines
+    monkeypatch.undo()
+    summary._KEPT.clear()  # a new command: it reads on from the entry the last step kept
+    assert_summary_is_the_fold(table.gamedir)
+    assert GameDir(table.gamedir).summary().facts.lines == lines + 3
+
+
+def test_the_cache_folder_follows_the_variables_it_is_found_by(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("one", "two", "one"):
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / name))
+        assert usercache.folder("summary") == tmp_path / name / "adjudicator" / "summary"
+
+
 def test_a_queued_report_counts_for_its_own_turn_alone() -> None:
     """The clocks of every turn are read at once: a player's queued report is its turn's."""
     assert journal.report_turn("mail/queue/000007-report-12-bob.eml") == 12

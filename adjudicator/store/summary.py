@@ -79,10 +79,15 @@ def summary(
     end = data.rfind(b"\n") + 1
     name = usercache.game_key(root)
     known = _KEPT.get(name)
-    if known is not None and known[:2] == (data[:end], created) and _same_files(known[2], read):
-        return known[2]
+    kept = None
+    if known is not None and known.created == created and _same_files(known.summary, read):
+        if known.data == data[:end]:
+            return known.summary
+        if known.plain is not None and end > len(known.data) and data.startswith(known.data):
+            kept = _of_plain(marshal.loads(known.plain))  # the journal grew: a copy reads on
     entry = usercache.folder("summary") / f"{name}.bin"
-    kept = _load(entry, data, created, read)
+    if kept is None:
+        kept = _load(entry, data, created, read)
     if kept is not None:
         try:
             return _read_on(root, name, entry, data, end, created, read, kept)
@@ -119,15 +124,30 @@ def _read_on(
         kept.clocks.feed(fed)
     kept.end, kept.digest = end, hashlib.sha256(data[:end]).hexdigest()
     kept.created = hashlib.sha256(created).hexdigest()
-    usercache.write(entry, _MAGIC + b"\n" + marshal.dumps(_plain(kept)))
-    return _keep(name, data[:end], created, kept)
+    plain = marshal.dumps(_plain(kept))
+    usercache.write(entry, _MAGIC + b"\n" + plain)
+    return _keep(name, data[:end], created, kept, plain)
 
 
-_KEPT: dict[str, tuple[bytes, bytes, Summary]] = {}
-"""The summaries handed out last in this process, with the journal's bytes and ``game.json``
-they summarise: a step asks for its game's several times. One handed out is never read on
-(the next lines are read into a copy from the cache folder), so what a caller holds stays as
-the journal stood when they asked."""
+@dataclass
+class _Handed:
+    """A summary handed out in this process, with what it summarises."""
+
+    data: bytes
+    """The journal's bytes it read (complete lines)."""
+    created: bytes
+    """``game.json``."""
+    summary: Summary
+    plain: bytes | None
+    """The summary as written to the cache folder (None when it was read from there as it
+    was): a copy is read on from it when the journal grows, as from the cache folder."""
+
+
+_KEPT: dict[str, _Handed] = {}
+"""The summaries handed out last in this process: a step asks for its game's several times,
+and a command of several steps reads on after each. One handed out is never read on (the next
+lines are read into a copy), so what a caller holds stays as the journal stood when they
+asked."""
 KEEP = 8
 
 
@@ -140,9 +160,11 @@ def forget(root: Path) -> None:
         (usercache.folder("summary") / f"{name}.bin").unlink(missing_ok=True)
 
 
-def _keep(name: str, data: bytes, created: bytes, kept: Summary) -> Summary:
+def _keep(
+    name: str, data: bytes, created: bytes, kept: Summary, plain: bytes | None = None
+) -> Summary:
     _KEPT.pop(name, None)
-    _KEPT[name] = (data, created, kept)
+    _KEPT[name] = _Handed(data, created, kept, plain)
     while len(_KEPT) > KEEP:
         del _KEPT[next(iter(_KEPT))]
     return kept

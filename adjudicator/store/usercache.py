@@ -1,7 +1,7 @@
 """The user's cache folder: what commands keep between runs to answer faster, never in a game
 directory and never the commit point (deleting any of it is always safe).
 
-Each entry is written whole or not at all (a temporary file renamed over it), readable by its
+Each entry is written whole or not at all (a temporary file renamed in its place), readable by its
 user alone, and carries the SHA-256 of what it holds: a damaged entry reads as missing. A folder
 that cannot be written (a read-only home) only means nothing is kept.
 """
@@ -16,15 +16,32 @@ from pathlib import Path
 
 def folder(name: str) -> Path:
     """The cache's folder ``name`` (``idle``, ``rendered``, ``rules``, ``summary``, ``texts``)."""
+    return _base(os.environ.get("XDG_CACHE_HOME"), os.environ.get("HOME")) / name
+
+
+@cache
+def _base(xdg_cache_home: str | None, home: str | None) -> Path:
+    """The cache folder while the variables it is found by have these values."""
     import platformdirs
 
-    return Path(platformdirs.user_cache_dir("adjudicator")) / name
+    return Path(platformdirs.user_cache_dir("adjudicator"))
 
 
 def game_key(root: Path) -> str:
-    """A name for the game at ``root`` in a cache folder (its resolved path, hashed)."""
-    path = str(root.resolve()).encode("utf-8", "surrogateescape")
-    return hashlib.sha256(path).hexdigest()[:32]
+    """A name for the game at ``root`` in a cache folder (its resolved path, hashed).
+
+    The name of a path already named in this process is named again without resolving it
+    (a stat of each folder on the way): a folder moved meanwhile only means that what is kept
+    under the old name is checked against the game's bytes, as every entry is, and not used."""
+    given = (os.getcwd(), str(root)) if not root.is_absolute() else ("", str(root))
+    name = _NAMED.get(given)
+    if name is None:
+        path = str(root.resolve()).encode("utf-8", "surrogateescape")
+        name = _NAMED[given] = hashlib.sha256(path).hexdigest()[:32]
+    return name
+
+
+_NAMED: dict[tuple[str, str], str] = {}
 
 
 def read(entry: Path) -> bytes | None:
@@ -51,6 +68,9 @@ def write(entry: Path, kept: bytes) -> bool:
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
+        # ext4 makes a rename over a file wait for the new file's data (auto_da_alloc): four
+        # times as long here. Without the old entry a reader in between only finds none kept.
+        entry.unlink(missing_ok=True)
         os.replace(temporary, entry)
     except OSError:
         return False
