@@ -260,6 +260,24 @@ def made_turns(monkeypatch: pytest.MonkeyPatch) -> list[list[int]]:
     return runs
 
 
+def made_where(monkeypatch: pytest.MonkeyPatch, log: Path) -> None:
+    """Each process that makes a turn's pages appends its process id and the turn to ``log``;
+    this one takes its time over each, so that the others surely take some."""
+    from adjudicator.present import site
+
+    real = site._Pages.made
+    here = os.getpid()
+
+    def made(self: Any, handle: Any, turns: list[int]) -> dict[str, bytes]:
+        if os.getpid() == here:
+            time.sleep(0.05)
+        with log.open("a") as out:
+            out.write(f"{os.getpid()} {' '.join(map(str, turns))}\n")
+        return real(self, handle, turns)
+
+    monkeypatch.setattr(site._Pages, "made", made)
+
+
 @pytest.mark.seconds
 @pytest.mark.parametrize("game", GAMES)
 def test_a_site_made_by_several_processes_is_the_site_made_by_one(
@@ -274,32 +292,44 @@ def test_a_site_made_by_several_processes_is_the_site_made_by_one(
     alone = site.build(gamedir)
     turns = list(range(1, max(turn for run in runs for turn in run) + 1))
     assert runs == [turns], "one process made every page"
+    monkeypatch.undo()
+    log = tmp_path / "made.log"
+    made_where(monkeypatch, log)
     monkeypatch.setattr(site, "PARALLEL", 1)
     monkeypatch.setattr(site, "_processors", lambda: 3)
-    runs.clear()
+    orders: list[list[int]] = []
+    real_claims = site._claims
+    monkeypatch.setattr(site, "_claims", lambda order: orders.append(order) or real_claims(order))
     shared = site.build(gamedir)
-    assert runs[0] == turns[-1:], "the last turn's pages made before the others are forked"
-    rest = turns[:-1]
-    assert runs[1:] == [rest[: len(rest) // 3]], "then the first third: two more made the rest"
+    assert orders == [[turns[-1], *turns[:-1]]], "the last turn first, then from the first on"
+    made = [line.split() for line in log.read_text().splitlines()]
+    assert all(len(line) == 2 for line in made), "one turn at a time"
+    assert sorted(int(turn) for _, turn in made) == turns, "each turn made once"
+    assert len({pid for pid, _ in made}) == 3, "by three processes"
     assert shared == alone, "the same files, byte for byte"
 
-    # A process that finds the game moved on makes nothing: its turns are made here.
-    def made_elsewhere(self: Any, turns: list[int]) -> None:
+    # A process that finds the game moved on takes no turn: this one makes them all.
+    def made_elsewhere(self: Any) -> None:
         return None
 
+    runs = made_turns(monkeypatch)
     monkeypatch.setattr(site._Pages, "made_elsewhere", made_elsewhere)
-    runs.clear()
     assert site.build(gamedir) == alone
     assert sorted(t for run in runs for t in run) == turns
 
-    # A process that fails leaves its turns to this one too.
-    def failed(self: Any, turns: list[int]) -> None:
+    # A process that fails after taking a turn leaves that turn to this one too.
+    def failed(self: Any) -> None:
+        (tmp_path / "taken").write_text(str(site._claim(site._CLAIMS)))
         raise RuntimeError("a process that failed")
 
+    failed.__name__ = "made_elsewhere"  # as the other process finds it
     monkeypatch.setattr(site._Pages, "made_elsewhere", failed)
+    monkeypatch.setattr(site, "_processors", lambda: 2)
     runs.clear()
     assert site.build(gamedir) == alone
     assert sorted(turn for run in runs for turn in run) == turns
+    taken = (tmp_path / "taken").read_text()
+    assert taken == "None" or runs[-1] == [int(taken)], "the turn it took, made here last"
     # Where this process runs a thread, it makes every page itself.
     monkeypatch.undo()
     runs = made_turns(monkeypatch)
@@ -316,17 +346,66 @@ def test_a_site_made_by_several_processes_is_the_site_made_by_one(
     assert runs == [turns]
 
 
-def test_a_game_moved_on_is_not_made_elsewhere(tmp_path: Path) -> None:
+def test_the_turns_are_taken_once_each_from_a_pipe_that_holds_them_all(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from adjudicator.present import site
+
+    claims = site._claims([3, 1, 2])
+    assert claims is not None
+    try:
+        assert [site._claim(claims) for _ in range(4)] == [3, 1, 2, None]
+    finally:
+        os.close(claims)
+    claims = site._claims([1, 2, 3])
+    assert claims is not None
+    site._drain(claims)
+    assert site._claim(claims) is None
+    os.close(claims)
+    before = len(os.listdir("/proc/self/fd"))
+    assert site._claims(list(range(1, 100_001))) is None, "more than a pipe holds"
+    assert len(os.listdir("/proc/self/fd")) == before, "and no pipe left open"
+
+
+@pytest.mark.seconds
+def test_a_game_too_long_for_the_pipe_is_made_here_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from adjudicator.present import site
+
+    table = played(tmp_path, "sultan")
+    alone = site.build(table.gamedir)
+    runs = made_turns(monkeypatch)
+    monkeypatch.setattr(site, "PARALLEL", 1)
+    monkeypatch.setattr(site, "_processors", lambda: 3)
+    monkeypatch.setattr(site, "_claims", lambda order: None)
+    assert site.build(table.gamedir) == alone
+    assert runs == [[1, 2]]
+
+
+def test_a_game_moved_on_is_not_made_elsewhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from adjudicator.present import site
     from adjudicator.store.gamedir import GameDir
 
     table = played(tmp_path, "sultan")
     head = GameDir(table.gamedir).head()
     pages = site._Pages(table.gamedir, head, ["public"], 2, False, None)
-    made = [name for name in pages.made_elsewhere([1, 2]) or {} if name.endswith(".html")]
-    assert sorted(made) == ["turn-0001.html", "turn-0002.html"]
+    claims = site._claims([2, 1])
+    assert claims is not None
+    monkeypatch.setattr(site, "_CLAIMS", claims)
+    made = pages.made_elsewhere() or {}
+    assert list(made) == [2, 1], "by turn, in the order taken"
+    assert [n for n in made[1] if n.endswith(".html")] == ["turn-0001.html"]
+    assert [n for n in made[2] if n.endswith(".html")] == ["turn-0002.html"]
     table.play_turn()  # the game moves on after its head was read
-    assert pages.made_elsewhere([1, 2]) is None
+    claims = site._claims([2, 1])
+    assert claims is not None
+    monkeypatch.setattr(site, "_CLAIMS", claims)
+    assert pages.made_elsewhere() is None
+    assert site._claim(claims) == 2, "it took no turn"
+    os.close(claims)
 
 
 @pytest.mark.seconds

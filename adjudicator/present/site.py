@@ -26,14 +26,16 @@ import importlib
 import os
 import shutil
 import signal
+import struct
 import tempfile
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from adjudicator.present import pictures
 from adjudicator.present.hashes import chain, head_line
 from adjudicator.present.html import picture_file, render_page
 from adjudicator.present.reports import game_info, report_environment
@@ -110,61 +112,63 @@ def build(root: Path) -> dict[str, bytes]:
     """Every file of the site of the game in ``root``, by relative path."""
     from adjudicator.engine.open_game import OpenGame
     from adjudicator.engine.queries import record, stored_view
+    from adjudicator.present.rules_summary import languages
 
     handle = OpenGame(root)
     head = handle.dir.head()
     game, meta = handle.game, handle.meta
     lang = game_lang(meta)
-    data = record(root)
     if handle.waiting():
-        return _before_the_deal(handle, data, head)
-    over = bool(data["over"])
+        return _before_the_deal(handle, record(root), head)
+    over = handle.over()
     turns = list(range(1, handle.turn() + 1))
     readers = ["public", *([*handle.players, "gm"] if over else [])]
-    files: dict[str, bytes] = {}
-    env = report_environment(game, lang)
-    info = game_info(game, meta, over)
-    rules_files = rules_pages(game, info, head)
-    files.update(rules_files)
+    shipped = languages(game)
     rules = None
-    if rules_files:  # the game's language, else the first the game ships (English)
-        wanted = rules_page(lang)
-        rules = href(wanted if wanted in rules_files else next(iter(rules_files)))
-    files.update(_Pages(root, head, readers, turns[-1], over, rules).all_made(handle))
-    links = {
-        "turns": [(turn, href(turn_page(turn))) for turn in turns],
-        "readers": [(r, href(reader_page(r))) for r in readers if r != "public"],
-    }
-    files["index.html"] = (
-        env.get_template("site/index.html.j2")
-        .render(
-            game=info,
-            turn=turns[-1],
-            over=over,
-            phase=None,
-            seats=None,
-            commitment=None,
-            rules=rules,
-            links=links,
-            charts=charts(game, data),
-            final=href(turn_page(turns[-1])) if over else None,
-            chain=chain(stored_view(handle, "public", turns[-1]), head, every_turn=True),
-        )
-        .encode("utf-8")
-    )
-    for reader in readers[1:]:
-        files[reader_page(reader)] = (
-            env.get_template("site/reader.html.j2")
+    if shipped:  # the game's language, else the first the game ships (English)
+        rules = href(rules_page(lang if lang in shipped else shipped[0]))
+
+    def the_others() -> dict[str, bytes]:
+        """The rules pages, the index and the readers' lists."""
+        env = report_environment(game, lang)
+        info = game_info(game, meta, over)
+        files = rules_pages(game, info, head)
+        links = {
+            "turns": [(turn, href(turn_page(turn))) for turn in turns],
+            "readers": [(r, href(reader_page(r))) for r in readers if r != "public"],
+        }
+        files["index.html"] = (
+            env.get_template("site/index.html.j2")
             .render(
                 game=info,
-                reader=reader,
+                turn=turns[-1],
+                over=over,
+                phase=None,
+                seats=None,
+                commitment=None,
                 rules=rules,
-                pages=[(turn, href(turn_page(turn, reader))) for turn in turns],
-                chain=[head_line(head)],
+                links=links,
+                charts=charts(game, record(root)),
+                final=href(turn_page(turns[-1])) if over else None,
+                chain=chain(stored_view(handle, "public", turns[-1]), head, every_turn=True),
             )
             .encode("utf-8")
         )
-    return files
+        for reader in readers[1:]:
+            files[reader_page(reader)] = (
+                env.get_template("site/reader.html.j2")
+                .render(
+                    game=info,
+                    reader=reader,
+                    rules=rules,
+                    pages=[(turn, href(turn_page(turn, reader))) for turn in turns],
+                    chain=[head_line(head)],
+                )
+                .encode("utf-8")
+            )
+        return files
+
+    return _Pages(root, head, readers, turns[-1], over, rules).all_made(handle, the_others)
 
 
 PARALLEL = 64
@@ -214,52 +218,117 @@ class _Pages:
                     files[picture_file(picture)] = picture
         return files
 
-    def made_elsewhere(self, turns: list[int]) -> dict[str, bytes] | None:
-        """:meth:`made` in another process, which opens the game again: None when the game
-        has moved on from ``head`` meanwhile (its pages are then made where the head was read)."""
+    def taken(self, handle: Any, claims: int) -> dict[int, dict[str, bytes]]:
+        """:meth:`made` of each turn this process takes from ``claims`` (see :meth:`all_made`),
+        one at a time until none is left, by turn."""
+        made = {}
+        while (turn := _claim(claims)) is not None:
+            made[turn] = self.made(handle, [turn])
+        return made
+
+    def made_elsewhere(self) -> dict[int, dict[str, bytes]] | None:
+        """:meth:`taken` in another process, which opens the game again: None when the game
+        has moved on from ``head`` meanwhile (it takes no turn then: this one makes them)."""
         from adjudicator.engine.open_game import OpenGame
 
         handle = OpenGame(self.root)
-        return self.made(handle, turns) if handle.dir.head() == self.head else None
+        return self.taken(handle, _CLAIMS) if handle.dir.head() == self.head else None
 
-    def all_made(self, handle: Any) -> dict[str, bytes]:
-        """The pages of every turn. A site of :data:`PARALLEL` pages or more is shared among
-        as many processes as the machine has processors (at most four): this one makes the
-        last turn's pages first (in a finished game the heaviest by far: its end), the others
-        are forked then (so they start with the templates of those pages compiled), and each
-        makes an equal run of the other turns (a turn's pictures are drawn once for all its
-        readers). Made here alone where processes cannot be forked, or where this one runs
-        threads (forking them is unsafe); a run another process could not make is made here,
-        which then tells what is wrong (a file of the game gone, ...)."""
+    def all_made(self, handle: Any, meanwhile: Callable[[], dict[str, bytes]]) -> dict[str, bytes]:
+        """The pages of every turn, and the files ``meanwhile`` makes. A site of
+        :data:`PARALLEL` pages or more is shared among as many processes as the machine has
+        processors (at most four): the others are forked first, and this one makes the files
+        of ``meanwhile`` before it joins them. Each takes the next turn not taken yet, the last
+        first (in a finished game the heaviest by far: its end), then the others from the
+        first on, until none is left (a turn's pictures are drawn once for all its readers),
+        so the processes end together whatever each turn costs. Made here alone where
+        processes cannot be forked, or where this one runs threads (forking them is unsafe);
+        a turn another process took and could not make is made here, which then tells what
+        is wrong (a file of the game gone, ...)."""
         import multiprocessing
         import threading
         from concurrent.futures import ProcessPoolExecutor
 
         turns = list(range(1, self.last + 1))
         count = min(_processors(), 4, len(turns))
-        if len(self.readers) * len(turns) < PARALLEL or count < 2:
-            return self.made(handle, turns)
-        if "fork" not in multiprocessing.get_all_start_methods() or threading.active_count() > 1:
-            return self.made(handle, turns)
-        files = self.made(handle, turns[-1:])
-        size = len(turns) - 1
-        runs = [turns[k * size // count : (k + 1) * size // count] for k in range(count)]
-        pool = ProcessPoolExecutor(count - 1, multiprocessing.get_context("fork"), _on_interrupt)
+        shared = (
+            len(self.readers) * len(turns) >= PARALLEL
+            and count >= 2
+            and "fork" in multiprocessing.get_all_start_methods()
+            and threading.active_count() == 1
+        )
+        claims = _claims([turns[-1], *turns[:-1]]) if shared else None
+        if claims is None:  # alone (or more turns than a pipe holds)
+            files = meanwhile()
+            files.update(self.made(handle, turns))
+            return files
+        pictures.ready(handle.game)  # each process forked starts with it loaded
+        made: dict[int, dict[str, bytes]] = {}
         try:
-            with _interrupts_held():  # a Ctrl-C now waits until each process can take it
-                others = [pool.submit(self.made_elsewhere, run) for run in runs[1:]]
-            files.update(self.made(handle, runs[0]))  # this one's meanwhile
-            for run, other in zip(runs[1:], others, strict=True):
-                try:
-                    made = other.result()
-                except Exception:  # made here instead, which then says what is wrong
-                    made = None
-                files.update(made or self.made(handle, run))
-        except BaseException:  # Ctrl-C (which ended the others), or a problem with the game
-            pool.shutdown(wait=True, cancel_futures=True)  # ended here, not racing the exit
-            raise
-        pool.shutdown()
+            context = multiprocessing.get_context("fork")
+            pool = ProcessPoolExecutor(count - 1, context, _forked, (claims,))
+            try:
+                with _interrupts_held():  # a Ctrl-C now waits until each process can take it
+                    others = [pool.submit(self.made_elsewhere) for _ in range(count - 1)]
+                files = meanwhile()
+                made.update(self.taken(handle, claims))  # then this one's share
+                for other in others:
+                    with suppress(Exception):  # its turns are made here, which says what is wrong
+                        made.update(other.result() or {})
+            except BaseException:  # Ctrl-C (which ended the others), or a problem with the game
+                _drain(claims)  # the others take no more turns
+                pool.shutdown(wait=True, cancel_futures=True)  # ended here, not racing the exit
+                raise
+            pool.shutdown()
+        finally:
+            os.close(claims)
+        for turn in turns:
+            files.update(made[turn] if turn in made else self.made(handle, [turn]))
         return files
+
+
+_CLAIM = struct.Struct("=I")
+"""A turn as the pipe of claims holds it."""
+_CLAIMS = -1
+"""The pipe a forked process takes its turns from (:func:`_forked`)."""
+
+
+def _claims(turns: list[int]) -> int | None:
+    """A pipe holding ``turns`` (each :data:`_CLAIM`), to be taken in that order by whichever
+    process reads next: its reading end, or None when they do not fit in it. A pipe's reader
+    takes whole records, one at a time, and a process that dies holds no lock over the others."""
+    read, write = os.pipe()
+    data = b"".join(_CLAIM.pack(turn) for turn in turns)
+    try:
+        os.set_blocking(write, False)
+        written = os.write(write, data)
+    except BlockingIOError:
+        written = 0
+    finally:
+        os.close(write)
+    if written < len(data):
+        os.close(read)
+        return None
+    return read
+
+
+def _claim(claims: int) -> int | None:
+    """The next turn from the pipe ``claims``, or None when every turn is taken."""
+    data = os.read(claims, _CLAIM.size)
+    return _CLAIM.unpack(data)[0] if len(data) == _CLAIM.size else None
+
+
+def _drain(claims: int) -> None:
+    """Take every turn left in the pipe ``claims``, so that no process takes another."""
+    while _claim(claims) is not None:
+        pass
+
+
+def _forked(claims: int) -> None:
+    """Set up a forked process: it takes its turns from ``claims``, and ends on Ctrl-C."""
+    global _CLAIMS
+    _CLAIMS = claims
+    _on_interrupt()
 
 
 @contextmanager
