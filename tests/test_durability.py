@@ -2,12 +2,13 @@
 folder rather than one per file (batch the fsyncs, keep the safety).
 
 The order of the disk operations is recorded in the process that makes them: each rename, each
-fsync of a folder, and the journal's append.
+fsync of a file or a folder, and the journal's append.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -24,23 +25,32 @@ class Recorder:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.events: list[tuple[str, str]] = []
+        self.written: dict[int, str] = {}
+        """The event number of each rename of a file just written (a temporary file) into the
+        game, with the file's inode."""
         cache = os.path.abspath(usercache.folder(""))
-        real_replace, real_mkdir = os.replace, os.mkdir
-        real_fsync_dir, real_reached = store._fsync_dir, failpoint.reached
+        real_replace, real_mkdir, real_fsync = os.replace, os.mkdir, os.fsync
+        real_reached = failpoint.reached
 
         def replace(source: Any, target: Any, *args: Any, **kwargs: Any) -> None:
             real_replace(source, target, *args, **kwargs)
             if not os.path.abspath(target).startswith(cache):
+                if str(source).endswith(".tmp"):
+                    self.written[len(self.events)] = inode(os.stat(target))
                 self.events.append(("rename", os.path.abspath(target)))
+
+        def fsync(fd: int) -> None:
+            real_fsync(fd)
+            info = os.fstat(fd)
+            if stat.S_ISREG(info.st_mode):
+                self.events.append(("fsync-file", inode(info)))
+            elif stat.S_ISDIR(info.st_mode):
+                self.events.append(("fsync-folder", os.readlink(f"/proc/self/fd/{fd}")))
 
         def mkdir(path: Any, *args: Any, **kwargs: Any) -> None:
             real_mkdir(path, *args, **kwargs)
             if not os.path.abspath(path).startswith(cache):
                 self.events.append(("mkdir", os.path.abspath(path)))
-
-        def fsync_dir(folder: Path | str) -> None:
-            real_fsync_dir(folder)
-            self.events.append(("fsync-folder", os.path.abspath(folder)))
 
         def reached(where: str) -> None:
             real_reached(where)
@@ -49,7 +59,7 @@ class Recorder:
 
         monkeypatch.setattr(os, "replace", replace)
         monkeypatch.setattr(os, "mkdir", mkdir)
-        monkeypatch.setattr(store, "_fsync_dir", fsync_dir)
+        monkeypatch.setattr(os, "fsync", fsync)
         monkeypatch.setattr(failpoint, "reached", reached)
 
     def check_each_rename_lasts_before_the_journal(self) -> None:
@@ -63,6 +73,25 @@ class Recorder:
                 pending.discard(path)
             elif kind == "journal":
                 assert not pending, f"renamed into, not fsynced before the journal: {pending}"
+
+    def check_each_file_lasts_before_the_journal(self) -> None:
+        """Every file written into the game is fsynced, before or after its rename, and before
+        the next line."""
+        synced: set[str] = set()
+        pending: set[str] = set()
+        for number, (kind, what) in enumerate(self.events):
+            if number in self.written and self.written[number] not in synced:
+                pending.add(self.written[number])
+            elif kind == "fsync-file":
+                synced.add(what)
+                pending.discard(what)
+            elif kind == "journal":
+                assert not pending, f"written, not fsynced before the journal: {pending}"
+                synced.clear()
+
+    def lasts_by(self, rename: int, later: int) -> bool:
+        """Whether the file renamed at event ``rename`` was fsynced by event ``later``."""
+        return ("fsync-file", self.written[rename]) in self.events[:later]
 
     def count(self, kind: str) -> int:
         return sum(1 for k, _ in self.events if k == kind)
@@ -80,6 +109,7 @@ def test_an_adjudication_fsyncs_each_folder_once_before_its_line(
     assert result.exit_code == 0, result.output
     assert recorder.count("journal") == 1
     recorder.check_each_rename_lasts_before_the_journal()
+    recorder.check_each_file_lasts_before_the_journal()
     # The state, the resolution, and every reader's view, in three folders, two of them new:
     # one fsync per folder, not one per file (and one for the marker).
     renames = recorder.count("rename")
@@ -99,9 +129,13 @@ def test_the_marker_lasts_before_anything_the_step_writes(
     root = os.path.abspath(table.gamedir)
     events = recorder.events
     first = events.index(("rename", marker))
-    assert events[first + 1] == ("fsync-folder", root)
+    writes = [i for i, (kind, _) in enumerate(events) if kind in ("rename", "mkdir")]
+    after = next(i for i in writes if i > first)
+    assert ("fsync-folder", root) in events[first:after], "the marker's name lasts ..."
+    assert recorder.lasts_by(first, after), "... and its bytes, before the step writes"
     assert all(kind != "rename" for kind, _ in events[:first])
     recorder.check_each_rename_lasts_before_the_journal()
+    recorder.check_each_file_lasts_before_the_journal()
 
 
 def test_a_rollback_plan_lasts_before_its_moves(
@@ -116,7 +150,34 @@ def test_a_rollback_plan_lasts_before_its_moves(
     root = os.path.abspath(table.gamedir)
     events = recorder.events
     plan = max(i for i, event in enumerate(events) if event == ("rename", marker))
-    assert events[plan + 1] == ("fsync-folder", root)
     moves = [i for i, (kind, path) in enumerate(events) if kind == "rename" and path != marker]
     assert moves and min(moves) > plan
+    assert ("fsync-folder", root) in events[plan : min(moves)], "the plan's name lasts ..."
+    assert recorder.lasts_by(plan, min(moves)), "... and its bytes, before its moves"
     recorder.check_each_rename_lasts_before_the_journal()
+    recorder.check_each_file_lasts_before_the_journal()
+
+
+def inode(info: os.stat_result) -> str:
+    return f"{info.st_dev}:{info.st_ino}"
+
+
+def test_a_mail_written_to_the_outbox_lasts_before_it_is_moved_to_sent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without SMTP, delivery writes each mail to ``outbox/`` and moves it from the queue to
+    ``sent/``; a step's recovery keeps a mail moved on its way out, so its copy lasts first."""
+    table = Table(tmp_path, players=3)
+    table.play_turn()
+    recorder = Recorder(monkeypatch)
+    assert run("send", table.gamedir).exit_code == 0
+    events = recorder.events
+    copies = [n for n in recorder.written if "/outbox/" in events[n][1]]
+    moves = [n for n, (kind, path) in enumerate(events) if kind == "rename" and "/sent/" in path]
+    assert copies and len(moves) == len(copies)
+    for copy in copies:
+        name = os.path.basename(events[copy][1])
+        move = next(n for n in moves if os.path.basename(events[n][1]) == name)
+        assert recorder.lasts_by(copy, move), f"{name} moved to sent/ before its copy lasted"
+    recorder.check_each_rename_lasts_before_the_journal()
+    recorder.check_each_file_lasts_before_the_journal()

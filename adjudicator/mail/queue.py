@@ -110,7 +110,7 @@ class Outbox:
         """Hold ``mail/<name>``: ``.queue.lock`` while names are chosen or messages move,
         ``.send.lock`` for a whole delivery."""
         folder = self.gamedir / "mail"
-        folder.mkdir(parents=True, exist_ok=True)
+        make_folder(folder)  # its name lasts with the step, as every folder a step makes
         with FileLock(str(folder / name), timeout=LOCK_TIMEOUT):
             yield
 
