@@ -181,3 +181,29 @@ def test_a_mail_written_to_the_outbox_lasts_before_it_is_moved_to_sent(
         assert recorder.lasts_by(copy, move), f"{name} moved to sent/ before its copy lasted"
     recorder.check_each_rename_lasts_before_the_journal()
     recorder.check_each_file_lasts_before_the_journal()
+
+
+def test_a_step_that_writes_many_files_keeps_few_of_them_open(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new file's fsync waits for the next durable point with the file left open; past
+    ``MOST_UNSYNCED`` of them, those open are fsynced (and closed) at once."""
+    table = Table(tmp_path, players=5)
+    status = table.status()
+    paths = [table.signed(p, table.legal(p), f"t1-{p}.yaml") for p in status["owed"]]
+    assert run("submit", table.gamedir, *paths).exit_code == 0
+    monkeypatch.setattr(store, "MOST_UNSYNCED", 2)
+    most = 0
+    real = store.atomic_write
+
+    def atomic_write(path: Path, data: bytes, *, sync_dir: bool = True) -> None:
+        nonlocal most
+        real(path, data, sync_dir=sync_dir)
+        most = max(most, len(store._unsynced))
+
+    monkeypatch.setattr(store, "atomic_write", atomic_write)
+    recorder = Recorder(monkeypatch)
+    assert run("adjudicate", table.gamedir).exit_code == 0
+    assert most == 1, "never two left open"
+    assert recorder.count("fsync-file") >= 9
+    recorder.check_each_file_lasts_before_the_journal()

@@ -40,7 +40,7 @@ from adjudicator.mail.outgoing import POLICY
 from adjudicator.mail.waiting import QUEUE, eml_files, queued_at
 from adjudicator.present import mail as present_mail
 from adjudicator.store import clock, failpoint
-from adjudicator.store.gamedir import atomic_write, fsync_dir, make_folder
+from adjudicator.store.gamedir import atomic_write, durable_point, fsync_dir, make_folder
 
 if TYPE_CHECKING:  # smtplib and ssl are loaded by a delivery alone, not by every command
     import smtplib
@@ -579,8 +579,11 @@ def _safe_label(label: str) -> str:
 
 
 def move_into(path: Path, folder: Path) -> Path:
-    """``os.replace`` ``path`` into ``folder``; both folders are fsynced, so the move lasts."""
+    """``os.replace`` ``path`` into ``folder``; both folders are fsynced, so the move lasts.
+    What the step wrote before (a copy in ``outbox/``, say) lasts first: a move on the way out
+    is kept by a step's recovery, and so must never last without what it stands for."""
     make_folder(folder)
+    durable_point()
     failpoint.reached("move")
     target = folder / path.name
     os.replace(path, target)
