@@ -301,8 +301,9 @@ def test_a_site_made_by_several_processes_is_the_site_made_by_one(
     real_claims = site._claims
     monkeypatch.setattr(site, "_claims", lambda order: orders.append(order) or real_claims(order))
     shared = site.build(gamedir)
-    assert orders == [[turns[-1], *turns[:-1]]], "the last turn first, then from the first on"
+    assert orders == [[turns[-1], *turns[1:-1]]], "the last turn first, then from the second on"
     made = [line.split() for line in log.read_text().splitlines()]
+    assert made[0] == [str(os.getpid()), "1"], "the first turn here, before the others fork"
     assert all(len(line) == 2 for line in made), "one turn at a time"
     assert sorted(int(turn) for _, turn in made) == turns, "each turn made once"
     assert len({pid for pid, _ in made}) == 3, "by three processes"
@@ -380,7 +381,7 @@ def test_a_game_too_long_for_the_pipe_is_made_here_alone(
     monkeypatch.setattr(site, "_processors", lambda: 3)
     monkeypatch.setattr(site, "_claims", lambda order: None)
     assert site.build(table.gamedir) == alone
-    assert runs == [[1, 2]]
+    assert runs == [[1], [2]]
 
 
 def test_a_game_moved_on_is_not_made_elsewhere(
@@ -430,6 +431,54 @@ def test_a_view_gone_from_the_game_is_named_not_a_traceback(
         shared = run(command, gamedir, "-o", tmp_path / "s2")
         assert (shared.exit_code, shared.output) == (result.exit_code, result.output)
         assert not (tmp_path / "s").exists() and not (tmp_path / "s2").exists()
+
+
+@pytest.mark.slow  # a site made slowly on purpose, its command killed
+def test_the_processes_of_a_site_end_with_the_command_however_it_ends(tmp_path: Path) -> None:
+    """The command killed (SIGKILL, no code of its own runs) while other processes make its
+    pages: they end too, and none is left making pages for nobody."""
+    from adjudicator import demo
+
+    gamedir = demo.run("sultan", 3, 2, tmp_path / "d", lambda _line: None, site=False)
+    process = subprocess.Popen(
+        [sys.executable, "-c", SLOW_SITE, str(gamedir), "-o", str(tmp_path / "s")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        cwd=tmp_path,
+    )
+    time.sleep(2)  # the other processes are making their pages
+    others = _children(process.pid)
+    assert others, "other processes make pages"
+    process.kill()
+    process.wait(timeout=30)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(_alive(p) for p in others):
+        time.sleep(0.05)
+    assert not any(_alive(p) for p in others), "a process left making pages for nobody"
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux: ``/proc``)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, reaped by init soon, does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
 
 
 SLOW_SITE = """

@@ -45,16 +45,6 @@ def drawer(game: Game) -> Drawer | None:
     return draw
 
 
-def ready(game: Game) -> None:
-    """Load the module that draws ``game``'s pictures, and Pillow's PNG writer with it (each is
-    otherwise loaded by the first picture drawn): a process that forks others to draw does it
-    once for all of them."""
-    if drawer(game) is not None:
-        from PIL import Image
-
-        Image.preinit()
-
-
 def png(image: Image.Image) -> bytes:
     """``image`` as PNG bytes that depend on its pixels alone (no time, no text chunks)."""
     buffer = io.BytesIO()

@@ -27,6 +27,7 @@ import os
 import shutil
 import signal
 import struct
+import sys
 import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
@@ -35,7 +36,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from adjudicator.present import pictures
 from adjudicator.present.hashes import chain, head_line
 from adjudicator.present.html import picture_file, render_page
 from adjudicator.present.reports import game_info, report_environment
@@ -228,7 +228,7 @@ class _Pages:
 
     def made_elsewhere(self) -> dict[int, dict[str, bytes]] | None:
         """:meth:`taken` in another process, which opens the game again: None when the game
-        has moved on from ``head`` meanwhile (it takes no turn then: this one makes them)."""
+        has moved on from ``head`` meanwhile (it takes no turn then)."""
         from adjudicator.engine.open_game import OpenGame
 
         handle = OpenGame(self.root)
@@ -237,14 +237,15 @@ class _Pages:
     def all_made(self, handle: Any, meanwhile: Callable[[], dict[str, bytes]]) -> dict[str, bytes]:
         """The pages of every turn, and the files ``meanwhile`` makes. A site of
         :data:`PARALLEL` pages or more is shared among as many processes as the machine has
-        processors (at most four): the others are forked first, and this one makes the files
-        of ``meanwhile`` before it joins them. Each takes the next turn not taken yet, the last
-        first (in a finished game the heaviest by far: its end), then the others from the
-        first on, until none is left (a turn's pictures are drawn once for all its readers),
-        so the processes end together whatever each turn costs. Made here alone where
-        processes cannot be forked, or where this one runs threads (forking them is unsafe);
-        a turn another process took and could not make is made here, which then tells what
-        is wrong (a file of the game gone, ...)."""
+        processors (at most four). This one makes the first turn's pages, so that the others,
+        forked then, start with the templates compiled and the pictures' modules loaded; it
+        makes the files of ``meanwhile`` before it joins them. Each takes the next turn not
+        taken yet, the last first (in a finished game the heaviest by far: its end), then the
+        others from the second on, until none is left (a turn's pictures are drawn once for all
+        its readers), so the processes end together whatever each turn costs. A turn another
+        process took and could not make is made here, which then tells what is wrong (a file of
+        the game gone, ...). Made here alone where processes cannot be forked, where this one
+        runs threads (forking them is unsafe), and for more turns than a pipe holds."""
         import multiprocessing
         import threading
         from concurrent.futures import ProcessPoolExecutor
@@ -257,16 +258,22 @@ class _Pages:
             and "fork" in multiprocessing.get_all_start_methods()
             and threading.active_count() == 1
         )
-        claims = _claims([turns[-1], *turns[:-1]]) if shared else None
-        if claims is None:  # alone (or more turns than a pipe holds)
+        if not shared:
             files = meanwhile()
             files.update(self.made(handle, turns))
             return files
-        pictures.ready(handle.game)  # each process forked starts with it loaded
-        made: dict[int, dict[str, bytes]] = {}
+        made = {turns[0]: self.made(handle, turns[:1])}
+        claims = _claims([turns[-1], *turns[1:-1]])
+        if claims is None:  # more turns than a pipe holds
+            files = meanwhile()
+            for turn in turns[1:]:
+                made[turn] = self.made(handle, [turn])
+            for pages in made.values():
+                files.update(pages)
+            return files
         try:
             context = multiprocessing.get_context("fork")
-            pool = ProcessPoolExecutor(count - 1, context, _forked, (claims,))
+            pool = ProcessPoolExecutor(count - 1, context, _forked, (claims, os.getpid()))
             try:
                 with _interrupts_held():  # a Ctrl-C now waits until each process can take it
                     others = [pool.submit(self.made_elsewhere) for _ in range(count - 1)]
@@ -324,11 +331,30 @@ def _drain(claims: int) -> None:
         pass
 
 
-def _forked(claims: int) -> None:
-    """Set up a forked process: it takes its turns from ``claims``, and ends on Ctrl-C."""
+def _forked(claims: int, parent: int) -> None:
+    """Set up a process forked by ``parent``: it takes its turns from ``claims``, ends on
+    Ctrl-C, and ends when ``parent`` does, however that ends (killed, it runs no code that
+    could end the others)."""
     global _CLAIMS
     _CLAIMS = claims
     _on_interrupt()
+    _end_with(parent)
+
+
+def _end_with(parent: int) -> None:
+    """Have Linux kill this process when ``parent``, which forked it, ends
+    (``PR_SET_PDEATHSIG``); elsewhere, nothing. A parent gone already ends it now."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    with suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # it ended before the request was made
+        os._exit(1)
+
+
+_PR_SET_PDEATHSIG = 1
 
 
 @contextmanager
