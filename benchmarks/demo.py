@@ -6,11 +6,12 @@ game's static site with its pictures. The target: within 20 times the bare click
 import, on the way to the goal of 8 times. Prints the medians and exits 1 when the target is
 missed.
 
-Every file a step writes, and its journal line, is fsynced (the folders once per step): the
-floor this puts under the demo is printed too, as the number of fsyncs one demo makes times what
-one fsync of a small new file costs on this disk; and so is the time to start Python and import
-the libraries a demo uses (it signs, validates, renders and draws). The user's cache folder is a
-temporary one, kept between runs (as a user's is).
+Every file a step writes, and its journal line, is fsynced (the folders once per step; a step's
+new files and folders together, side by side): the floor this puts under the demo is printed
+too, as the number of times one demo waits on the disk (an fsync, or a step's fsyncs side by
+side) times what one fsync of a small new file costs on this disk; and so is the time to start
+Python and import the libraries a demo uses (it signs, validates, renders and draws). The user's
+cache folder is a temporary one, kept between runs (as a user's is).
 
     .venv/bin/python benchmarks/demo.py [--runs 5]
 """
@@ -36,23 +37,35 @@ LIBRARIES = (
     "cryptography.hazmat.primitives.asymmetric.ed25519"
 )
 COUNT_FSYNCS = """
-import os, sys
+import os, sys, threading
 from pathlib import Path
 from adjudicator import demo
-calls = 0
-real = os.fsync
+from adjudicator.store import gamedir
+calls = waits = 0
+together = False
+real, real_together = os.fsync, gamedir._sync_now
 def counted(fd):
-    global calls
+    global calls, waits
     calls += 1
+    waits += threading.current_thread() is threading.main_thread() and not together
     real(fd)
-os.fsync = counted
+def side_by_side(fds):
+    global together, waits
+    waits += bool(fds)
+    together = True
+    try:
+        real_together(fds)
+    finally:
+        together = False
+os.fsync, gamedir._sync_now = counted, side_by_side
 demo.run("sultan", 5, 1, Path(sys.argv[1]), lambda _line: None)
-print(calls)
+print(calls, waits)
 """
 
 
-def fsyncs_of_a_demo(folder: Path) -> int:
-    """How many fsyncs one demo makes (played in a process that counts them)."""
+def fsyncs_of_a_demo(folder: Path) -> tuple[int, int]:
+    """How many fsyncs one demo makes, and how many times it waits on them (those made side
+    by side count once), played in a process that counts them."""
     done = subprocess.run(  # not from the source tree, which `-c` would put first on the path
         [sys.executable, "-c", COUNT_FSYNCS, str(folder)],
         capture_output=True,
@@ -61,7 +74,8 @@ def fsyncs_of_a_demo(folder: Path) -> int:
     )
     if done.returncode != 0:
         raise SystemExit(done.stderr)
-    return int(done.stdout.split()[-1])
+    calls, waits = done.stdout.split()[-2:]
+    return int(calls), int(waits)
 
 
 def fsync_seconds(folder: Path, samples: int = 200) -> float:
@@ -97,13 +111,13 @@ def main() -> int:
         baseline = median_seconds([sys.executable, "-c", "import click"], 10)
         took = median_seconds(command, args.runs, fresh)
         imports = median_seconds([sys.executable, "-c", LIBRARIES], 10)
-        count = fsyncs_of_a_demo(folder / "counted")
-        floor = count * fsync_seconds(folder / "fsyncs")
+        count, waits = fsyncs_of_a_demo(folder / "counted")
+        floor = waits * fsync_seconds(folder / "fsyncs")
     ratio = took / baseline
     print(f"python -c 'import click': {baseline * 1000:.1f} ms")
     print(f"adjudicator demo sultan --players 5: {took * 1000:.0f} ms ({ratio:.1f}x)")
     print(
-        f"of which at least its {count} fsyncs: {floor * 1000:.0f} ms "
+        f"of which at least its {count} fsyncs, waited on {waits} times: {floor * 1000:.0f} ms "
         f"({floor / baseline:.1f}x), the floor of durable writes on this disk"
     )
     print(
