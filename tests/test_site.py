@@ -433,6 +433,36 @@ def test_a_view_gone_from_the_game_is_named_not_a_traceback(
         assert not (tmp_path / "s").exists() and not (tmp_path / "s2").exists()
 
 
+def test_a_second_ctrl_c_while_a_site_is_taken_away_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C while the site's files are written, then again as what was written is removed:
+    the command still ends with nothing of the site left behind."""
+    import pathlib
+
+    from adjudicator.present import site
+
+    table = played(tmp_path, "sultan")
+    real_write, real_rmtree = pathlib.Path.write_bytes, shutil.rmtree
+    written: list[Path] = []
+
+    def write_bytes(path: Path, data: bytes) -> int:
+        if len(written) == 3:
+            raise KeyboardInterrupt  # the first press
+        written.append(path)
+        return real_write(path, data)
+
+    def rmtree(path: Any, **kwargs: Any) -> None:
+        os.kill(os.getpid(), signal.SIGINT)  # the second, as the removing begins
+        real_rmtree(path, **kwargs)
+
+    monkeypatch.setattr(pathlib.Path, "write_bytes", write_bytes)
+    monkeypatch.setattr(site.shutil, "rmtree", rmtree)
+    with pytest.raises(KeyboardInterrupt):
+        site.write(table.gamedir, tmp_path / "out" / "site")
+    assert written and list((tmp_path / "out").iterdir()) == []
+
+
 @pytest.mark.slow  # a site made slowly on purpose, its command killed
 def test_the_processes_of_a_site_end_with_the_command_however_it_ends(tmp_path: Path) -> None:
     """The command killed (SIGKILL, no code of its own runs) while other processes make its
