@@ -221,6 +221,14 @@ def test_the_cache_folder_follows_the_variables_it_is_found_by(
         assert usercache.folder("summary") == tmp_path / name / "adjudicator" / "summary"
 
 
+def test_a_process_keeps_few_names_of_games(tmp_path: Path) -> None:
+    usercache._NAMED.clear()
+    names = {usercache.game_key(tmp_path / f"game-{n}") for n in range(usercache.NAMED + 5)}
+    assert len(names) == usercache.NAMED + 5
+    assert len(usercache._NAMED) == usercache.NAMED
+    assert usercache.game_key(tmp_path / "game-0") in names, "a name dropped is made again"
+
+
 def test_a_queued_report_counts_for_its_own_turn_alone() -> None:
     """The clocks of every turn are read at once: a player's queued report is its turn's."""
     assert journal.report_turn("mail/queue/000007-report-12-bob.eml") == 12

@@ -38,10 +38,14 @@ def game_key(root: Path) -> str:
     if name is None:
         path = str(root.resolve()).encode("utf-8", "surrogateescape")
         name = _NAMED[given] = hashlib.sha256(path).hexdigest()[:32]
+        while len(_NAMED) > NAMED:  # the one named first goes (a daily run names every game)
+            del _NAMED[next(iter(_NAMED))]
     return name
 
 
 _NAMED: dict[tuple[str, str], str] = {}
+NAMED = 256
+"""The most names of games a process keeps."""
 
 
 def read(entry: Path) -> bytes | None:
