@@ -7,8 +7,11 @@ fsync of a file or a folder, and the journal's append.
 
 from __future__ import annotations
 
+import errno
 import os
+import signal
 import stat
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -131,8 +134,8 @@ def test_the_marker_lasts_before_anything_the_step_writes(
     first = events.index(("rename", marker))
     writes = [i for i, (kind, _) in enumerate(events) if kind in ("rename", "mkdir")]
     after = next(i for i in writes if i > first)
-    assert ("fsync-folder", root) in events[first:after], "the marker's name lasts ..."
-    assert recorder.lasts_by(first, after), "... and its bytes, before the step writes"
+    assert recorder.lasts_by(first, first), "the marker's bytes last before its name"
+    assert ("fsync-folder", root) in events[first:after], "which lasts before the step writes"
     assert all(kind != "rename" for kind, _ in events[:first])
     recorder.check_each_rename_lasts_before_the_journal()
     recorder.check_each_file_lasts_before_the_journal()
@@ -152,8 +155,8 @@ def test_a_rollback_plan_lasts_before_its_moves(
     plan = max(i for i, event in enumerate(events) if event == ("rename", marker))
     moves = [i for i, (kind, path) in enumerate(events) if kind == "rename" and path != marker]
     assert moves and min(moves) > plan
-    assert ("fsync-folder", root) in events[plan : min(moves)], "the plan's name lasts ..."
-    assert recorder.lasts_by(plan, min(moves)), "... and its bytes, before its moves"
+    assert recorder.lasts_by(plan, plan), "the plan's bytes last before its name"
+    assert ("fsync-folder", root) in events[plan : min(moves)], "which lasts before its moves"
     recorder.check_each_rename_lasts_before_the_journal()
     recorder.check_each_file_lasts_before_the_journal()
 
@@ -178,6 +181,7 @@ def test_a_mail_written_to_the_outbox_lasts_before_it_is_moved_to_sent(
     for copy in copies:
         name = os.path.basename(events[copy][1])
         move = next(n for n in moves if os.path.basename(events[n][1]) == name)
+        assert recorder.lasts_by(copy, copy), f"{name}: a copy recovery keeps, short"
         assert recorder.lasts_by(copy, move), f"{name} moved to sent/ before its copy lasted"
     recorder.check_each_rename_lasts_before_the_journal()
     recorder.check_each_file_lasts_before_the_journal()
@@ -196,9 +200,9 @@ def test_a_step_that_writes_many_files_keeps_few_of_them_open(
     most = 0
     real = store.atomic_write
 
-    def atomic_write(path: Path, data: bytes, *, sync_dir: bool = True) -> None:
+    def atomic_write(path: Path, data: bytes, **options: bool) -> None:
         nonlocal most
-        real(path, data, sync_dir=sync_dir)
+        real(path, data, **options)
         most = max(most, len(store._unsynced))
 
     monkeypatch.setattr(store, "atomic_write", atomic_write)
@@ -207,3 +211,125 @@ def test_a_step_that_writes_many_files_keeps_few_of_them_open(
     assert most == 1, "never two left open"
     assert recorder.count("fsync-file") >= 9
     recorder.check_each_file_lasts_before_the_journal()
+
+
+def adjudicable(tmp_path: Path) -> Table:
+    """A 5-player game whose first turn's orders are all in."""
+    table = Table(tmp_path, players=5)
+    paths = [table.signed(p, table.legal(p), f"t1-{p}.yaml") for p in table.status()["owed"]]
+    assert run("submit", table.gamedir, *paths).exit_code == 0
+    return table
+
+
+def open_files() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def test_a_disk_error_at_a_durable_point_commits_nothing_and_leaves_nothing_open(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An fsync that fails (EIO) while a step's files are made to last: the step ends with
+    the error, after every other fsync is done, and no journal line; no file stays open and
+    no thread runs; the next command moves the step's files aside."""
+    table = adjudicable(tmp_path)
+    log = (table.gamedir / store.LOG).read_bytes()
+    real = os.fsync
+    synced: list[str] = []
+
+    def fsync(fd: int) -> None:
+        name = os.readlink(f"/proc/self/fd/{fd}")
+        if name.endswith("views/public.json"):
+            raise OSError(errno.EIO, "Input/output error")
+        real(fd)
+        synced.append(name)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    before = open_files()
+    with pytest.raises(OSError, match="Input/output error"):
+        run("adjudicate", table.gamedir)
+    assert open_files() == before and threading.active_count() == 1
+    assert store._unsynced == [] and store._put_off == []
+    assert sum(name.endswith("views/bob.json") for name in synced) == 1, "the others fsynced"
+    monkeypatch.undo()
+    assert (table.gamedir / store.LOG).read_bytes() == log
+    assert run("adjudicate", table.gamedir).exit_code == 0
+    assert run("doctor", table.gamedir).exit_code == 0
+
+
+def test_ctrl_c_at_a_durable_point_waits_until_every_fsync_is_done(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = adjudicable(tmp_path)
+    real, real_together = os.fsync, store._sync_now
+    together: list[list[int]] = []
+    pressed: list[int] = []
+    synced: list[tuple[int, int]] = []
+
+    def fsync(fd: int) -> None:
+        main = threading.current_thread() is threading.main_thread()
+        if together and len(together[-1]) > 1 and not pressed and main:
+            pressed.append(len(together) - 1)
+            os.kill(os.getpid(), signal.SIGINT)  # pressed as fsyncs side by side begin
+        real(fd)
+        synced.append((len(together) - 1, fd))
+
+    def side_by_side(fds: list[int]) -> None:
+        together.append(list(fds))
+        real_together(fds)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(store, "_sync_now", side_by_side)
+    before = open_files()
+    assert run("adjudicate", table.gamedir).exit_code == 130  # as Ctrl-C ends a command
+    assert pressed, "pressed"
+    done = {fd for call, fd in synced if call == pressed[0]}
+    assert done == set(together[pressed[0]]), "every fsync side by side done, not the first"
+    assert open_files() == before and threading.active_count() == 1
+    assert store._unsynced == [] and store._put_off == []
+    monkeypatch.undo()
+    assert run("adjudicate", table.gamedir).exit_code == 0
+
+
+def test_a_durable_point_that_fails_at_a_steps_end_leaves_no_step_behind(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``batched`` ends whatever its last durable point does: writes after it are fsynced at
+    once, as outside any step."""
+
+    def failing() -> None:
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(store, "durable_point", failing)
+    with pytest.raises(OSError), store.batched():
+        pass
+    assert store._put_off == []
+
+
+def test_a_new_file_left_short_by_a_power_cut_never_becomes_the_games(tmp_path: Path) -> None:
+    """A step's new file is fsynced only at its journal line's durable point: killed just
+    before that line, with a file it wrote cut to nothing (what a power cut may leave of a file
+    renamed but not yet fsynced), the next command moves the file aside and the game is whole."""
+    from tests.crashing import KILLED, fork_run, keep
+
+    table = adjudicable(tmp_path)
+    copy = tmp_path / "copy"
+    keep(table.gamedir, copy)
+    env: dict[str, str] = {}
+    whole = fork_run(["adjudicate", str(copy)], env)
+    assert whole.code == 0, whole.output
+    at = whole.kinds.index("journal") + 1  # the last durable operation before the line
+    killed = fork_run(["adjudicate", str(table.gamedir)], env, kill_at=at)
+    assert killed.code == KILLED and killed.last == "journal"
+    named = set(store.GameDir(table.gamedir).facts().files)
+    written = [
+        p
+        for p in (table.gamedir / "turns").rglob("*.json")
+        if p.relative_to(table.gamedir).as_posix() not in named
+    ]
+    assert written, "the step's files are there, unnamed"
+    written[0].write_bytes(b"")  # left short
+    result = run("adjudicate", table.gamedir)
+    assert result.exit_code == 0, result.output
+    assert run("doctor", table.gamedir).exit_code == 0
+    discarded = list((table.gamedir / "discarded").rglob(written[0].name))
+    assert discarded and discarded[0].read_bytes() == b"", "moved aside, as it was left"

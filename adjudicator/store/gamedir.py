@@ -33,7 +33,7 @@ from typing import Any
 from adjudicator.rules.contract import msg
 from adjudicator.rules.digests import Digester
 from adjudicator.rules.errors import Locked, NotNow, UsageProblem
-from adjudicator.store import failpoint, journal, summary
+from adjudicator.store import failpoint, interrupts, journal, summary
 
 LOCK_TIMEOUT = 30.0
 LOG = "log.jsonl"
@@ -42,18 +42,21 @@ GENESIS = "0" * 64
 """The ``prev`` of a journal's first line."""
 
 
-def atomic_write(path: Path, data: bytes, *, sync_dir: bool = True) -> None:
+def atomic_write(path: Path, data: bytes, *, sync_dir: bool = True, step: bool = False) -> None:
     """Write ``data`` to ``path`` so that a crash leaves the old file or the new one, never half.
     The folder is fsynced too (``sync_dir``): at once, or within :func:`batched` once before the
-    next durable point. Within :func:`batched`, a new file (none at ``path`` yet) is fsynced at
-    the next durable point too, with the others written since: a crash before then leaves, at
-    most, a file the journal does not name, which the step's recovery moves aside."""
+    next durable point.
+
+    ``step``: a file of the game that a step writes, which recovery moves aside when the step's
+    journal line never came. Within :func:`batched`, such a file, if new (none at ``path``
+    yet), is fsynced at the next durable point with the others, not before its rename: a crash
+    before the line may leave it short, but no line names it and recovery moves it aside."""
     import tempfile  # only a command that writes needs it
 
     make_folder(path.parent)
     failpoint.reached("write")
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    later = bool(_put_off) and not os.path.lexists(path)
+    later = step and bool(_put_off) and not os.path.lexists(path)
     try:
         with open(fd, "wb", closefd=False) as handle:
             handle.write(data)
@@ -128,8 +131,10 @@ def batched() -> Iterator[None]:
     try:
         yield
     finally:
-        durable_point()
-        _put_off.pop()
+        try:
+            durable_point()
+        finally:
+            _put_off.pop()
 
 
 def sync_folder(folder: Path) -> None:
@@ -163,7 +168,9 @@ def durable_point() -> None:
 
 def _sync_now(fds: list[int]) -> None:
     """Fsync and close the open files (or folders) ``fds``, side by side (at most
-    :data:`SIDE_BY_SIDE` at once); the first error, once every one is closed."""
+    :data:`SIDE_BY_SIDE` at once, each beyond the first in a thread that ends before this
+    returns); the first error, once every one is fsynced or failed, and closed. Ctrl-C waits
+    until then."""
     if not fds:
         return
     import threading
@@ -178,16 +185,23 @@ def _sync_now(fds: list[int]) -> None:
                 failed.append(error)
 
     groups = [fds[k::SIDE_BY_SIDE] for k in range(min(SIDE_BY_SIDE, len(fds)))]
-    others = [threading.Thread(target=sync, args=(group,), daemon=True) for group in groups[1:]]
-    try:
-        for other in others:
-            other.start()
-        sync(groups[0])
-        for other in others:
-            other.join()
-    finally:
-        for fd in fds:
-            os.close(fd)
+    started: list[threading.Thread] = []
+    with interrupts.held():
+        try:
+            for group in groups[1:]:
+                other = threading.Thread(target=sync, args=(group,), daemon=True)
+                try:
+                    other.start()
+                except RuntimeError:  # no thread to be had: this one does it
+                    sync(group)
+                else:
+                    started.append(other)
+            sync(groups[0])
+        finally:
+            for other in started:
+                other.join()
+            for fd in fds:
+                os.close(fd)
     if failed:
         raise failed[0]
 
@@ -374,13 +388,15 @@ class GameDir:
         return data
 
     def write_json(self, rel: str, data: Any, sort_keys: bool = True) -> None:
-        atomic_write(self.root / rel, dump_json(data, sort_keys))
+        self.write_bytes(rel, dump_json(data, sort_keys))
 
     def write_bytes(self, rel: str, data: bytes) -> None:
-        atomic_write(self.root / rel, data)
+        """Write the game file ``rel`` in a step (:func:`atomic_write`: a new one is fsynced
+        at the step's next durable point, but ``outbox/``, whose copies recovery keeps)."""
+        atomic_write(self.root / rel, data, step=not rel.startswith("outbox/"))
 
     def write_text(self, rel: str, text: str) -> None:
-        atomic_write(self.root / rel, text.encode("utf-8"))
+        self.write_bytes(rel, text.encode("utf-8"))
 
     # -- the journal -------------------------------------------------------------------------
     def log_bytes(self) -> bytes:

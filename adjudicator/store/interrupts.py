@@ -52,3 +52,24 @@ def check() -> None:
     """Raise a Ctrl-C noted (lost where it landed) again."""
     if _noted:
         raise KeyboardInterrupt
+
+
+@contextmanager
+def held() -> Iterator[None]:
+    """Within: Ctrl-C waits until the end, then is taken as if pressed then (work that must
+    not stop half-way, however short). Only the main thread handles signals: elsewhere, and
+    where no handler of Python's is set, nothing changes."""
+    import threading
+
+    before = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or before is None:
+        yield
+        return
+    pressed: list[int] = []
+    signal.signal(signal.SIGINT, lambda signum, frame: pressed.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+        if pressed:
+            signal.raise_signal(signal.SIGINT)
