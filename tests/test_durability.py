@@ -17,27 +17,27 @@ from typing import Any
 
 import pytest
 
-from adjudicator.store import failpoint, usercache
+from adjudicator.store import failpoint
 from adjudicator.store import gamedir as store
 from tests.helpers import Table, run
 
 
 class Recorder:
-    """The disk operations of one command on its game, in order (the user's cache folder, which
-    is never the commit point, left out)."""
+    """The disk operations of one command on its game at ``root``, in order (those elsewhere,
+    such as the user's cache folder, which is never the commit point, left out)."""
 
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, root: Path) -> None:
         self.events: list[tuple[str, str]] = []
         self.written: dict[int, str] = {}
         """The event number of each rename of a file just written (a temporary file) into the
         game, with the file's inode."""
-        cache = os.path.abspath(usercache.folder(""))
+        game = os.path.abspath(root) + os.sep
         real_replace, real_mkdir, real_fsync = os.replace, os.mkdir, os.fsync
         real_reached = failpoint.reached
 
         def replace(source: Any, target: Any, *args: Any, **kwargs: Any) -> None:
             real_replace(source, target, *args, **kwargs)
-            if not os.path.abspath(target).startswith(cache):
+            if os.path.abspath(target).startswith(game):
                 if str(source).endswith(".tmp"):
                     self.written[len(self.events)] = inode(os.stat(target))
                 self.events.append(("rename", os.path.abspath(target)))
@@ -52,7 +52,7 @@ class Recorder:
 
         def mkdir(path: Any, *args: Any, **kwargs: Any) -> None:
             real_mkdir(path, *args, **kwargs)
-            if not os.path.abspath(path).startswith(cache):
+            if os.path.abspath(path).startswith(game):
                 self.events.append(("mkdir", os.path.abspath(path)))
 
         def reached(where: str) -> None:
@@ -107,7 +107,7 @@ def test_an_adjudication_fsyncs_each_folder_once_before_its_line(
     status = table.status()
     paths = [table.signed(p, table.legal(p), f"t1-{p}.yaml") for p in status["owed"]]
     assert run("submit", table.gamedir, *paths).exit_code == 0
-    recorder = Recorder(monkeypatch)
+    recorder = Recorder(monkeypatch, table.gamedir)
     result = run("adjudicate", table.gamedir)
     assert result.exit_code == 0, result.output
     assert recorder.count("journal") == 1
@@ -126,7 +126,7 @@ def test_the_marker_lasts_before_anything_the_step_writes(
     table = Table(tmp_path, players=3)
     player = next(iter(table.status()["owed"]))
     path = table.signed(player, table.legal(player), "order.yaml")
-    recorder = Recorder(monkeypatch)
+    recorder = Recorder(monkeypatch, table.gamedir)
     assert run("submit", table.gamedir, path).exit_code == 0
     marker = os.path.abspath(table.gamedir / store.MARKER)
     root = os.path.abspath(table.gamedir)
@@ -146,7 +146,7 @@ def test_a_rollback_plan_lasts_before_its_moves(
 ) -> None:
     table = Table(tmp_path, players=3)
     table.play_turn()
-    recorder = Recorder(monkeypatch)
+    recorder = Recorder(monkeypatch, table.gamedir)
     result = run("rollback", table.gamedir)
     assert result.exit_code == 0, result.output
     marker = os.path.abspath(table.gamedir / store.MARKER)
@@ -172,7 +172,7 @@ def test_a_mail_written_to_the_outbox_lasts_before_it_is_moved_to_sent(
     ``sent/``; a step's recovery keeps a mail moved on its way out, so its copy lasts first."""
     table = Table(tmp_path, players=3)
     table.play_turn()
-    recorder = Recorder(monkeypatch)
+    recorder = Recorder(monkeypatch, table.gamedir)
     assert run("send", table.gamedir).exit_code == 0
     events = recorder.events
     copies = [n for n in recorder.written if "/outbox/" in events[n][1]]
@@ -206,7 +206,7 @@ def test_a_step_that_writes_many_files_keeps_few_of_them_open(
         most = max(most, len(store._unsynced))
 
     monkeypatch.setattr(store, "atomic_write", atomic_write)
-    recorder = Recorder(monkeypatch)
+    recorder = Recorder(monkeypatch, table.gamedir)
     assert run("adjudicate", table.gamedir).exit_code == 0
     assert most == 1, "never two left open"
     assert recorder.count("fsync-file") >= 9

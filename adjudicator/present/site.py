@@ -445,7 +445,7 @@ def write(root: Path, out: Path) -> list[str]:
             out.rmdir()
         os.rename(fresh, out)
     except BaseException:
-        with _interrupts_held():  # a second Ctrl-C waits until nothing is left
+        with interrupts.held():  # a second Ctrl-C waits until nothing is left
             shutil.rmtree(fresh, ignore_errors=True)
         raise
     return sorted(files)
