@@ -17,14 +17,15 @@ from typing import Any
 
 import pytest
 
-from adjudicator.store import failpoint
+from adjudicator.store import failpoint, usercache
 from adjudicator.store import gamedir as store
 from tests.helpers import Table, run
 
 
 class Recorder:
-    """The disk operations of one command on its game at ``root``, in order (those elsewhere,
-    such as the user's cache folder, which is never the commit point, left out)."""
+    """The disk operations of one command under ``root`` (its game, or a folder above it), in
+    order (those elsewhere, and in the user's cache folder, which is never the commit point,
+    left out)."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch, root: Path) -> None:
         self.events: list[tuple[str, str]] = []
@@ -32,12 +33,18 @@ class Recorder:
         """The event number of each rename of a file just written (a temporary file) into the
         game, with the file's inode."""
         game = os.path.abspath(root) + os.sep
+        cache = os.path.abspath(usercache.folder("")) + os.sep
+
+        def recorded(path: Any) -> bool:
+            where = os.path.abspath(path)
+            return where.startswith(game) and not where.startswith(cache)
+
         real_replace, real_mkdir, real_fsync = os.replace, os.mkdir, os.fsync
         real_reached = failpoint.reached
 
         def replace(source: Any, target: Any, *args: Any, **kwargs: Any) -> None:
             real_replace(source, target, *args, **kwargs)
-            if os.path.abspath(target).startswith(game):
+            if recorded(target):
                 if str(source).endswith(".tmp"):
                     self.written[len(self.events)] = inode(os.stat(target))
                 self.events.append(("rename", os.path.abspath(target)))
@@ -52,7 +59,7 @@ class Recorder:
 
         def mkdir(path: Any, *args: Any, **kwargs: Any) -> None:
             real_mkdir(path, *args, **kwargs)
-            if os.path.abspath(path).startswith(game):
+            if recorded(path):
                 self.events.append(("mkdir", os.path.abspath(path)))
 
         def reached(where: str) -> None:

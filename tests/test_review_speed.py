@@ -219,7 +219,7 @@ def test_a_new_game_lasts_its_folder_and_journal_included(
     from tests.test_durability import Recorder
 
     table = Table(tmp_path, players=3)
-    recorder = Recorder(monkeypatch)
+    recorder = Recorder(monkeypatch, tmp_path)
     gamedir = tmp_path / "games" / "second"
     result = run("new", gamedir, "--setup", table.setup_path)
     assert result.exit_code == 0, result.output
