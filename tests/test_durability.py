@@ -110,10 +110,7 @@ class Recorder:
 def test_an_adjudication_fsyncs_each_folder_once_before_its_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    table = Table(tmp_path, players=5)
-    status = table.status()
-    paths = [table.signed(p, table.legal(p), f"t1-{p}.yaml") for p in status["owed"]]
-    assert run("submit", table.gamedir, *paths).exit_code == 0
+    table = adjudicable(tmp_path)
     recorder = Recorder(monkeypatch, table.gamedir)
     result = run("adjudicate", table.gamedir)
     assert result.exit_code == 0, result.output
@@ -199,10 +196,7 @@ def test_a_step_that_writes_many_files_keeps_few_of_them_open(
 ) -> None:
     """A new file's fsync waits for the next durable point with the file left open; past
     ``MOST_UNSYNCED`` of them, those open are fsynced (and closed) at once."""
-    table = Table(tmp_path, players=5)
-    status = table.status()
-    paths = [table.signed(p, table.legal(p), f"t1-{p}.yaml") for p in status["owed"]]
-    assert run("submit", table.gamedir, *paths).exit_code == 0
+    table = adjudicable(tmp_path)
     monkeypatch.setattr(store, "MOST_UNSYNCED", 2)
     most = 0
     real = store.atomic_write

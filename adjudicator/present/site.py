@@ -266,10 +266,8 @@ class _Pages:
         claims = _claims([turns[-1], *turns[1:-1]])
         if claims is None:  # more turns than a pipe holds
             files = meanwhile()
-            for turn in turns[1:]:
-                made[turn] = self.made(handle, [turn])
-            for pages in made.values():
-                files.update(pages)
+            files.update(made[turns[0]])
+            files.update(self.made(handle, turns[1:]))
             return files
         try:
             context = multiprocessing.get_context("fork")

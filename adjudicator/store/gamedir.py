@@ -40,6 +40,9 @@ LOG = "log.jsonl"
 MARKER = ".step"
 GENESIS = "0" * 64
 """The ``prev`` of a journal's first line."""
+KEPT_BY_RECOVERY = ("outbox/",)
+"""Where a step's recovery keeps (and names) the files a step cut short wrote, rather than move
+them aside: copies of mail written out, which may have been read already."""
 
 
 def atomic_write(path: Path, data: bytes, *, sync_dir: bool = True, step: bool = False) -> None:
@@ -392,8 +395,8 @@ class GameDir:
 
     def write_bytes(self, rel: str, data: bytes) -> None:
         """Write the game file ``rel`` in a step (:func:`atomic_write`: a new one is fsynced
-        at the step's next durable point, but ``outbox/``, whose copies recovery keeps)."""
-        atomic_write(self.root / rel, data, step=not rel.startswith("outbox/"))
+        at the step's next durable point, but where recovery keeps what it finds)."""
+        atomic_write(self.root / rel, data, step=not rel.startswith(KEPT_BY_RECOVERY))
 
     def write_text(self, rel: str, text: str) -> None:
         self.write_bytes(rel, text.encode("utf-8"))

@@ -39,6 +39,7 @@ from adjudicator.rules.digests import Digester, is_public
 from adjudicator.rules.errors import NotNow, UsageProblem
 from adjudicator.store import clock, failpoint, interrupts, journal
 from adjudicator.store.gamedir import (
+    KEPT_BY_RECOVERY,
     LOG,
     MARKER,
     GameDir,
@@ -242,7 +243,7 @@ def _discard(
         _move(store.root, source, target)
     box = _next_discarded(store.root)
     for rel in sorted(r for rs in by_hash.values() for r in rs):
-        if rel in kept or rel.startswith("outbox/"):
+        if rel in kept or rel.startswith(KEPT_BY_RECOVERY):
             continue  # copies written to outbox/ are kept and named
         _move(store.root, rel, f"{box}/{rel}")
     finish(store, {"type": "recovered", "kind": kind}, known, before)
