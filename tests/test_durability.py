@@ -291,6 +291,40 @@ def test_ctrl_c_at_a_durable_point_waits_until_every_fsync_is_done(
     assert run("adjudicate", table.gamedir).exit_code == 0
 
 
+def fsync_threads() -> set[threading.Thread]:
+    return {thread for thread in threading.enumerate() if thread.name.startswith("fsync")}
+
+
+def durable_point_of_new_files(folder: Path, count: int) -> None:
+    with store.batched():
+        for k in range(count):
+            store.atomic_write(folder / f"file-{k}", b"x", step=True)
+
+
+def test_a_processs_fsync_threads_are_kept_between_durable_points_and_end_before_a_fork(
+    tmp_path: Path,
+) -> None:
+    """Starting a thread costs about what a small fsync does, and a demo reaches some 180
+    durable points: the threads are started once and kept, but a process forks (the site's
+    pages are made by several) and ends a command with none."""
+    store.end_fsync_threads()
+    started: set[threading.Thread] = set()
+    for point in range(20):  # each fsyncs 6 files and their folder: 6 beside this thread
+        durable_point_of_new_files(tmp_path / f"point-{point}", 6)
+        started |= fsync_threads()
+    assert sorted(os.listdir(tmp_path / "point-19")) == [f"file-{k}" for k in range(6)]
+    assert 6 <= len(started) < store.SIDE_BY_SIDE, "kept, not started at each durable point"
+    kept = fsync_threads()
+    child = os.fork()
+    if child == 0:
+        os._exit(0)
+    assert os.waitpid(child, 0)[1] == 0
+    assert not fsync_threads() and not any(thread.is_alive() for thread in kept)
+    table = adjudicable(tmp_path / "game")
+    assert run("adjudicate", table.gamedir).exit_code == 0
+    assert not fsync_threads(), "a command ends them"
+
+
 def test_a_durable_point_that_fails_at_a_steps_end_leaves_no_step_behind(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -65,6 +65,16 @@ class Group(click.Group):
             raise FAILURES.get(error.exit_code, Failure)(error_text(error)) from None
         except KeyboardInterrupt:  # Ctrl-C: the shell's 128 + SIGINT, not click's exit 1 (a bug)
             _interrupted()
+        finally:
+            _end_threads()
+
+
+def _end_threads() -> None:
+    """End the fsync threads the command's steps kept (none unless a step wrote, so the module
+    that keeps them is not loaded for this)."""
+    gamedir = sys.modules.get("adjudicator.store.gamedir")
+    if gamedir is not None:
+        gamedir.end_fsync_threads()
 
 
 def _interrupted() -> NoReturn:

@@ -250,6 +250,9 @@ class _Pages:
         import threading
         from concurrent.futures import ProcessPoolExecutor
 
+        from adjudicator.store.gamedir import end_fsync_threads
+
+        end_fsync_threads()  # idle since the last step: not a reason to make the site alone
         turns = list(range(1, self.last + 1))
         count = min(_processors(), 4, len(turns))
         shared = (

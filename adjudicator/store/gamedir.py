@@ -28,12 +28,15 @@ import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.rules.contract import msg
 from adjudicator.rules.digests import Digester
 from adjudicator.rules.errors import Locked, NotNow, UsageProblem
 from adjudicator.store import failpoint, interrupts, journal, summary
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ThreadPoolExecutor
 
 LOCK_TIMEOUT = 30.0
 LOG = "log.jsonl"
@@ -171,13 +174,11 @@ def durable_point() -> None:
 
 def _sync_now(fds: list[int]) -> None:
     """Fsync and close the open files (or folders) ``fds``, side by side (at most
-    :data:`SIDE_BY_SIDE` at once, each beyond the first in a thread that ends before this
-    returns); the first error, once every one is fsynced or failed, and closed. Ctrl-C waits
-    until then."""
+    :data:`SIDE_BY_SIDE` at once, each group beyond the first in one of this process's fsync
+    threads, all done before this returns); the first error, once every one is fsynced or
+    failed, and closed. Ctrl-C waits until then."""
     if not fds:
         return
-    import threading
-
     failed: list[OSError] = []
 
     def sync(some: list[int]) -> None:
@@ -188,21 +189,18 @@ def _sync_now(fds: list[int]) -> None:
                 failed.append(error)
 
     groups = [fds[k::SIDE_BY_SIDE] for k in range(min(SIDE_BY_SIDE, len(fds)))]
-    started: list[threading.Thread] = []
+    started: list[Future[None]] = []
     with interrupts.held():
         try:
             for group in groups[1:]:
-                other = threading.Thread(target=sync, args=(group,), daemon=True)
                 try:
-                    other.start()
-                except RuntimeError:  # no thread to be had: this one does it
+                    started.append(_fsync_threads().submit(sync, group))
+                except RuntimeError:  # no thread to be had (Python is ending): this one does it
                     sync(group)
-                else:
-                    started.append(other)
             sync(groups[0])
         finally:
             for other in started:
-                other.join()
+                other.result()
             for fd in fds:
                 os.close(fd)
     if failed:
@@ -211,6 +209,30 @@ def _sync_now(fds: list[int]) -> None:
 
 SIDE_BY_SIDE = 16
 """The most fsyncs :func:`durable_point` waits on at once."""
+_THREADS: list[ThreadPoolExecutor] = []
+"""This process's fsync threads, once a durable point has needed them."""
+
+
+def _fsync_threads() -> ThreadPoolExecutor:
+    """This process's fsync threads: started as first needed and kept (a demo's steps reach
+    some 180 durable points, and starting a thread costs about as much as a small fsync) until
+    :func:`end_fsync_threads`."""
+    if not _THREADS:
+        from concurrent.futures import ThreadPoolExecutor
+
+        _THREADS.append(ThreadPoolExecutor(SIDE_BY_SIDE - 1, thread_name_prefix="fsync"))
+    return _THREADS[0]
+
+
+def end_fsync_threads() -> None:
+    """End this process's fsync threads, idle between durable points: before the process
+    forks (a forked copy of a process that runs threads may hang on a lock one of them held),
+    and as a command ends."""
+    while _THREADS:
+        _THREADS.pop().shutdown()
+
+
+os.register_at_fork(before=end_fsync_threads)
 
 
 _LOGS: dict[str, tuple[bytes, list[dict[str, Any]]]] = {}
