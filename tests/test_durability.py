@@ -11,7 +11,10 @@ import errno
 import os
 import signal
 import stat
+import subprocess
+import sys
 import threading
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -301,12 +304,12 @@ def durable_point_of_new_files(folder: Path, count: int) -> None:
             store.atomic_write(folder / f"file-{k}", b"x", step=True)
 
 
-def test_a_processs_fsync_threads_are_kept_between_durable_points_and_end_before_a_fork(
+def test_a_processs_fsync_threads_are_kept_between_durable_points_and_a_forked_copy_starts_its_own(
     tmp_path: Path,
 ) -> None:
     """Starting a thread costs about what a small fsync does, and a demo reaches some 180
-    durable points: the threads are started once and kept, but a process forks (the site's
-    pages are made by several) and ends a command with none."""
+    durable points: the threads are started once and kept. A forked copy of the process has
+    none of them (its first durable point starts its own), and a command ends them."""
     store.end_fsync_threads()
     started: set[threading.Thread] = set()
     for point in range(20):  # each fsyncs 6 files and their folder: 6 beside this thread
@@ -314,15 +317,100 @@ def test_a_processs_fsync_threads_are_kept_between_durable_points_and_end_before
         started |= fsync_threads()
     assert sorted(os.listdir(tmp_path / "point-19")) == [f"file-{k}" for k in range(6)]
     assert 6 <= len(started) < store.SIDE_BY_SIDE, "kept, not started at each durable point"
-    kept = fsync_threads()
-    child = os.fork()
-    if child == 0:
-        os._exit(0)
-    assert os.waitpid(child, 0)[1] == 0
-    assert not fsync_threads() and not any(thread.is_alive() for thread in kept)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # Python 3.12: fork with threads
+        child = os.fork()
+    if child == 0:  # pragma: no cover (the child)
+        signal.alarm(30)  # a durable point that waits on a thread it does not have never ends
+        durable_point_of_new_files(tmp_path / "child", 6)
+        os._exit(0 if len(os.listdir(tmp_path / "child")) == 6 else 1)
+    assert os.waitpid(child, 0)[1] == 0, "the child's durable point ended"
     table = adjudicable(tmp_path / "game")
     assert run("adjudicate", table.gamedir).exit_code == 0
     assert not fsync_threads(), "a command ends them"
+
+
+FORK_WHILE_ANOTHER_THREAD_STEPS = """
+import os, sys, threading
+from pathlib import Path
+from adjudicator.store import gamedir as store
+folder, stop = Path(sys.argv[1]), threading.Event()
+def steps():
+    while not stop.is_set():
+        store._sync_now([os.open(folder, os.O_RDONLY) for _ in range(3)])
+threading.Thread(target=steps, daemon=True).start()
+for _ in range(300):
+    child = os.fork()
+    if child == 0:
+        os._exit(0)
+    os.waitpid(child, 0)
+stop.set()
+print("forked")
+"""
+
+
+def test_a_fork_while_another_thread_reaches_a_durable_point_does_not_hang(
+    tmp_path: Path,
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-W", "ignore", "-c", FORK_WHILE_ANOTHER_THREAD_STEPS, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0 and done.stdout == "forked\n", done.stderr
+
+
+def test_a_thread_that_cannot_start_leaves_nothing_for_a_later_durable_point(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A system out of threads (a limit on processes, say): the fsyncs are made here, each
+    once, and none is left queued to be made later on a file number reused since."""
+    store.end_fsync_threads()
+    real_start, real_fsync = threading.Thread.start, os.fsync
+    synced: list[str] = []
+
+    def start(thread: threading.Thread) -> None:
+        if thread.name.startswith("fsync"):
+            raise RuntimeError("can't start new thread")
+        real_start(thread)
+
+    def fsync(fd: int) -> None:
+        synced.append(os.readlink(f"/proc/self/fd/{fd}"))
+        real_fsync(fd)
+
+    monkeypatch.setattr(threading.Thread, "start", start)
+    monkeypatch.setattr(os, "fsync", fsync)
+    durable_point_of_new_files(tmp_path / "first", 4)
+    monkeypatch.setattr(threading.Thread, "start", real_start)
+    files = [str(tmp_path / "first" / f"file-{k}") for k in range(4)]
+    first = list(synced)
+    assert len(first) == len(set(first)) and set(files) <= set(first), "each fsynced, once"
+    durable_point_of_new_files(tmp_path / "second", 4)
+    store.end_fsync_threads()
+    later = synced[len(first) :]
+    assert len(later) == len(set(later)), "each fsynced once"
+    assert {str(tmp_path / "second" / f"file-{k}") for k in range(4)} <= set(later)
+    assert not set(later) & {*files, str(tmp_path / "first")}, "nothing of the first again"
+
+
+def test_an_error_of_another_kind_in_an_fsync_thread_leaves_no_file_open(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = os.fsync
+
+    def fsync(fd: int) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            raise ValueError("not a file the thread can fsync")
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    before = open_files()
+    with pytest.raises(ValueError, match="not a file the thread can fsync"):
+        durable_point_of_new_files(tmp_path, 6)
+    assert open_files() == before
+    assert store._unsynced == [] and store._put_off == []
 
 
 def test_a_durable_point_that_fails_at_a_steps_end_leaves_no_step_behind(

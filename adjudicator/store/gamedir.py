@@ -174,12 +174,12 @@ def durable_point() -> None:
 
 def _sync_now(fds: list[int]) -> None:
     """Fsync and close the open files (or folders) ``fds``, side by side (at most
-    :data:`SIDE_BY_SIDE` at once, each group beyond the first in one of this process's fsync
-    threads, all done before this returns); the first error, once every one is fsynced or
-    failed, and closed. Ctrl-C waits until then."""
+    :data:`SIDE_BY_SIDE` at once, each group beyond the first handed to this process's fsync
+    threads, and made here when no thread began it), all done before this returns; the first
+    error, once every one is fsynced or failed, and closed. Ctrl-C waits until then."""
     if not fds:
         return
-    failed: list[OSError] = []
+    failed: list[BaseException] = []
 
     def sync(some: list[int]) -> None:
         for fd in some:
@@ -189,18 +189,22 @@ def _sync_now(fds: list[int]) -> None:
                 failed.append(error)
 
     groups = [fds[k::SIDE_BY_SIDE] for k in range(min(SIDE_BY_SIDE, len(fds)))]
-    started: list[Future[None]] = []
+    handed: list[tuple[Future[None], list[int]]] = []
     with interrupts.held():
         try:
             for group in groups[1:]:
                 try:
-                    started.append(_fsync_threads().submit(sync, group))
-                except RuntimeError:  # no thread to be had (Python is ending): this one does it
+                    handed.append((_fsync_threads().submit(sync, group), group))
+                except RuntimeError:  # no thread to be had (none can start, Python is ending)
+                    _drop_fsync_threads()  # what was queued and not begun: made here
                     sync(group)
             sync(groups[0])
         finally:
-            for other in started:
-                other.result()
+            for future, group in handed:
+                if future.cancel():  # not begun by a thread: made here
+                    sync(group)
+                elif (error := future.exception()) is not None:
+                    failed.append(error)
             for fd in fds:
                 os.close(fd)
     if failed:
@@ -225,14 +229,21 @@ def _fsync_threads() -> ThreadPoolExecutor:
 
 
 def end_fsync_threads() -> None:
-    """End this process's fsync threads, idle between durable points: before the process
-    forks (a forked copy of a process that runs threads may hang on a lock one of them held),
-    and as a command ends."""
+    """End this process's fsync threads, idle between durable points: as a command ends, and
+    before a site's pages are shared among forked processes (a process that runs threads makes
+    them alone)."""
     while _THREADS:
         _THREADS.pop().shutdown()
 
 
-os.register_at_fork(before=end_fsync_threads)
+def _drop_fsync_threads() -> None:
+    """Let the fsync threads go, and cancel what was handed to them and not begun."""
+    while _THREADS:
+        _THREADS.pop().shutdown(wait=False, cancel_futures=True)
+
+
+# A forked copy of the process has none of its threads: its first durable point starts its own.
+os.register_at_fork(after_in_child=_THREADS.clear)
 
 
 _LOGS: dict[str, tuple[bytes, list[dict[str, Any]]]] = {}
