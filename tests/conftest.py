@@ -15,12 +15,14 @@ from pathlib import Path
 import pytest
 
 from tests.browser import browser
+from tests.helpers import finished
 from tests.imapserver import dovecot, imap_server
 from tests.tools import under_ci
 
-SHARED = (browser, dovecot, imap_server)
+SHARED = (browser, dovecot, imap_server, finished)
 """The fixtures every test module shares, one each per test process: the browser and the IMAP
-server, which take a second or two to start and stop."""
+server, which take a second or two to start and stop, and a finished game to read (some 4 s
+to play)."""
 
 ABSENT_BY_DESIGN = {
     "the rulebooks (": "the rulebook leaflets are not part of the repository, so a checkout "

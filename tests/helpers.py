@@ -9,9 +9,11 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from click.testing import CliRunner, Result
 
+from adjudicator import demo
 from adjudicator.cli import cli
 from adjudicator.games.sultans_court import GAME as COURT
 from adjudicator.rules.rng import Rng
@@ -37,6 +39,33 @@ def bot_round(game: Any, state: Any, rng: Rng) -> Any:
 
 def run(*args: str | Path, input: str | None = None) -> Result:
     return CliRunner().invoke(cli, [str(a) for a in args], input=input, catch_exceptions=False)
+
+
+def demo_game(tmp: Path, game: str, players: int, seed: int, **options: Any) -> Path:
+    """A finished bot game played through the signed-order path; its game directory."""
+    return demo.run(
+        game, players, seed, tmp / "demo", lambda _line: None, options=options, site=False
+    )
+
+
+def archive(gamedir: Path, out: Path, *flags: str) -> dict[str, Any]:
+    result = run("archive", gamedir, *flags, "-o", out)
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
+    return data
+
+
+@pytest.fixture(scope="session")
+def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    """A finished 3-player Sultan game, its first mail queued, and its whole archive: one per
+    test process (tests/conftest.py registers it), for tests that only read them (a game takes
+    some 4 s)."""
+    tmp = tmp_path_factory.mktemp("finished")
+    gamedir = demo_game(tmp, "sultan", 3, 11)
+    (tmp / "no-mail.toml").write_text("")  # no [smtp]: every mail goes to the game's outbox/
+    result = run("send", gamedir, "--config", tmp / "no-mail.toml")
+    assert result.exit_code == 0, result.output
+    return gamedir, archive(gamedir, tmp / "full.json")
 
 
 class Table:

@@ -16,9 +16,7 @@ from adjudicator.rules.digests import Digester, file_key
 from adjudicator.store.gamedir import GENESIS
 from tests.helpers import Table, run
 from tests.ssh import ssh_sign
-from tests.test_verify import archive, demo_game, finished, rechain, save, verify
-
-__all__ = ["finished"]  # the module fixture of tests/test_verify.py: a finished game's archive
+from tests.test_verify import archive, demo_game, rechain, save, verify
 
 
 def bare(

@@ -181,7 +181,7 @@ def test_no_test_module_starts_a_server_or_browser_of_its_own() -> None:
     from tests.conftest import SHARED
 
     shared = {fixture.__name__ for fixture in SHARED}
-    assert shared == {"browser", "dovecot", "imap_server"}
+    assert shared == {"browser", "dovecot", "imap_server", "finished"}
     bound = {}
     for path in sorted(Path(__file__).parent.glob("test_*.py")):
         found = _bindings(ast.parse(path.read_text("utf-8")), shared)

@@ -11,26 +11,11 @@ from typing import Any
 
 import pytest
 
-from adjudicator import demo
 from adjudicator.rules.digests import is_public
 from adjudicator.store.registry import game_names, load_game
-from tests.helpers import Table, run
+from tests.helpers import Table, archive, demo_game, run
 
 ARCHIVES: dict[tuple[str, int, int, str], Path] = {}
-
-
-def demo_game(tmp: Path, game: str, players: int, seed: int, **options: Any) -> Path:
-    """A finished bot game played through the signed-order path; its game directory."""
-    return demo.run(
-        game, players, seed, tmp / "demo", lambda _line: None, options=options, site=False
-    )
-
-
-def archive(gamedir: Path, out: Path, *flags: str) -> dict[str, Any]:
-    result = run("archive", gamedir, *flags, "-o", out)
-    assert result.exit_code == 0, result.output
-    data: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
-    return data
 
 
 def verify(path: Path, *flags: str) -> tuple[int, list[str]]:
@@ -184,16 +169,6 @@ def placeheld(data: dict[str, Any]) -> dict[str, Any]:
 
 
 # -- tampering: every kind of file is found and named ----------------------------------------------
-@pytest.fixture(scope="module")
-def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
-    tmp = tmp_path_factory.mktemp("finished")
-    gamedir = demo_game(tmp, "sultan", 3, 11)
-    (tmp / "no-mail.toml").write_text("")  # no [smtp]: every mail goes to the game's outbox/
-    result = run("send", gamedir, "--config", tmp / "no-mail.toml")
-    assert result.exit_code == 0, result.output
-    return gamedir, archive(gamedir, tmp / "full.json")
-
-
 def tampered(data: dict[str, Any], path: str, change: Any) -> dict[str, Any]:
     """A copy of ``data`` whose file at ``path`` has its bytes changed by ``change``."""
     copy = json.loads(json.dumps(data))
