@@ -52,7 +52,7 @@ def named(data: dict[str, Any]) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def finished(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+def archives(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """A finished demo game (seed 7, three players): its full and its public archive."""
     root = tmp_path_factory.mktemp("demo")
     result = run(*DEMO_NO_SITE, "sultan", "--players", "3", "--seed", "7", "--dir", root)
@@ -77,9 +77,9 @@ def errors(validator: jsonschema.Draft7Validator, data: Any) -> list[str]:
 
 @pytest.mark.seconds
 def test_archives_of_a_finished_game_fit_the_schema_and_hold_what_the_doc_says(
-    finished: dict[str, Any], validator: jsonschema.Draft7Validator
+    archives: dict[str, Any], validator: jsonschema.Draft7Validator
 ) -> None:
-    full, public = finished["full"], finished["public"]
+    full, public = archives["full"], archives["public"]
     assert errors(validator, full) == []
     assert errors(validator, public) == []
     assert full["over"] is public["over"] is True
@@ -91,7 +91,7 @@ def test_archives_of_a_finished_game_fit_the_schema_and_hold_what_the_doc_says(
     assert full["seed"] == public["seed"] == "00000000000000000000000000000007"
     assert full["salt"] == public["salt"]
     assert [item["path"] for item in full["files"]] == sorted(paths(full))
-    lines = (finished["root"] / "game" / "log.jsonl").read_text()
+    lines = (archives["root"] / "game" / "log.jsonl").read_text()
     assert "".join(line + "\n" for line in full["journal"]) == lines
 
 
@@ -133,9 +133,9 @@ def test_archives_of_a_running_game_fit_the_schema_and_hold_what_the_doc_says(
     ],
 )
 def test_the_schema_refuses_what_verify_refuses(
-    change: Any, finished: dict[str, Any], validator: jsonschema.Draft7Validator, tmp_path: Path
+    change: Any, archives: dict[str, Any], validator: jsonschema.Draft7Validator, tmp_path: Path
 ) -> None:
-    bad = copy.deepcopy(finished["full"])
+    bad = copy.deepcopy(archives["full"])
     change(bad)
     assert errors(validator, bad)
     (tmp_path / "bad.json").write_text(json.dumps(bad))
@@ -154,9 +154,9 @@ def formulas() -> dict[str, bytes]:
 
 
 def test_the_docs_formulas_recompute_the_commitment_and_the_digests(
-    finished: dict[str, Any],
+    archives: dict[str, Any],
 ) -> None:
-    full = finished["full"]
+    full = archives["full"]
     domains = formulas()
     assert set(domains) == {"commitment", "file key"}
     seed, salt = full["seed"].encode("ascii"), full["salt"].encode("ascii")
@@ -204,12 +204,12 @@ def test_the_docs_formulas_recompute_the_commitment_and_the_digests(
         previous = hashlib.sha256(line.encode("utf-8") + b"\n").hexdigest()
 
 
-def test_the_hand_checks_run_as_written(finished: dict[str, Any], tmp_path: Path) -> None:
+def test_the_hand_checks_run_as_written(archives: dict[str, Any], tmp_path: Path) -> None:
     """The sh block of docs/archive.md, run with bash in a folder holding archive.json."""
     for tool in ("jq", "openssl", "sha256sum"):
         require_tool(tool, "the hand checks of docs/archive.md")
     require_tool("ssh-keygen", "the hand checks of docs/archive.md")
-    (tmp_path / "archive.json").write_bytes((finished["root"] / "full.json").read_bytes())
+    (tmp_path / "archive.json").write_bytes((archives["root"] / "full.json").read_bytes())
     script = block("sh", "## Checking one thing by hand")
     done = subprocess.run(
         ["bash", "-e", "-o", "pipefail", "-c", script],
@@ -220,7 +220,7 @@ def test_the_hand_checks_run_as_written(finished: dict[str, Any], tmp_path: Path
     )
     assert done.returncode == 0, done.stderr
     out = done.stdout.split("\n")
-    full = finished["full"]
+    full = archives["full"]
     created = json.loads(full["journal"][0])
     head = hashlib.sha256(full["journal"][-1].encode() + b"\n").hexdigest()
     line6 = json.loads(full["journal"][5])
@@ -245,10 +245,10 @@ def masked(text: str) -> list[str]:
     return [re.sub(r"[0-9a-f]{32,}", "X", line) for line in text.strip().split("\n")]
 
 
-def test_verify_prints_what_the_doc_shows(finished: dict[str, Any], tmp_path: Path) -> None:
-    full = finished["full"]
+def test_verify_prints_what_the_doc_shows(archives: dict[str, Any], tmp_path: Path) -> None:
+    full = archives["full"]
     head = hashlib.sha256(full["journal"][4].encode() + b"\n").hexdigest()[:32]
-    result = run("verify", finished["root"] / "full.json", "--head", head)
+    result = run("verify", archives["root"] / "full.json", "--head", head)
     assert result.exit_code == 0, result.output
     shown = block("text", "When everything agrees")
     assert masked(result.output) == masked(shown)
@@ -263,15 +263,15 @@ def test_verify_prints_what_the_doc_shows(finished: dict[str, Any], tmp_path: Pa
     assert result.stderr.split("\n")[:2] == block("text", "When anything disagrees").split("\n")[:2]
 
 
-def test_how_to_check_shows_what_verify_prints(finished: dict[str, Any], tmp_path: Path) -> None:
+def test_how_to_check_shows_what_verify_prints(archives: dict[str, Any], tmp_path: Path) -> None:
     """docs/how-to-check.md: its example output is what verify prints of a finished game's
     public archive, and its two example disagreements are what verify prints for them."""
     guide = (DOCS / "how-to-check.md").read_text()
     shown = re.search(r"\n( +demo-sultan-7 \(sultan\).*?)\n\n", guide, re.DOTALL)
     assert shown
-    public = finished["public"]
+    public = archives["public"]
     head = hashlib.sha256(public["journal"][39].encode() + b"\n").hexdigest()[:32]
-    result = run("verify", finished["root"] / "public.json", "--head", head)
+    result = run("verify", archives["root"] / "public.json", "--head", head)
     assert result.exit_code == 0, result.output
     assert masked(result.output) == masked(textwrap.dedent(shown.group(1)))
     examples = re.findall(r"\n    (Error: .*)\n", guide)
@@ -285,7 +285,7 @@ def test_how_to_check_shows_what_verify_prints(finished: dict[str, Any], tmp_pat
     assert result.stderr.split("\n")[0] == examples[0]
     example_head = re.search(r"chain head ([0-9a-f]{32})", examples[1])
     assert example_head
-    result = run("verify", finished["root"] / "public.json", "--head", example_head.group(1))
+    result = run("verify", archives["root"] / "public.json", "--head", example_head.group(1))
     assert result.exit_code == 3
     assert result.stderr.split("\n")[0] == examples[1]
 
