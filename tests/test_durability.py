@@ -316,7 +316,9 @@ def test_a_processs_fsync_threads_are_kept_between_durable_points_and_a_forked_c
         durable_point_of_new_files(tmp_path / f"point-{point}", 6)
         started |= fsync_threads()
     assert sorted(os.listdir(tmp_path / "point-19")) == [f"file-{k}" for k in range(6)]
-    assert 6 <= len(started) < store.SIDE_BY_SIDE, "kept, not started at each durable point"
+    # 120 groups handed to threads in all; how many threads the first point starts depends on
+    # whether one is idle again before the next group (an fsync under eatmydata takes no time)
+    assert 1 <= len(started) < store.SIDE_BY_SIDE, "kept, not started at each durable point"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)  # Python 3.12: fork with threads
         child = os.fork()
