@@ -51,6 +51,35 @@ def loaded(
     return found
 
 
+COLLECTIONS = """
+import atexit, gc, json, sys
+from importlib.metadata import entry_points
+(command,) = entry_points(group="console_scripts", name="adjudicator")
+gc.collect()  # what finding the entry point made: the script starts without it
+began = []
+gc.callbacks.append(lambda phase, info: phase == "start" and began.append(info["generation"]))
+atexit.register(lambda: print(json.dumps(began), file=sys.stderr))
+sys.argv = ["adjudicator", *{args!r}]
+command.load()()
+"""
+
+
+def collections(*args: str, stdin: bytes = b"") -> list[int]:
+    """The generation of each garbage collection a run of the ``adjudicator`` command (the
+    installed script's own entry point) with ``ARGS`` began, in order."""
+    done = subprocess.run(
+        [sys.executable, "-c", COLLECTIONS.format(args=list(args))],
+        capture_output=True,
+        input=stdin,
+        timeout=120,
+        check=False,
+        cwd=tempfile.gettempdir(),
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    began: list[int] = json.loads(done.stderr.decode().strip().splitlines()[-1])
+    return began
+
+
 @pytest.fixture(scope="module")
 def games(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     tmp = tmp_path_factory.mktemp("games")
@@ -159,4 +188,21 @@ def test_a_valid_order_is_submitted_and_taken_from_mail_without_the_schemas(
     heavy = ("pydantic", *sending, *unneeded)
     found = loaded("ingest", str(by_mail.gamedir), stdin=message, heavy=heavy)
     assert found == []
+    assert owed in by_mail.status()["received"]
+
+
+@pytest.mark.seconds
+@pytest.mark.parametrize("game", ["sultan", "sultans_court"])
+def test_a_valid_order_is_submitted_and_taken_from_mail_without_a_garbage_collection(
+    tmp_path: Path, game: str
+) -> None:
+    """What a command makes as it starts (its modules, their classes and functions) lasts
+    until it ends: a collection then would free nothing (adjudicator/__main__.py)."""
+    by_hand, by_mail = (Table(tmp_path / way, players=4, game=game) for way in ("hand", "mail"))
+    owed = next(iter(by_hand.status()["owed"]))
+    signed = by_hand.signed(owed, by_hand.legal(owed), name="order.yaml")
+    assert collections("submit", str(by_hand.gamedir), str(signed)) == []
+    assert owed in by_hand.status()["received"]
+    message = order_mail(by_mail, owed, by_mail.legal(owed))
+    assert collections("ingest", str(by_mail.gamedir), stdin=message) == []
     assert owed in by_mail.status()["received"]
