@@ -200,7 +200,7 @@ def _strict(model: Any, what: str) -> None:
 def check_player_keys(game: Game) -> None:
     """The game's own keys of a setup's player entry: strict, every one optional, none of the
     keys every game reads; a setup with those keys alone fits."""
-    from adjudicator.engine.setup import PlayerSpec, setup_model
+    from adjudicator.engine.setup_schema import PlayerSpec, setup_model
 
     model = game.player_model()
     _strict(model, f"{game.name}: player_model()")
@@ -215,6 +215,28 @@ def check_player_keys(game: Game) -> None:
     )
     problems = game.check_players(players[: game.min_players])
     need(problems == [], f"{game.name}: check_players refuses entries without its keys: {problems}")
+    check_player_fits(game)
+
+
+def check_player_fits(game: Game) -> None:
+    """A game's plain check of a player entry's own keys (optional: ``player_fits``) says they
+    fit only when the model takes them as they are: no problem, and the values given back (None
+    left out) the values given."""
+    fits = getattr(game, "player_fits", None)
+    if fits is None:
+        return
+    model = game.player_model()
+    odd: list[Any] = [None, "x", 1, True, 1.5, [], {}, {"x": None}]
+    samples = [{}, {"no_such_key": 1}, *({key: v} for key in model.model_fields for v in odd)]
+    for own in samples:
+        if not fits(clone(own)):
+            continue
+        what = f"{game.name}: player_fits({own!r}) says it fits"
+        problems = _schema(model, own)
+        need(not problems, f"{what}, yet the schema finds {problems}")
+        taken = model.model_validate(own, strict=True).model_dump(exclude_none=True)
+        given = {k: v for k, v in own.items() if v is not None}
+        need(taken == given, f"{what}, yet the schema takes it as {taken!r}")
 
 
 def check_options(game: Game) -> None:

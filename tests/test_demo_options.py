@@ -26,8 +26,8 @@ from adjudicator import demo
 from adjudicator.engine import absences
 from adjudicator.engine.open_game import OpenGame
 from adjudicator.engine.setup import check_options
-from adjudicator.games.sultan.options import Options as SultanOptions
-from adjudicator.games.sultans_court.setup import Options as CourtOptions
+from adjudicator.games.sultan.option_models import Options as SultanOptions
+from adjudicator.games.sultans_court.option_models import Options as CourtOptions
 from adjudicator.rules import sealing
 from adjudicator.rules.options import ENGINE_OPTIONS, NUMBER_OPTIONS
 from adjudicator.signing import keys

@@ -15,7 +15,14 @@ from adjudicator.rules.contract import Game
 from adjudicator.rules.problems import schema_problems
 from adjudicator.rules.rng import Rng
 from adjudicator.store.registry import load_game
-from adjudicator.testing import entries, leaves, player_names, replaced
+from adjudicator.testing import (
+    ContractBroken,
+    check_player_fits,
+    entries,
+    leaves,
+    player_names,
+    replaced,
+)
 
 ODD = [
     None,
@@ -126,3 +133,28 @@ def test_a_forms_carried_envelope_is_said_to_fit_only_where_the_schema_finds_not
             else:
                 turned_away += 1
     assert turned_away > 100
+
+
+class _Says:
+    """A game whose ``player_fits`` says what it is told to, whatever the keys."""
+
+    def __init__(self, game: Game, fits: bool) -> None:
+        self.game, self.fits = game, fits
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.game, name)
+
+    def player_fits(self, own: Any) -> bool:
+        del own
+        return self.fits
+
+
+@pytest.mark.parametrize("name", ["sultan", "sultans_court"])
+def test_the_contract_test_holds_a_games_player_fits_to_its_schema(name: str) -> None:
+    """The games' own plain checks of a player entry keep the contract; one that says every
+    entry fits is caught (a colour given as a number, a key the game has not)."""
+    game = load_game(name)
+    check_player_fits(game)
+    check_player_fits(_Says(game, fits=False))  # type: ignore[arg-type]
+    with pytest.raises(ContractBroken, match="player_fits"):
+        check_player_fits(_Says(game, fits=True))  # type: ignore[arg-type]

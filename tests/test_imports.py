@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+import yaml
 
 from adjudicator import demo
 from adjudicator.cli.support import EXIT_REFUSED
@@ -206,3 +207,28 @@ def test_a_valid_order_is_submitted_and_taken_from_mail_without_a_garbage_collec
     message = order_mail(by_mail, owed, by_mail.legal(owed))
     assert collections("ingest", str(by_mail.gamedir), stdin=message) == []
     assert owed in by_mail.status()["received"]
+
+
+@pytest.mark.seconds
+@pytest.mark.parametrize("game", ["sultan", "sultans_court"])
+def test_a_valid_setup_makes_a_game_without_the_schemas(tmp_path: Path, game: str) -> None:
+    """Its keys, options and player entries are told fit in plain Python; a setup with a
+    problem is worded from the schema's problems (adjudicator/engine/setup.py)."""
+    table = Table(tmp_path, players=4, game=game, schedule={"reminders": ["1h"]})
+    setup = dict(table.setup)
+    if game == "sultans_court":
+        setup["players"] = [{**setup["players"][0], "colour": "blue"}, *setup["players"][1:]]
+        setup["options"] = {"max_rounds": 9, "press": "public"}
+    else:
+        setup["options"] = {"screens": False, "start_player": "bob", "nmr": "wait"}
+    table.setup_path.write_text(yaml.safe_dump(setup, sort_keys=False))
+    found = loaded("new", str(tmp_path / "again"), "--setup", str(table.setup_path))
+    assert "pydantic" not in found
+    assert run("status", tmp_path / "again").exit_code == 0
+    wrong = {**setup, "options": {**setup["options"], "no_such_option": 1}}
+    table.setup_path.write_text(yaml.safe_dump(wrong, sort_keys=False))
+    refused = loaded(
+        "new", str(tmp_path / "refused"), "--setup", str(table.setup_path), exit=EXIT_REFUSED
+    )
+    assert "pydantic" in refused
+    assert not (tmp_path / "refused").exists()

@@ -450,7 +450,7 @@ def test_record_and_final_views() -> None:
 def test_the_options_defaults_are_those_of_the_options_model() -> None:
     """rules.DEFAULTS is written out so that reading a game needs no schema; it must say what
     the model (games/sultan/options.py) says."""
-    from adjudicator.games.sultan.options import Options
+    from adjudicator.games.sultan.option_models import Options
     from adjudicator.games.sultan.rules import DEFAULTS
 
     assert Options().model_dump() == DEFAULTS

@@ -200,7 +200,7 @@ def test_a_whole_game_by_signed_orders(court: Table) -> None:
 def test_a_game_may_not_take_a_key_every_game_reads() -> None:
     from pydantic import BaseModel, ConfigDict
 
-    from adjudicator.engine.setup import setup_model
+    from adjudicator.engine.setup_schema import setup_model
     from adjudicator.games.sultan import GAME as SULTAN
 
     class Clash(BaseModel):

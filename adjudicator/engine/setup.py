@@ -6,19 +6,19 @@ import re
 import secrets
 import string
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from types import GenericAlias
-from typing import Any, Final, Literal
-
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from types import MappingProxyType
+from typing import Any, Final, Literal, get_args
 
 from adjudicator.rules import digests
 from adjudicator.rules.contract import Game, Msg, Problem, msg
 from adjudicator.rules.errors import InputRefused
+from adjudicator.rules.fits import one_of, text_or_none
 from adjudicator.rules.lang import DEFAULT, Lang
 from adjudicator.rules.names import RESERVED_READERS
 from adjudicator.rules.options import ENGINE_OPTIONS, NUMBER_OPTIONS
-from adjudicator.rules.problems import describe_value, located_all, schema_problems
+from adjudicator.rules.problems import describe_value, located_all
 from adjudicator.rules.schedule import (
     DAILY,
     DURATION,
@@ -55,39 +55,63 @@ MAX_SEED_DIGITS = 128
 HEX_SEED = re.compile(f"[0-9a-fA-F]{{{MIN_SEED_DIGITS},{MAX_SEED_DIGITS}}}")
 
 
-class PlayerSpec(BaseModel):
-    """The keys of a player entry that every game reads; a game declares its own beside them
-    (``Game.player_model()``), and any other key is refused."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-    name: str
-    email: str
-    key: str | None = None
-    key_file: str | None = None
-    lang: Lang | None = None
-    tz: str | None = None
-
-
-class SetupSpec(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    game: str
-    id: str
-    seed: Any = None  # checked by _seed_problems: a string of 32 to 128 hex digits
-    players: list[Any]  # each a PlayerSpec with the game's keys: see setup_model
-    options: dict[str, Any] = Field(default_factory=dict)
-    deadline: str | None = None
-    timezone: str | None = None
-    reminders: list[str] = Field(default_factory=list)
-    lang: Lang = DEFAULT
-    shares: Literal["none", "ask"] = "none"
-    """``ask``: the deal waits for every player's signed share (docs/randomness.md)."""
-    seats: Any = None  # an open game's (docs/signup.md): checked by _signup
-    seating: Literal["first-come", "approve"] | None = None
-    signup_until: str | None = None
-
-
+PLAYER_KEYS: Final = ("name", "email", "key", "key_file", "lang", "tz")
+"""The keys of a player entry that every game reads (``setup_schema.PlayerSpec``); a game
+declares its own beside them (``Game.player_model()``), and any other key is refused."""
+LANGS: Final = get_args(Lang)
+SETUP_DEFAULTS: Final[Mapping[str, Any]] = MappingProxyType(
+    {
+        "seed": None,
+        "options": {},
+        "deadline": None,
+        "timezone": None,
+        "reminders": [],
+        "lang": DEFAULT,
+        "shares": "none",
+        "seats": None,
+        "seating": None,
+        "signup_until": None,
+    }
+)
+"""The keys of a setup file but ``game``, ``id`` and ``players`` (which it must give), each
+with the value it stands at when left out (``setup_schema.SetupSpec``)."""
 SIGNUP_KEYS = ("seats", "seating", "signup_until")
 """The keys only a setup that ``open`` reads takes (docs/signup.md)."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A player entry of a setup that fits the schema: the keys every game reads (None when
+    left out) and the game's own (``own``; those given as None left out)."""
+
+    name: str
+    email: str
+    key: str | None
+    key_file: str | None
+    lang: Lang | None
+    tz: str | None
+    own: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A setup file that fits the schema: each key at its value, or where left out at its
+    default; ``given``, the keys it gave."""
+
+    game: str
+    id: str
+    seed: Any
+    players: list[Entry]
+    options: dict[str, Any]
+    deadline: str | None
+    timezone: str | None
+    reminders: list[str]
+    lang: Lang
+    shares: Literal["none", "ask"]
+    seats: Any
+    seating: Literal["first-come", "approve"] | None
+    signup_until: str | None
+    given: frozenset[str]
 
 
 def read_setup(path: Path, opening: bool = False) -> tuple[Game, dict[str, Any], bytes]:
@@ -104,44 +128,90 @@ def read_setup(path: Path, opening: bool = False) -> tuple[Game, dict[str, Any],
     # A player entry's keys depend on the game: an unknown game is named once the rest is read.
     named = loaded.data.get("game") if isinstance(loaded.data, dict) else None
     known = load_game(named) if isinstance(named, str) and named in game_names() else None
-    model = setup_model(known) if known is not None else SetupSpec
-    problems = schema_problems(model, loaded.data)
+    spec = plain_spec(loaded.data, known) if known is not None else None
+    if known is None or spec is None:  # the schema words what is wrong, if anything is
+        from adjudicator.engine.setup_schema import schema_read
+
+        read, problems = schema_read(loaded.data, known)
+        if read is None:
+            raise InputRefused(f"{path}: refused", located_all(problems, loaded), known)
+        known = known or load_game(read.game)
+        spec = _spec_of(read)
+    meta, problems = _meta(spec, known, path.parent, opening)
     if problems:
-        if known is not None:
-            problems = [_player_key_problem(p, known) for p in problems]
         raise InputRefused(f"{path}: refused", located_all(problems, loaded), known)
-    spec = model.model_validate(loaded.data, strict=True)
-    game = known or load_game(spec.game)
-    meta, problems = _meta(spec, game, path.parent, opening)
-    if problems:
-        raise InputRefused(f"{path}: refused", located_all(problems, loaded), game)
-    return game, meta, raw
+    return known, meta, raw
 
 
-def setup_model(game: Game) -> type[SetupSpec]:
-    """The setup file's model for ``game``: each player entry takes the keys every game reads
-    (``PlayerSpec``) and the game's own (``game.player_model()``), and no other."""
-    own = game.player_model()
-    shared = set(own.model_fields) & set(PlayerSpec.model_fields)
-    if shared:
-        raise ValueError(f"{game.name}'s player keys {sorted(shared)} are keys every game reads")
-    fields: dict[str, Any] = {key: (f.annotation, f) for key, f in own.model_fields.items()}
-    player = create_model("GamePlayerSpec", __base__=PlayerSpec, **fields)
-    players: Any = GenericAlias(list, player)
-    return create_model("GameSetupSpec", __base__=SetupSpec, players=(players, ...))
+def plain_spec(data: Any, game: Game) -> Spec | None:
+    """``data``, a setup of ``game`` read from YAML, as the schema would read it when it
+    plainly fits it, told without the schema (loading pydantic and building the models took
+    a third of a ``new``); None whenever not sure, and the schema then tells. Types are checked
+    exactly, as the strict schema has them. Each player entry's own keys (those beyond
+    :data:`PLAYER_KEYS`) are the game's ``player_fits`` to tell: a game without it is read by
+    the schema."""
+    if type(data) is not dict or not {"game", "id", "players"} <= set(data) <= _SETUP_KEYS:
+        return None
+    values = {**SETUP_DEFAULTS, **data}
+    plain = (
+        type(values["game"]) is str
+        and type(values["id"]) is str
+        and type(values["players"]) is list
+        and type(values["options"]) is dict
+        and all(type(key) is str for key in values["options"])
+        and all(text_or_none(values[key]) for key in ("deadline", "timezone", "signup_until"))
+        and type(values["reminders"]) is list
+        and all(type(reminder) is str for reminder in values["reminders"])
+        and one_of(*LANGS)(values["lang"])
+        and one_of("none", "ask")(values["shares"])
+        and (values["seating"] is None or one_of("first-come", "approve")(values["seating"]))
+    )
+    if not plain:
+        return None
+    players = [_plain_entry(entry, game) for entry in values["players"]]
+    if any(entry is None for entry in players):
+        return None
+    values.update(options=dict(values["options"]), reminders=list(values["reminders"]))
+    values.update(players=players, given=frozenset(data))
+    return Spec(**values)
 
 
-def _player_key_problem(problem: Problem, game: Game) -> Problem:
-    """An unknown key of a player entry, with the keys that entry takes for this game."""
-    if problem.code != "unknown-key" or len(problem.path) != 3 or problem.path[0] != "players":
-        return problem
-    takes = [*PlayerSpec.model_fields, *game.player_model().model_fields]
-    words = msg("unknown-player-key", problem=problem.msg, title=game.title, keys=takes)
-    return Problem(problem.code, problem.path, words=words)
+_SETUP_KEYS: Final = frozenset({"game", "id", "players", *SETUP_DEFAULTS})
+
+
+def _plain_entry(entry: Any, game: Game) -> Entry | None:
+    """A player entry as the schema would read it when it plainly fits; else None."""
+    if type(entry) is not dict or type(entry.get("name")) is not str:
+        return None
+    if type(entry.get("email")) is not str:
+        return None
+    if not all(text_or_none(entry.get(key)) for key in ("key", "key_file", "tz")):
+        return None
+    if entry.get("lang") is not None and not one_of(*LANGS)(entry["lang"]):
+        return None
+    own = {key: value for key, value in entry.items() if key not in PLAYER_KEYS}
+    fits = getattr(game, "player_fits", None)
+    if fits is None or not fits(dict(own)):
+        return None
+    common: dict[str, Any] = {key: entry.get(key) for key in PLAYER_KEYS}
+    return Entry(**common, own={key: value for key, value in own.items() if value is not None})
+
+
+def _spec_of(read: Any) -> Spec:
+    """The setup the schema read (``setup_schema.SetupSpec``) as a :class:`Spec`."""
+    players = [
+        Entry(
+            **{key: getattr(player, key) for key in PLAYER_KEYS},
+            own=player.model_dump(exclude=set(PLAYER_KEYS), exclude_none=True),
+        )
+        for player in read.players
+    ]
+    values = {key: getattr(read, key) for key in ("game", "id", *SETUP_DEFAULTS)}
+    return Spec(**values, players=players, given=frozenset(read.model_fields_set))
 
 
 def _meta(
-    spec: SetupSpec, game: Game, base: Path, opening: bool = False
+    spec: Spec, game: Game, base: Path, opening: bool = False
 ) -> tuple[dict[str, Any], list[Problem]]:
     problems: list[Problem] = []
     if not GAME_ID.match(spec.id):
@@ -152,7 +222,7 @@ def _meta(
     problems += [
         Problem("signup-key-for-open", (key,), key=key)
         for key in SIGNUP_KEYS
-        if not opening and key in spec.model_fields_set
+        if not opening and key in spec.given
     ]
     if signup is None and not game.min_players <= count <= game.max_players:
         span = f"{game.min_players}–{game.max_players}"
@@ -191,8 +261,7 @@ def _meta(
                         Problem("shared-key", where, player=name, other=seen_keys[blob])
                     )
                 seen_keys[blob] = name
-        own = spec_player.model_dump(exclude=set(PlayerSpec.model_fields), exclude_none=True)
-        entry = {"name": name, "email": spec_player.email, "key": key_line, **own}
+        entry = {"name": name, "email": spec_player.email, "key": key_line, **spec_player.own}
         if spec_player.tz is not None:  # a game.json of a setup without one stays as before
             if zone_ok(spec_player.tz):
                 entry["tz"] = spec_player.tz
@@ -212,9 +281,9 @@ def _meta(
         effective, option_problems = _open_options(game, signup["seats"], spec.options)
     problems += [p.at("options") for p in option_problems]
     problems += _schedule_problems(spec)
-    if "seed" in spec.model_fields_set:
+    if "seed" in spec.given:
         problems += _seed_problems(spec.seed)
-    seed = spec.seed if "seed" in spec.model_fields_set else secrets.token_hex(SEED_BYTES)
+    seed = spec.seed if "seed" in spec.given else secrets.token_hex(SEED_BYTES)
     salt = digests.new_salt()
     meta = {
         "id": spec.id,
@@ -236,7 +305,7 @@ def _meta(
     return meta, problems
 
 
-def _signup(spec: SetupSpec, game: Game) -> tuple[dict[str, Any] | None, list[Problem]]:
+def _signup(spec: Spec, game: Game) -> tuple[dict[str, Any] | None, list[Problem]]:
     """An open game's sign-up (docs/signup.md): its seats (``min``, ``max``, within the game's
     bounds), ``seating``, and ``until`` (the sign-up deadline as a UTC stamp, or None)."""
     problems: list[Problem] = []
@@ -390,7 +459,7 @@ def _reads_as_text(name: str) -> bool:
 
 
 def _key_line(
-    spec: PlayerSpec, base: Path, where: tuple[str | int, ...], problems: list[Problem]
+    spec: Entry, base: Path, where: tuple[str | int, ...], problems: list[Problem]
 ) -> str | None:
     if (spec.key is None) == (spec.key_file is None):
         problems.append(Problem("key-or-key-file", where, player=spec.name))
@@ -414,7 +483,7 @@ def zone_ok(name: str) -> bool:
     return True
 
 
-def _schedule_problems(spec: SetupSpec) -> list[Problem]:
+def _schedule_problems(spec: Spec) -> list[Problem]:
     problems: list[Problem] = []
     if spec.deadline is not None:
         daily = DAILY.match(spec.deadline)
@@ -432,7 +501,7 @@ def _schedule_problems(spec: SetupSpec) -> list[Problem]:
     return problems
 
 
-def _calendar_problems(spec: SetupSpec) -> list[Problem]:
+def _calendar_problems(spec: Spec) -> list[Problem]:
     """A deadline or reminder that leads past the calendar (the year 9999, or before the year
     1) from now, when the game would start: refused before anything is created.
 

@@ -7,8 +7,8 @@ orders and events are plain data (dicts, lists, str, int, bool, None) that round
 The engine calls, in this order of a game's life:
 
 - ``player_model()``: the game's own keys of a setup's player entry (such as ``colour``), beside
-  those every game reads (``adjudicator.engine.setup.PlayerSpec``: ``name``, ``email``, ``key``,
-  ``key_file``); the setup reader refuses any other key as unknown;
+  those every game reads (``adjudicator.engine.setup.PLAYER_KEYS``: ``name``, ``email``,
+  ``key``, ``key_file``, ``lang``, ``tz``); the setup reader refuses any other key as unknown;
 - ``check_players(players)``: problems with the values of those keys (one entry, or several
   together), each path relative to that entry;
 - ``options(players, given)``: the effective options (defaults filled in) and the problems found;
@@ -33,13 +33,17 @@ The engine calls, in this order of a game's life:
   ``complete`` once the game is over (while it runs, only what is public);
 - ``bot(view, stream)``: a legal order for the demo and the contract tests.
 
-Five parts are optional, read with ``getattr`` (a game without them has none):
+Six parts are optional, read with ``getattr`` (a game without them has none):
 
 - ``notes(context, order)``: problems a valid order should hear without being refused;
 - ``order_fits(order)`` and ``context_fits(context)``: True only when an order file (envelope
   included) or a form's context fits ``order_model()`` or ``context_model()`` as it is, told
   in plain Python; False whenever not sure, and the engine then asks the schema. They let a
   valid order be checked without loading pydantic (a command's start is most of its time);
+- ``player_fits(own)``: True only when ``own``, the keys of a setup's player entry beyond those
+  every game reads, fit ``player_model()`` as they are (the model adds no value but None, and
+  takes each value as given), told in plain Python; False whenever not sure. With it a valid
+  setup is read without pydantic; without it the schema reads every setup;
 - ``forfeit_order(view)``: under ``sealing: commit-reveal``, the order of a seat that committed
   to an order and did not reveal it, from that player's view: a fixed order, the least useful
   the rules allow (without one, such a seat plays the default order);

@@ -41,7 +41,7 @@ class SultanGame:
     pictures = "adjudicator.present.pictures_sultan"  # drawn for HTML pages only
 
     # The schemas (pydantic) load when they are first needed, not when a game is opened to be
-    # read: .orders and .options import them.
+    # read: .orders and .option_models import them.
     def order_model(self) -> type[BaseModel]:
         from .orders import SultanOrder
 
@@ -67,9 +67,16 @@ class SultanGame:
         return shipped.templates() / "sultan"
 
     def player_model(self) -> type[BaseModel]:
-        from .options import PlayerKeys
+        from .option_models import PlayerKeys
 
         return PlayerKeys
+
+    def player_fits(self, own: Mapping[str, Any]) -> bool:
+        """A setup's player entry's own keys fit ``player_model()``, told without loading it
+        (optional in the contract; False: ask the schema)."""
+        from .options import player_fits
+
+        return player_fits(own)
 
     def check_players(self, players: Sequence[Mapping[str, Any]]) -> list[tuple[int, Problem]]:
         del players  # no keys of its own

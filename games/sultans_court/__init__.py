@@ -36,7 +36,7 @@ class SultansCourtGame:
     pictures = "adjudicator.present.pictures_sultans_court"  # drawn for HTML pages only
 
     # The schemas (pydantic) load when they are first needed, not when a game is opened to be
-    # read: .schemas and .setup import them.
+    # read: .schemas and .option_models import them.
     def order_model(self) -> type[BaseModel]:
         from .schemas import CourtOrder
 
@@ -62,9 +62,16 @@ class SultansCourtGame:
         return shipped.templates() / "sultans_court"
 
     def player_model(self) -> type[BaseModel]:
-        from .setup import PlayerKeys
+        from .option_models import PlayerKeys
 
         return PlayerKeys
+
+    def player_fits(self, own: Mapping[str, Any]) -> bool:
+        """A setup's player entry's own keys fit ``player_model()``, told without loading it
+        (optional in the contract; False: ask the schema)."""
+        from .setup import player_fits
+
+        return player_fits(own)
 
     def check_players(self, players: Sequence[Mapping[str, Any]]) -> list[tuple[int, Problem]]:
         from .setup import colour_problems

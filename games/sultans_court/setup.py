@@ -1,37 +1,31 @@
-"""Options (docs/rulings.md C3, C9, C16) and the deal (C1–C4)."""
+"""Options (docs/rulings.md C3, C9, C16) and the deal (C1–C4). Options and player entries that
+plainly fit their models are read without them (.option_models, loaded to word a problem)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Any
 
 from adjudicator.rules.contract import Problem, State
+from adjudicator.rules.fits import exactly, fitting_options, one_of, text_or_none
 from adjudicator.rules.problems import option_problems
 from adjudicator.rules.rng import Rng
 
 from .board import CITIES, COLOURS, KAFFA, KINDS, PARDON, POWER, sort_hand, vizir_name
 
-
-class Options(BaseModel):
-    """At the Sultan's Court's options (docs/rulings.md C3, C9, C16)."""
-
-    model_config = ConfigDict(strict=True, extra="forbid")
-    first_round_all_travel: bool = True
-    banish_tie: Literal["lower_seat_goes", "higher_seat_goes"] = "lower_seat_goes"
-    max_rounds: int | None = Field(default=None, ge=1)
-
-
-class PlayerKeys(BaseModel):
-    """The setup's player entry: ``colour`` (C1), checked by ``colour_problems``; assigned when
-    left out."""
-
-    model_config = ConfigDict(strict=True, extra="forbid")
-    colour: str | None = None
-
-
-DEFAULTS: dict[str, Any] = Options().model_dump()
+DEFAULTS: dict[str, Any] = {
+    "first_round_all_travel": True,
+    "banish_tie": "lower_seat_goes",
+    "max_rounds": None,
+}
+"""The options' defaults (.option_models holds them in the model that words a problem; a test
+holds the two together)."""
+FITS = {
+    "first_round_all_travel": exactly(bool),
+    "banish_tie": one_of("lower_seat_goes", "higher_seat_goes"),
+    "max_rounds": lambda value: value is None or (type(value) is int and value >= 1),
+}
+"""Each option's plain check: True only where its model takes the value as it is."""
 DEAL_ORDER = ("Bukhara", "Tabriz", "Shiraz", "Gidda", "Uskub", "Isfahan")
 
 
@@ -40,7 +34,24 @@ def check_options(
 ) -> tuple[dict[str, Any], list[Problem]]:
     """The effective options (defaults filled in) and every problem with those given."""
     del players  # no option of this game names a player
+    effective = plain_options(given)
+    if effective is not None:
+        return effective, []
+    from .option_models import Options
+
     return option_problems(Options, given, "At the Sultan's Court")
+
+
+def plain_options(given: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The effective options when those ``given`` fit the model as they are; None whenever
+    not sure."""
+    return fitting_options(given, DEFAULTS, FITS)
+
+
+def player_fits(own: Mapping[str, Any]) -> bool:
+    """A player entry's keys beyond those every game reads fit ``PlayerKeys``: a colour, as
+    text, or none."""
+    return set(own) <= {"colour"} and text_or_none(own.get("colour"))
 
 
 def colour_problems(players: Sequence[Mapping[str, Any]]) -> list[tuple[int, Problem]]:

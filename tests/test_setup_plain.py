@@ -1,0 +1,190 @@
+"""A setup file, its options and its player entries are read without pydantic when they plainly
+fit the schema (adjudicator/engine/setup.py ``plain_spec``, each game's ``plain_options`` and
+``player_fits``): what the plain reading takes must be what the schema takes, value for value,
+for setups valid or not, near-valid or junk."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+
+from adjudicator.engine.setup import PLAYER_KEYS, SETUP_DEFAULTS, _spec_of, plain_spec
+from adjudicator.engine.setup_schema import PlayerSpec, SetupSpec, schema_read
+from adjudicator.games.sultan import options as sultan_options
+from adjudicator.games.sultan.option_models import Options as SultanOptions
+from adjudicator.games.sultan.rules import DEFAULTS as SULTAN_DEFAULTS
+from adjudicator.games.sultans_court import setup as court_setup
+from adjudicator.games.sultans_court.option_models import Options as CourtOptions
+from adjudicator.rules.problems import option_problems
+from adjudicator.store.registry import load_game
+
+ODD = st.sampled_from(
+    [None, True, False, 0, 1, 2, -1, 7.0, "", "x", "en", "fr", "xx", "none", "ask", [], {}, ["x"]]
+)
+WORDS = st.sampled_from(
+    ["en", "de", "nl", "fr", "none", "ask", "first-come", "approve", "sealed", "sequential"]
+)
+TEXT = st.one_of(st.text(max_size=4), WORDS, st.none())
+VALUE = st.one_of(ODD, TEXT, st.integers(-2, 5))
+
+
+FITTING: dict[Any, st.SearchStrategy[Any]] = {
+    "name": st.text(max_size=4),
+    "email": st.text(max_size=4),
+    "key": TEXT,
+    "key_file": TEXT,
+    "tz": TEXT,
+    "lang": st.sampled_from(["en", "de", "nl", "fr", None]),
+    "colour": TEXT,
+    "seed": VALUE,
+    "options": st.dictionaries(st.sampled_from(["press", "nmr", "screens", "other", 1]), VALUE),
+    "deadline": TEXT,
+    "timezone": TEXT,
+    "reminders": st.lists(st.text(max_size=3), max_size=2),
+    "shares": st.sampled_from(["none", "ask"]),
+    "seats": VALUE,
+    "seating": st.sampled_from(["first-come", "approve", None]),
+    "signup_until": TEXT,
+}
+"""For each key, values of the kind the schema takes (and some it refuses, where any kind
+goes); any other value is drawn now and then."""
+
+
+def value_of(draw: st.DrawFn, key: Any) -> Any:
+    if key in FITTING and draw(st.integers(0, 5)) > 0:
+        return draw(FITTING[key])
+    return draw(VALUE)
+
+
+@st.composite
+def entries(draw: st.DrawFn) -> Any:
+    """A player entry: mostly the keys every game reads, now and then a value or key off."""
+    entry: dict[Any, Any] = {"name": value_of(draw, "name"), "email": value_of(draw, "email")}
+    for key in draw(st.lists(st.sampled_from([*PLAYER_KEYS, "colour", "other", 3]), max_size=3)):
+        entry[key] = value_of(draw, key)
+    if draw(st.integers(0, 19)) == 0:
+        entry.pop(draw(st.sampled_from(["name", "email"])))
+    return entry if draw(st.integers(0, 29)) else draw(VALUE)
+
+
+@st.composite
+def setups(draw: st.DrawFn) -> Any:
+    """A setup as YAML would give it: the three keys it must give, some of the others, now
+    and then a key unheard of, one left out, or a value of the wrong kind."""
+    game = draw(st.sampled_from(["sultan", "sultans_court"]))
+    setup: dict[Any, Any] = {
+        "game": game,
+        "id": draw(st.text(max_size=3)) if draw(st.integers(0, 9)) else draw(VALUE),
+        "players": draw(st.lists(entries(), max_size=5))
+        if draw(st.integers(0, 9))
+        else draw(VALUE),
+    }
+    for key in draw(
+        st.lists(st.sampled_from([*SETUP_DEFAULTS, *SETUP_DEFAULTS, "other", 1]), max_size=4)
+    ):
+        setup[key] = value_of(draw, key)
+    if draw(st.integers(0, 19)) == 0:
+        setup.pop(draw(st.sampled_from(["game", "id", "players"])))
+    return setup
+
+
+@pytest.mark.slow  # 2,000 examples (`make quick` leaves it out)
+@settings(max_examples=2000, deadline=None)
+@given(data=setups())
+def test_a_setup_read_plainly_is_the_setup_the_schema_reads(data: Any) -> None:
+    game = load_game(data.get("game", "sultan"))
+    plain = plain_spec(data, game)
+    event(f"read plainly: {plain is not None}")
+    if plain is None:
+        return
+    read, problems = schema_read(data, game)
+    assert problems == []
+    assert read is not None
+    assert plain == _spec_of(read)
+
+
+def test_the_common_setups_are_read_plainly() -> None:
+    """A setup as a game master writes it, a colour given or not, is read without the schema."""
+    players = [{"name": n, "email": f"{n}@example.org", "key": "k"} for n in "abcd"]
+    given = {"reminders": ["12h"], "timezone": "Europe/Paris", "seed": "ab" * 16}
+    for name, entry in (("sultan", {}), ("sultans_court", {"colour": "red"})):
+        data = {"game": name, "id": "g1", "players": [{**players[0], **entry}, *players[1:]]}
+        game = load_game(name)
+        for setup in (data, {**data, **given, "options": {"press": "public"}}):
+            spec = plain_spec(setup, game)
+            read, _ = schema_read(setup, game)
+            assert spec is not None and spec == _spec_of(read)
+
+
+def test_the_plain_tables_are_the_schemas() -> None:
+    assert tuple(PlayerSpec.model_fields) == PLAYER_KEYS
+    defaults = SetupSpec.model_validate({"game": "g", "id": "g", "players": []}).model_dump()
+    assert {k: v for k, v in defaults.items() if k not in ("game", "id", "players")} == dict(
+        SETUP_DEFAULTS
+    )
+    assert list(SULTAN_DEFAULTS.items()) == list(SultanOptions().model_dump().items())
+    assert list(court_setup.DEFAULTS.items()) == list(CourtOptions().model_dump().items())
+
+
+OPTION_VALUES: dict[str, st.SearchStrategy[Any]] = {
+    "placement": st.sampled_from(["sealed", "sequential"]),
+    "jewel_choice": st.sampled_from(["player", "random"]),
+    "screens": st.booleans(),
+    "start_player": TEXT,
+    "first_round_all_travel": st.booleans(),
+    "banish_tie": st.sampled_from(["lower_seat_goes", "higher_seat_goes"]),
+    "max_rounds": st.one_of(st.none(), st.integers(-1, 30)),
+}
+"""Each option's values of the kind its model takes (and some it refuses)."""
+
+
+@st.composite
+def options_given(draw: st.DrawFn, defaults: dict[str, Any]) -> dict[Any, Any]:
+    """Some of a game's options, mostly at values of their kind; now and then another value,
+    an option of the other game, or one unheard of."""
+    given: dict[Any, Any] = {}
+    names = st.sampled_from([*defaults, *defaults, *OPTION_VALUES, "other", 2])
+    for name in draw(st.lists(names, max_size=4)):
+        fitting = OPTION_VALUES.get(name)
+        given[name] = (
+            draw(fitting) if fitting is not None and draw(st.integers(0, 5)) else draw(VALUE)
+        )
+    return given
+
+
+@pytest.mark.slow  # 2,000 examples each (`make quick` leaves it out)
+@settings(max_examples=2000, deadline=None)
+@given(data=st.data())
+@pytest.mark.parametrize(
+    ("plain", "model", "title"),
+    [
+        (sultan_options.plain_options, SultanOptions, "Sultan"),
+        (court_setup.plain_options, CourtOptions, "At the Sultan's Court"),
+    ],
+    ids=["sultan", "sultans_court"],
+)
+def test_options_taken_plainly_are_the_options_the_schema_takes(
+    plain: Any, model: Any, title: str, data: st.DataObject
+) -> None:
+    given = data.draw(options_given(model().model_dump()))
+    effective = plain(given)
+    event(f"read plainly: {effective is not None}")
+    if effective is not None:
+        taken, problems = option_problems(model, given, title)
+        assert problems == []
+        assert list(effective.items()) == list(taken.items())
+
+
+@settings(max_examples=300, deadline=None)
+@given(own=st.dictionaries(st.sampled_from(["colour", "other", "name"]), VALUE, max_size=2))
+def test_player_keys_that_fit_plainly_fit_the_schema(own: dict[str, Any]) -> None:
+    for name in ("sultan", "sultans_court"):
+        game = load_game(name)
+        if game.player_fits(own):  # type: ignore[attr-defined]
+            model = game.player_model().model_validate(own, strict=True)
+            assert model.model_dump(exclude_none=True) == {
+                k: v for k, v in own.items() if v is not None
+            }
