@@ -35,7 +35,7 @@ from adjudicator.rules.strictyaml import StrictYamlError, load
 from adjudicator.signing import keys
 from adjudicator.store import clock
 from adjudicator.store.readfile import FileRefused, read_regular
-from adjudicator.store.registry import game_names, load_game
+from adjudicator.store.registry import installed, load_game
 
 MAX_SETUP_BYTES = 256 * 1024
 MAX_KEY_FILE_BYTES = 16 * 1024
@@ -127,7 +127,7 @@ def read_setup(path: Path, opening: bool = False) -> tuple[Game, dict[str, Any],
         raise InputRefused(f"{path}: refused", [p.reason for p in error.problems]) from None
     # A player entry's keys depend on the game: an unknown game is named once the rest is read.
     named = loaded.data.get("game") if isinstance(loaded.data, dict) else None
-    known = load_game(named) if isinstance(named, str) and named in game_names() else None
+    known = load_game(named) if isinstance(named, str) and installed(named) else None
     spec = plain_spec(loaded.data, known) if known is not None else None
     if known is None or spec is None:  # the schema words what is wrong, if anything is
         from adjudicator.engine.setup_schema import schema_read
