@@ -33,7 +33,7 @@ from timing import adjudicator, paired
 TARGET = 20.0
 GOAL = 8.0
 LIBRARIES = (
-    "import click, jinja2, yaml, pydantic, PIL.Image, PIL.ImageDraw, "
+    "import click, jinja2, yaml, filelock, PIL.Image, PIL.ImageDraw, "
     "cryptography.hazmat.primitives.asymmetric.ed25519"
 )
 COUNT_FSYNCS = """
