@@ -45,15 +45,18 @@ class SetupSpec(BaseModel):
     signup_until: str | None = None
 
 
-@cache
 def setup_model(game: Game) -> type[SetupSpec]:
     """The setup file's model for ``game``: each player entry takes the keys every game reads
-    (``PlayerSpec``) and the game's own (``game.player_model()``), and no other. Built once
-    per game (building the two models took some 4 ms)."""
-    own = game.player_model()
+    (``PlayerSpec``) and the game's own (``game.player_model()``), and no other."""
+    return _setup_model(game.name, game.player_model())
+
+
+@cache
+def _setup_model(name: str, own: type[BaseModel]) -> type[SetupSpec]:
+    """Built once for each game's player keys (building the two models took some 4 ms)."""
     shared = set(own.model_fields) & set(PlayerSpec.model_fields)
     if shared:
-        raise ValueError(f"{game.name}'s player keys {sorted(shared)} are keys every game reads")
+        raise ValueError(f"{name}'s player keys {sorted(shared)} are keys every game reads")
     fields: dict[str, Any] = {key: (f.annotation, f) for key, f in own.model_fields.items()}
     player = create_model("GamePlayerSpec", __base__=PlayerSpec, **fields)
     players: Any = GenericAlias(list, player)
