@@ -11,7 +11,9 @@ YOUNG_OBJECTS = 100_000
 it does (its modules, their classes and functions) as it starts: with the default, each is
 looked at again by some 50 collections of the youngest generation and a few of the next, none
 of which frees anything, about a tenth of a ``submit``. A longer run (a site, ``tick`` over
-many games) still collects every 100,000 objects."""
+many games) still collects every 100,000 objects, and holds that much garbage at most in
+between: the site of a finished 4-player game peaked at 51 MB instead of 41 MB (and was made
+in some 12% less time)."""
 
 
 def main() -> None:

@@ -226,8 +226,14 @@ def check_player_fits(game: Game) -> None:
     if fits is None:
         return
     model = game.player_model()
-    odd: list[Any] = [None, "x", 1, True, 1.5, [], {}, {"x": None}]
-    samples = [{}, {"no_such_key": 1}, *({key: v} for key in model.model_fields for v in odd)]
+    odd: list[Any] = [None, "x", "", 1, 0, True, 1.5, 2**70, [], ["x"], {}, {"x": None}]
+    keys = list(model.model_fields)
+    samples = [
+        {},
+        {"no_such_key": 1},
+        *({key: value} for key in keys for value in odd),
+        *({key: value for key in keys} for value in odd),  # every key at once
+    ]
     for own in samples:
         if not fits(clone(own)):
             continue
@@ -236,7 +242,8 @@ def check_player_fits(game: Game) -> None:
         need(not problems, f"{what}, yet the schema finds {problems}")
         taken = model.model_validate(own, strict=True).model_dump(exclude_none=True)
         given = {k: v for k, v in own.items() if v is not None}
-        need(taken == given, f"{what}, yet the schema takes it as {taken!r}")
+        # repr tells 1 from 1.0 and True, which == does not
+        need(repr(taken) == repr(given), f"{what}, yet the schema takes it as {taken!r}")
 
 
 def check_options(game: Game) -> None:

@@ -152,6 +152,8 @@ def plain_spec(data: Any, game: Game) -> Spec | None:
     the schema."""
     if type(data) is not dict or not {"game", "id", "players"} <= set(data) <= _SETUP_KEYS:
         return None
+    if getattr(game, "player_fits", None) is None:  # even for no player: the schema is built
+        return None
     values = {**SETUP_DEFAULTS, **data}
     plain = (
         type(values["game"]) is str
