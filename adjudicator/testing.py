@@ -14,8 +14,9 @@ then archived and verified). Each check is public, to be run alone, and raises
 The rules alone, for every player count the game takes:
 
 - the declarations: name, title, player counts, the envelope keys, strict models;
-- the setup file's player keys (``player_model``) and options (``options``): the engine's own
-  options are not the game's, an unknown one is refused;
+- the setup file's player keys (``player_model``, and the plain check ``player_fits``, which
+  may say "fits" only where the model takes the keys as given) and options (``options``): the
+  engine's own options are not the game's, an unknown one is refused;
 - the templates: the five reports and forms, the texts, the compiled catalogs, the rules
   summary in English (``rules/en.md``) and any other language's named as the language;
 - seeded playthroughs by the game's bots, each turn: state, views, contexts, orders, events and
