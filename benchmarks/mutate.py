@@ -100,6 +100,7 @@ TARGETS: dict[str, list[str]] = {
         "tests/test_sultans_court_cli.py",
         "tests/test_setup_plain.py",
         "tests/test_welcome.py::test_a_bad_time_zone_is_refused_with_its_line",
+        "tests/test_signup.py::test_an_open_setup_is_checked_and_its_keys_belong_to_open",
     ],
     "adjudicator/rules/views.py": [
         "tests/test_votes.py",

@@ -13,7 +13,14 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.engine.setup import PLAYER_KEYS, SETUP_DEFAULTS, Spec, _spec_of, plain_spec
+from adjudicator.engine.setup import (
+    _SETUP_FITS,
+    PLAYER_KEYS,
+    SETUP_DEFAULTS,
+    Spec,
+    _spec_of,
+    plain_spec,
+)
 from adjudicator.engine.setup_schema import PlayerSpec, SetupSpec, schema_read
 from adjudicator.games.sultan import options as sultan_options
 from adjudicator.games.sultan.option_models import Options as SultanOptions
@@ -218,6 +225,7 @@ def test_a_game_without_player_fits_is_read_by_the_schema() -> None:
 
 def test_the_plain_tables_are_the_schemas() -> None:
     assert tuple(PlayerSpec.model_fields) == PLAYER_KEYS
+    assert set(SetupSpec.model_fields) == set(_SETUP_FITS)
     defaults = SetupSpec.model_validate({"game": "g", "id": "g", "players": []}).model_dump()
     assert {k: v for k, v in defaults.items() if k not in ("game", "id", "players")} == dict(
         SETUP_DEFAULTS

@@ -9,13 +9,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Final, Literal, get_args
+from typing import Any, Final, Literal
 
 from adjudicator.rules import digests
 from adjudicator.rules.contract import Game, Msg, Problem, msg
 from adjudicator.rules.errors import InputRefused
-from adjudicator.rules.fits import one_of, text_or_none
-from adjudicator.rules.lang import DEFAULT, Lang
+from adjudicator.rules.fits import Fits, exactly, one_of, text_or_none
+from adjudicator.rules.lang import DEFAULT, LANGUAGES, Lang
 from adjudicator.rules.names import RESERVED_READERS
 from adjudicator.rules.options import ENGINE_OPTIONS, NUMBER_OPTIONS
 from adjudicator.rules.problems import describe_value, located_all
@@ -55,10 +55,20 @@ MAX_SEED_DIGITS = 128
 HEX_SEED = re.compile(f"[0-9a-fA-F]{{{MIN_SEED_DIGITS},{MAX_SEED_DIGITS}}}")
 
 
-PLAYER_KEYS: Final = ("name", "email", "key", "key_file", "lang", "tz")
-"""The keys of a player entry that every game reads (``setup_schema.PlayerSpec``); a game
-declares its own beside them (``Game.player_model()``), and any other key is refused."""
-LANGS: Final = get_args(Lang)
+_A_LANGUAGE: Final = one_of(*LANGUAGES)
+_ENTRY_FITS: Final[Mapping[str, Fits]] = {
+    "name": exactly(str),
+    "email": exactly(str),
+    "key": text_or_none,
+    "key_file": text_or_none,
+    "lang": lambda value: value is None or _A_LANGUAGE(value),
+    "tz": text_or_none,
+}
+"""Each key of a player entry that every game reads (``setup_schema.PlayerSpec``), and its
+plain check (a key left out is checked as None)."""
+PLAYER_KEYS: Final = tuple(_ENTRY_FITS)
+"""The keys of a player entry that every game reads; a game declares its own beside them
+(``Game.player_model()``), and any other key is refused."""
 SETUP_DEFAULTS: Final[Mapping[str, Any]] = MappingProxyType(
     {
         "seed": None,
@@ -75,6 +85,22 @@ SETUP_DEFAULTS: Final[Mapping[str, Any]] = MappingProxyType(
 )
 """The keys of a setup file but ``game``, ``id`` and ``players`` (which it must give), each
 with the value it stands at when left out (``setup_schema.SetupSpec``)."""
+_SETUP_FITS: Final[Mapping[str, Fits]] = {
+    "game": exactly(str),
+    "id": exactly(str),
+    "seed": lambda value: True,  # any value: _seed_problems words a bad one
+    "players": exactly(list),  # each entry: _plain_entry
+    "options": lambda value: type(value) is dict and all(type(key) is str for key in value),
+    "deadline": text_or_none,
+    "timezone": text_or_none,
+    "reminders": lambda value: type(value) is list and all(type(r) is str for r in value),
+    "lang": _A_LANGUAGE,
+    "shares": one_of("none", "ask"),
+    "seats": lambda value: True,  # any value: _signup words a bad one
+    "seating": lambda value: value is None or one_of("first-come", "approve")(value),
+    "signup_until": text_or_none,
+}
+"""Each key of a setup file (``setup_schema.SetupSpec``), and its plain check."""
 SIGNUP_KEYS = ("seats", "seating", "signup_until")
 """The keys only a setup that ``open`` reads takes (docs/signup.md)."""
 
@@ -150,25 +176,12 @@ def plain_spec(data: Any, game: Game) -> Spec | None:
     exactly, as the strict schema has them. Each player entry's own keys (those beyond
     :data:`PLAYER_KEYS`) are the game's ``player_fits`` to tell: a game without it is read by
     the schema."""
-    if type(data) is not dict or not {"game", "id", "players"} <= set(data) <= _SETUP_KEYS:
+    if type(data) is not dict or not {"game", "id", "players"} <= set(data) <= _SETUP_FITS.keys():
         return None
     if getattr(game, "player_fits", None) is None:  # even for no player: the schema is built
         return None
     values = {**SETUP_DEFAULTS, **data}
-    plain = (
-        type(values["game"]) is str
-        and type(values["id"]) is str
-        and type(values["players"]) is list
-        and type(values["options"]) is dict
-        and all(type(key) is str for key in values["options"])
-        and all(text_or_none(values[key]) for key in ("deadline", "timezone", "signup_until"))
-        and type(values["reminders"]) is list
-        and all(type(reminder) is str for reminder in values["reminders"])
-        and one_of(*LANGS)(values["lang"])
-        and one_of("none", "ask")(values["shares"])
-        and (values["seating"] is None or one_of("first-come", "approve")(values["seating"]))
-    )
-    if not plain:
+    if not all(fits(values[key]) for key, fits in _SETUP_FITS.items()):
         return None
     players = [_plain_entry(entry, game) for entry in values["players"]]
     if any(entry is None for entry in players):
@@ -178,18 +191,11 @@ def plain_spec(data: Any, game: Game) -> Spec | None:
     return Spec(**values)
 
 
-_SETUP_KEYS: Final = frozenset({"game", "id", "players", *SETUP_DEFAULTS})
-
-
 def _plain_entry(entry: Any, game: Game) -> Entry | None:
     """A player entry as the schema would read it when it plainly fits; else None."""
-    if type(entry) is not dict or type(entry.get("name")) is not str:
+    if type(entry) is not dict:
         return None
-    if type(entry.get("email")) is not str:
-        return None
-    if not all(text_or_none(entry.get(key)) for key in ("key", "key_file", "tz")):
-        return None
-    if entry.get("lang") is not None and not one_of(*LANGS)(entry["lang"]):
+    if not all(fits(entry.get(key)) for key, fits in _ENTRY_FITS.items()):
         return None
     own = {key: value for key, value in entry.items() if key not in PLAYER_KEYS}
     fits = getattr(game, "player_fits", None)
