@@ -211,3 +211,30 @@ def test_no_environment_gains_a_global_once_a_template_is_loaded(
     assert len(loaded) > 20
     for env, template in loaded:
         assert dict(template.globals) == dict(env.globals), template.name
+
+
+@pytest.mark.parametrize("gone", ["removed", "blocked"])
+def test_compiled_templates_that_cannot_be_kept_cost_the_command_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, gone: str
+) -> None:
+    """The folder of compiled templates, removed while a long command runs (a user clearing
+    the cache folder), or a file in its place: each template is compiled and rendered as if
+    there were no cache."""
+    import gettext
+    import shutil
+
+    import jinja2
+
+    from adjudicator.present.catalogs import environment
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    env = environment(
+        jinja2.DictLoader({"a.j2": "{{ x }} a", "b.j2": "{{ x }} b"}), gettext.NullTranslations()
+    )
+    assert env.get_template("a.j2").render(x=1) == "1 a"
+    folder = tmp_path / "cache" / "adjudicator" / "templates"
+    assert len(list(folder.iterdir())) == 1  # kept
+    shutil.rmtree(folder)
+    if gone == "blocked":
+        folder.write_text("a file where the folder was")
+    assert env.get_template("b.j2").render(x=2) == "2 b"

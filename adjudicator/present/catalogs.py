@@ -12,6 +12,7 @@ words of ``templates/common``.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gettext
 import io
@@ -77,7 +78,30 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:
         return None
-    return jinja2.FileSystemBytecodeCache(str(folder))
+    return _bytecode_cache_class()(str(folder))
+
+
+@functools.cache
+def _bytecode_cache_class() -> type[jinja2.FileSystemBytecodeCache]:
+    import jinja2
+
+    class BytecodeCache(jinja2.FileSystemBytecodeCache):
+        """Jinja's cache of compiled templates in a folder, where a template that cannot be
+        read from it or kept in it is compiled as if there were no cache: the folder removed
+        while a long command runs (a user clearing the cache folder), a file in its place, a
+        full disk. Jinja's own lets those end the command."""
+
+        def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+            try:
+                super().load_bytecode(bucket)
+            except OSError:
+                bucket.reset()
+
+        def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+            with contextlib.suppress(OSError):
+                super().dump_bytecode(bucket)
+
+    return BytecodeCache
 
 
 @functools.cache
