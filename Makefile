@@ -44,6 +44,8 @@ typecheck:
 # process loses nothing that reached the kernel; an fsync of a pipe or a device, which fails
 # without eatmydata, succeeds under it, and the program syncs none).
 # The suite then takes about a fifth less. `make test EATMYDATA=` runs it with every fsync.
+# Its files go to a folder in memory where the machine has one to spare (tests/scratch.py), and
+# a test's files are removed as it passes; a TMPDIR set in the environment is kept.
 # pytest keeps each test module with its assertions rewritten in __pycache__, so that the next
 # run does not rewrite them all again (about 8 s of CPU per worker): an environment that sets
 # PYTHONDONTWRITEBYTECODE forbids that, so the tests run without it.

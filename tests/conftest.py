@@ -17,6 +17,7 @@ import pytest
 from tests.browser import browser
 from tests.helpers import finished
 from tests.imapserver import dovecot, imap_server
+from tests.scratch import choose
 from tests.tools import under_ci
 
 SHARED = (browser, dovecot, imap_server, finished)
@@ -38,7 +39,11 @@ what the test needs is absent by design."""
 def pytest_configure(config: pytest.Config) -> None:
     """A suite started in the background of a script (``make test &``) inherits Ctrl-C ignored,
     and so would every command the tests start: the tests that press Ctrl-C in a command would
-    see it run to its end. The suite takes Ctrl-C as a terminal gives it."""
+    see it run to its end. The suite takes Ctrl-C as a terminal gives it.
+
+    The suite's files go to a folder in memory where there is one (:mod:`tests.scratch`).
+    """
+    choose()
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
