@@ -70,7 +70,6 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
     a command does not compile every template again: Jinja keys each on the template's source
     and its own and Python's version, so a changed template is compiled afresh. None when the
     folder cannot be made (a read-only home, say): templates are then compiled each time."""
-    import jinja2
     import platformdirs
 
     folder = Path(platformdirs.user_cache_dir("adjudicator")) / "templates"
