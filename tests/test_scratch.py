@@ -6,6 +6,8 @@ import os
 import tempfile
 from pathlib import Path
 
+import pytest
+
 from tests.scratch import in_memory
 
 
@@ -23,3 +25,16 @@ def test_the_suite_writes_where_it_chose(tmp_path: Path) -> None:
     chosen = os.environ.get("TMPDIR") or tempfile.gettempdir()
     assert tempfile.gettempdir() == chosen
     assert tmp_path.is_relative_to(chosen)
+
+
+@pytest.mark.parametrize("flag", ["ST_RDONLY", "ST_NOEXEC"])
+def test_a_folder_mounted_read_only_or_noexec_is_not_taken(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, flag: str
+) -> None:
+    """The tests write scripts and run them: a folder whose programs may not run (Docker's
+    /dev/shm, say) is left, as is one that cannot be written."""
+    real = os.statvfs(tmp_path)
+    fields = list(real)
+    fields[8] = real.f_flag | getattr(os, flag)  # f_flag, as the mount would give it
+    monkeypatch.setattr(os, "statvfs", lambda _: os.statvfs_result(fields))
+    assert in_memory(str(tmp_path), 1) is None
