@@ -238,3 +238,36 @@ def test_compiled_templates_that_cannot_be_kept_cost_the_command_nothing(
     if gone == "blocked":
         folder.write_text("a file where the folder was")
     assert env.get_template("b.j2").render(x=2) == "2 b"
+
+
+@pytest.mark.parametrize("damage", ["cut short", "scrambled", "a pipe", "a link to a device"])
+def test_a_damaged_compiled_template_is_compiled_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str
+) -> None:
+    """A compiled template kept in the cache folder that cannot be read back (cut short by a
+    full disk or a crash of another program, scrambled, a pipe or a device in its place) is
+    compiled again, in this command and the next: no traceback, no wait."""
+    import gettext
+
+    import jinja2
+
+    from adjudicator.present.catalogs import environment
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    loader = jinja2.DictLoader({"a.j2": "{{ x }} a"})
+    assert environment(loader, gettext.NullTranslations()).get_template("a.j2").render(x=1)
+    (kept,) = (tmp_path / "cache" / "adjudicator" / "templates").iterdir()
+    magic = len(jinja2.bccache.bc_magic)
+    if damage == "cut short":  # the header whole, what follows it not
+        kept.write_bytes(kept.read_bytes()[: magic + 2])
+    elif damage == "scrambled":
+        kept.write_bytes(kept.read_bytes()[:magic] + os.urandom(200))
+    elif damage == "a pipe":
+        kept.unlink()
+        os.mkfifo(kept)
+    else:
+        kept.unlink()
+        kept.symlink_to("/dev/zero")
+    for _ in range(2):  # each time in a new environment, as in a new command
+        env = environment(loader, gettext.NullTranslations())
+        assert env.get_template("a.j2").render(x=2) == "2 a"

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from adjudicator.rules import shipped
 from adjudicator.rules.contract import Game
 from adjudicator.rules.lang import DEFAULT, LANGUAGES
+from adjudicator.store import usercache
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
@@ -88,12 +89,16 @@ def _bytecode_cache_class() -> type[jinja2.FileSystemBytecodeCache]:
         """Jinja's cache of compiled templates in a folder, where a template that cannot be
         read from it or kept in it is compiled as if there were no cache: the folder removed
         while a long command runs (a user clearing the cache folder), a file in its place, a
-        full disk. Jinja's own lets those end the command."""
+        full disk, a file cut short or scrambled, a pipe or a device where a file was. Jinja's
+        own lets those end the command, or wait for ever."""
 
         def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+            data = usercache.read_file(self._get_cache_filename(bucket))
+            if data is None:
+                return  # none kept: compiled
             try:
-                super().load_bytecode(bucket)
-            except OSError:
+                bucket.load_bytecode(io.BytesIO(data))
+            except Exception:  # cut short or scrambled (pickle and marshal raise many kinds)
                 bucket.reset()
 
         def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:

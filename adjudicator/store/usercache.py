@@ -8,8 +8,10 @@ that cannot be written (a read-only home) only means nothing is kept.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import stat
 from functools import cache
 from pathlib import Path
 
@@ -48,11 +50,37 @@ NAMED = 256
 """The most names of games a process keeps."""
 
 
+LARGEST = 256 * 2**20
+"""The most bytes an entry may hold: no entry the program keeps comes near it (the summary of
+a game of thousands of journal lines is some megabytes)."""
+
+
+def read_file(path: Path | str) -> bytes | None:
+    """The bytes of the cache's file at ``path``, or None when it is not a plain file of at
+    most :data:`LARGEST` bytes that can be read (missing, a folder, a link, a pipe, which would
+    wait for a writer, a device, which would never end)."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        seen = os.fstat(fd)
+        if not stat.S_ISREG(seen.st_mode) or seen.st_size > LARGEST:
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            data = handle.read(LARGEST + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return data if len(data) <= LARGEST else None
+
+
 def read(entry: Path) -> bytes | None:
     """What ``entry`` holds, or None when it is missing or damaged."""
-    try:
-        data = entry.read_bytes()
-    except OSError:
+    data = read_file(entry)
+    if data is None:
         return None
     checksum, _, kept = data.partition(b"\n")
     if hashlib.sha256(kept).hexdigest().encode() != checksum:
@@ -64,10 +92,12 @@ def write(entry: Path, kept: bytes) -> bool:
     """Keep ``kept`` in ``entry`` (its folders made for its user alone); False when it could
     not be written."""
     data = hashlib.sha256(kept).hexdigest().encode() + b"\n" + kept
+    if len(data) > LARGEST:
+        return False  # it could not be read back
+    temporary = entry.with_name(f".{entry.name}.{os.getpid()}.tmp")
     try:
         entry.parent.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         entry.parent.mkdir(mode=0o700, exist_ok=True)
-        temporary = entry.with_name(f".{entry.name}.{os.getpid()}.tmp")
         temporary.unlink(missing_ok=True)
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "wb") as handle:
@@ -77,6 +107,8 @@ def write(entry: Path, kept: bytes) -> bool:
         entry.unlink(missing_ok=True)
         os.replace(temporary, entry)
     except OSError:
+        with contextlib.suppress(OSError):  # a full disk, a folder where the entry goes
+            temporary.unlink(missing_ok=True)
         return False
     return True
 
