@@ -79,3 +79,16 @@ def test_a_step_cut_short_wakes_a_sleeping_game(games: tuple[Table, Path, Path])
     code, output = tick(folder, config)
     assert code == 0, output
     assert not (folder / "c" / ".step").exists()  # opened, and the step discarded
+
+
+def test_a_game_json_changed_by_hand_wakes_a_sleeping_game(
+    games: tuple[Table, Path, Path],
+) -> None:
+    """The file a game master is likeliest to edit by hand (to mend an address, say): tick
+    opens the game at once and says what is wrong, as it does with no note kept."""
+    _, folder, config = games
+    meta = folder / "a" / "game.json"
+    meta.write_text(meta.read_text().replace("alice@example.org", "mallory@example.org"))
+    code, output = tick(folder, config)
+    assert code == 75, output
+    assert "game.json no longer holds what the journal named" in output

@@ -9,10 +9,12 @@ import os
 import resource
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
+from adjudicator.mail import idle
 from adjudicator.store import usercache
 from tests.helpers import Table
 
@@ -79,3 +81,16 @@ def test_an_entry_that_cannot_be_written_leaves_no_temporary_file(
     for _ in range(3):
         assert usercache.write(entry, b"what a command keeps") is False
     assert sorted(p.name for p in entry.parent.iterdir()) == ["game.bin"]
+
+
+def test_a_note_nested_past_any_depth_only_means_the_game_is_opened(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A note with a valid checksum whose JSON is nested deeper than Python reads (made by
+    hand): tick opens the game, as with no note."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    table = Table(tmp_path, players=3)
+    note = usercache.folder("idle") / f"{usercache.game_key(table.gamedir)}.json"
+    deep = "[" * 100_000 + "]" * 100_000
+    assert usercache.write(note, ('{"journal": ' + deep + ', "until": null}').encode())
+    assert idle.asleep(table.gamedir, datetime.now(UTC)) is False

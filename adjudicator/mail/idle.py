@@ -5,8 +5,12 @@ send), it notes in the user's cache folder, never in the game directory, until w
 sleeps: the first instant at which the clock could ask for something (a reminder, the deadline),
 or never. The note is keyed on the journal as it was read (its size, time and inode, and the
 adjudicator's version): any step that changes the game appends a journal line, which wakes it.
-The next ``tick`` skips a sleeping game after one ``stat`` of its journal and one small read,
-and opens no state. A missing, damaged or stale note only means the game is opened as before.
+It is keyed on ``game.json`` the same way: the file a game master is likeliest to edit by hand
+(to mend an address), which tick then opens at once and says is changed. The next ``tick``
+skips a sleeping game after a ``stat`` of those two files and one small read, and opens no
+state: a state file damaged by hand is found when the game is next opened (its next instant,
+a message, any command). A missing, damaged or stale note only means the game is opened as
+before.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from adjudicator import __version__
 from adjudicator.store import usercache
 from adjudicator.store.gamedir import LOG, MARKER
 
-NOTE_VERSION = 1
+NOTE_VERSION = 2
 
 
 def _note(root: Path) -> Path:
@@ -29,11 +33,18 @@ def _note(root: Path) -> Path:
 
 
 def _journal_now(root: Path) -> list[Any] | None:
+    """What the note is keyed on: the journal and ``game.json`` as they are now."""
     try:
         seen = os.stat(root / LOG)
+        meta = os.stat(root / "game.json")
     except OSError:
         return None
-    return [NOTE_VERSION, __version__, seen.st_size, seen.st_mtime_ns, seen.st_ino]
+    return [
+        NOTE_VERSION,
+        __version__,
+        *(seen.st_size, seen.st_mtime_ns, seen.st_ino),
+        *(meta.st_size, meta.st_mtime_ns, meta.st_ino),
+    ]
 
 
 def asleep(root: Path, now: datetime) -> bool:
@@ -46,7 +57,7 @@ def asleep(root: Path, now: datetime) -> bool:
         if note["journal"] != _journal_now(root) or note["journal"] is None:
             return False
         return until is None or now < datetime.fromisoformat(until)
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):  # a note made by hand
         return False
 
 
