@@ -271,3 +271,23 @@ def test_a_damaged_compiled_template_is_compiled_again(
     for _ in range(2):  # each time in a new environment, as in a new command
         env = environment(loader, gettext.NullTranslations())
         assert env.get_template("a.j2").render(x=2) == "2 a"
+
+
+def test_a_report_rendered_by_another_version_of_a_library_is_rendered_afresh(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The key of a kept report holds each rendering library as it is installed: another
+    version of Jinja (its files written anew by an upgrade) renders the report afresh."""
+    import sys
+
+    for name in rendered.RENDERING:
+        package = tmp_path / name
+        package.mkdir()
+        (package / "__init__.py").write_text("__version__ = '1'\n")
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    monkeypatch.setattr(sys, "path", [str(tmp_path)])
+    parts = {"view": "0" * 64, "lang": "en"}
+    before = rendered._key("report-text", parts, [])
+    assert str(tmp_path / "jinja2" / "__init__.py") in rendered.libraries()
+    (tmp_path / "jinja2" / "__init__.py").write_text("__version__ = '2'\n")  # upgraded
+    assert rendered._key("report-text", parts, []) != before

@@ -7,7 +7,8 @@ journal tells it (``meta``), the press the reader received (:mod:`adjudicator.en
 in a view, so in the key as it is shown), the reader's language, and the program that renders
 it: its templates, texts, catalogs and code. The key is a SHA-256 over all of these, the program as
 each file's path, size and modification time (the adjudicator's package, its templates, and the
-game's package and templates), so a changed template or upgraded program renders afresh. The
+game's package and templates), and the libraries that render it (Jinja, MarkupSafe, Babel) as
+installed, so a changed template or an upgraded program or library renders afresh. The
 chain head changes at every step, so it is not in the key: the text is rendered with a
 placeholder head drawn afresh for each entry (so that no text a player wrote can hold it), kept
 beside the text and put in the real head's place as the text is read back.
@@ -23,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -71,7 +73,34 @@ def _key(kind: str, parts: dict[str, Any], program: list[Path]) -> str:
     digest.update(json.dumps([kind, __version__, parts], sort_keys=True).encode())
     for folder in program:
         digest.update(usercache.fingerprint(str(folder)).encode())
+    digest.update(libraries().encode())
     return digest.hexdigest()
+
+
+RENDERING = ("jinja2", "markupsafe", "babel")
+"""The libraries whose code renders a report besides the program's own."""
+
+
+def libraries() -> str:
+    """Each of :data:`RENDERING` as it is installed, without importing it: the path, size and
+    modification time of its package's ``__init__.py`` where Python would find it first (an
+    upgrade writes the file anew), so that a report rendered by another version of one renders
+    afresh."""
+    found = []
+    for name in RENDERING:
+        module = sys.modules.get(name)
+        candidates = [module.__file__] if module is not None and module.__file__ else []
+        candidates += [os.path.join(entry or ".", name, "__init__.py") for entry in sys.path]
+        for path in candidates:
+            try:
+                seen = os.stat(path)
+            except OSError:
+                continue
+            found.append(f"{name}\0{os.path.realpath(path)}\0{seen.st_size}\0{seen.st_mtime_ns}")
+            break
+        else:
+            found.append(f"{name}\0none")
+    return "\n".join(found)
 
 
 def _folder() -> Path:
@@ -228,7 +257,6 @@ def program(game: object) -> list[Path]:
     """The folders whose files render ``game``'s reports: the adjudicator's package and
     templates (where the built-in games' templates are), and the game's own package and
     templates (a folder inside another counted once)."""
-    import sys
     from importlib import import_module
 
     import adjudicator
