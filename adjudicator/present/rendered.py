@@ -88,9 +88,13 @@ def libraries() -> str:
     afresh."""
     found = []
     for name in RENDERING:
-        module = sys.modules.get(name)
-        candidates = [module.__file__] if module is not None and module.__file__ else []
-        candidates += [os.path.join(entry or ".", name, "__init__.py") for entry in sys.path]
+        loaded = getattr(sys.modules.get(name), "__file__", None)
+        candidates = [loaded] if isinstance(loaded, str) else []
+        candidates += [
+            os.path.join(entry or ".", name, "__init__.py")
+            for entry in sys.path
+            if isinstance(entry, str)  # (bytes are allowed there, and ignored by Python)
+        ]
         for path in candidates:
             try:
                 seen = os.stat(path)

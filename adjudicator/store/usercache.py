@@ -73,12 +73,12 @@ def read_file(path: Path | str) -> bytes | None:
         if not stat.S_ISREG(seen.st_mode) or seen.st_size > LARGEST:
             return None
         with os.fdopen(fd, "rb", closefd=False) as handle:
-            data = handle.read(seen.st_size + 1)  # (a file that grows meanwhile: no further)
+            data = handle.read(seen.st_size + 1)
     except OSError:
         return None
     finally:
         os.close(fd)
-    return data if len(data) <= LARGEST else None
+    return data if len(data) == seen.st_size else None  # else it changed while read
 
 
 def read(entry: Path) -> bytes | None:
