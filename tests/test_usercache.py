@@ -24,7 +24,8 @@ MEMORY = 2 * 2**30
 
 def status(gamedir: Path, cache: Path) -> subprocess.CompletedProcess[str]:
     """``adjudicator status GAME --json`` in a new process with ``cache`` as its cache folder,
-    its memory bounded, given a minute."""
+    its memory bounded, given a minute (in the game's folder: the package as installed, not a
+    source tree in the folder the tests run in)."""
     env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
     code = "from adjudicator.cli import main; main()"
     return subprocess.run(
@@ -33,6 +34,7 @@ def status(gamedir: Path, cache: Path) -> subprocess.CompletedProcess[str]:
         text=True,
         env=env,
         timeout=60,
+        cwd=gamedir.parent,
         preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY)),
     )
 
