@@ -46,7 +46,9 @@ def play(game_name: str, players: int, games: int, seed: int) -> tuple[float, in
     """Play ``games`` bot games of ``game_name``; their wall time and their turns in all."""
     game = load_game(game_name)
     names = NAMES[:players]
-    game.validate({}, {})  # the one-off imports (order schemas) before the clock starts
+    # the one-off imports (the order checks, the options' module) before the clock starts
+    game.validate({}, {})
+    game.options(names, {})
     turns = 0
     start = time.perf_counter()
     for index in range(games):
