@@ -32,7 +32,7 @@ def _note(root: Path) -> Path:
     return usercache.folder("idle") / f"{usercache.game_key(root)}.json"
 
 
-def _journal_now(root: Path) -> list[Any] | None:
+def _key_now(root: Path) -> list[Any] | None:
     """What the note is keyed on: the journal and ``game.json`` as they are now."""
     try:
         seen = os.stat(root / LOG)
@@ -54,7 +54,7 @@ def asleep(root: Path, now: datetime) -> bool:
     try:
         note = json.loads(usercache.read(_note(root)) or b"null")
         until = note["until"]
-        if note["journal"] != _journal_now(root) or note["journal"] is None:
+        if note["journal"] != _key_now(root) or note["journal"] is None:
             return False
         return until is None or now < datetime.fromisoformat(until)
     except (OSError, ValueError, KeyError, TypeError, RecursionError):  # a note made by hand
@@ -101,7 +101,7 @@ def remember(root: Path) -> None:
     from adjudicator.mail.due import Due, due_now
     from adjudicator.store import clock
 
-    journal = _journal_now(root)  # before reading: a later change only wakes the game early
+    journal = _key_now(root)  # before reading: a later change only wakes the game early
     note = _note(root)
     due, status, times, meta = due_now(root)
     queue = root / "mail" / "queue"

@@ -24,7 +24,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -82,28 +81,28 @@ RENDERING = ("jinja2", "markupsafe", "babel")
 
 
 def libraries() -> str:
-    """Each of :data:`RENDERING` as it is installed, without importing it: the path, size and
-    modification time of its package's ``__init__.py`` where Python would find it first (an
-    upgrade writes the file anew), so that a report rendered by another version of one renders
-    afresh."""
+    """Each of :data:`RENDERING` as it is installed, found as Python finds it to import it but
+    not imported: the path, size and modification time of the file it is loaded from (its
+    package's ``__init__.py``, or the archive that holds it; an upgrade writes it anew), so that
+    a report rendered by another version of one renders afresh."""
+    from importlib.util import find_spec  # loaded at start-up already
+
     found = []
     for name in RENDERING:
-        loaded = getattr(sys.modules.get(name), "__file__", None)
-        candidates = [loaded] if isinstance(loaded, str) else []
-        candidates += [
-            os.path.join(entry or ".", name, "__init__.py")
-            for entry in sys.path
-            if isinstance(entry, str)  # (bytes are allowed there, and ignored by Python)
-        ]
-        for path in candidates:
+        try:
+            spec = find_spec(name)
+        except (ImportError, ValueError):  # a stand-in module in sys.modules without a spec
+            spec = None
+        origin = spec.origin if spec is not None else None
+        for path in (origin, getattr(spec.loader if spec else None, "archive", None)):
             try:
-                seen = os.stat(path)
-            except OSError:
+                seen = os.stat(str(path))
+            except (OSError, ValueError):
                 continue
-            found.append(f"{name}\0{os.path.realpath(path)}\0{seen.st_size}\0{seen.st_mtime_ns}")
+            found.append(f"{name}\0{path}\0{seen.st_size}\0{seen.st_mtime_ns}")
             break
         else:
-            found.append(f"{name}\0none")
+            found.append(f"{name}\0{origin}")
     return "\n".join(found)
 
 
@@ -261,6 +260,7 @@ def program(game: object) -> list[Path]:
     """The folders whose files render ``game``'s reports: the adjudicator's package and
     templates (where the built-in games' templates are), and the game's own package and
     templates (a folder inside another counted once)."""
+    import sys
     from importlib import import_module
 
     import adjudicator

@@ -55,15 +55,16 @@ LARGEST = 256 * 2**20
 a game of thousands of journal lines is some megabytes)."""
 
 
-_BINARY = getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
-"""Bytes as they are (Windows would translate line ends) in a file no child process holds."""
+_FLAGS = getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
+"""Every entry opened in binary mode (Windows would translate line ends) and closed in any
+child process."""
 
 
 def read_file(path: Path | str) -> bytes | None:
     """The bytes of the cache's file at ``path``, or None when it is not a plain file of at
     most :data:`LARGEST` bytes that can be read (missing, a folder, a link, a pipe, which would
     wait for a writer, a device, which would never end)."""
-    flags = os.O_RDONLY | _BINARY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    flags = os.O_RDONLY | _FLAGS | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
     try:
         fd = os.open(path, flags)
     except OSError:
@@ -103,7 +104,7 @@ def write(entry: Path, kept: bytes) -> bool:
         entry.parent.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         entry.parent.mkdir(mode=0o700, exist_ok=True)
         temporary.unlink(missing_ok=True)
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _BINARY, 0o600)
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _FLAGS, 0o600)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
         # ext4 makes a rename over a file wait for the new file's data (auto_da_alloc): four
