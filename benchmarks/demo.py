@@ -9,8 +9,12 @@ import, and the ratio is of their medians. Prints them and exits 1 when the targ
 Every file a step writes, and its journal line, is fsynced (the folders once per step; a step's
 new files and folders together, side by side): the floor this puts under the demo is printed
 too, as the number of times one demo waits on the disk (an fsync, or a step's fsyncs side by
-side) times what one fsync of a small new file costs on this disk; and so is the time to start
-Python and import the libraries a demo uses (it signs, validates, renders and draws). The user's
+side) times what one fsync of a small new file costs on this disk. So is the floor of making
+files there: the files and folders one demo makes (each new file written by renaming a
+temporary one, the marker of each step, the cache's entries and the site's pages and pictures,
+counted as Python opens and makes them) times what one small new file costs on this disk
+unsynced (on some disks far more than the fsync). And so is the time to start Python and
+import the libraries a demo uses (it signs, validates, renders and draws). The user's
 cache folder is a temporary one, kept between runs (as a user's is).
 
     .venv/bin/python benchmarks/demo.py [--runs 5]
@@ -41,8 +45,16 @@ import os, sys, threading
 from pathlib import Path
 from adjudicator import demo
 from adjudicator.store import gamedir
-calls = waits = 0
+calls = waits = made = 0
 together = False
+def audited(event, args):
+    # a new file (an open that may create one, of a path not there yet) or a new folder
+    global made
+    if event == "open" and isinstance(args[2], int) and args[2] & os.O_CREAT:
+        made += isinstance(args[0], (str, bytes, os.PathLike)) and not os.path.lexists(args[0])
+    elif event == "os.mkdir":
+        made += not os.path.lexists(args[0])
+sys.addaudithook(audited)
 real, real_together = os.fsync, gamedir._sync_now
 def counted(fd):
     global calls, waits
@@ -59,13 +71,14 @@ def side_by_side(fds):
         together = False
 os.fsync, gamedir._sync_now = counted, side_by_side
 demo.run("sultan", 5, 1, Path(sys.argv[1]), lambda _line: None)
-print(calls, waits)
+print(calls, waits, made)
 """
 
 
-def fsyncs_of_a_demo(folder: Path) -> tuple[int, int]:
-    """How many fsyncs one demo makes, and how many times it waits on them (those made side
-    by side count once), played in a process that counts them."""
+def fsyncs_of_a_demo(folder: Path) -> tuple[int, int, int]:
+    """How many fsyncs one demo makes, how many times it waits on them (those made side by
+    side count once), and how many files and folders it makes (its temporary files among
+    them; not the keys ssh-keygen writes), played in a process that counts them."""
     done = subprocess.run(  # not from the source tree, which `-c` would put first on the path
         [sys.executable, "-c", COUNT_FSYNCS, str(folder)],
         capture_output=True,
@@ -74,12 +87,13 @@ def fsyncs_of_a_demo(folder: Path) -> tuple[int, int]:
     )
     if done.returncode != 0:
         raise SystemExit(done.stderr)
-    calls, waits = done.stdout.split()[-2:]
-    return int(calls), int(waits)
+    calls, waits, made = done.stdout.split()[-3:]
+    return int(calls), int(waits), int(made)
 
 
-def fsync_seconds(folder: Path, samples: int = 200) -> float:
-    """The median time to write and fsync one small new file in ``folder``."""
+def fsync_seconds(folder: Path, samples: int = 200, sync: bool = True) -> float:
+    """The median time to write and fsync one small new file in ``folder`` (``sync=False``:
+    to make and write it alone)."""
     folder.mkdir(parents=True, exist_ok=True)
     times = []
     for n in range(samples):
@@ -87,7 +101,8 @@ def fsync_seconds(folder: Path, samples: int = 200) -> float:
         fd = os.open(folder / f"f{n}", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
             os.write(fd, b"{}\n" * 500)
-            os.fsync(fd)
+            if sync:
+                os.fsync(fd)
         finally:
             os.close(fd)
         times.append(time.perf_counter() - start)
@@ -113,14 +128,21 @@ def main() -> int:
         # minute to the next, and a ratio is of two figures taken side by side
         took, baseline = paired(command, click, args.runs, fresh)
         imports, beside = paired([sys.executable, "-c", LIBRARIES], click, 10)
-        count, waits = fsyncs_of_a_demo(folder / "counted")
+        count, waits, made = fsyncs_of_a_demo(folder / "counted")
         floor = waits * fsync_seconds(folder / "fsyncs")
+        one_file = fsync_seconds(folder / "files", sync=False)
     ratio = took / baseline
     print(f"python -c 'import click': {baseline * 1000:.1f} ms")
     print(f"adjudicator demo sultan --players 5: {took * 1000:.0f} ms ({ratio:.1f}x)")
     print(
         f"of which at least its {count} fsyncs, waited on {waits} times: {floor * 1000:.0f} ms "
         f"({floor / baseline:.1f}x), the floor of durable writes on this disk"
+    )
+    files = made * one_file
+    print(
+        f"and its {made} new files and folders: {files * 1000:.0f} ms ({files / baseline:.1f}x), "
+        f"the floor of making files on this disk ({one_file * 1e6:.0f} us for a new file of "
+        "1.5 kB, unsynced)"
     )
     print(
         f"and starting with the libraries it uses: {imports * 1000:.0f} ms "
