@@ -76,7 +76,6 @@ from __future__ import annotations
 
 import copy
 import json
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -113,21 +112,7 @@ def parsed_lines(root: Path, data: bytes, start: int, end: int) -> list[Any]:
 def parse(text: str | bytes) -> Any:
     """JSON as the game keeps it (a journal line, a state, a view): standard JSON only. Python's
     ``json`` also reads ``NaN`` and ``Infinity``, which no writer of ours makes; a line holding
-    one was made by hand, and a turn of ``Infinity`` would end a command in a traceback.
-
-    Where msgspec is loaded already (a process that laid a large document out:
-    :func:`adjudicator.store.gamedir.dump_json`), it reads first, two to three times faster
-    (a turn's state, a view). What it reads, it reads as ``json`` does; whatever it refuses
-    (``NaN``, a number out of a float's range, a lone surrogate, a byte-order mark, text that is
-    not UTF-8 or not JSON) is read by ``json`` as before, which then takes or refuses it as it
-    always did. A process that has not loaded msgspec does not load it here: its import costs
-    more than a read command's parsing gains."""
-    fast = sys.modules.get("msgspec.json")
-    if fast is not None:
-        try:
-            return fast.decode(text)
-        except Exception:  # any refusal: json decides, as it does without msgspec
-            pass
+    one was made by hand, and a turn of ``Infinity`` would end a command in a traceback."""
     if isinstance(text, bytes):  # as json.loads reads bytes
         text = text.decode(json.detect_encoding(text), "surrogatepass")
     return _DECODER.decode(text)
