@@ -31,18 +31,20 @@ class Browser:
 
     def choose(self, name: str, value: str) -> None:
         """Choose ``value`` in the ``<select>`` named ``name`` by clicking its option, as
-        Selenium's ``Select.select_by_value`` does, in two calls to the browser instead of its
-        seven (an order page has a dozen controls)."""
+        Selenium's ``Select.select_by_value`` does (an option chosen already is not clicked
+        again), in two calls to the browser instead of its seven (an order page has a dozen
+        controls): the script finds the option and tells whether it is chosen already."""
         option = self.driver.execute_script(
             "const control = document.getElementsByName(arguments[0])[0];"
             "if (!control || control.tagName !== 'SELECT') return null;"
-            "return Array.from(control.options).find("
-            "  (o) => o.value === arguments[1] && !o.disabled) || null;",
+            "const found = Array.from(control.options).find("
+            "  (o) => o.value === arguments[1] && !o.disabled);"
+            "return found ? (found.selected ? 'chosen' : found) : null;",
             name,
             value,
         )
         assert option is not None, f"no choice {value!r} to make in {name!r}"
-        if not option.is_selected():
+        if option != "chosen":
             option.click()
 
     def errors(self) -> list[str]:
