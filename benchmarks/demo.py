@@ -91,9 +91,9 @@ def fsyncs_of_a_demo(folder: Path) -> tuple[int, int, int]:
     return int(calls), int(waits), int(made)
 
 
-def fsync_seconds(folder: Path, samples: int = 200, sync: bool = True) -> float:
-    """The median time to write and fsync one small new file in ``folder`` (``sync=False``:
-    to make and write it alone)."""
+def new_file_seconds(folder: Path, sync: bool, samples: int = 200) -> float:
+    """The median time to make and write one small new file in ``folder``, and to fsync it
+    when ``sync``."""
     folder.mkdir(parents=True, exist_ok=True)
     times = []
     for n in range(samples):
@@ -129,8 +129,8 @@ def main() -> int:
         took, baseline = paired(command, click, args.runs, fresh)
         imports, beside = paired([sys.executable, "-c", LIBRARIES], click, 10)
         count, waits, made = fsyncs_of_a_demo(folder / "counted")
-        floor = waits * fsync_seconds(folder / "fsyncs")
-        one_file = fsync_seconds(folder / "files", sync=False)
+        floor = waits * new_file_seconds(folder / "fsyncs", sync=True)
+        one_file = new_file_seconds(folder / "files", sync=False)
     ratio = took / baseline
     print(f"python -c 'import click': {baseline * 1000:.1f} ms")
     print(f"adjudicator demo sultan --players 5: {took * 1000:.0f} ms ({ratio:.1f}x)")

@@ -94,7 +94,8 @@ def libraries() -> str:
         except (ImportError, ValueError):  # a stand-in module in sys.modules without a spec
             spec = None
         origin = spec.origin if spec is not None else None
-        for path in (origin, getattr(spec.loader if spec else None, "archive", None)):
+        archive = getattr(spec.loader if spec else None, "archive", None)
+        for path in (p for p in (origin, archive) if p):
             try:
                 seen = os.stat(str(path))
             except (OSError, ValueError):

@@ -82,6 +82,10 @@ def read_file(path: Path | str) -> bytes | None:
     return data if len(data) == seen.st_size else None  # else it changed while read
 
 
+_HEADER = 65
+"""The bytes an entry holds before what is kept: its SHA-256 in hex and a line end."""
+
+
 def read(entry: Path) -> bytes | None:
     """What ``entry`` holds, or None when it is missing or damaged."""
     data = read_file(entry)
@@ -96,9 +100,9 @@ def read(entry: Path) -> bytes | None:
 def write(entry: Path, kept: bytes) -> bool:
     """Keep ``kept`` in ``entry`` (its folders made for its user alone); False when it could
     not be written."""
+    if len(kept) + _HEADER > LARGEST:
+        return False  # it could not be read back: not hashed, not copied
     data = hashlib.sha256(kept).hexdigest().encode() + b"\n" + kept
-    if len(data) > LARGEST:
-        return False  # it could not be read back
     temporary = entry.with_name(f".{entry.name}.{os.getpid()}.tmp")
     try:
         entry.parent.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
