@@ -23,6 +23,7 @@ from adjudicator.engine import adjudication, create, intake, open_game, queries
 from adjudicator.engine.setup import MIN_SEED_DIGITS, check_options
 from adjudicator.present.reports import render_final
 from adjudicator.present.site import write as site_write
+from adjudicator.present.site_early import Ahead
 from adjudicator.present.verdict_lines import reason_lines
 from adjudicator.rules import schedule, sealing, strictyaml
 from adjudicator.rules.contract import Reason
@@ -87,9 +88,31 @@ def run(
     (directory / "setup.yaml").write_text(yaml.dump(setup, Dumper=_Dumper, sort_keys=False))
     gamedir = directory / "game"
     create.new(gamedir, directory / "setup.yaml")
-    bots = Rng(game_seed)
+    # the site's report pages made on another processor as the turns are played
+    ahead = Ahead(gamedir) if site else None
+    try:
+        _play(game, gamedir, directory, setup, names, game_name, ahead)
+        return _ended(gamedir, directory, game_seed, seed, echo, lang, ahead)
+    finally:
+        if ahead is not None:
+            ahead.close()
+
+
+def _play(
+    game: Any,
+    gamedir: Path,
+    directory: Path,
+    setup: dict[str, Any],
+    names: list[str],
+    game_name: str,
+    ahead: Ahead | None,
+) -> None:
+    """Play the game to its end, each bot ordering from its own view."""
+    bots = Rng(setup["seed"])
     while True:
         status = queries.status(gamedir)
+        if ahead is not None:
+            ahead.opened(status["turn"])
         if status["over"]:
             break
         turn = status["turn"]
@@ -117,6 +140,19 @@ def run(
                 gamedir, [orders / f"turn{turn:03d}-{p}.yaml" for p in status["owed"]], game_name
             )
         adjudication.adjudicate(gamedir)
+
+
+def _ended(
+    gamedir: Path,
+    directory: Path,
+    game_seed: str,
+    seed: int,
+    echo: Callable[[str], None],
+    lang: str,
+    ahead: Ahead | None,
+) -> Path:
+    """Print the final table and where to look, and write the site (``ahead``: its pages made
+    so far; None: no site)."""
     handle = open_game.OpenGame(gamedir)
     final = queries.stored_view(handle, "public")
     # Without the lines that let a reader check the game: the salt is fresh in every game, and
@@ -133,8 +169,9 @@ def run(
         f"each turn opened; {last + 1}: the final reports)"
     )
     echo(f"html:    adjudicator report {gamedir} --player NAME --format html (with pictures)")
-    if site:
-        site_write(gamedir, directory / "site")
+    if ahead is not None:
+        ahead.opened(handle.turn() + 1)  # the last turn played, and the final reports
+        site_write(gamedir, directory / "site", ahead)
         echo(f"viewer:  {directory / 'site' / 'index.html'} (a static site of the whole game)")
     else:
         echo(f"viewer:  none made (--no-site); adjudicator site {gamedir} -o DIR makes it")

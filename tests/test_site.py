@@ -296,7 +296,7 @@ def test_a_site_made_by_several_processes_is_the_site_made_by_one(
     log = tmp_path / "made.log"
     made_where(monkeypatch, log)
     monkeypatch.setattr(site, "PARALLEL", 1)
-    monkeypatch.setattr(site, "_processors", lambda: 3)
+    monkeypatch.setattr(site, "processors", lambda: 3)
     orders: list[list[int]] = []
     real_claims = site._claims
     monkeypatch.setattr(site, "_claims", lambda order: orders.append(order) or real_claims(order))
@@ -325,7 +325,7 @@ def test_a_site_made_by_several_processes_is_the_site_made_by_one(
 
     failed.__name__ = "made_elsewhere"  # as the other process finds it
     monkeypatch.setattr(site._Pages, "made_elsewhere", failed)
-    monkeypatch.setattr(site, "_processors", lambda: 2)
+    monkeypatch.setattr(site, "processors", lambda: 2)
     runs.clear()
     assert site.build(gamedir) == alone
     assert sorted(turn for run in runs for turn in run) == turns
@@ -335,7 +335,7 @@ def test_a_site_made_by_several_processes_is_the_site_made_by_one(
     monkeypatch.undo()
     runs = made_turns(monkeypatch)
     monkeypatch.setattr(site, "PARALLEL", 1)
-    monkeypatch.setattr(site, "_processors", lambda: 3)
+    monkeypatch.setattr(site, "processors", lambda: 3)
     stop = threading.Event()
     other = threading.Thread(target=stop.wait)
     other.start()
@@ -378,7 +378,7 @@ def test_a_game_too_long_for_the_pipe_is_made_here_alone(
     alone = site.build(table.gamedir)
     runs = made_turns(monkeypatch)
     monkeypatch.setattr(site, "PARALLEL", 1)
-    monkeypatch.setattr(site, "_processors", lambda: 3)
+    monkeypatch.setattr(site, "processors", lambda: 3)
     monkeypatch.setattr(site, "_claims", lambda order: None)
     assert site.build(table.gamedir) == alone
     assert runs == [[1], [2]]
@@ -427,7 +427,7 @@ def test_a_view_gone_from_the_game_is_named_not_a_traceback(
     assert result.exit_code == 4, result.output
     assert "turns/0005/views/bob.json" in result.output and "adjudicator doctor" in result.output
     if command == "site":
-        monkeypatch.setattr(site, "_processors", lambda: 3)
+        monkeypatch.setattr(site, "processors", lambda: 3)
         shared = run(command, gamedir, "-o", tmp_path / "s2")
         assert (shared.exit_code, shared.output) == (result.exit_code, result.output)
         assert not (tmp_path / "s").exists() and not (tmp_path / "s2").exists()
@@ -519,7 +519,7 @@ def slow(*args, **kwargs):  # a large game's pages on a slow machine
     time.sleep(0.2)
     return real(*args, **kwargs)
 site.render_page = slow
-site._processors = lambda: 3
+site.processors = lambda: 3
 from adjudicator.cli import main
 sys.argv = ["adjudicator", "site", *sys.argv[1:]]
 main()

@@ -230,8 +230,9 @@ def _doctor_one(gamedir: Path, prefix: str) -> bool:
     "--site/--no-site",
     default=True,
     show_default=True,
-    help="Write the game's static site into the demo's folder, as site/ (about a quarter of "
-    "the time of a 5-player demo).",
+    help="Write the game's static site into the demo's folder, as site/ (made while the bots "
+    "play, on a second processor where there is one: about a fifth of the time of a 5-player "
+    "demo).",
 )
 def demo(
     game: str,

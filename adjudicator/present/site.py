@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from adjudicator.present.hashes import chain, head_line
@@ -43,6 +43,9 @@ from adjudicator.rules.contract import Game
 from adjudicator.rules.errors import UsageProblem
 from adjudicator.rules.lang import game_lang
 from adjudicator.store import interrupts
+
+if TYPE_CHECKING:
+    from adjudicator.present.site_early import Ahead
 
 COLOURS = ["#7a244a", "#1f5f8b", "#3d7a2a", "#b8741a", "#5b3f8c", "#8b2f1f"]
 """Lines of the chart, by seat (a game that gives its players colours uses those)."""
@@ -108,8 +111,9 @@ def rules_pages(game: Game, info: Mapping[str, Any], head: str) -> dict[str, byt
     return pages
 
 
-def build(root: Path) -> dict[str, bytes]:
-    """Every file of the site of the game in ``root``, by relative path."""
+def build(root: Path, ahead: Ahead | None = None) -> dict[str, bytes]:
+    """Every file of the site of the game in ``root``, by relative path; ``ahead``: the report
+    pages made while the game was played (:mod:`adjudicator.present.site_early`)."""
     from adjudicator.engine.open_game import OpenGame
     from adjudicator.engine.queries import record, stored_view
     from adjudicator.present.rules_summary import languages
@@ -168,7 +172,7 @@ def build(root: Path) -> dict[str, bytes]:
             )
         return files
 
-    return _Pages(root, head, readers, turns[-1], over, rules).all_made(handle, the_others)
+    return _Pages(root, head, readers, turns[-1], over, rules).all_made(handle, the_others, ahead)
 
 
 PARALLEL = 64
@@ -195,28 +199,33 @@ class _Pages:
 
         game, meta = handle.game, handle.meta
         lang = game_lang(meta)
-        info = game_info(game, meta, self.over)
-        nav = report_environment(game, lang).get_template("site/nav.html.j2")
         files: dict[str, bytes] = {}
         for reader in self.readers:
             for turn in turns:
                 interrupts.check()  # a Ctrl-C Python lost ends a site as it ends a step
                 doc = stored_view(handle, reader, turn)
                 page = render_page(game, meta, doc, lang, embed="file", head=self.head)
-                before = (turn - 1, href(turn_page(turn - 1, reader))) if turn > 1 else None
-                after = (turn + 1, href(turn_page(turn + 1, reader))) if turn < self.last else None
-                bar = nav.render(
-                    game=info,
-                    reader=reader,
-                    rules=self.rules,
-                    up=None if reader == "public" else href(reader_page(reader)),
-                    previous=before,
-                    next=after,
-                )
-                files[turn_page(turn, reader)] = with_nav(page.html, bar).encode("utf-8")
+                files[turn_page(turn, reader)] = self.with_bar(handle, reader, turn, page.html)
                 for picture in page.pictures.values():
                     files[picture_file(picture)] = picture
         return files
+
+    def with_bar(self, handle: Any, reader: str, turn: int, html: str) -> bytes:
+        """``reader``'s report page of ``turn`` with the site's links above it, as its file holds
+        it."""
+        game, meta = handle.game, handle.meta
+        nav = report_environment(game, game_lang(meta)).get_template("site/nav.html.j2")
+        before = (turn - 1, href(turn_page(turn - 1, reader))) if turn > 1 else None
+        after = (turn + 1, href(turn_page(turn + 1, reader))) if turn < self.last else None
+        bar = nav.render(
+            game=game_info(game, meta, self.over),
+            reader=reader,
+            rules=self.rules,
+            up=None if reader == "public" else href(reader_page(reader)),
+            previous=before,
+            next=after,
+        )
+        return with_nav(html, bar).encode("utf-8")
 
     def taken(self, handle: Any, claims: int) -> dict[int, dict[str, bytes]]:
         """:meth:`made` of each turn this process takes from ``claims`` (see :meth:`all_made`),
@@ -234,7 +243,9 @@ class _Pages:
         handle = OpenGame(self.root)
         return self.taken(handle, _CLAIMS) if handle.dir.head() == self.head else None
 
-    def all_made(self, handle: Any, meanwhile: Callable[[], dict[str, bytes]]) -> dict[str, bytes]:
+    def all_made(
+        self, handle: Any, meanwhile: Callable[[], dict[str, bytes]], ahead: Ahead | None = None
+    ) -> dict[str, bytes]:
         """The pages of every turn, and the files ``meanwhile`` makes. A site of
         :data:`PARALLEL` pages or more is shared among as many processes as the machine has
         processors (at most four). This one makes the first turn's pages, so that the others,
@@ -245,16 +256,27 @@ class _Pages:
         its readers), so the processes end together whatever each turn costs. A turn another
         process took and could not make is made here, which then tells what is wrong (a file of
         the game gone, ...). Made here alone where processes cannot be forked, where this one
-        runs threads (forking them is unsafe), and for more turns than a pipe holds."""
+        runs threads (forking them is unsafe), and for more turns than a pipe holds. With
+        ``ahead`` (turns made while the game was played): the turns it holds no more are made
+        here, while it finishes those it has."""
         import multiprocessing
         import threading
         from concurrent.futures import ProcessPoolExecutor
 
         from adjudicator.store.gamedir import end_fsync_threads
 
+        if ahead is not None and ahead.used:
+            left = ahead.stop()
+            files = meanwhile()
+            files.update(self.made(handle, left))
+            ready = ahead.ready(self, handle)
+            for turn in range(1, self.last + 1):
+                if turn not in left:
+                    files.update(ready[turn] if turn in ready else self.made(handle, [turn]))
+            return files
         end_fsync_threads()  # idle since the last step: not a reason to make the site alone
         turns = list(range(1, self.last + 1))
-        count = min(_processors(), 4, len(turns))
+        count = min(processors(), 4, len(turns))
         shared = (
             len(self.readers) * len(turns) >= PARALLEL
             and count >= 2
@@ -276,7 +298,7 @@ class _Pages:
             context = multiprocessing.get_context("fork")
             pool = ProcessPoolExecutor(count - 1, context, _forked, (claims, os.getpid()))
             try:
-                with _interrupts_held():  # a Ctrl-C now waits until each process can take it
+                with interrupts_held():  # a Ctrl-C now waits until each process can take it
                     others = [pool.submit(self.made_elsewhere) for _ in range(count - 1)]
                 files = meanwhile()
                 made.update(self.taken(handle, claims))  # then this one's share
@@ -338,6 +360,12 @@ def _forked(claims: int, parent: int) -> None:
     could end the others)."""
     global _CLAIMS
     _CLAIMS = claims
+    helping(parent)
+
+
+def helping(parent: int) -> None:
+    """Set up a process forked by ``parent`` to make pages for it: it ends at once, without a
+    word, on Ctrl-C, and when ``parent`` ends, however that ends."""
     _on_interrupt()
     _end_with(parent)
 
@@ -359,7 +387,7 @@ _PR_SET_PDEATHSIG = 1
 
 
 @contextmanager
-def _interrupts_held() -> Iterator[None]:
+def interrupts_held() -> Iterator[None]:
     """Ctrl-C held back while processes are forked: each takes it once it is set up to."""
     before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
@@ -374,7 +402,7 @@ def _on_interrupt() -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
-def _processors() -> int:
+def processors() -> int:
     """How many processors this process may run on."""
     if hasattr(os, "sched_getaffinity"):
         return len(os.sched_getaffinity(0))
@@ -427,13 +455,13 @@ def href(name: str) -> str:
     return quote(name)
 
 
-def write(root: Path, out: Path) -> list[str]:
+def write(root: Path, out: Path, ahead: Ahead | None = None) -> list[str]:
     """Writes the site of the game in ``root`` into ``out`` (which must not exist or be empty)
     and returns the files written. The site is made in a fresh folder beside ``out`` and moved
-    into place, so ``out`` holds the whole site or nothing."""
+    into place, so ``out`` holds the whole site or nothing. ``ahead``: as :func:`build`'s."""
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise UsageProblem(f"{out}: the site directory must not exist or must be empty")
-    files = build(root)
+    files = build(root, ahead)
     out.parent.mkdir(parents=True, exist_ok=True)
     fresh = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:

@@ -1,0 +1,227 @@
+"""The demo's site made on another processor while the game is played: the same site, byte for
+byte, as the site made of the finished game afterwards; a turn made from other files than the
+site reads, or not made at all, is made again; the other process ends with the demo."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adjudicator.present.site_early import _made as _REAL_MADE
+from tests.test_site import _alive, _children, site_files
+
+
+def _ready(monkeypatch: pytest.MonkeyPatch) -> list[list[int]]:
+    """The turns each site took from the other process, as it takes them."""
+    from adjudicator.present import site_early
+
+    taken: list[list[int]] = []
+    real = site_early.Ahead.ready
+
+    def ready(self: Any, pages: Any, handle: Any) -> dict[int, dict[str, bytes]]:
+        found = real(self, pages, handle)
+        taken.append(sorted(found))
+        return found
+
+    monkeypatch.setattr(site_early.Ahead, "ready", ready)
+    return taken
+
+
+@pytest.mark.seconds  # three whole demos with their sites, each made twice
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [
+        ("sultan", {}),
+        ("sultan", {"sealing": "commit-reveal", "press": "public", "absence": "default"}),
+        ("sultans_court", {}),
+    ],
+)
+def test_a_demos_site_made_as_it_is_played_is_the_site_made_after(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, game: str, options: dict[str, Any]
+) -> None:
+    from adjudicator import demo
+    from adjudicator.present import site
+
+    monkeypatch.setattr(site, "processors", lambda: 2)
+    taken = _ready(monkeypatch)
+    gamedir = demo.run(game, None, 3, tmp_path / "d", lambda _line: None, options=options)
+    assert taken and taken[0], "the other process made turns while the game was played"
+    monkeypatch.setattr(site, "PARALLEL", 10**9)  # made here alone, as if never made before
+    assert site_files(tmp_path / "d" / "site") == site.build(gamedir)
+
+
+def _finished(tmp_path: Path) -> Path:
+    from adjudicator import demo
+
+    return demo.run("sultan", 3, 2, tmp_path / "d", lambda _line: None, site=False)
+
+
+def _made_ahead(gamedir: Path, out: Path, wait: bool = False) -> dict[int, bool]:
+    """The site of the finished game at ``gamedir`` with every turn handed to another process
+    first, as the demo hands them while it plays (``wait``: each made there before the site
+    is made); whether the other process made each turn it began."""
+    from concurrent.futures import wait as made
+
+    from adjudicator.engine.open_game import OpenGame
+    from adjudicator.present import site
+    from adjudicator.present.site_early import Ahead
+
+    ahead = Ahead(gamedir)
+    try:
+        ahead.opened(OpenGame(gamedir).turn() + 1)
+        if wait:
+            made(list(ahead._handed.values()))
+        site.write(gamedir, out, ahead)
+        return {t: f.exception() is None for t, f in ahead._handed.items() if f.done()}
+    finally:
+        ahead.close()
+
+
+def _wrong(root: str, turn: int, stand_in: str) -> Any:
+    """Pages that must not be used (each marked), each turn wrong in its own way: made from
+    another view than the site's, from another game file, with a trace of the stand-in left;
+    from the fourth turn on, not made (the other process fails)."""
+    made = _REAL_MADE(root, turn, stand_in)
+    for reader in made.pages:
+        made.pages[reader] = made.pages[reader].replace("<body", "<body data-wrong")
+    if turn == 1:
+        first = next(iter(made.views))
+        made.views[first] = "0" * 64
+    elif turn == 2:
+        made.meta = made.meta.replace('"id"', '"other"', 1)
+    elif turn == 3:
+        made.pages["public"] += f"<!-- {stand_in[:20]} -->"
+    else:
+        raise RuntimeError("the other process failed")
+    return made
+
+
+def test_a_turn_made_from_other_files_or_not_at_all_is_made_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pages made from another view than the one the site reads, from other game facts, with a
+    trace of the stand-in left where the head goes, or not made (the other process failed):
+    each such turn is made by the site itself, and the site is the site made afresh."""
+    from adjudicator.present import site, site_early
+
+    gamedir = _finished(tmp_path)
+    monkeypatch.setattr(site, "PARALLEL", 10**9)
+    afresh = site.build(gamedir)
+    monkeypatch.setattr(site, "processors", lambda: 2)
+    monkeypatch.setattr(site_early, "_made", _wrong)  # the other process, forked, has it
+    taken = _ready(monkeypatch)
+    made = _made_ahead(gamedir, tmp_path / "s", wait=True)
+    assert [made[turn] for turn in (1, 2, 3, 4)] == [True, True, True, False]
+    assert taken == [[]], "no turn taken from the other process"
+    assert site_files(tmp_path / "s") == afresh
+
+
+def test_turns_made_ahead_are_the_turns_made_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each turn is made once: by the other process, or here when the other process had not
+    begun it when the site was made; and the site is the same. Where this process runs a thread
+    (forking it is unsafe) nothing is handed over and the site is made as always."""
+    from adjudicator.engine.open_game import OpenGame
+    from adjudicator.present import site
+    from adjudicator.present.site_early import Ahead
+    from tests.test_site import made_turns
+
+    gamedir = _finished(tmp_path)
+    monkeypatch.setattr(site, "PARALLEL", 10**9)
+    afresh = site.build(gamedir)
+    monkeypatch.setattr(site, "processors", lambda: 2)
+    taken = _ready(monkeypatch)
+    here = made_turns(monkeypatch)
+    last = OpenGame(gamedir).turn()
+    _made_ahead(gamedir, tmp_path / "s", wait=True)
+    assert taken == [list(range(1, last + 1))] and not any(here), "all made by the other"
+    assert site_files(tmp_path / "s") == afresh
+    taken.clear()
+    _made_ahead(gamedir, tmp_path / "u")  # those not begun when the site is made: made here
+    assert sorted(taken[0] + [turn for run in here for turn in run]) == list(range(1, last + 1))
+    assert site_files(tmp_path / "u") == afresh
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        ahead = Ahead(gamedir)
+        ahead.opened(last + 1)
+        assert not ahead.used, "nothing forked beside a thread"
+        site.write(gamedir, tmp_path / "t", ahead)
+        ahead.close()
+        assert site_files(tmp_path / "t") == afresh
+    finally:
+        stop.set()
+        other.join()
+
+
+def _forked(pid: int) -> list[int]:
+    """The processes ``pid`` forked (run as it was started: not ssh-keygen, which it runs)."""
+    try:
+        started = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return []
+    found = []
+    for child in _children(pid):
+        try:
+            if Path(f"/proc/{child}/cmdline").read_bytes() == started:
+                found.append(child)
+        except OSError:
+            continue
+    return found
+
+
+SLOW_DEMO = """
+import sys, time
+from adjudicator.present import site, site_early
+site.processors = lambda: 2
+real = site_early._made
+def slow(*args):  # a large game's pages on a slow machine
+    time.sleep(60)
+    return real(*args)
+site_early._made = slow
+from adjudicator.cli import main
+sys.argv = ["adjudicator", "demo", "sultan", "--players", "3", "--dir", sys.argv[1]]
+main()
+"""
+
+
+@pytest.mark.seconds  # a demo whose other process is slow on purpose, stopped
+@pytest.mark.parametrize("how", ["kill", "ctrl-c"])
+def test_the_other_process_ends_with_the_demo(tmp_path: Path, how: str) -> None:
+    """The demo killed (SIGKILL: no code of its own runs) or stopped by Ctrl-C (SIGINT to the
+    process group, as a terminal sends it) while the other process makes pages: that process
+    ends too; Ctrl-C ends the demo with exit 130."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", SLOW_DEMO, str(tmp_path / "d")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        cwd=tmp_path,
+    )
+    deadline = time.monotonic() + 30
+    others: list[int] = []
+    while time.monotonic() < deadline and not others:
+        time.sleep(0.05)
+        others = _forked(process.pid)
+    assert others, "another process makes pages"
+    if how == "kill":
+        process.kill()
+    else:
+        os.killpg(process.pid, signal.SIGINT)
+    code = process.wait(timeout=30)
+    if how == "ctrl-c":
+        assert code == 130
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(_alive(p) for p in others):
+        time.sleep(0.05)
+    assert not any(_alive(p) for p in others), "a process left making pages for nobody"
