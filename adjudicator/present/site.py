@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 from urllib.parse import quote
 
 from adjudicator.present.hashes import chain, head_line
@@ -43,9 +43,6 @@ from adjudicator.rules.contract import Game
 from adjudicator.rules.errors import UsageProblem
 from adjudicator.rules.lang import game_lang
 from adjudicator.store import interrupts
-
-if TYPE_CHECKING:
-    from adjudicator.present.site_early import Ahead
 
 COLOURS = ["#7a244a", "#1f5f8b", "#3d7a2a", "#b8741a", "#5b3f8c", "#8b2f1f"]
 """Lines of the chart, by seat (a game that gives its players colours uses those)."""
@@ -173,6 +170,21 @@ def build(root: Path, ahead: Ahead | None = None) -> dict[str, bytes]:
         return files
 
     return _Pages(root, head, readers, turns[-1], over, rules).all_made(handle, the_others, ahead)
+
+
+class Ahead(Protocol):
+    """Report pages made while the game was played, by another process
+    (:class:`adjudicator.present.site_early.Ahead`)."""
+
+    @property
+    def used(self) -> bool:
+        """Whether another process took any turn."""
+
+    def stop(self) -> list[int]:
+        """The turns given back, not begun: the site makes them."""
+
+    def ready(self, pages: _Pages, handle: Any) -> dict[int, dict[str, bytes]]:
+        """The files of each other turn made, as ``pages`` makes them (waiting for them)."""
 
 
 PARALLEL = 64
