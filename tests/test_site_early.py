@@ -180,6 +180,32 @@ def _forked(pid: int) -> list[int]:
     return found
 
 
+def _fails(parent: int) -> None:
+    raise OSError("no process to be had")
+
+
+def test_another_process_that_cannot_start_leaves_the_site_as_always(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The other process fails as it starts (no memory, too many processes): nothing is
+    handed over, and the site is made as always, the same."""
+    from adjudicator.engine.open_game import OpenGame
+    from adjudicator.present import site
+    from adjudicator.present.site_early import Ahead
+
+    gamedir = _finished(tmp_path)
+    monkeypatch.setattr(site, "PARALLEL", 10**9)
+    afresh = site.build(gamedir)
+    monkeypatch.setattr(site, "processors", lambda: 2)
+    monkeypatch.setattr(site, "helping", _fails)
+    ahead = Ahead(gamedir)
+    ahead.opened(OpenGame(gamedir).turn() + 1)
+    assert not ahead.used
+    site.write(gamedir, tmp_path / "s", ahead)
+    ahead.close()
+    assert site_files(tmp_path / "s") == afresh
+
+
 SLOW_DEMO = """
 import sys, time
 from adjudicator.present import site, site_early

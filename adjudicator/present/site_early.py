@@ -59,7 +59,9 @@ class Ahead:
     def opened(self, turn: int) -> None:
         """Turn ``turn`` has opened: every turn before it is complete, and handed over."""
         for done in range(1, turn):
-            if done in self._handed or self._alone:
+            if self._alone:
+                return
+            if done in self._handed:
                 continue
             pool = self._pool or self._start()
             if pool is None:
@@ -86,9 +88,14 @@ class Ahead:
             return None
         context = multiprocessing.get_context("fork")
         pool = ProcessPoolExecutor(1, context, site.helping, (os.getpid(),))
-        with site.interrupts_held():  # a Ctrl-C waits until the process can take it
-            self._pool = pool
-            pool.submit(int).result()  # forked now, with no thread but this one
+        try:
+            with site.interrupts_held():  # a Ctrl-C waits until the process can take it
+                pool.submit(int).result()  # forked now, with no thread but this one
+        except Exception:  # no process to be had (too many running, no memory): as always
+            pool.shutdown(wait=True, cancel_futures=True)
+            self._alone = True
+            return None
+        self._pool = pool
         return pool
 
     def stop(self) -> list[int]:
@@ -142,7 +149,8 @@ class Ahead:
         return None if self.stand_in[:16] in html else html
 
     def close(self) -> None:
-        """End the other process (a turn it is making is not waited for past its end)."""
+        """End the other process, once the turn it is making (if any) is made; the turns it has
+        not begun are dropped."""
         self._alone = True
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
