@@ -170,7 +170,7 @@ def _ended(
     )
     echo(f"html:    adjudicator report {gamedir} --player NAME --format html (with pictures)")
     if ahead is not None:
-        ahead.opened(handle.turn() + 1)  # the last turn played, and the final reports
+        ahead.opened(handle.turn() + 1)  # the final reports' turn (those before it are handed)
         site_write(gamedir, directory / "site", ahead)
         echo(f"viewer:  {directory / 'site' / 'index.html'} (a static site of the whole game)")
     else:

@@ -98,7 +98,7 @@ def _wrong(root: str, turn: int, stand_in: str) -> Any:
     elif turn == 2:
         made.meta = made.meta.replace('"id"', '"other"', 1)
     elif turn == 3:
-        made.pages["public"] += f"<!-- {stand_in[:20]} -->"
+        made.pages["public"] += f"<!-- {stand_in[30:50].upper()} -->"  # a slice, in capitals
     else:
         raise RuntimeError("the other process failed")
     return made
@@ -206,6 +206,29 @@ def test_another_process_that_cannot_start_leaves_the_site_as_always(
     assert site_files(tmp_path / "s") == afresh
 
 
+def _dies(root: str, turn: int, stand_in: str) -> Any:
+    """The other process killed (by the kernel's out-of-memory killer, say) at the third turn."""
+    if turn == 3:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return _REAL_MADE(root, turn, stand_in)
+
+
+def test_the_other_process_killed_while_the_game_is_played_leaves_its_turns_to_the_site(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The demo plays on and the site makes what the other process did not: the same site."""
+    from adjudicator import demo
+    from adjudicator.present import site, site_early
+
+    monkeypatch.setattr(site, "processors", lambda: 2)
+    monkeypatch.setattr(site_early, "_made", _dies)  # the other process, forked, has it
+    taken = _ready(monkeypatch)
+    gamedir = demo.run("sultan", 3, 2, tmp_path / "d", lambda _line: None)
+    assert taken and 3 not in taken[0]
+    monkeypatch.setattr(site, "PARALLEL", 10**9)
+    assert site_files(tmp_path / "d" / "site") == site.build(gamedir)
+
+
 SLOW_DEMO = """
 import sys, time
 from adjudicator.present import site, site_early
@@ -221,18 +244,15 @@ main()
 """
 
 
-@pytest.mark.seconds  # a demo whose other process is slow on purpose, stopped
-@pytest.mark.parametrize("how", ["kill", "ctrl-c"])
-def test_the_other_process_ends_with_the_demo(tmp_path: Path, how: str) -> None:
-    """The demo killed (SIGKILL: no code of its own runs) or stopped by Ctrl-C (SIGINT to the
-    process group, as a terminal sends it) while the other process makes pages: that process
-    ends too; Ctrl-C ends the demo with exit 130."""
+def _started(command: list[str], folder: Path) -> tuple[subprocess.Popen[bytes], list[int]]:
+    """``command`` (a demo) started in a session of its own, once it has forked the process
+    that makes its pages; and that process."""
     process = subprocess.Popen(
-        [sys.executable, "-c", SLOW_DEMO, str(tmp_path / "d")],
+        command,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
-        cwd=tmp_path,
+        cwd=folder,
     )
     deadline = time.monotonic() + 30
     others: list[int] = []
@@ -240,6 +260,31 @@ def test_the_other_process_ends_with_the_demo(tmp_path: Path, how: str) -> None:
         time.sleep(0.05)
         others = _forked(process.pid)
     assert others, "another process makes pages"
+    return process, others
+
+
+@pytest.mark.seconds  # a demo whose other process is slow on purpose, interrupted
+def test_a_demo_that_ignores_ctrl_c_keeps_its_other_process(tmp_path: Path) -> None:
+    """A demo started with Ctrl-C ignored (in the background of a script, under ``nohup``):
+    Ctrl-C to its process group ends neither it nor the process making its pages, and the
+    demo ends as it would have (exit 0, its site made)."""
+    script = SLOW_DEMO.replace("time.sleep(60)", "time.sleep(0.1)")
+    ignoring = ['trap "" INT; exec "$0" -c "$1" "$2"', sys.executable, script, tmp_path / "d"]
+    process, others = _started(["sh", "-c", *map(str, ignoring)], tmp_path)
+    os.killpg(process.pid, signal.SIGINT)
+    time.sleep(0.3)
+    assert all(_alive(p) for p in others), "the other process ended on a Ctrl-C ignored"
+    assert process.wait(timeout=120) == 0
+    assert (tmp_path / "d" / "site" / "index.html").is_file()
+
+
+@pytest.mark.seconds  # a demo whose other process is slow on purpose, stopped
+@pytest.mark.parametrize("how", ["kill", "ctrl-c"])
+def test_the_other_process_ends_with_the_demo(tmp_path: Path, how: str) -> None:
+    """The demo killed (SIGKILL: no code of its own runs) or stopped by Ctrl-C (SIGINT to the
+    process group, as a terminal sends it) while the other process makes pages: that process
+    ends too; Ctrl-C ends the demo with exit 130."""
+    process, others = _started([sys.executable, "-c", SLOW_DEMO, str(tmp_path / "d")], tmp_path)
     if how == "kill":
         process.kill()
     else:

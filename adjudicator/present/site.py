@@ -409,8 +409,11 @@ def interrupts_held() -> Iterator[None]:
 
 
 def _on_interrupt() -> None:
-    """A forked process ends at once, without a word, on Ctrl-C (the first process says it)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    """A forked process ends at once, without a word, on Ctrl-C (the first process says it);
+    where the first process ignores Ctrl-C (started in the background, under ``nohup``), so
+    does it."""
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 

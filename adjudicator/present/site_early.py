@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.present.hashes import TEXT_HEAD_DIGITS
+from adjudicator.store import interrupts
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -53,7 +54,7 @@ class Ahead:
 
     @property
     def used(self) -> bool:
-        """Whether another process took any turn."""
+        """Whether any turn was handed to another process."""
         return bool(self._handed)
 
     def opened(self, turn: int) -> None:
@@ -66,7 +67,11 @@ class Ahead:
             pool = self._pool or self._start()
             if pool is None:
                 return
-            self._handed[done] = pool.submit(_made, str(self.root), done, self.stand_in)
+            try:
+                self._handed[done] = pool.submit(_made, str(self.root), done, self.stand_in)
+            except Exception:  # the other process is gone (killed): the site makes the rest
+                self._alone = True
+                return
 
     def _start(self) -> ProcessPoolExecutor | None:
         """The other process, forked now, when this one may fork (no thread running, another
@@ -99,8 +104,8 @@ class Ahead:
         return pool
 
     def stop(self) -> list[int]:
-        """The turns handed over that the other process has not begun (the site makes them
-        itself, taking them back); none is handed over after this."""
+        """The turns handed over that can still be taken back (the other process has not
+        taken them yet): the site makes them itself. None is handed over after this."""
         self._alone = True
         left = [turn for turn, future in self._handed.items() if future.cancel()]
         for turn in left:
@@ -132,6 +137,7 @@ class Ahead:
             return None  # made from other files than the site's
         finished: dict[str, bytes] = {}
         for reader in pages.readers:
+            interrupts.check()  # a Ctrl-C Python lost ends a site as it ends a step
             html = made.pages.get(reader)
             html = None if html is None else self._headed(html, pages.head)
             if html is None:
@@ -142,11 +148,14 @@ class Ahead:
 
     def _headed(self, html: str, head: str) -> str | None:
         """``html`` with the chain head ``head`` where the stand-in was, in both its shapes;
-        None when some other trace of the stand-in is left."""
+        None when some other trace of the stand-in is left (any 18 of its digits in a row, in
+        either case)."""
         short = TEXT_HEAD_DIGITS
         html = html.replace(self.stand_in, head)
         html = html.replace(f"#{self.stand_in[:short]}", f"#{head[:short]}")
-        return None if self.stand_in[:16] in html else html
+        lower = html.lower()
+        traces = (self.stand_in[start : start + 12] for start in range(0, 64 - 11, 6))
+        return None if any(trace in lower for trace in traces) else html
 
     def close(self) -> None:
         """End the other process, once the turn it is making (if any) is made; the turns it has
