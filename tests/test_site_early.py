@@ -104,6 +104,7 @@ def _wrong(root: str, turn: int, stand_in: str) -> Any:
     return made
 
 
+@pytest.mark.seconds  # a whole game, its site made three times
 def test_a_turn_made_from_other_files_or_not_at_all_is_made_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -124,6 +125,7 @@ def test_a_turn_made_from_other_files_or_not_at_all_is_made_again(
     assert site_files(tmp_path / "s") == afresh
 
 
+@pytest.mark.seconds  # a whole game, its site made four times
 def test_turns_made_ahead_are_the_turns_made_here(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -184,6 +186,7 @@ def _fails(parent: int) -> None:
     raise OSError("no process to be had")
 
 
+@pytest.mark.seconds  # a whole game, its site made twice
 def test_another_process_that_cannot_start_leaves_the_site_as_always(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -213,6 +216,7 @@ def _dies(root: str, turn: int, stand_in: str) -> Any:
     return _REAL_MADE(root, turn, stand_in)
 
 
+@pytest.mark.seconds  # a whole demo with its site, and the site again
 def test_the_other_process_killed_while_the_game_is_played_leaves_its_turns_to_the_site(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
