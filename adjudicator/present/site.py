@@ -37,7 +37,7 @@ from typing import Any, Protocol
 from urllib.parse import quote
 
 from adjudicator.present.hashes import chain, head_line
-from adjudicator.present.html import picture_file, render_page
+from adjudicator.present.html import Page, picture_file, render_page
 from adjudicator.present.reports import game_info, report_environment
 from adjudicator.rules.contract import Game
 from adjudicator.rules.errors import UsageProblem
@@ -172,16 +172,22 @@ def build(root: Path, ahead: Ahead | None = None) -> dict[str, bytes]:
     return _Pages(root, head, readers, turns[-1], over, rules).all_made(handle, the_others, ahead)
 
 
+def report(game: Game, meta: dict[str, Any], doc: dict[str, Any], head: str) -> Page:
+    """The report page of the stored view ``doc`` as the site shows it, in the game's language,
+    before the site's links are added (its pictures files beside it)."""
+    return render_page(game, meta, doc, game_lang(meta), embed="file", head=head)
+
+
 class Ahead(Protocol):
     """Report pages made while the game was played, by another process
     (:class:`adjudicator.present.site_early.Ahead`)."""
 
     @property
     def used(self) -> bool:
-        """Whether another process took any turn."""
+        """Whether any turn was handed to another process."""
 
     def stop(self) -> list[int]:
-        """The turns given back, not begun: the site makes them."""
+        """The turns handed over that can still be taken back: the site makes them."""
 
     def ready(self, pages: _Pages, handle: Any) -> dict[int, dict[str, bytes]]:
         """The files of each other turn made, as ``pages`` makes them (waiting for them)."""
@@ -210,13 +216,11 @@ class _Pages:
         from adjudicator.engine.queries import stored_view
 
         game, meta = handle.game, handle.meta
-        lang = game_lang(meta)
         files: dict[str, bytes] = {}
         for reader in self.readers:
             for turn in turns:
                 interrupts.check()  # a Ctrl-C Python lost ends a site as it ends a step
-                doc = stored_view(handle, reader, turn)
-                page = render_page(game, meta, doc, lang, embed="file", head=self.head)
+                page = report(game, meta, stored_view(handle, reader, turn), self.head)
                 files[turn_page(turn, reader)] = self.with_bar(handle, reader, turn, page.html)
                 for picture in page.pictures.values():
                     files[picture_file(picture)] = picture

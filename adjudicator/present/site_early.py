@@ -8,7 +8,8 @@ know the chain head the finished site shows, so it prints a random stand-in of 6
 where the head goes (as HTML prints a hash, all 64 digits; as text, ``#`` and the first 32).
 When the site is made, :meth:`Ahead.ready` puts the head in the stand-in's place, adds the
 site's links, and keeps a turn only where the pages were made from the very files the site
-reads now: the same game file's facts (``meta``) and the same view files (each by its digest).
+reads now: the same setup and seats (``meta``, as the journal gives them) and the same view
+files (each by its digest).
 Any other turn, and any the other process did not make, the site makes itself, as it would
 without this module. Same game, same site, byte for byte (tests/test_site_early.py).
 """
@@ -174,21 +175,18 @@ def _made(root: str, turn: int, stand_in: str) -> _Made:
     other process)."""
     from adjudicator.engine.open_game import OpenGame
     from adjudicator.engine.queries import stored_view
-    from adjudicator.present.html import picture_file, render_page
+    from adjudicator.present.html import picture_file
+    from adjudicator.present.site import report
     from adjudicator.rules import views
-    from adjudicator.rules.lang import game_lang
     from adjudicator.store.gamedir import GameDir
 
     handle = OpenGame(Path(root))
     game, meta = handle.game, handle.meta
-    lang = game_lang(meta)
     made = _Made(_meta_key(meta), {}, {}, {})
     for reader in ["public", *handle.players, "gm"]:
-        made.views[views.path(GameDir.turn_dir(turn), reader)] = handle.facts.files.get(
-            views.path(GameDir.turn_dir(turn), reader)
-        )
-        doc = stored_view(handle, reader, turn)
-        page = render_page(game, meta, doc, lang, embed="file", head=stand_in)
+        rel = views.path(GameDir.turn_dir(turn), reader)
+        made.views[rel] = handle.facts.files.get(rel)
+        page = report(game, meta, stored_view(handle, reader, turn), stand_in)
         made.pages[reader] = page.html
         made.pictures[reader] = {picture_file(p): p for p in page.pictures.values()}
     return made
