@@ -287,3 +287,27 @@ def test_reasons_are_messages_worded_by_the_texts() -> None:
     place = {"code": "place-dungeon", "params": {"dungeon": 2}}
     accused = {"code": "accused-not-at-court", "params": {"vizir": "bob.big", "place": place}}
     assert said(accused, GAME) == "bob.big is in dungeon 2, not at court or in a city"
+
+
+@pytest.mark.parametrize("key", ["kaffa", "demand", "pardon", "trades"])
+def test_a_list_left_out_or_empty_is_fine_and_any_other_value_is_not_a_list(key: str) -> None:
+    """``validate`` tells an empty or left-out list at once: a value that is no list is still
+    refused, however falsy (0, "", {}, false)."""
+    context = GAME.context(GAME.view(new_game(3, first_round_all_travel=False), "alice"))
+    travel = {"travel": {kind: "stay" for kind in context["vizirs"]}}
+    assert GAME.validate(context, travel) == []
+    assert GAME.validate(context, {**travel, key: []}) == []
+    assert GAME.validate(context, {**travel, key: None}) == []
+    for value in (0, "", {}, False, (), "Gold"):
+        codes = [problem.code for problem in GAME.validate(context, {**travel, key: value})]
+        assert codes == ["not-a-list"], (key, value)
+
+
+def test_a_destination_is_read_in_any_case_with_spaces_or_by_its_initial() -> None:
+    context = GAME.context(GAME.view(new_game(3, first_round_all_travel=False), "alice"))
+    kind = next(iter(context["vizirs"]))
+    others = {k: "stay" for k in context["vizirs"] if k != kind}
+    for written in ("Kaffa", "kaffa", " KAFFA ", "k", "K", "Stay", " stay", "STAY"):
+        assert GAME.validate(context, {"travel": {kind: written, **others}}) == [], written
+    codes = [p.code for p in GAME.validate(context, {"travel": {kind: "Kaffa ?", **others}})]
+    assert codes == ["bad-destination"]

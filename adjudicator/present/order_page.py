@@ -206,6 +206,7 @@ def _table(
     first = names is spec.parts[0]
     row = _row_of(spec, names)
     places = range(row[1] + 1) if row is not None else [None]
+    named = tuple(names)
     filler: dict[str, Value | None] = {}
     worded: dict[tuple[Any, str], list[int]] = {}
     noted: dict[str, list[int]] = {}
@@ -234,7 +235,7 @@ def _table(
             # a row of a list at a place makes the same order whichever row it is (the rows
             # above it filled in, the rows between left out), unless its rows differ by a
             # fixed value (a pardon's vizir): judged once for every row
-            memo = (top, first, place, combination) if alike else (tuple(names), place, combination)
+            memo = (top, first, place, combination) if alike else (named, place, combination)
             if memo in judged:
                 found, told, found_json = judged[memo]
             else:
@@ -291,7 +292,8 @@ def _judge(
     schema = order_schema_problems(game, {**envelope, **body})
     found = [
         problem
-        for problem in (*schema, *game_found(game, context, dict(body), schema))
+        for problems in (schema, game_found(game, context, dict(body), schema))
+        for problem in problems
         if (problem.path[:1] == (top,)) or (first and not problem.path)
     ]
     if found:

@@ -45,6 +45,8 @@ ENVELOPE = ("id", "player", "turn")
 BODY_KEYS = ("travel", "accuse", "kaffa", "demand", "pardon", "trades")
 INITIALS = {city[0]: city for city in CITIES}
 _BY_LOWER = {city.lower(): city for city in CITIES}
+_CANONICAL = frozenset((*CITIES, "stay"))
+"""The travel values :func:`destination` gives back as they are written."""
 CARD_NAMES = {
     **{card.lower(): card for card in CARDS},
     "canons": "Cannons",
@@ -87,6 +89,8 @@ def _is_int(value: Any) -> bool:
 
 def destination(value: Any) -> str | int | None:
     """A travel value in canonical form: a city, a seat number or 'stay'; None if unreadable."""
+    if type(value) is str and value in _CANONICAL:  # as the canon writes it (the page's own)
+        return value
     if isinstance(value, str):
         return "stay" if value.strip().lower() == "stay" else city_name(value)
     return int(value) if _is_int(value) else None
@@ -236,12 +240,23 @@ def validate(context: Mapping[str, Any], order: Any) -> list[Problem]:
         problems.append(Problem("not-owed"))
         return problems
     problems += _check_travel(context, order.get("travel"))
-    problems += _check_accuse(context, order.get("accuse"))
-    problems += _check_kaffa(order.get("kaffa"))
-    problems += _check_demand(context, order.get("demand"))
-    problems += _check_pardon(context, order.get("pardon"))
-    problems += _check_trades(context, order.get("trades"))
+    accuse, kaffa = order.get("accuse"), order.get("kaffa")
+    if accuse is not None:
+        problems += _check_accuse(context, accuse)
+    # a list left out or empty has nothing wrong with it: told at once (the order page judges
+    # thousands of orders, most with every list but one empty)
+    if not _nothing(kaffa):
+        problems += _check_kaffa(kaffa)
+    for key, check in _LIST_CHECKS:
+        value = order.get(key)
+        if not _nothing(value):
+            problems += check(context, value)
     return problems
+
+
+def _nothing(value: Any) -> bool:
+    """A list left out (None) or empty: what :func:`_list_of` reads as no entries."""
+    return value is None or (type(value) is list and not value)
 
 
 def _where(info: Mapping[str, Any]) -> Msg:
@@ -532,6 +547,10 @@ def _check_trades(context: Mapping[str, Any], value: Any) -> list[Problem]:
         if give is not None and give == get:
             problems.append(Problem("same-card", path, card=give))
     return problems
+
+
+_LIST_CHECKS = (("demand", _check_demand), ("pardon", _check_pardon), ("trades", _check_trades))
+"""The lists of entries an order may hold, each with its check, in the order they are told."""
 
 
 # -- the canon ---------------------------------------------------------------------------------
