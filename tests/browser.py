@@ -9,7 +9,10 @@ it: a module that did would start a browser of its own)."""
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -77,8 +80,11 @@ class Browser:
         return path
 
 
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
+@contextmanager
+def running_chromium() -> Iterator[Browser]:
+    """A headless Chromium, ended on leaving; it and its driver keep their temporary files (the
+    folder of Chromium's lock, which a Chromium ended by its driver leaves behind) in a folder
+    of their own, removed with them."""
     chromium = require_tool("chromium", "the HTML pages are opened in a real browser")
     driver_path = require_tool("chromedriver", "Selenium drives Chromium through it")
     from selenium import webdriver
@@ -90,8 +96,16 @@ def browser() -> Iterator[Browser]:
         options.add_argument(flag)
     options.add_argument("--window-size=900,1200")
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(executable_path=driver_path), options=options)
-    try:
-        yield Browser(driver)
-    finally:
-        driver.quit()
+    with tempfile.TemporaryDirectory(prefix="chromium-", ignore_cleanup_errors=True) as own:
+        service = Service(executable_path=driver_path, env={**os.environ, "TMPDIR": own})
+        driver = webdriver.Chrome(service=service, options=options)
+        try:
+            yield Browser(driver)
+        finally:
+            driver.quit()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with running_chromium() as found:
+        yield found

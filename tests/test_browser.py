@@ -7,6 +7,7 @@ import base64
 import email
 import email.policy
 import re
+import tempfile
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -14,7 +15,7 @@ import pytest
 
 from adjudicator.engine import open_game
 from adjudicator.store.registry import game_names
-from tests.browser import Browser
+from tests.browser import Browser, running_chromium
 from tests.helpers import DEMO_NO_SITE, Table, run
 
 pytestmark = pytest.mark.slow  # a real Chromium (`make quick` leaves it out)
@@ -109,3 +110,25 @@ def test_the_site_in_chromium(browser: Browser, tmp_path: Path, game: str) -> No
     assert charts >= 1 and lines == charts * len(open_game.OpenGame(folder / "game").players)
     browser.screenshot(f"site-{game}-index")
     look(browser, site / "turn-0003.html", f"site-{game}-turn-0003")
+
+
+@pytest.mark.seconds  # a Chromium of its own
+def test_chromium_leaves_nothing_in_the_temporary_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Chromium ended by its driver leaves the folder of its lock behind in the temporary
+    folder (a run's worth of them in the suite's folder in memory): the browser of the tests
+    keeps its temporary files in a folder of its own, removed with it."""
+    # beside the suite's own temporary folders, not inside one: the path of Chromium's lock
+    # socket must stay short (108 bytes at most)
+    with tempfile.TemporaryDirectory(prefix="t-") as folder:
+        outer = Path(folder)
+        monkeypatch.setenv("TMPDIR", folder)
+        monkeypatch.setattr(tempfile, "tempdir", folder)
+        page = tmp_path / "page.html"
+        page.write_text("<!DOCTYPE html><title>t</title><p>here</p>", encoding="utf-8")
+        with running_chromium() as browser:
+            browser.open(page)
+            assert browser.text() == "here"
+            assert list(outer.iterdir()) != []  # its own folder, while it runs
+        assert list(outer.iterdir()) == []
