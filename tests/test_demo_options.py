@@ -32,7 +32,7 @@ from adjudicator.rules import sealing
 from adjudicator.rules.options import ENGINE_OPTIONS, NUMBER_OPTIONS
 from adjudicator.signing import keys
 from adjudicator.store.registry import load_game
-from tests.helpers import run
+from tests.helpers import DEMO_NO_SITE, run
 
 MODELS: dict[str, type[BaseModel]] = {"sultan": SultanOptions, "sultans_court": CourtOptions}
 """Each game's options model (games/sultan/options.py, games/sultans_court/setup.py)."""
@@ -124,7 +124,8 @@ class Played:
 
 def play(tmp_path: Path, game: str, players: int, seed: int, *options: str) -> Played:
     directory = tmp_path / "demo"
-    arguments: list[Any] = ["demo", game, "--players", players, "--seed", seed, "--dir", directory]
+    arguments: list[Any] = [*DEMO_NO_SITE, game, "--players", players, "--seed", seed]
+    arguments += ["--dir", directory]
     for option in options:
         arguments += ["--option", option]
     result = run(*arguments)
