@@ -125,8 +125,11 @@ def _remembered_order_tables(folder: Path) -> None:
 
     def table(game, meta, doc, spec, names, lang, reasons, *rest):  # type: ignore[no-untyped-def]
         # ``rest``: what else the page passes (a memo it shares between a list's rows); the
-        # result depends on the arguments above alone
-        said = json.dumps([game.name, meta, doc, names, lang, reasons], sort_keys=True)
+        # result depends on the arguments above alone, and of the game's facts on its id
+        # alone: a game made again by a killed ``new`` draws another salt, and its views
+        # hold another seed commitment, neither of which the judging reads
+        seen = {key: value for key, value in doc.items() if key != "commitment"}
+        said = json.dumps([game.name, meta["id"], seen, names, lang, reasons], sort_keys=True)
         path = folder / f"{hashlib.sha256(said.encode()).hexdigest()}.pickle"
         if path.exists():
             found, notes, reasons[:] = pickle.loads(path.read_bytes())
