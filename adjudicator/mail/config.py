@@ -133,6 +133,9 @@ def is_local(host: str) -> bool:
 
 @dataclass(frozen=True)
 class MailSettings:
+    """The mail settings as read from the settings file: its ``[mail]`` table and the servers
+    of its ``[smtp]`` and ``[imap]`` tables (None: not set)."""
+
     sender: str | None
     """``[mail] from``: the From of every message sent."""
     gm: str | None

@@ -218,6 +218,9 @@ def _policy() -> _Policy:
 
 @dataclass(frozen=True)
 class _Attachment:
+    """A part of the message taken as a file: its place among the parts, its name and bytes,
+    and whether its type is one a YAML file is sent as."""
+
     position: int
     scope: int  # which message (0: the message itself; attached messages count on)
     name: str
@@ -227,6 +230,8 @@ class _Attachment:
 
 @dataclass(frozen=True)
 class _Body:
+    """A text part of the message, read for a file pasted into it."""
+
     position: int
     part: MIMEPart
     html: bool = False  # a text/html part: read after the plain text (:func:`_pasted_html`)

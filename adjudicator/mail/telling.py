@@ -44,6 +44,9 @@ class Seen:
 
 @dataclass(frozen=True)
 class _Telling:
+    """A problem the game master is told of: its kind, the subject and text of the notice, and
+    the language it is told in."""
+
     kind: str
     about: Msg
     text: Msg

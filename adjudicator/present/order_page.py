@@ -57,6 +57,8 @@ class Control:
 
 @dataclass
 class Section:
+    """A heading of the page and the controls under it, with a line of help (``hint``)."""
+
     heading: str
     hint: str = ""
     controls: list[Control] = field(default_factory=list)

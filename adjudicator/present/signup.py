@@ -16,6 +16,8 @@ from adjudicator.rules.contract import Game, Msg, msg
 
 @dataclass
 class Words:
+    """A sign-up mail as worded: its subject and text."""
+
     subject: str
     text: str
 

@@ -174,6 +174,8 @@ class Reason:
 
 @dataclass
 class Resolution:
+    """What ``resolve`` returns: the next state and the events of the turn resolved."""
+
     state: State
     events: list[Event] = field(default_factory=list)
 

@@ -25,6 +25,9 @@ from adjudicator.store.steps import Difference, differences
 
 @dataclass
 class Examination:
+    """What ``doctor`` found: each way the game disagrees with its journal (``problems``),
+    the mail in doubt, and how many lines the journal holds and files it names."""
+
     problems: list[Difference] = field(default_factory=list)
     in_doubt: list[str] = field(default_factory=list)
     lines: int = 0
