@@ -21,6 +21,7 @@ that died at the failpoint it aimed at from one that ran to its end or died else
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import mmap
@@ -144,6 +145,38 @@ def _remembered_order_tables(folder: Path) -> None:
     order_page._table = table
 
 
+@functools.cache
+def _loaded() -> None:
+    """Once in the test process, before its first fork: every module of the adjudicator, the
+    image library's formats, and each template of the built-in games' reports and of the mails
+    in English (the tests' games speak it), compiled. A command started afresh loads what it
+    uses of these; a child forked from here finds them loaded, as it finds the modules the
+    tests imported. Loading them writes nothing in a game and reaches no failpoint: a child
+    still makes every file, rename, journal line and mail, at the same failpoints."""
+    import importlib
+    import pkgutil
+
+    from PIL import Image
+
+    import adjudicator
+    from adjudicator.present import mail
+    from adjudicator.present.reports import report_environment
+    from adjudicator.rules import shipped
+    from adjudicator.store.registry import BUILT_IN, load_game
+
+    for module in pkgutil.walk_packages(adjudicator.__path__, "adjudicator."):
+        if module.name != "adjudicator.__main__":  # the command itself: nothing to load
+            importlib.import_module(module.name)
+    Image.preinit()  # the common formats, which the first picture drawn loads
+    for game in BUILT_IN:
+        reports = report_environment(load_game(game), "en")
+        for name in reports.list_templates(extensions=["j2"]):
+            reports.get_template(name)
+    mails = mail._environment("en")
+    for path in (shipped.templates() / "common" / "mail").glob("*.j2"):
+        mails.get_template(path.name)  # the mails' own (the common ones are the reports')
+
+
 def fork_run(
     args: list[str],
     env: dict[str, str],
@@ -158,6 +191,7 @@ def fork_run(
     kept from run to run (:func:`_remembered_order_tables`). Returns the exit code (``KILLED``
     when killed), what the child printed, and how many failpoints it passed.
     """
+    _loaded()
     read_end, write_end = os.pipe()
     trace = mmap.mmap(-1, _TRACE.size)  # anonymous and shared: the child writes, we read
     with warnings.catch_warnings():
