@@ -4,7 +4,8 @@
 order (some 90), adjudicates every turn (some 30), writes every reader's view, and writes the
 game's static site with its pictures. The target: within 20 times the bare click
 import, on the way to the goal of 8 times. Each run of the demo is followed by one of the click
-import, and the ratio is of their medians. Prints them and exits 1 when the target is missed.
+import, and the ratio is of their medians. Each run writes a new folder, the last run's moved
+aside (not removed, see ``_set_aside``). Prints them and exits 1 when the target is missed.
 
 Every file a step writes, and its journal line, is fsynced (the folders once per step; a step's
 new files and folders together, side by side): the floor this puts under the demo is printed
@@ -17,6 +18,12 @@ unsynced (on some disks far more than the fsync). And so is the time to start Py
 import the libraries a demo uses (it signs, validates, renders and draws). The user's
 cache folder is a temporary one, kept between runs (as a user's is).
 
+Where the machine has a folder in memory (``/dev/shm``), the demo is timed there too, in turns
+with the click import as on the disk: the program's own work, without the disk's. On a disk
+whose new files cost from 0.02 to 0.8 ms each (as this machine's did, folder by folder and
+minute by minute), the demo's 1,200 or so new files move it by up to a second. The target is
+judged on the disk, where a user's demo goes.
+
     .venv/bin/python benchmarks/demo.py [--runs 5]
 """
 
@@ -24,16 +31,19 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from itertools import count
 from pathlib import Path
 
 from timing import adjudicator, paired
 
+MEMORY = "/dev/shm"
+"""A folder in memory (tmpfs), where the machine has one."""
 TARGET = 20.0
 GOAL = 8.0
 LIBRARIES = (
@@ -109,6 +119,32 @@ def new_file_seconds(folder: Path, sync: bool, samples: int = 200) -> float:
     return statistics.median(times)
 
 
+def _set_aside(target: Path) -> Callable[[], None]:
+    """What makes ``target`` free for the next run: the last run's demo moved aside, not
+    removed. ext4 passes over the inodes of files removed in the last seconds as it makes new
+    ones: right after a demo's 1,200 files were removed, a new file took 0.7 ms to make here,
+    and 0.02 ms in a folder where none had been. A user's demo follows no such removal; the
+    temporary folder goes, with every demo, once they are all timed."""
+    runs = count()
+
+    def prepare() -> None:
+        if target.exists():
+            target.rename(target.with_name(f"{target.name}-{next(runs)}"))
+
+    return prepare
+
+
+def _in_memory(command: list[str], click: list[str], runs: int) -> tuple[float, float] | None:
+    """The demo's median with its folder in memory, and the click import's beside it; None
+    where the machine has no folder in memory to write to."""
+    if not os.path.isdir(MEMORY) or not os.access(MEMORY, os.W_OK | os.X_OK):
+        return None
+    with tempfile.TemporaryDirectory(dir=MEMORY) as tmp:
+        target = Path(tmp) / "demo"
+        moved = [*command[: command.index("--dir") + 1], str(target)]
+        return paired(moved, click, runs, _set_aside(target))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=5)
@@ -119,14 +155,12 @@ def main() -> int:
         os.environ["XDG_CACHE_HOME"] = str(folder / "cache")
         target = folder / "demo"
 
-        def fresh() -> None:
-            shutil.rmtree(target, ignore_errors=True)
-
         command = [script, "demo", "sultan", "--players", "5", "--dir", str(target)]
         click = [sys.executable, "-c", "import click"]
         # each timed in turns with the click import: this machine's speed moves from one
         # minute to the next, and a ratio is of two figures taken side by side
-        took, baseline = paired(command, click, args.runs, fresh)
+        took, baseline = paired(command, click, args.runs, _set_aside(target))
+        in_memory = _in_memory(command, click, args.runs)
         imports, beside = paired([sys.executable, "-c", LIBRARIES], click, 10)
         count, waits, made = fsyncs_of_a_demo(folder / "counted")
         floor = waits * new_file_seconds(folder / "fsyncs", sync=True)
@@ -148,6 +182,12 @@ def main() -> int:
         f"and starting with the libraries it uses: {imports * 1000:.0f} ms "
         f"({imports / beside:.1f}x, beside {beside * 1000:.1f} ms for the click import)"
     )
+    if in_memory is not None:
+        took, beside = in_memory
+        print(
+            f"the same demo in memory ({MEMORY}): {took * 1000:.0f} ms ({took / beside:.1f}x, "
+            f"beside {beside * 1000:.1f} ms for the click import), the program's own work"
+        )
     print(f"target: within {TARGET:g}x -> {'met' if ratio <= TARGET else 'MISSED'}")
     print(f"goal: within {GOAL:g}x -> {'met' if ratio <= GOAL else 'not yet'}")
     return 0 if ratio <= TARGET else 1
