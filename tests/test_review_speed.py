@@ -42,7 +42,13 @@ def test_the_walk_finds_what_os_walk_found(tmp_path: Path) -> None:
     (root / "loop").symlink_to("loop")  # ELOOP when followed
     (root / ".lock").write_text("")
     (root / "mail.lock").write_text("")
+    # the marker, a half-written one and the journal are left out at the top alone
+    for rel in (".step", "..step.k2j3.tmp", "log.jsonl"):
+        (root / rel).write_text("{}")
+        (root / "turns" / rel).write_text("{}")
+    (root / "turns" / "0001" / "queue.lock").write_text("")
     assert steps.tracked(GameDir(root)) == _walked(root)
+    assert {"turns/.step", "turns/..step.k2j3.tmp", "turns/log.jsonl"} <= _walked(root)
     # A link to a folder, which os.walk passed over, is refused: a step would write through it.
     (root / "to-folder").symlink_to(root / "turns")
     with pytest.raises(UsageProblem, match="is a link to another place"):
