@@ -20,7 +20,7 @@ cache folder is a temporary one, kept between runs (as a user's is).
 
 Where the machine has a folder in memory (``/dev/shm``), the demo is timed there too, in turns
 with the click import as on the disk: the program's own work, without the disk's. On a disk
-whose new files cost from 0.02 to 0.8 ms each (as this machine's did, folder by folder and
+whose new files cost from 0.02 to 1.2 ms each (as this machine's did, folder by folder and
 minute by minute), the demo's 1,200 or so new files move it by up to a second. The target is
 judged on the disk, where a user's demo goes.
 
@@ -30,6 +30,7 @@ judged on the disk, where a user's demo goes.
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import statistics
 import subprocess
@@ -37,7 +38,6 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from itertools import count
 from pathlib import Path
 
 from timing import adjudicator, paired
@@ -125,7 +125,7 @@ def _set_aside(target: Path) -> Callable[[], None]:
     ones: right after a demo's 1,200 files were removed, a new file took 0.7 ms to make here,
     and 0.02 ms in a folder where none had been. A user's demo follows no such removal; the
     temporary folder goes, with every demo, once they are all timed."""
-    runs = count()
+    runs = itertools.count()
 
     def prepare() -> None:
         if target.exists():
