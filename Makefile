@@ -37,10 +37,9 @@ lint:
 typecheck:
 	$(BIN)/mypy adjudicator games
 
-# The tests run on every core (pytest-xdist), with one worker more than the cores: many tests
-# wait on a process they start (ssh-keygen, a browser, a mail server), and the extra worker
-# runs meanwhile (on two cores, three workers took 241-244 s where two took 249-254 s, in
-# turns); a worker that is free takes work from a busy one.
+# The tests run on every core (pytest-xdist), with one worker more than the cores
+# (tests/conftest.py; PYTEST_XDIST_AUTO_NUM_WORKERS sets another count); a worker that is free
+# takes work from a busy one.
 # Where Debian's eatmydata is installed they run under it: the fsyncs the program asks for are
 # made (the tests that check their order record the calls) but the disk is not waited on, which,
 # for the files and folders the program syncs, only a power cut could tell apart (a killed
@@ -53,8 +52,7 @@ typecheck:
 # run does not rewrite them all again (about 8 s of CPU per worker): an environment that sets
 # PYTHONDONTWRITEBYTECODE forbids that, so the tests run without it.
 EATMYDATA ?= $(shell command -v eatmydata 2>/dev/null)
-WORKERS ?= $(shell $(PYTHON) -c "import os; print((os.cpu_count() or 1) + 1)")
-PYTEST := env -u PYTHONDONTWRITEBYTECODE $(EATMYDATA) $(BIN)/pytest -n $(WORKERS) --dist worksteal
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(EATMYDATA) $(BIN)/pytest -n auto --dist worksteal
 
 pytest:
 	$(PYTEST)
