@@ -557,5 +557,6 @@ class GameDir:
     def state(self, turn: int, files: Mapping[str, str]) -> dict[str, Any]:
         """The state turn ``turn`` opened with, checked against the journal's ``files``
         (:meth:`named`)."""
-        data: dict[str, Any] = journal.parse(self.named(f"{self.turn_dir(turn)}/state.json", files))
+        rel = f"{self.turn_dir(turn)}/state.json"
+        data: dict[str, Any] = journal.parse_again(self.named(rel, files))
         return data

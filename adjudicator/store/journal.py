@@ -76,6 +76,7 @@ from __future__ import annotations
 
 import copy
 import json
+import marshal
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -125,6 +126,30 @@ def refused(name: str) -> Any:
 
 _DECODER = json.JSONDecoder(parse_constant=refused)
 """One decoder for every line (``json.loads`` with an argument makes a new one per call)."""
+
+
+def parse_again(data: bytes) -> Any:
+    """``parse(data)`` for a document one process reads again and again (a turn's state, which
+    every order, view and adjudication of the turn reads): the same bytes are parsed once, and
+    each call gets its own copy (its caller may change it), made in about a third of a parse."""
+    kept = _PARSED.get(data)
+    if kept is not None:
+        return marshal.loads(kept)
+    value = parse(data)
+    try:
+        kept = marshal.dumps(value)
+    except ValueError:  # nested deeper than marshal goes (no state of ours is): not kept
+        return value
+    if len(_PARSED) >= _PARSED_KEPT:
+        _PARSED.pop(next(iter(_PARSED), b""), None)  # the oldest
+    _PARSED[data] = kept
+    return value
+
+
+_PARSED: dict[bytes, bytes] = {}
+"""The documents :func:`parse_again` parsed, by their bytes: what ``marshal`` makes of each
+parse (plain data: what JSON holds)."""
+_PARSED_KEPT = 8
 
 
 GM_ACTIONS = ("extended", "paused", "resumed", "replaced", "resigned", "rolled-back")
