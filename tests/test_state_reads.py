@@ -14,9 +14,11 @@ STATE = "turns/0001/state.json"
 
 
 def test_each_read_is_its_own_copy_of_the_same_parse() -> None:
-    data = json.dumps({"turn": 3, "hands": {"alice": [1, 2]}, "big": 10**30, "x": 0.1}).encode()
+    plain = {"turn": 3, "hands": {"alice": [1, 2]}, "big": 10**30, "x": 0.1, "lone": "\ud800"}
+    data = json.dumps({**plain, "minus": -0.0}).encode()
     first = journal.parse_again(data)
     assert first == journal.parse(data)
+    assert repr(journal.parse_again(data)) == repr(journal.parse(data))  # -0.0 stays -0.0
     first["hands"]["alice"].append(99)
     first["turn"] = 4
     second = journal.parse_again(data)
