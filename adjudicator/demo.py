@@ -74,6 +74,8 @@ def run(
     (directory / "keys").mkdir(parents=True, exist_ok=True)
     for name in names:
         keys.generate(directory / "keys" / name, f"{name}@demo")
+    # each bot's key read from its file once, as a player's mail program keeps it loaded
+    signing = {name: keys.load_private(directory / "keys" / name) for name in names}
     setup: dict[str, Any] = {
         "game": game_name,
         "id": f"demo-{game_name}-{seed}",
@@ -91,7 +93,7 @@ def run(
     # the site's report pages made on another processor as the turns are played
     ahead = Ahead(gamedir) if site else None
     try:
-        _play(game, gamedir, directory, setup, names, game_name, ahead)
+        _play(game, gamedir, directory, setup, signing, game_name, ahead)
         return _ended(gamedir, directory, game_seed, seed, echo, lang, ahead)
     finally:
         if ahead is not None:
@@ -103,11 +105,12 @@ def _play(
     gamedir: Path,
     directory: Path,
     setup: dict[str, Any],
-    names: list[str],
+    signing: dict[str, keys.PrivateKey],
     game_name: str,
     ahead: Ahead | None,
 ) -> None:
-    """Play the game to its end, each bot ordering from its own view."""
+    """Play the game to its end, each bot ordering from its own view and signing with its
+    key in ``signing`` (by name)."""
     bots = Rng(setup["seed"])
     while True:
         status = queries.status(gamedir)
@@ -116,9 +119,9 @@ def _play(
         if status["over"]:
             break
         turn = status["turn"]
-        _table_talk(gamedir, directory, setup["id"], names, turn, game_name)
+        _table_talk(gamedir, directory, setup["id"], signing, turn, game_name)
         if turn == 1:
-            _away(gamedir, directory, setup["id"], names, game_name)
+            _away(gamedir, directory, setup["id"], signing, game_name)
         signed = []
         for player in status["owed"]:
             view = queries.view(gamedir, player)
@@ -128,7 +131,7 @@ def _play(
             sealed = _write_signed(
                 path,
                 {"id": setup["id"], "player": player, "turn": turn, **order},
-                directory / "keys" / player,
+                signing[player],
                 commit=status["phase"] == "commit",
             )
             signed.append(sealed or path)
@@ -245,6 +248,11 @@ _Dumper.add_representer(
     _Quoted, lambda dumper, value: dumper.represent_scalar("tag:yaml.org,2002:str", value, '"')
 )
 
+_OrderDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+"""How a bot's order is written: by libyaml where PyYAML has it, in a fifth of the time of
+PyYAML's own emitter, which writes the same bytes for an order (plain keys, whole numbers,
+words)."""
+
 
 def demo_seed(seed: int) -> str:
     """The game seed of ``demo --seed S``: S in hex, at least 32 digits (public by design)."""
@@ -259,11 +267,17 @@ def _submit(gamedir: Path, paths: list[Path], game_name: str) -> None:
 
 
 def _table_talk(
-    gamedir: Path, directory: Path, game_id: str, names: list[str], turn: int, game_name: str
+    gamedir: Path,
+    directory: Path,
+    game_id: str,
+    signing: dict[str, keys.PrivateKey],
+    turn: int,
+    game_name: str,
 ) -> None:
     """Under a ``press`` option other than ``none``, one bot a turn (in seat order) sends press:
     to everyone under ``public``, else to the next seat. Grey press needs three players: with
     two, it would tell who wrote, and is refused."""
+    names = list(signing)
     option = open_game.OpenGame(gamedir).meta["options"].get("press", "none")
     if option == "none" or (option == "grey" and len(names) < 3):
         return
@@ -272,7 +286,7 @@ def _table_talk(
     text = f"Greetings to the table in turn {turn}."  # under grey it must not name the sender
     notice: dict[str, object] = {"id": game_id, "player": sender, "press": {"to": to, "text": text}}
     path = directory / "press" / f"turn{turn:03d}-{sender}.yaml"
-    _write_signed(path, notice, directory / "keys" / sender)
+    _write_signed(path, notice, signing[sender])
     _submit(gamedir, [path], game_name)
 
 
@@ -281,7 +295,13 @@ AWAY = {"from": dt.date(2099, 1, 1), "to": dt.date(2099, 1, 7)}
 far ahead, so that it moves no deadline and skips no order of the game played now."""
 
 
-def _away(gamedir: Path, directory: Path, game_id: str, names: list[str], game_name: str) -> None:
+def _away(
+    gamedir: Path,
+    directory: Path,
+    game_id: str,
+    signing: dict[str, keys.PrivateKey],
+    game_name: str,
+) -> None:
     """Under an ``absence`` option other than ``none`` (and days to take), the last seat's bot
     announces an absence in the first turn: every report shows it. A demo played after that
     week (``ADJUDICATOR_NOW``) announces none: an absence that has ended is refused."""
@@ -291,21 +311,20 @@ def _away(gamedir: Path, directory: Path, game_id: str, names: list[str], game_n
         return
     if clock.now().astimezone(schedule.game_zone(meta)).date() > AWAY["to"]:
         return
-    sender = names[-1]
+    sender = list(signing)[-1]
     notice: dict[str, object] = {"id": game_id, "player": sender, "absence": dict(AWAY)}
     path = directory / "absence" / f"{sender}.yaml"
-    _write_signed(path, notice, directory / "keys" / sender)
+    _write_signed(path, notice, signing[sender])
     _submit(gamedir, [path], game_name)
 
 
 def _write_signed(
-    path: Path, order: dict[str, object], keyfile: Path, commit: bool = False
+    path: Path, order: dict[str, object], private: keys.PrivateKey, commit: bool = False
 ) -> Path | None:
     """Write the order and its signature; with ``commit`` (``sealing: commit-reveal``), salted,
     beside its signed commitment, whose path is returned."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = yaml.safe_dump(order, sort_keys=False, default_flow_style=None).encode()
-    private = keys.load_private(keyfile)
+    data = yaml.dump(order, Dumper=_OrderDumper, sort_keys=False, default_flow_style=None).encode()
     if commit:
         data = sealing.salted(data)
     path.write_bytes(data)

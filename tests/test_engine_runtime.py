@@ -9,8 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 from filelock import FileLock
 
+from adjudicator import demo
 from adjudicator.store import gamedir as store
 from tests.helpers import DEMO_NO_SITE, Table, run
 
@@ -137,6 +139,27 @@ def test_same_seed_same_demo(tmp_path: Path) -> None:
     other = run("demo", "sultan", "--players", 3, "--seed", 43, "--dir", tmp_path / "three")
     assert other.exit_code == 0
     assert json.loads(run("log", tmp_path / "three" / "game", "--json").output) != records[0]
+
+
+@pytest.mark.seconds
+@pytest.mark.parametrize("game", ["sultan", "sultans_court"])
+def test_the_bots_orders_are_the_bytes_pyyamls_own_emitter_writes(
+    tmp_path: Path, game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The demo writes its bots' orders with libyaml's emitter where PyYAML has it (faster):
+    a demo played with PyYAML's own emitter writes every order byte for byte the same."""
+    if not yaml.__with_libyaml__:
+        pytest.skip("this PyYAML is built without libyaml")
+    assert demo._OrderDumper is yaml.CSafeDumper
+    orders = {}
+    for way, dumper in (("libyaml", yaml.CSafeDumper), ("pyyaml", yaml.SafeDumper)):
+        monkeypatch.setattr(demo, "_OrderDumper", dumper)
+        players = 5 if game == "sultan" else None
+        demo.run(game, players, 3, tmp_path / way, lambda _line: None, site=False)
+        written = sorted((tmp_path / way / "orders").glob("*.yaml"))
+        orders[way] = {path.name: path.read_bytes() for path in written}
+    assert len(orders["libyaml"]) > 20
+    assert orders["libyaml"] == orders["pyyaml"]
 
 
 def test_demo_refuses_a_bad_player_count(tmp_path: Path) -> None:
