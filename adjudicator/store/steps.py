@@ -321,6 +321,7 @@ def _walk(folder: str, prefix: str, found: set[str]) -> None:
         entries = list(os.scandir(folder))
     except OSError:
         return  # as os.walk: a folder that cannot be read is left out
+    top = not prefix  # the journal, the marker and its temporary file are found at the top only
     for entry in entries:
         rel = prefix + entry.name
         try:
@@ -335,7 +336,9 @@ def _walk(folder: str, prefix: str, found: set[str]) -> None:
                     "move it back into the game directory"
                 )
             _walk(entry.path, rel + "/", found)
-        elif not (rel in NOT_TRACKED or entry.name.endswith(".lock") or is_half_marker(rel)):
+        elif not (
+            entry.name.endswith(".lock") or (top and (rel in NOT_TRACKED or is_half_marker(rel)))
+        ):
             found.add(rel)
 
 
