@@ -114,6 +114,29 @@ def test_a_step_cut_short_is_discarded_by_the_next_command(tmp_path: Path) -> No
     assert table.status()["turn"] == 2
 
 
+def test_a_marker_found_empty_is_a_step_that_wrote_nothing_and_is_discarded(tmp_path: Path) -> None:
+    """A marker found empty (a disk that kept its name and lost its bytes) is that of a step of
+    unknown kind: ``doctor`` says so, a read command still reads, and the next command that
+    changes the game discards it (it left nothing to discard) and goes on; nothing of the game
+    changes."""
+    table = Table(tmp_path, players=3)
+    table.play_turn()
+    game = table.gamedir
+    lines = _journal(game)
+    (game / ".step").write_bytes(b"")
+    code, out = _doctor(game)
+    assert code == 3 and any("a unknown step was cut short" in line for line in out), out
+    assert run("status", game).exit_code == 0
+    result = run("extend", game, "--by", "24h")
+    assert result.exit_code == 0, result.output
+    assert not (game / ".step").exists()
+    assert not (game / "discarded").exists()
+    after = _journal(game)
+    assert after[: len(lines)] == lines
+    assert [e["type"] for e in after[len(lines) :]] == ["extended"]
+    assert _doctor(game)[0] == 0
+
+
 @pytest.mark.parametrize("planned", [False, True], ids=["discarded", "finished"])
 def test_a_file_removed_by_hand_after_a_step_was_cut_short_is_named_not_a_traceback(
     tmp_path: Path, planned: bool
