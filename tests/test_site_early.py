@@ -166,6 +166,41 @@ def test_turns_made_ahead_are_the_turns_made_here(
         other.join()
 
 
+def _slow(root: str, turn: int, stand_in: str) -> Any:
+    """A turn's pages made as they are, in a quarter of a second more."""
+    time.sleep(0.25)
+    return _REAL_MADE(root, turn, stand_in)
+
+
+@pytest.mark.seconds  # a whole game, its site made twice, the other process slow on purpose
+def test_the_site_takes_back_the_last_turns_the_other_process_has_not_begun(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The other process behind with its turns as the site is made: the site takes back those
+    it has not begun, one at a time, the last first, while it makes the earliest. So the turns
+    made here are the last ones, in that order, those made there the first ones, each made
+    once; and the site is the same."""
+    from adjudicator.engine.open_game import OpenGame
+    from adjudicator.present import site, site_early
+    from tests.test_site import made_turns
+
+    gamedir = _finished(tmp_path)
+    monkeypatch.setattr(site, "PARALLEL", 10**9)
+    afresh = site.build(gamedir)
+    monkeypatch.setattr(site, "processors", lambda: 2)
+    monkeypatch.setattr(site_early, "_made", _slow)  # the other process, forked, has it
+    taken = _ready(monkeypatch)
+    here = made_turns(monkeypatch)
+    last = OpenGame(gamedir).turn()
+    _made_ahead(gamedir, tmp_path / "s")
+    made_here = [turn for run in here for turn in run]
+    there = len(taken[0])
+    assert there >= 1 and made_here == list(range(last, there, -1)), (taken, here)
+    assert taken[0] == list(range(1, there + 1))
+    assert there < last / 2, "the site made most of the turns, the other process being slow"
+    assert site_files(tmp_path / "s") == afresh
+
+
 def _forked(pid: int) -> list[int]:
     """The processes ``pid`` forked (run as it was started: not ssh-keygen, which it runs)."""
     try:

@@ -186,8 +186,12 @@ class Ahead(Protocol):
     def used(self) -> bool:
         """Whether any turn was handed to another process."""
 
-    def stop(self) -> list[int]:
-        """The turns handed over that can still be taken back: the site makes them."""
+    def stop(self) -> None:
+        """No turn is handed over after this."""
+
+    def take_back(self) -> int | None:
+        """The last turn handed over that the other process has not begun, for the site to
+        make; None when there is none."""
 
     def ready(self, pages: _Pages, handle: Any) -> dict[int, dict[str, bytes]]:
         """The files of each other turn made, as ``pages`` makes them (waiting for them)."""
@@ -273,8 +277,9 @@ class _Pages:
         process took and could not make is made here, which then tells what is wrong (a file of
         the game gone, ...). Made here alone where processes cannot be forked, where this one
         runs threads (forking them is unsafe), and for more turns than a pipe holds. With
-        ``ahead`` (turns made while the game was played): the turns it holds no more are made
-        here, while it finishes those it has."""
+        ``ahead`` (turns made while the game was played): after the files of ``meanwhile``,
+        this one takes back the turns the other process has not begun, the last first, one at a
+        time until none is left, and makes each while that one goes on with the earliest."""
         import multiprocessing
         import threading
         from concurrent.futures import ProcessPoolExecutor
@@ -282,9 +287,12 @@ class _Pages:
         from adjudicator.store.gamedir import end_fsync_threads
 
         if ahead is not None and ahead.used:
-            left = ahead.stop()
+            ahead.stop()
             files = meanwhile()
-            files.update(self.made(handle, left))
+            left = []
+            while (turn := ahead.take_back()) is not None:
+                files.update(self.made(handle, [turn]))
+                left.append(turn)
             ready = ahead.ready(self, handle)
             for turn in range(1, self.last + 1):
                 if turn not in left:

@@ -104,14 +104,24 @@ class Ahead:
         self._pool = pool
         return pool
 
-    def stop(self) -> list[int]:
-        """The turns handed over that can still be taken back (the other process has not
-        taken them yet): the site makes them itself. None is handed over after this."""
+    def stop(self) -> None:
+        """No turn is handed over after this."""
         self._alone = True
-        left = [turn for turn, future in self._handed.items() if future.cancel()]
-        for turn in left:
-            del self._handed[turn]
-        return left
+
+    def take_back(self) -> int | None:
+        """The last turn handed over that the other process has not begun, taken back for the
+        site to make; None when there is none. The other process makes the turns in the order
+        they were handed and often ends a game some turns behind (it makes every reader's pages
+        of a turn, while the game plays a turn in less): the site, taking them one at a time
+        from the end, meets it in the middle, however fast each one goes."""
+        for turn in reversed(self._handed):
+            made = self._handed[turn]
+            if made.running() or made.done():
+                return None  # begun: so is every turn handed before it
+            if made.cancel():
+                del self._handed[turn]
+                return turn
+        return None
 
     def ready(self, pages: Any, handle: Any) -> dict[int, dict[str, bytes]]:
         """The files of each turn the other process made (waiting for it), as ``pages`` (the
