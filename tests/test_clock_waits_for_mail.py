@@ -24,6 +24,7 @@ from adjudicator.store import journal as journal_of
 from tests import smtpserver
 from tests.helpers import Table, run
 from tests.smtpserver import HOST, PASSWORD, USER, Authority, Server, running_server
+from tests.test_summary import assert_summaries_handed_out_never_change
 
 authority = smtpserver.authority
 DOCS = Path(__file__).parent.parent / "docs"
@@ -171,6 +172,8 @@ def test_the_deadline_counts_from_when_the_last_report_left(
     assert run("archive", table.gamedir, "-o", out).exit_code == 0
     verified = run("verify", out)
     assert verified.exit_code == 0, verified.output
+    # reports queued, held and sent, a deadline moved, a reminder: read on line by line
+    assert_summaries_handed_out_never_change(table.gamedir)
 
 
 def test_a_game_without_mail_keeps_its_deadline(

@@ -32,6 +32,7 @@ from tests.imapserver import ImapServer
 from tests.smtpserver import Server
 from tests.ssh import make_key, ssh_sign
 from tests.test_mail_games import Player, Post
+from tests.test_summary import assert_summaries_handed_out_never_change
 from tests.test_verify_forgeries import rechain
 from tests.tools import require_tool
 
@@ -335,6 +336,8 @@ def test_a_leave_frees_the_seat_and_the_game_master_seats_or_refuses_each_join(
         "carol@example.org",
         "dave@example.org",
     ]
+    # joins, seats, a refusal, a leave and the start: read on line by line
+    assert_summaries_handed_out_never_change(table.gamedir)
 
 
 def test_the_sign_up_deadline_starts_the_game_or_closes_it(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import marshal
 from dataclasses import asdict
 from pathlib import Path
 
@@ -15,7 +16,7 @@ import pytest
 from adjudicator.engine.open_game import OpenGame
 from adjudicator.store import gamedir, journal, summary, usercache
 from adjudicator.store.gamedir import GameDir
-from tests.helpers import Table, run, ssh_sign
+from tests.helpers import DEMO_NO_SITE, Table, run, ssh_sign
 
 
 def the_whole_fold(root: Path) -> tuple[journal.Facts, dict, journal.Clock]:
@@ -36,6 +37,32 @@ def assert_summary_is_the_fold(root: Path) -> None:
     handle = OpenGame(root)
     assert asdict(handle.clock()) == asdict(clock)
     assert handle.log == GameDir(root).log()
+
+
+def assert_summaries_handed_out_never_change(root: Path) -> None:
+    """Read the journal of the game at ``root`` on line by line in this process, each line into
+    a copy of the summary handed out before it: every summary handed out stays as it was, each
+    line of every kind the journal holds read into the next one; the last is the whole fold."""
+    store = GameDir(root)
+    data = store.log_bytes()
+    created = store.read_bytes("game.json")
+    ends = [i + 1 for i, byte in enumerate(data) if byte == ord("\n")]
+    summary._KEPT.clear()
+    handed = []
+    for end in ends:
+        kept = summary.summary(root, data[:end], created, store.read_bytes)
+        assert kept.end == end
+        handed.append((kept, _as_it_is(kept)))
+    assert len({id(kept) for kept, _ in handed}) == len(ends), "each line read into a new one"
+    for line, (kept, as_handed) in enumerate(handed, start=1):
+        assert _as_it_is(kept) == as_handed, f"changed after line {line}"
+    assert_summary_is_the_fold(root)
+
+
+def _as_it_is(kept: summary.Summary) -> dict:
+    """``kept`` as plain values, copied whole (nothing shared with it)."""
+    plain: dict = marshal.loads(marshal.dumps(summary._plain(kept)))
+    return plain
 
 
 def revise(table: Table, player: str, name: str) -> None:
@@ -74,6 +101,27 @@ def test_the_summary_says_what_the_whole_journal_says_at_every_step(tmp_path: Pa
     assert_summary_is_the_fold(table.gamedir)
     assert run("rollback", table.gamedir).exit_code == 0
     assert_summary_is_the_fold(table.gamedir)
+    replace = ["replace", table.gamedir, "--player", "bob", "--email", "bob2@example.org"]
+    assert run(*replace).exit_code == 0
+    assert_summary_is_the_fold(table.gamedir)
+    assert_summaries_handed_out_never_change(table.gamedir)
+
+
+@pytest.mark.seconds  # a whole demo
+def test_no_summary_handed_out_changes_in_a_game_of_commitments_press_and_absences(
+    tmp_path: Path,
+) -> None:
+    """The lines of commitments and reveals, press, an absence and every turn of a whole game,
+    read on one by one."""
+    from adjudicator import demo
+
+    options = {"sealing": "commit-reveal", "press": "public", "absence": "default"}
+    gamedir = demo.run("sultan", 3, 4, tmp_path / "d", lambda _line: None, options=options)
+    kinds = {line["type"] for line in GameDir(gamedir).log()}
+    assert {"submitted", "adjudicated"} <= kinds, kinds
+    facts = GameDir(gamedir).facts()
+    assert facts.committed and facts.revealing and facts.notices
+    assert_summaries_handed_out_never_change(gamedir)
 
 
 def test_a_summary_read_on_from_any_point_is_the_whole_fold(tmp_path: Path) -> None:
@@ -211,6 +259,40 @@ def test_a_command_of_several_steps_reads_on_from_its_own_summary(
     summary._KEPT.clear()  # a new command: it reads on from the entry the last step kept
     assert_summary_is_the_fold(table.gamedir)
     assert GameDir(table.gamedir).summary().facts.lines == lines + 3
+
+
+def test_a_command_of_many_steps_keeps_the_summary_once_as_it_ends(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The demo reads its journal on after each of its 60 or so steps, in this process, and
+    writes the summary to the cache folder once, as the command ends; the next command reads
+    on from there, with nothing left to read."""
+    written: list[Path] = []
+    real_write = usercache.write
+
+    def write(path: Path, data: bytes) -> bool:
+        if path.parent.name == "summary":
+            written.append(path)
+        return real_write(path, data)
+
+    monkeypatch.setattr(usercache, "write", write)
+    summary._KEPT.clear()  # what the tests before read in this process
+    result = run(*DEMO_NO_SITE, "sultan", "--players", 3, "--dir", tmp_path / "d")
+    assert result.exit_code == 0, result.output
+    gamedir = tmp_path / "d" / "game"
+    assert written == [entry(gamedir)]
+    summary._KEPT.clear()  # a new command
+    fed: list[int] = []
+    real_feed = journal.Facts.feed
+
+    def feed(self: journal.Facts, line: dict) -> None:
+        fed.append(1)
+        real_feed(self, line)
+
+    monkeypatch.setattr(journal.Facts, "feed", feed)
+    assert run("status", gamedir).exit_code == 0
+    assert fed == []
+    assert written == [entry(gamedir)], "nothing read on: nothing written again"
 
 
 def test_the_cache_folder_follows_the_variables_it_is_found_by(

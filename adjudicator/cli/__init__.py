@@ -67,6 +67,7 @@ class Group(click.Group):
             _interrupted()
         finally:
             _end_threads()
+            _write_summaries()
 
 
 def _end_threads() -> None:
@@ -75,6 +76,14 @@ def _end_threads() -> None:
     gamedir = sys.modules.get("adjudicator.store.gamedir")
     if gamedir is not None:
         gamedir.end_fsync_threads()
+
+
+def _write_summaries() -> None:
+    """Keep in the cache folder the journals' summaries the command read on (none unless it
+    read a game, so the module that keeps them is not loaded for this)."""
+    summary = sys.modules.get("adjudicator.store.summary")
+    if summary is not None:
+        summary.write_kept()
 
 
 def _interrupted() -> NoReturn:

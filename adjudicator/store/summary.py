@@ -19,7 +19,7 @@ import hashlib
 import marshal
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -83,8 +83,8 @@ def summary(
     if known is not None and known.created == created and _same_files(known.summary, read):
         if known.data == data[:end]:
             return known.summary
-        if known.plain is not None and end > len(known.data) and data.startswith(known.data):
-            kept = _of_plain(marshal.loads(known.plain))  # the journal grew: a copy reads on
+        if end > len(known.data) and data.startswith(known.data):
+            kept = _copy(known.summary)  # the journal grew: a copy reads on
     entry = usercache.folder("summary") / f"{name}.bin"
     if kept is None:
         kept = _load(entry, data, created, read)
@@ -109,7 +109,8 @@ def _read_on(
     read: Callable[[str], bytes],
     kept: Summary,
 ) -> Summary:
-    """``kept`` read on to ``end``, kept in ``entry`` and in this process."""
+    """``kept`` read on to ``end``, kept in this process, and in ``entry`` when this process
+    is done with it (:func:`write_kept`)."""
     if kept.end == end:
         return _keep(name, data[:end], created, kept)
 
@@ -124,9 +125,7 @@ def _read_on(
         kept.clocks.feed(fed)
     kept.end, kept.digest = end, hashlib.sha256(data[:end]).hexdigest()
     kept.created = hashlib.sha256(created).hexdigest()
-    plain = marshal.dumps(_plain(kept))
-    usercache.write(entry, _MAGIC + b"\n" + plain)
-    return _keep(name, data[:end], created, kept, plain)
+    return _keep(name, data[:end], created, kept, entry)
 
 
 @dataclass
@@ -138,16 +137,18 @@ class _Handed:
     created: bytes
     """``game.json``."""
     summary: Summary
-    plain: bytes | None
-    """The summary as written to the cache folder (None when it was read from there as it
-    was): a copy is read on from it when the journal grows, as from the cache folder."""
+    unwritten: Path | None
+    """The cache folder's entry this summary is to be written to, until it is (None: the entry
+    holds it, or it was read from there as it was)."""
 
 
 _KEPT: dict[str, _Handed] = {}
 """The summaries handed out last in this process: a step asks for its game's several times,
 and a command of several steps reads on after each. One handed out is never read on (the next
 lines are read into a copy), so what a caller holds stays as the journal stood when they
-asked."""
+asked. Each is written to the cache folder once, as the command ends or as it makes room
+for another (:func:`write_kept`): a command of many steps (the demo, ``tick``, a batch of mail)
+does not write it again after each."""
 KEEP = 8
 
 
@@ -161,13 +162,68 @@ def forget(root: Path) -> None:
 
 
 def _keep(
-    name: str, data: bytes, created: bytes, kept: Summary, plain: bytes | None = None
+    name: str, data: bytes, created: bytes, kept: Summary, unwritten: Path | None = None
 ) -> Summary:
     _KEPT.pop(name, None)
-    _KEPT[name] = _Handed(data, created, kept, plain)
+    _KEPT[name] = _Handed(data, created, kept, unwritten)
     while len(_KEPT) > KEEP:
-        del _KEPT[next(iter(_KEPT))]
+        _write(_KEPT.pop(next(iter(_KEPT))))
     return kept
+
+
+def write_kept() -> None:
+    """Write each summary this process read on to the cache folder, where the next command
+    reads on from it (a process killed before it does only leaves the entry as it was: the next
+    reads on from there, or from the first line)."""
+    for handed in _KEPT.values():
+        _write(handed)
+
+
+def _write(handed: _Handed) -> None:
+    if handed.unwritten is not None:
+        usercache.write(handed.unwritten, _MAGIC + b"\n" + marshal.dumps(_plain(handed.summary)))
+        handed.unwritten = None
+
+
+def _copy(kept: Summary) -> Summary:
+    """A copy of ``kept`` to read on into: each list, dict and set the folds change is the
+    copy's own, and what they only put in or take out (the journal's lines, the seats' other
+    settings, times) is shared, as nothing changes those."""
+    facts = kept.facts
+    clocks = journal.ClockFold()
+    clocks.states = {
+        turn: replace(
+            clock,
+            reminded=list(clock.reminded),
+            waited=list(clock.waited),
+            mail_held=set(clock.mail_held),
+            stood=list(clock.stood),
+        )
+        for turn, clock in kept.clocks.states.items()
+    }
+    clocks.paused, clocks.resumed_from = kept.clocks.paused, kept.clocks.resumed_from
+    clocks.held = {turn: set(held) for turn, held in kept.clocks.held.items()}
+    clocks.since = dict(kept.clocks.since)
+    meta = {**kept.seats.meta, "players": [dict(seat) for seat in kept.seats.meta["players"]]}
+    return Summary(
+        kept.end,
+        kept.digest,
+        kept.created,
+        dict(kept.read),
+        replace(
+            facts,
+            files=dict(facts.files),
+            in_effect={turn: dict(orders) for turn, orders in facts.in_effect.items()},
+            committed={turn: dict(orders) for turn, orders in facts.committed.items()},
+            revealing=dict(facts.revealing),
+            accepted=dict(facts.accepted),
+            notices=list(facts.notices),
+            processed=set(facts.processed),
+            queued=set(facts.queued),
+        ),
+        journal.SeatsFold(meta, dict(kept.seats.joins)),
+        clocks,
+    )
 
 
 def _same_files(kept: Summary, read: Callable[[str], bytes]) -> bool:
