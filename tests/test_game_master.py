@@ -25,6 +25,7 @@ from adjudicator.rules import schedule
 from adjudicator.rules.errors import NotNow
 from tests.helpers import Table, run
 from tests.ssh import make_key, ssh_sign
+from tests.test_summary import assert_summaries_handed_out_never_change
 
 Clock = Callable[[str], None]
 START = "2026-11-23T10:00:00+00:00"
@@ -285,6 +286,8 @@ def test_under_nmr_wait_the_game_master_is_told_once_and_the_game_waits(
     submit(table, "bob")
     submit(table, "carol")
     assert "adjudicated turn 1" in tick(table, config)
+    # the wait, the reports and the reminders: read on line by line
+    assert_summaries_handed_out_never_change(table.gamedir)
 
 
 # -- extend, pause, resume -----------------------------------------------------------------------
