@@ -1,5 +1,6 @@
-"""Every test runs with its own user folders, so no test reads or writes the real user's
-adjudicator config (config.toml), data (set-aside mail) or cache (compiled templates).
+"""Every test runs with its own user folders, and the fixtures shared by many tests with the
+run's, so that none reads or writes the real user's adjudicator config (config.toml), data
+(set-aside mail) or cache (compiled templates, journals' summaries, rendered reports).
 
 Under CI (``CI=true``) a skipped test is a failed one: a skip there hides a failure (a feature
 that broke, a tool that is missing), unless what the test needs is absent by design; those
@@ -60,11 +61,26 @@ def pytest_configure(config: pytest.Config) -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def own_user_folders_for_the_run(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Generator[None, None, None]:
+    """The run's own user folders, for the fixtures of wide scope: set up before any test's
+    (:func:`own_user_folders`), they would otherwise read and write the real user's."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        _own_folders(tmp_path_factory.mktemp("user-folders"), monkeypatch)
+        yield
+
+
 @pytest.fixture(autouse=True)
 def own_user_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "user-config"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "user-data"))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    _own_folders(tmp_path, monkeypatch)
+
+
+def _own_folders(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(folder / "user-config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(folder / "user-data"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(folder / "user-cache"))
     monkeypatch.delenv("ADJUDICATOR_CONFIG", raising=False)
 
 
