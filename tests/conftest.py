@@ -9,13 +9,16 @@ skips are listed in :data:`ABSENT_BY_DESIGN`, each with its reason.
 
 from __future__ import annotations
 
+import marshal
 import os
 import signal
 from collections.abc import Generator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from adjudicator.store import summary
 from tests.browser import browser
 from tests.helpers import finished
 from tests.imapserver import dovecot, imap_server
@@ -75,6 +78,33 @@ def own_user_folders_for_the_run(
 @pytest.fixture(autouse=True)
 def own_user_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _own_folders(tmp_path, monkeypatch)
+
+
+@pytest.fixture(autouse=True)
+def summaries_stay_as_handed_out(monkeypatch: pytest.MonkeyPatch) -> Generator[None, None, None]:
+    """Each test begins with no journal's summary kept in the process, as a command does, and
+    ends with every summary handed out during it as it was when handed out: no code changes
+    one (a change would be read on into every later copy, and kept in the cache folder)."""
+    summary._KEPT.clear()
+    handed: list[tuple[summary.Summary, Any]] = []
+    real_keep = summary._keep
+
+    def keep(
+        name: str, data: bytes, created: bytes, kept: summary.Summary, unwritten: Any = None
+    ) -> summary.Summary:
+        handed.append((kept, _as_handed(kept)))
+        return real_keep(name, data, created, kept, unwritten)
+
+    monkeypatch.setattr(summary, "_keep", keep)
+    yield
+    changed = [kept.end for kept, as_handed in handed if _as_handed(kept) != as_handed]
+    summary._KEPT.clear()
+    assert not changed, f"summaries changed after they were handed out (ends {changed[:5]})"
+
+
+def _as_handed(kept: summary.Summary) -> Any:
+    """``kept`` as plain values, copied whole."""
+    return marshal.loads(marshal.dumps(summary._plain(kept)))
 
 
 def _own_folders(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import marshal
-from dataclasses import asdict
+from dataclasses import asdict, fields
 from pathlib import Path
 
 import pytest
@@ -261,6 +261,27 @@ def test_a_command_of_several_steps_reads_on_from_its_own_summary(
     assert GameDir(table.gamedir).summary().facts.lines == lines + 3
 
 
+def test_the_copy_read_on_into_knows_every_field_of_the_folds() -> None:
+    """A summary is read on into a copy that has its own lists, dicts and sets field by field
+    (``summary._copy``): a field added to the facts, a turn's clock, a fold or the summary is to
+    be copied there too, and named here (or this fails)."""
+    assert {f.name for f in fields(journal.Facts)} == {
+        *("turn", "lines", "announced", "welcomed", "signup_told"),  # numbers
+        *("names_files", "asked_shares", "started", "closed"),  # flags
+        *("signup", "ended"),  # a line's own value, replaced, never changed
+        *("files", "in_effect", "committed", "revealing", "accepted", "notices", "processed"),
+        "queued",  # each copied
+    }
+    assert {f.name for f in fields(journal.Clock)} == {
+        *("turn", "opened", "deadline", "paused_since", "mail_since", "rolled_back"),
+        *("reminded", "waited", "mail_held", "stood"),  # each copied
+    }
+    assert set(vars(journal.ClockFold())) == {"states", "paused", "resumed_from", "held", "since"}
+    assert set(vars(journal.SeatsFold({"players": []}, {}))) == {"meta", "joins", "by_name"}
+    named = {"end", "digest", "created", "read", "facts", "seats", "clocks"}
+    assert {f.name for f in fields(summary.Summary)} == named
+
+
 def test_a_command_of_many_steps_keeps_the_summary_once_as_it_ends(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -276,7 +297,6 @@ def test_a_command_of_many_steps_keeps_the_summary_once_as_it_ends(
         return real_write(path, data)
 
     monkeypatch.setattr(usercache, "write", write)
-    summary._KEPT.clear()  # what the tests before read in this process
     result = run(*DEMO_NO_SITE, "sultan", "--players", 3, "--dir", tmp_path / "d")
     assert result.exit_code == 0, result.output
     gamedir = tmp_path / "d" / "game"

@@ -174,9 +174,12 @@ def _keep(
 def write_kept() -> None:
     """Write each summary this process read on to the cache folder, where the next command
     reads on from it (a process killed before it does only leaves the entry as it was: the next
-    reads on from there, or from the first line)."""
-    for handed in _KEPT.values():
-        _write(handed)
+    reads on from there, or from the first line). A Ctrl-C waits until they are written."""
+    from adjudicator.store import interrupts
+
+    with interrupts.held():
+        for handed in _KEPT.values():
+            _write(handed)
 
 
 def _write(handed: _Handed) -> None:
@@ -188,7 +191,10 @@ def _write(handed: _Handed) -> None:
 def _copy(kept: Summary) -> Summary:
     """A copy of ``kept`` to read on into: each list, dict and set the folds change is the
     copy's own, and what they only put in or take out (the journal's lines, the seats' other
-    settings, times) is shared, as nothing changes those."""
+    settings, times) is shared, as nothing changes those. Nothing may change a summary once
+    handed out: a change would be read on into every copy after it, and kept in the cache
+    folder (the suite checks each one after every test). A field added to the folds is
+    copied here too (a test names those this copies)."""
     facts = kept.facts
     clocks = journal.ClockFold()
     clocks.states = {
