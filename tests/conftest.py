@@ -9,7 +9,6 @@ skips are listed in :data:`ABSENT_BY_DESIGN`, each with its reason.
 
 from __future__ import annotations
 
-import marshal
 import os
 import signal
 from collections.abc import Generator
@@ -20,7 +19,7 @@ import pytest
 
 from adjudicator.store import summary
 from tests.browser import browser
-from tests.helpers import finished
+from tests.helpers import finished, summary_as_it_is
 from tests.imapserver import dovecot, imap_server
 from tests.scratch import choose
 from tests.tools import under_ci
@@ -92,19 +91,14 @@ def summaries_stay_as_handed_out(monkeypatch: pytest.MonkeyPatch) -> Generator[N
     def keep(
         name: str, data: bytes, created: bytes, kept: summary.Summary, unwritten: Any = None
     ) -> summary.Summary:
-        handed.append((kept, _as_handed(kept)))
+        handed.append((kept, summary_as_it_is(kept)))
         return real_keep(name, data, created, kept, unwritten)
 
     monkeypatch.setattr(summary, "_keep", keep)
     yield
-    changed = [kept.end for kept, as_handed in handed if _as_handed(kept) != as_handed]
+    changed = [kept.end for kept, as_handed in handed if summary_as_it_is(kept) != as_handed]
     summary._KEPT.clear()
     assert not changed, f"summaries changed after they were handed out (ends {changed[:5]})"
-
-
-def _as_handed(kept: summary.Summary) -> Any:
-    """``kept`` as plain values, copied whole."""
-    return marshal.loads(marshal.dumps(summary._plain(kept)))
 
 
 def _own_folders(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import email.policy
 import hashlib
 import json
+import marshal
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from adjudicator import demo
 from adjudicator.cli import cli
 from adjudicator.games.sultans_court import GAME as COURT
 from adjudicator.rules.rng import Rng
+from adjudicator.store import summary
 from tests.ssh import make_key, ssh_sign
 
 NAMES = ["alice", "bob", "carol", "dave", "erin"]
@@ -205,3 +207,8 @@ def order_mail(
         signature, maintype="application", subtype="octet-stream", filename="orders.yaml.sig"
     )
     return message.as_bytes(policy=email.policy.SMTP)
+
+
+def summary_as_it_is(kept: summary.Summary) -> Any:
+    """The journal's summary ``kept`` as plain values, copied whole (nothing shared with it)."""
+    return marshal.loads(marshal.dumps(summary._plain(kept)))

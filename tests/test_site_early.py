@@ -64,6 +64,20 @@ def _finished(tmp_path: Path) -> Path:
     return demo.run("sultan", 3, 2, tmp_path / "d", lambda _line: None, site=False)
 
 
+def _finished_and_its_site(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Path, dict[str, bytes]]:
+    """A finished game and its site made afresh, here alone; after it, the site's pages may be
+    shared with another processor."""
+    from adjudicator.present import site
+
+    gamedir = _finished(tmp_path)
+    monkeypatch.setattr(site, "PARALLEL", 10**9)
+    afresh = site.build(gamedir)
+    monkeypatch.setattr(site, "processors", lambda: 2)
+    return gamedir, afresh
+
+
 def _made_ahead(gamedir: Path, out: Path, wait: bool = False) -> dict[int, bool]:
     """The site of the finished game at ``gamedir`` with every turn handed to another process
     first, as the demo hands them while it plays (``wait``: each made there before the site
@@ -111,12 +125,9 @@ def test_a_turn_made_from_other_files_or_not_at_all_is_made_again(
     """Pages made from another view than the one the site reads, from other game facts, with a
     trace of the stand-in left where the head goes, or not made (the other process failed):
     each such turn is made by the site itself, and the site is the site made afresh."""
-    from adjudicator.present import site, site_early
+    from adjudicator.present import site_early
 
-    gamedir = _finished(tmp_path)
-    monkeypatch.setattr(site, "PARALLEL", 10**9)
-    afresh = site.build(gamedir)
-    monkeypatch.setattr(site, "processors", lambda: 2)
+    gamedir, afresh = _finished_and_its_site(tmp_path, monkeypatch)
     monkeypatch.setattr(site_early, "_made", _wrong)  # the other process, forked, has it
     taken = _ready(monkeypatch)
     made = _made_ahead(gamedir, tmp_path / "s", wait=True)
@@ -137,10 +148,7 @@ def test_turns_made_ahead_are_the_turns_made_here(
     from adjudicator.present.site_early import Ahead
     from tests.test_site import made_turns
 
-    gamedir = _finished(tmp_path)
-    monkeypatch.setattr(site, "PARALLEL", 10**9)
-    afresh = site.build(gamedir)
-    monkeypatch.setattr(site, "processors", lambda: 2)
+    gamedir, afresh = _finished_and_its_site(tmp_path, monkeypatch)
     taken = _ready(monkeypatch)
     here = made_turns(monkeypatch)
     last = OpenGame(gamedir).turn()
@@ -181,13 +189,10 @@ def test_the_site_takes_back_the_last_turns_the_other_process_has_not_begun(
     made here are the last ones, in that order, those made there the first ones, each made
     once; and the site is the same."""
     from adjudicator.engine.open_game import OpenGame
-    from adjudicator.present import site, site_early
+    from adjudicator.present import site_early
     from tests.test_site import made_turns
 
-    gamedir = _finished(tmp_path)
-    monkeypatch.setattr(site, "PARALLEL", 10**9)
-    afresh = site.build(gamedir)
-    monkeypatch.setattr(site, "processors", lambda: 2)
+    gamedir, afresh = _finished_and_its_site(tmp_path, monkeypatch)
     monkeypatch.setattr(site_early, "_made", _slow)  # the other process, forked, has it
     taken = _ready(monkeypatch)
     here = made_turns(monkeypatch)
@@ -231,10 +236,7 @@ def test_another_process_that_cannot_start_leaves_the_site_as_always(
     from adjudicator.present import site
     from adjudicator.present.site_early import Ahead
 
-    gamedir = _finished(tmp_path)
-    monkeypatch.setattr(site, "PARALLEL", 10**9)
-    afresh = site.build(gamedir)
-    monkeypatch.setattr(site, "processors", lambda: 2)
+    gamedir, afresh = _finished_and_its_site(tmp_path, monkeypatch)
     monkeypatch.setattr(site, "helping", _fails)
     ahead = Ahead(gamedir)
     ahead.opened(OpenGame(gamedir).turn() + 1)

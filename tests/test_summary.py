@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import marshal
 from dataclasses import asdict, fields
 from pathlib import Path
 
@@ -16,7 +15,7 @@ import pytest
 from adjudicator.engine.open_game import OpenGame
 from adjudicator.store import gamedir, journal, summary, usercache
 from adjudicator.store.gamedir import GameDir
-from tests.helpers import DEMO_NO_SITE, Table, run, ssh_sign
+from tests.helpers import DEMO_NO_SITE, Table, run, ssh_sign, summary_as_it_is
 
 
 def the_whole_fold(root: Path) -> tuple[journal.Facts, dict, journal.Clock]:
@@ -52,17 +51,11 @@ def assert_summaries_handed_out_never_change(root: Path) -> None:
     for end in ends:
         kept = summary.summary(root, data[:end], created, store.read_bytes)
         assert kept.end == end
-        handed.append((kept, _as_it_is(kept)))
+        handed.append((kept, summary_as_it_is(kept)))
     assert len({id(kept) for kept, _ in handed}) == len(ends), "each line read into a new one"
     for line, (kept, as_handed) in enumerate(handed, start=1):
-        assert _as_it_is(kept) == as_handed, f"changed after line {line}"
+        assert summary_as_it_is(kept) == as_handed, f"changed after line {line}"
     assert_summary_is_the_fold(root)
-
-
-def _as_it_is(kept: summary.Summary) -> dict:
-    """``kept`` as plain values, copied whole (nothing shared with it)."""
-    plain: dict = marshal.loads(marshal.dumps(summary._plain(kept)))
-    return plain
 
 
 def revise(table: Table, player: str, name: str) -> None:
