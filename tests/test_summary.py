@@ -284,10 +284,10 @@ def test_a_command_of_many_steps_keeps_the_summary_once_as_it_ends(
     written: list[Path] = []
     real_write = usercache.write
 
-    def write(path: Path, data: bytes) -> bool:
+    def write(path: Path, data: bytes, *, keep: int | None) -> bool:
         if path.parent.name == "summary":
             written.append(path)
-        return real_write(path, data)
+        return real_write(path, data, keep=keep)
 
     monkeypatch.setattr(usercache, "write", write)
     result = run(*DEMO_NO_SITE, "sultan", "--players", 3, "--dir", tmp_path / "d")

@@ -32,7 +32,7 @@ def kept_plain(root: Path) -> dict[str, Any]:
 
 def keep(root: Path, plain: dict[str, Any]) -> None:
     """Put ``plain`` in the cache as the game's summary: checksum and header as a real one."""
-    assert usercache.write(entry(root), summary._MAGIC + b"\n" + marshal.dumps(plain))
+    assert usercache.write(entry(root), summary._MAGIC + b"\n" + marshal.dumps(plain), keep=None)
     summary._KEPT.clear()  # a new command: nothing handed out in this process
 
 

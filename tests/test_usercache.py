@@ -70,7 +70,7 @@ def test_an_entry_larger_than_any_kept_is_neither_read_nor_written(tmp_path: Pat
     small = tmp_path / "small"
     small.write_bytes(b"kept")
     assert usercache.read_file(small) == b"kept"
-    assert usercache.write(tmp_path / "folder" / "entry", b"x" * usercache.LARGEST) is False
+    assert usercache.write(tmp_path / "folder" / "entry", b"x" * usercache.LARGEST, keep=1) is False
     assert not (tmp_path / "folder" / "entry").exists()
 
 
@@ -81,7 +81,7 @@ def test_an_entry_that_cannot_be_written_leaves_no_temporary_file(
     entry = usercache.folder("summary") / "game.bin"
     entry.mkdir(parents=True)  # a folder where the entry goes: it cannot replace it
     for _ in range(3):
-        assert usercache.write(entry, b"what a command keeps") is False
+        assert usercache.write(entry, b"what a command keeps", keep=1) is False
     assert sorted(p.name for p in entry.parent.iterdir()) == ["game.bin"]
 
 
@@ -94,5 +94,5 @@ def test_a_note_nested_past_any_depth_only_means_the_game_is_opened(
     table = Table(tmp_path, players=3)
     note = usercache.folder("idle") / f"{usercache.game_key(table.gamedir)}.json"
     deep = "[" * 100_000 + "]" * 100_000
-    assert usercache.write(note, ('{"journal": ' + deep + ', "until": null}').encode())
+    assert usercache.write(note, ('{"journal": ' + deep + ', "until": null}').encode(), keep=None)
     assert idle.asleep(table.gamedir, datetime.now(UTC)) is False

@@ -26,6 +26,10 @@ from adjudicator.store import usercache
 from adjudicator.store.gamedir import LOG, MARKER
 
 NOTE_VERSION = 2
+KEPT_NOTES = 10_000
+"""How many games' idle notes the cache folder keeps (those written longest ago go first): more
+than the games of any folder a ``tick`` runs over, since a game without one is opened by the
+next ``tick``, as it was before notes (each note some 200 bytes)."""
 
 
 def _note(root: Path) -> Path:
@@ -117,4 +121,5 @@ def remember(root: Path) -> None:
         coming = [*_clock_instants(meta, times), *_next_day(meta, status, times, now)]
         until = min((t for t in coming if t > now), default=None)
     text = json.dumps({"journal": journal, "until": None if until is None else until.isoformat()})
-    usercache.write(note, text.encode())  # or no note: the game is opened next time, as before
+    # or no note: the game is opened next time, as before
+    usercache.write(note, text.encode(), keep=KEPT_NOTES)

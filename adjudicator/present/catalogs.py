@@ -16,6 +16,7 @@ import contextlib
 import functools
 import gettext
 import io
+import os
 from collections.abc import Callable, MutableMapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -31,6 +32,10 @@ if TYPE_CHECKING:
     import jinja2
 
 __all__ = ["DEFAULT", "LANGUAGES", "environment", "translations"]
+
+KEPT_TEMPLATES = 512
+"""How many compiled templates the cache folder keeps: every template of the adjudicator and its
+games (some ninety) as several versions of the program compiled them."""
 
 
 def folder_translations(folder: Traversable, lang: str) -> gettext.NullTranslations:
@@ -70,10 +75,9 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
     """Compiled templates kept in the user's cache folder (never in a game directory), so that
     a command does not compile every template again: Jinja keys each on the template's source
     and its own and Python's version, so a changed template is compiled afresh. None when the
-    folder cannot be made (a read-only home, say): templates are then compiled each time."""
-    import platformdirs
-
-    folder = Path(platformdirs.user_cache_dir("adjudicator")) / "templates"
+    folder cannot be made (a read-only home, say): templates are then compiled each time. The
+    folder keeps :data:`KEPT_TEMPLATES` of them (those compiled longest ago go first)."""
+    folder = usercache.folder("templates")
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:
@@ -102,8 +106,11 @@ def _bytecode_cache_class() -> type[jinja2.FileSystemBytecodeCache]:
                 bucket.reset()
 
         def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+            new = not os.path.lexists(self._get_cache_filename(bucket))
             with contextlib.suppress(OSError):
                 super().dump_bytecode(bucket)
+            if new:
+                usercache.added(Path(self.directory), KEPT_TEMPLATES, ".cache")
 
     return BytecodeCache
 

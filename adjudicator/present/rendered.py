@@ -125,7 +125,8 @@ def _read(entry: Path) -> tuple[str, str] | None:
 
 def _write(entry: Path, placeholder: str, text: str) -> None:
     # A game master's report holds every hand: for this user's eyes only (usercache.write).
-    if usercache.write(entry, placeholder.encode("ascii") + b"\n" + text.encode("utf-8")):
+    kept = placeholder.encode("ascii") + b"\n" + text.encode("utf-8")
+    if usercache.write(entry, kept, keep=None):  # a folder of folders: bounded by _prune
         try:
             _prune(entry.parent.parent)
         except OSError:

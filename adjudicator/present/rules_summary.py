@@ -47,6 +47,9 @@ if TYPE_CHECKING:
 
 FOLDER = "rules"
 """The folder of a game's templates that holds its summaries."""
+KEPT = 64
+"""How many rendered summaries the cache folder keeps (the oldest go first): one for each game,
+language and kind (HTML, text) of each install."""
 
 
 def summary_file(game: Game, lang: str) -> Traversable | None:
@@ -119,7 +122,7 @@ def _kept(kind: str, text: str, render: Callable[[str], str]) -> str:
         except UnicodeDecodeError:  # not written by this module: rendered afresh
             pass
     rendered = render(text)
-    usercache.write(entry, rendered.encode())
+    usercache.write(entry, rendered.encode(), keep=KEPT)
     return rendered
 
 

@@ -74,8 +74,8 @@ def read_texts(folder: Traversable) -> dict[str, Text]:
     texts = _parsed(files)
     if _plain(texts):
         with contextlib.suppress(ValueError):  # a lone surrogate, which UTF-8 cannot hold
-            if usercache.write(entry, json.dumps(texts, ensure_ascii=False).encode("utf-8")):
-                _prune(entry.parent)
+            data = json.dumps(texts, ensure_ascii=False).encode("utf-8")
+            usercache.write(entry, data, keep=KEPT_ENTRIES)
     return texts
 
 
@@ -105,16 +105,6 @@ def _plain(texts: Any) -> bool:
         elif not isinstance(text, str):
             return False
     return True
-
-
-def _prune(folder: Path) -> None:
-    """Leave the :data:`KEPT_ENTRIES` newest entries in ``folder``."""
-    with contextlib.suppress(OSError):
-        entries = sorted(
-            (entry.stat().st_mtime_ns, entry.name, entry) for entry in folder.glob("*.json")
-        )
-        for *_, old in entries[:-KEPT_ENTRIES]:
-            old.unlink(missing_ok=True)
 
 
 def _parsed(files: list[tuple[str, bytes]]) -> dict[str, Text]:

@@ -150,6 +150,10 @@ asked. Each is written to the cache folder once, as the command ends or as it ma
 for another (:func:`write_kept`): a command of many steps (the demo, ``tick``, a batch of mail)
 does not write it again after each."""
 KEEP = 8
+KEPT_GAMES = 1000
+"""How many games' summaries the cache folder keeps (those written longest ago go first): a
+game whose summary went is read from its first line once more. Every demo is a game of its own,
+and a summary holds some 30 kB (a game of thousands of journal lines, some megabytes)."""
 
 
 def forget(root: Path) -> None:
@@ -184,7 +188,8 @@ def write_kept() -> None:
 
 def _write(handed: _Handed) -> None:
     if handed.unwritten is not None:
-        usercache.write(handed.unwritten, _MAGIC + b"\n" + marshal.dumps(_plain(handed.summary)))
+        kept = _MAGIC + b"\n" + marshal.dumps(_plain(handed.summary))
+        usercache.write(handed.unwritten, kept, keep=KEPT_GAMES)
         handed.unwritten = None
 
 

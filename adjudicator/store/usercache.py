@@ -3,7 +3,9 @@ directory and never the commit point (deleting any of it is always safe).
 
 Each entry is written whole or not at all (a temporary file renamed in its place), readable by its
 user alone, and carries the SHA-256 of what it holds: a damaged entry reads as missing. A folder
-that cannot be written (a read-only home) only means nothing is kept.
+that cannot be written (a read-only home) only means nothing is kept. Each folder keeps a bounded
+number of entries: a new one makes the oldest go (:func:`prune`), so that a user who plays demo
+after demo, or upgrades year after year, does not gather them for ever.
 """
 
 from __future__ import annotations
@@ -12,12 +14,14 @@ import contextlib
 import hashlib
 import os
 import stat
+import time
 from functools import cache
 from pathlib import Path
 
 
 def folder(name: str) -> Path:
-    """The cache's folder ``name`` (``idle``, ``rendered``, ``rules``, ``summary``, ``texts``)."""
+    """The cache's folder ``name`` (``idle``, ``rendered``, ``rules``, ``summary``, ``templates``,
+    ``texts``)."""
     return _base(os.environ.get("XDG_CACHE_HOME"), os.environ.get("HOME")) / name
 
 
@@ -97,9 +101,10 @@ def read(entry: Path) -> bytes | None:
     return kept
 
 
-def write(entry: Path, kept: bytes) -> bool:
+def write(entry: Path, kept: bytes, *, keep: int | None) -> bool:
     """Keep ``kept`` in ``entry`` (its folders made for its user alone); False when it could
-    not be written."""
+    not be written. An entry new in its folder (none written over) leaves the ``keep`` newest
+    there (:func:`prune`; None: the caller bounds the folder itself)."""
     if len(kept) + _HEADER > LARGEST:
         return False  # it could not be read back: not hashed, not copied
     data = hashlib.sha256(kept).hexdigest().encode() + b"\n" + kept
@@ -113,13 +118,69 @@ def write(entry: Path, kept: bytes) -> bool:
             handle.write(data)
         # ext4 makes a rename over a file wait for the new file's data (auto_da_alloc): four
         # times as long here. Without the old entry a reader in between only finds none kept.
-        entry.unlink(missing_ok=True)
+        try:
+            os.unlink(entry)
+            new = False
+        except FileNotFoundError:
+            new = True
         os.replace(temporary, entry)
     except OSError:
         with contextlib.suppress(OSError):  # a full disk, a folder where the entry goes
             temporary.unlink(missing_ok=True)
         return False
+    if new and keep is not None:
+        added(entry.parent, keep, entry.suffix)
     return True
+
+
+_PRUNED: set[str] = set()
+"""The folders this process has pruned (:func:`added`)."""
+
+
+def added(folder: Path, keep: int, suffix: str) -> None:
+    """An entry (a file named ``*suffix``) was added to ``folder``, which keeps ``keep``: the
+    folder is pruned at the first one a process adds there (:func:`prune`), so that a command
+    that adds many (a tick of a folder of new games) reads the folder once. A folder then holds
+    at most ``keep`` entries and those the last command added."""
+    if str(folder) not in _PRUNED:
+        _PRUNED.add(str(folder))
+        prune(folder, keep, suffix)
+
+
+LEFT_OVER = 3600
+"""Seconds after which a file in a cache folder that is not one of its entries (a temporary
+file left by a process killed while it wrote one) is removed by :func:`prune`."""
+
+
+def prune(folder: Path, keep: int, suffix: str) -> None:
+    """Leave the ``keep`` entries (the files named ``*suffix``) written last in ``folder``, and
+    no other file older than :data:`LEFT_OVER` seconds (a younger one may be an entry being
+    written). Only plain files are counted and removed: never a link or a folder, nor what a
+    link leads to. A folder that cannot be read, or a file that went meanwhile, is left as
+    it is: pruned next time."""
+    entries: list[tuple[int, str]] = []
+    left_over: list[str] = []
+    stale = time.time() - LEFT_OVER  # the system's clock, which gave the files their times
+    try:
+        with os.scandir(folder) as found:
+            for item in found:
+                if not item.is_file(follow_symlinks=False):
+                    continue
+                try:
+                    seen = item.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                if item.name.endswith(suffix) and not item.name.startswith("."):
+                    entries.append((seen.st_mtime_ns, item.path))
+                elif seen.st_mtime < stale:
+                    left_over.append(item.path)
+    except OSError:
+        return
+    entries.sort()
+    oldest = [path for _, path in entries[: max(len(entries) - keep, 0)]]
+    for path in [*left_over, *oldest]:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
 
 
 @cache

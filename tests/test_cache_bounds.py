@@ -1,0 +1,148 @@
+"""Each folder of the user's cache folder keeps a bounded number of entries: a new entry makes
+those written longest ago go, a file left behind by a process killed while it wrote one goes once
+it is an hour old, and nothing else is touched (adjudicator/store/usercache.py)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import pytest
+
+from adjudicator.present import catalogs
+from adjudicator.store import summary, usercache
+from tests.helpers import run
+
+HOUR = 3600
+
+
+def aged(path: Path, seconds: float, data: bytes | None = None) -> Path:
+    """``path`` (written with ``data`` first, when given) with its modification time ``seconds``
+    ago."""
+    if data is not None:
+        path.write_bytes(data)
+    when = time.time() - seconds
+    os.utime(path, (when, when))
+    return path
+
+
+def entries(folder: Path, suffix: str) -> set[str]:
+    return {
+        p.name
+        for p in folder.iterdir()
+        if p.name.endswith(suffix) and not p.is_symlink() and p.is_file()
+    }
+
+
+def as_a_new_process() -> None:
+    """Forget what this process read and pruned, as the next command's process has not."""
+    summary._KEPT.clear()
+    usercache._PRUNED.clear()
+
+
+def test_prune_leaves_the_newest_entries_and_nothing_but_old_left_overs_goes(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "summary"
+    folder.mkdir()
+    for n in range(6):  # entry-0 written longest ago
+        aged(folder / f"entry-{n}.bin", 60 - n, b"kept")
+    old = aged(folder / ".entry-9.bin.4242.tmp", 2 * HOUR, b"half written")
+    young = aged(folder / ".entry-8.bin.4343.tmp", 0, b"being written")
+    (folder / "a folder.bin").mkdir()
+    elsewhere = aged(tmp_path / "elsewhere.bin", 2 * HOUR, b"not the cache's")
+    (folder / "a link.bin").symlink_to(elsewhere)
+    other = aged(folder / "other.txt", 2 * HOUR, b"no entry of this folder")
+
+    usercache.prune(folder, 3, ".bin")
+
+    assert entries(folder, ".bin") == {"entry-3.bin", "entry-4.bin", "entry-5.bin"}
+    assert not old.exists()
+    assert young.exists()
+    assert (folder / "a folder.bin").is_dir()
+    assert (folder / "a link.bin").is_symlink() and elsewhere.read_bytes() == b"not the cache's"
+    assert not other.exists()  # no entry of this folder, and old: left over
+
+
+def test_the_first_entry_a_process_adds_to_a_folder_makes_the_oldest_go(tmp_path: Path) -> None:
+    folder = tmp_path / "cache"
+    for n in range(3):
+        as_a_new_process()
+        assert usercache.write(folder / f"{n}.json", b"{}", keep=5)
+        aged(folder / f"{n}.json", 60 - n)
+    as_a_new_process()
+    assert usercache.write(folder / "0.json", b"[]", keep=1)  # written over: none goes
+    assert entries(folder, ".json") == {"0.json", "1.json", "2.json"}
+    aged(folder / "0.json", 60)
+    assert usercache.write(folder / "3.json", b"{}", keep=2)
+    assert entries(folder, ".json") == {"2.json", "3.json"}
+    assert usercache.read(folder / "3.json") == b"{}"
+    assert usercache.write(folder / "4.json", b"{}", keep=2)  # pruned once a process
+    assert entries(folder, ".json") == {"2.json", "3.json", "4.json"}
+    as_a_new_process()
+    assert usercache.write(folder / "5.json", b"{}", keep=None)  # bounded by its caller
+    assert entries(folder, ".json") == {"2.json", "3.json", "4.json", "5.json"}
+
+
+def test_a_command_that_adds_many_entries_reads_the_folder_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tick over a folder of a thousand new games adds a thousand idle notes: the notes'
+    folder is read once, not once for each."""
+    pruned: list[Path] = []
+    monkeypatch.setattr(usercache, "prune", lambda folder, *_: pruned.append(folder))
+    as_a_new_process()
+    for n in range(50):
+        assert usercache.write(tmp_path / "idle" / f"{n}.json", b"{}", keep=10)
+    assert pruned == [tmp_path / "idle"]
+
+
+def test_the_summaries_of_the_games_played_last_are_kept(
+    finished: tuple[Path, dict[str, Any]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A user who plays demo after demo keeps the summaries of the last few; a game whose
+    summary went is read from its first line again, and answers as before."""
+    monkeypatch.setattr(summary, "KEPT_GAMES", 2)
+    source, _ = finished
+    games = []
+    for n in range(4):
+        copy = tmp_path / f"game-{n}"
+        shutil.copytree(source, copy, symlinks=True)
+        games.append(copy)
+    first = run("status", games[0], "--json")
+    assert first.exit_code == 0, first.output
+    folder = usercache.folder("summary")
+    for n, game in enumerate(games):
+        as_a_new_process()
+        result = run("status", game, "--json")
+        assert result.exit_code == 0, result.output
+        assert result.output == first.output.replace(str(games[0]), str(game))
+        aged(folder / f"{usercache.game_key(game)}.bin", 60 - n)  # written in turn
+    assert entries(folder, ".bin") == {f"{usercache.game_key(g)}.bin" for g in games[2:]}
+    as_a_new_process()
+    again = run("status", games[0], "--json")
+    assert again.output == first.output
+    assert f"{usercache.game_key(games[0])}.bin" in entries(folder, ".bin")
+    assert len(entries(folder, ".bin")) == 2
+
+
+def test_the_compiled_templates_kept_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(catalogs, "KEPT_TEMPLATES", 3)
+    cache = catalogs._bytecode_cache()
+    assert cache is not None
+    folder = usercache.folder("templates")
+    names = [f"page-{n}.j2" for n in range(5)]
+    loader = jinja2.DictLoader({name: f"{name}: {{{{ x }}}}" for name in names})
+    env = jinja2.Environment(loader=loader, bytecode_cache=cache, autoescape=True)
+    for n, name in enumerate(names):
+        as_a_new_process()
+        assert env.get_template(name).render(x=n) == f"{name}: {n}"
+        for kept in folder.glob("*.cache"):  # each compiled a second before the next
+            aged(kept, time.time() - kept.stat().st_mtime + 1)
+    assert len(entries(folder, ".cache")) == 3
+    fresh = jinja2.Environment(loader=loader, bytecode_cache=cache, autoescape=True)
+    assert fresh.get_template(names[-1]).render(x=7) == f"{names[-1]}: 7"
