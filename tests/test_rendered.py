@@ -164,13 +164,19 @@ def test_a_cache_folder_that_cannot_be_written_only_renders_each_time(
 def test_no_more_than_the_kept_number_of_entries(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(rendered, "KEEP", 10)
+    """Each of the cache's folders keeps its newest entries: shown by one command each, 600
+    reports leave at most that many in each folder, the last one shown among them."""
+    monkeypatch.setattr(rendered, "KEPT_IN_EACH", 1)
     render = _counting([])
-    for n in range(25):
+    for n in range(600):
+        usercache._PRUNED.clear()  # each shown by a command of its own
         rendered.shown("form", {"n": n}, "ab" * 32, render, [])  # type: ignore[arg-type]
-    kept = list(rendered._folder().rglob("*.txt"))
-    assert 5 <= len(kept) <= 10
-    assert os.path.isdir(rendered._folder())
+    folders = list(rendered._folder().iterdir())
+    assert len(folders) > 200
+    assert all(len(list(folder.iterdir())) == 1 for folder in folders)
+    calls: list[str | None] = []
+    rendered.shown("form", {"n": 599}, "ab" * 32, _counting(calls), [])  # type: ignore[arg-type]
+    assert calls == [], "the last one shown is kept"
 
 
 def test_a_form_of_a_finished_game_says_the_game_is_over(games: dict[str, Path]) -> None:

@@ -107,28 +107,35 @@ def test_the_game_s_own_code_is_part_of_the_program() -> None:
 def test_a_stray_in_the_cache_folder_does_not_stop_pruning(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(rendered, "KEEP", 10)
-    shard = rendered._folder() / "00"
-    (shard / "a-folder").mkdir(parents=True)
-    (shard / "dangling").symlink_to(tmp_path / "nowhere")
-    for n in range(40):
+    monkeypatch.setattr(rendered, "KEPT_IN_EACH", 1)
+    for n in range(400):
+        folder = rendered._folder() / f"{n % 256:02x}"
+        if n < 256:  # a stray folder and a dangling link in every folder of the cache
+            (folder / "a-folder").mkdir(parents=True)
+            (folder / "dangling").symlink_to(tmp_path / "nowhere")
+        usercache._PRUNED.clear()  # each shown by a command of its own
         rendered.shown("form", {"n": n}, "ab" * 32, _render, [])
-    assert len(list(rendered._folder().rglob("*.txt"))) <= 10
+    for folder in rendered._folder().iterdir():
+        assert len(list(folder.glob("*.txt"))) <= 1
 
 
 def test_pruning_never_deletes_beyond_the_cache_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(rendered, "KEEP", 10)
+    monkeypatch.setattr(rendered, "KEPT_IN_EACH", 1)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     for n in range(10):
         (elsewhere / f"precious-{n}.txt").write_text("keep me")
     rendered._folder().mkdir(parents=True)
-    (rendered._folder() / "zz").symlink_to(elsewhere)
+    for n in range(256):  # every folder of the cache a link to the precious files
+        (rendered._folder() / f"{n:02x}").symlink_to(elsewhere)
     for n in range(25):
+        usercache._PRUNED.clear()  # each shown by a command of its own
         rendered.shown("form", {"n": n}, "ab" * 32, _render, [])
-    assert len(list(elsewhere.iterdir())) == 10
+    assert {p.name for p in elsewhere.iterdir() if p.name.startswith("precious")} == {
+        f"precious-{n}.txt" for n in range(10)
+    }
 
 
 def test_a_cached_report_is_for_its_user_only(tmp_path: Path) -> None:

@@ -33,8 +33,11 @@ from adjudicator.present.hashes import TEXT_HEAD_DIGITS
 from adjudicator.store import usercache
 from adjudicator.store.registry import BUILT_IN
 
-KEEP = 2000
-"""At most this many entries; when there are more, the older half goes."""
+KEPT_IN_EACH = 8
+"""The entries each folder of the cache keeps (an entry is kept in the folder named by the
+first two digits of its key, one of 256): some 2,000 in all. A new one makes those written
+longest ago in its folder go, so that a report shown for the first time reads that folder,
+not the cache's 2,000 entries."""
 _MAGIC = b"adjudicator-rendered/2\n"
 
 
@@ -126,34 +129,7 @@ def _read(entry: Path) -> tuple[str, str] | None:
 def _write(entry: Path, placeholder: str, text: str) -> None:
     # A game master's report holds every hand: for this user's eyes only (usercache.write).
     kept = placeholder.encode("ascii") + b"\n" + text.encode("utf-8")
-    if usercache.write(entry, kept, keep=None):  # a folder of folders: bounded by _prune
-        try:
-            _prune(entry.parent.parent)
-        except OSError:
-            return  # pruned next time
-
-
-def _prune(folder: Path) -> None:
-    """Keep at most :data:`KEEP` entries: when there are more, the older half goes. Only the
-    cache's own files are counted and removed: never what a link leads to, never a folder."""
-    entries: list[tuple[int, str]] = []
-    for sub in os.scandir(folder):
-        if not sub.is_dir(follow_symlinks=False):
-            continue
-        try:
-            for entry in os.scandir(sub.path):
-                if entry.is_file(follow_symlinks=False):
-                    entries.append((entry.stat(follow_symlinks=False).st_mtime_ns, entry.path))
-        except OSError:
-            continue  # a folder that cannot be read, an entry that went meanwhile
-    if len(entries) <= KEEP:
-        return
-    entries.sort()
-    for _, old in entries[: len(entries) // 2]:
-        try:
-            os.unlink(old)
-        except OSError:
-            continue
+    usercache.write(entry, kept, keep=KEPT_IN_EACH)
 
 
 # -- what the commands show --------------------------------------------------------------------

@@ -148,19 +148,21 @@ def added(folder: Path, keep: int, suffix: str) -> None:
 
 
 LEFT_OVER = 3600
-"""Seconds after which a file in a cache folder that is not one of its entries (a temporary
-file left by a process killed while it wrote one) is removed by :func:`prune`."""
+"""Seconds after which a temporary file in a cache folder (``*.tmp``: left by a process killed
+while it wrote an entry) is removed by :func:`prune`."""
 
 
 def prune(folder: Path, keep: int, suffix: str) -> None:
     """Leave the ``keep`` entries (the files named ``*suffix``) written last in ``folder``, and
-    no other file older than :data:`LEFT_OVER` seconds (a younger one may be an entry being
-    written). Only plain files are counted and removed: never a link or a folder, nor what a
-    link leads to. A folder that cannot be read, or a file that went meanwhile, is left as
-    it is: pruned next time."""
+    no temporary file older than :data:`LEFT_OVER` seconds (a younger one may be an entry being
+    written). Only those plain files are removed: never another file, a link or a folder, nor
+    anything in a folder that is a link. A folder that cannot be read, or a file that went
+    meanwhile, is left as it is: pruned next time."""
     entries: list[tuple[int, str]] = []
     left_over: list[str] = []
     stale = time.time() - LEFT_OVER  # the system's clock, which gave the files their times
+    if folder.is_symlink():
+        return
     try:
         with os.scandir(folder) as found:
             for item in found:
@@ -172,7 +174,7 @@ def prune(folder: Path, keep: int, suffix: str) -> None:
                     continue
                 if item.name.endswith(suffix) and not item.name.startswith("."):
                     entries.append((seen.st_mtime_ns, item.path))
-                elif seen.st_mtime < stale:
+                elif item.name.endswith(".tmp") and seen.st_mtime < stale:
                     left_over.append(item.path)
     except OSError:
         return
