@@ -5,8 +5,8 @@ times the bare click import (`check` is timed with the commands an order runs, i
 benchmarks/commands.py): a command imports only what it needs. A text report or form shown
 before comes from the rendered-report cache (adjudicator/present/rendered.py); the time of its
 first showing, rendered by Jinja, is printed too, for information, and again with a cache that
-has filled as a user's does (2,000 entries kept before, spread over its folders as rendered
-reports are), where the new entry makes room. Prints each median as a ratio and exits 1 when
+has filled as a user's does (each of its folders holding as many as it keeps), where the new
+entry makes room. Prints each median as a ratio and exits 1 when
 any misses the target. The user's cache folder is a temporary one.
 
     .venv/bin/python benchmarks/read.py [--runs 10]
@@ -15,13 +15,13 @@ any misses the target. The user's cache folder is a temporary one.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from timing import adjudicator, median_seconds, paired
@@ -33,21 +33,26 @@ def _output(*command: str) -> str:
     return subprocess.run(command, capture_output=True, text=True, check=True).stdout
 
 
-FILLED = 2000
-"""The rendered reports a user's cache holds once it has filled."""
+FILLED = 8
+"""The rendered reports each of the cache's 256 folders holds once a user's cache has filled
+(adjudicator/present/rendered.py keeps eight in each: 2,048 in all)."""
 
 
-def _filled(folder: Path, count: int) -> set[Path]:
-    """``count`` stand-ins for rendered reports in ``folder``, each in the folder its key names
-    (its first two digits), as each rendered report is; their paths."""
-    made = set()
-    for n in range(count):
-        key = hashlib.sha256(f"stand-in {n}".encode()).hexdigest()
-        entry = folder / key[:2] / f"{key}.txt"
-        entry.parent.mkdir(parents=True, exist_ok=True)
-        entry.write_bytes(key.encode() + b"\n" + b"a report of some 2 kB\n" * 100)
-        made.add(entry)
-    return made
+def _fill(folder: Path) -> None:
+    """Stand-ins for rendered reports in ``folder`` until each of its 256 folders holds
+    :data:`FILLED`, each written a minute ago (before any the command writes), and nothing else:
+    a cache that has filled, where a new entry makes room."""
+    for entry in folder.glob("*/*.txt"):
+        if entry.name[2:10] != "f" * 8:  # not a stand-in
+            entry.unlink()
+    for shard in range(256):
+        for n in range(FILLED):
+            key = f"{shard:02x}{'f' * 8}{n:054x}"
+            entry = folder / key[:2] / f"{key}.txt"
+            if not entry.exists():
+                entry.parent.mkdir(parents=True, exist_ok=True)
+                entry.write_bytes(key.encode() + b"\n" + b"a report of some 2 kB\n" * 100)
+                os.utime(entry, (time.time() - 60,) * 2)
 
 
 def main() -> int:
@@ -97,15 +102,9 @@ def main() -> int:
             ratio = took / beside
             print(f"adjudicator {name}, first showing: {took * 1000:.0f} ms ({ratio:.2f}x)")
         for name in ("view", "report", "form"):
-            shutil.rmtree(rendered, ignore_errors=True)
-            kept = _filled(rendered, FILLED)
-
-            def forget_but_the_rest(kept: set[Path] = kept) -> None:
-                for entry in rendered.glob("*/*.txt"):
-                    if entry not in kept:
-                        entry.unlink()
-
-            took, beside = paired([script, *commands[name]], click, args.runs, forget_but_the_rest)
+            took, beside = paired(
+                [script, *commands[name]], click, args.runs, lambda: _fill(rendered)
+            )
             ratio = took / beside
             print(
                 f"adjudicator {name}, first showing, the cache filled: {took * 1000:.0f} ms "

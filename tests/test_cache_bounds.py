@@ -4,6 +4,7 @@ it is an hour old, and nothing else is touched (adjudicator/store/usercache.py).
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import time
@@ -42,6 +43,11 @@ def entries(folder: Path, suffix: str) -> set[str]:
     }
 
 
+def key(n: int | str) -> str:
+    """A key as the cache names its entries by: hex digits."""
+    return hashlib.sha256(str(n).encode()).hexdigest()
+
+
 def as_a_new_process() -> None:
     """Forget what this process read and pruned, as the next command's process has not."""
     summary._KEPT.clear()
@@ -53,43 +59,77 @@ def test_prune_leaves_the_newest_entries_and_removes_old_temporary_files_alone(
 ) -> None:
     folder = tmp_path / "summary"
     folder.mkdir()
-    for n in range(6):  # entry-0 written longest ago
-        aged(folder / f"entry-{n}.bin", 60 - n, b"kept")
-    old = aged(folder / ".entry-9.bin.4242.tmp", 2 * HOUR, b"half written")
-    young = aged(folder / ".entry-8.bin.4343.tmp", 0, b"being written")
-    (folder / "a folder.bin").mkdir()
-    elsewhere = aged(tmp_path / "elsewhere.bin", 2 * HOUR, b"not the cache's")
-    (folder / "a link.bin").symlink_to(elsewhere)
-    other = aged(folder / "other.txt", 2 * HOUR, b"no entry of this folder")
+    for n in range(6):  # the first written longest ago
+        aged(folder / f"{key(n)}.bin", 60 - n, b"kept")
+    ours = aged(folder / f".{key(9)}.bin.4242.tmp", 2 * HOUR, b"half written")
+    jinjas = aged(folder / f"__jinja2_{key(9)}.cachex1y2.tmp", 2 * HOUR, b"half written")
+    young = aged(folder / f".{key(8)}.bin.4343.tmp", 0, b"being written")
+    (folder / f"{key('folder')}.bin").mkdir()
+    elsewhere = aged(tmp_path / f"{key('elsewhere')}.bin", 2 * HOUR, b"not the cache's")
+    (folder / f"{key('link')}.bin").symlink_to(elsewhere)
+    others = [
+        aged(folder / name, 2 * HOUR, b"the user's")
+        for name in ("notes.bin", "README", "backup.tmp", f"{key(7).upper()}.bin")
+    ]
 
     usercache.prune(folder, 3, ".bin")
 
-    assert entries(folder, ".bin") == {"entry-3.bin", "entry-4.bin", "entry-5.bin"}
-    assert not old.exists()
+    assert entries(folder, ".bin") == {f"{key(n)}.bin" for n in (3, 4, 5)} | {
+        "notes.bin",
+        f"{key(7).upper()}.bin",
+    }
+    assert not ours.exists() and not jinjas.exists()
     assert young.exists()
-    assert (folder / "a folder.bin").is_dir()
-    assert (folder / "a link.bin").is_symlink() and elsewhere.read_bytes() == b"not the cache's"
-    assert other.exists()  # neither an entry of this folder nor a temporary file
+    assert (folder / f"{key('folder')}.bin").is_dir()
+    assert (folder / f"{key('link')}.bin").is_symlink()
+    assert elsewhere.read_bytes() == b"not the cache's"
+    assert all(other.read_bytes() == b"the user's" for other in others)  # no entry's names
+
+
+def test_the_entry_just_written_stays_whatever_its_time(tmp_path: Path) -> None:
+    """On a disk whose times are coarse, the entry just written may bear the same time as
+    one before it: it is the one kept."""
+    folder = tmp_path / "rendered"
+    first, then = sorted([f"{key(1)}.txt", f"{key(2)}.txt"], reverse=True)  # then sorts first
+    assert usercache.write(folder / first, b"older", keep=None)
+    assert usercache.write(folder / then, b"newer", keep=None)
+    same = (folder / first).stat().st_mtime_ns
+    os.utime(folder / then, ns=(same, same))
+    usercache.prune(folder, 1, ".txt", then)
+    assert entries(folder, ".txt") == {then}
+
+
+def test_a_folder_that_is_a_link_is_not_pruned(tmp_path: Path) -> None:
+    """A cache folder swapped for a link to another place: nothing there is removed."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    for n in range(4):
+        aged(elsewhere / f"{key(n)}.bin", 60 - n, b"precious")
+    (tmp_path / "summary").symlink_to(elsewhere)
+    usercache.prune(tmp_path / "summary", 1, ".bin")
+    assert len(entries(elsewhere, ".bin")) == 4
+    usercache.prune(tmp_path / "no such folder", 1, ".bin")  # nothing to read: nothing done
 
 
 def test_the_first_entry_a_process_adds_to_a_folder_makes_the_oldest_go(tmp_path: Path) -> None:
     folder = tmp_path / "cache"
+    named = [f"{key(n)}.json" for n in range(6)]
     for n in range(3):
         as_a_new_process()
-        assert usercache.write(folder / f"{n}.json", b"{}", keep=5)
-        aged(folder / f"{n}.json", 60 - n)
+        assert usercache.write(folder / named[n], b"{}", keep=5)
+        aged(folder / named[n], 60 - n)
     as_a_new_process()
-    assert usercache.write(folder / "0.json", b"[]", keep=1)  # written over: none goes
-    assert entries(folder, ".json") == {"0.json", "1.json", "2.json"}
-    aged(folder / "0.json", 60)
-    assert usercache.write(folder / "3.json", b"{}", keep=2)
-    assert entries(folder, ".json") == {"2.json", "3.json"}
-    assert usercache.read(folder / "3.json") == b"{}"
-    assert usercache.write(folder / "4.json", b"{}", keep=2)  # pruned once a process
-    assert entries(folder, ".json") == {"2.json", "3.json", "4.json"}
+    assert usercache.write(folder / named[0], b"[]", keep=1)  # written over: none goes
+    assert entries(folder, ".json") == set(named[:3])
+    aged(folder / named[0], 60)
+    assert usercache.write(folder / named[3], b"{}", keep=2)
+    assert entries(folder, ".json") == {named[2], named[3]}
+    assert usercache.read(folder / named[3]) == b"{}"
+    assert usercache.write(folder / named[4], b"{}", keep=2)  # pruned once a process
+    assert entries(folder, ".json") == {named[2], named[3], named[4]}
     as_a_new_process()
-    assert usercache.write(folder / "5.json", b"{}", keep=None)  # bounded by its caller
-    assert entries(folder, ".json") == {"2.json", "3.json", "4.json", "5.json"}
+    assert usercache.write(folder / named[5], b"{}", keep=None)  # bounded by its caller
+    assert entries(folder, ".json") == set(named[2:])
 
 
 def test_a_command_that_adds_many_entries_reads_the_folder_once(
@@ -101,7 +141,7 @@ def test_a_command_that_adds_many_entries_reads_the_folder_once(
     monkeypatch.setattr(usercache, "prune", lambda folder, *_: pruned.append(folder))
     as_a_new_process()
     for n in range(50):
-        assert usercache.write(tmp_path / "idle" / f"{n}.json", b"{}", keep=10)
+        assert usercache.write(tmp_path / "idle" / f"{key(n)}.json", b"{}", keep=10)
     assert pruned == [tmp_path / "idle"]
 
 
@@ -165,8 +205,8 @@ def test_a_report_shown_the_first_time_reads_only_its_own_folder_of_the_cache(
     read: list[str] = []
     real_scandir = os.scandir
 
-    def scandir(path: Any) -> Any:
-        read.append(str(path))
+    def scandir(path: Any) -> Any:  # a folder read through its handle: named by it
+        read.append(os.readlink(f"/proc/self/fd/{path}") if isinstance(path, int) else str(path))
         return real_scandir(path)
 
     before = set(folder.rglob("*.txt"))

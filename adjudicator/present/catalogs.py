@@ -35,7 +35,8 @@ __all__ = ["DEFAULT", "LANGUAGES", "environment", "translations"]
 
 KEPT_TEMPLATES = 512
 """How many compiled templates the cache folder keeps: every template of the adjudicator and its
-games (some ninety) as several versions of the program compiled them."""
+games (some ninety) of several installs (Jinja names each by the template's file, so an upgrade
+in the same place writes over its own)."""
 
 
 def folder_translations(folder: Traversable, lang: str) -> gettext.NullTranslations:
@@ -106,11 +107,12 @@ def _bytecode_cache_class() -> type[jinja2.FileSystemBytecodeCache]:
                 bucket.reset()
 
         def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-            new = not os.path.lexists(self._get_cache_filename(bucket))
+            entry = self._get_cache_filename(bucket)
+            new = not os.path.lexists(entry)
             with contextlib.suppress(OSError):
                 super().dump_bytecode(bucket)
-            if new:
-                usercache.added(Path(self.directory), KEPT_TEMPLATES, ".cache")
+            if new and os.path.lexists(entry):  # added (Jinja says nothing when it is not)
+                usercache.added(Path(entry), KEPT_TEMPLATES)
 
     return BytecodeCache
 

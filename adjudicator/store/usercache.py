@@ -103,8 +103,8 @@ def read(entry: Path) -> bytes | None:
 
 def write(entry: Path, kept: bytes, *, keep: int | None) -> bool:
     """Keep ``kept`` in ``entry`` (its folders made for its user alone); False when it could
-    not be written. An entry new in its folder (none written over) leaves the ``keep`` newest
-    there (:func:`prune`; None: the caller bounds the folder itself)."""
+    not be written. The folder keeps ``keep`` entries (None: its caller bounds it), made room
+    for as a process first adds an entry there (:func:`added`)."""
     if len(kept) + _HEADER > LARGEST:
         return False  # it could not be read back: not hashed, not copied
     data = hashlib.sha256(kept).hexdigest().encode() + b"\n" + kept
@@ -129,7 +129,7 @@ def write(entry: Path, kept: bytes, *, keep: int | None) -> bool:
             temporary.unlink(missing_ok=True)
         return False
     if new and keep is not None:
-        added(entry.parent, keep, entry.suffix)
+        added(entry, keep)
     return True
 
 
@@ -137,52 +137,105 @@ _PRUNED: set[str] = set()
 """The folders this process has pruned (:func:`added`)."""
 
 
-def added(folder: Path, keep: int, suffix: str) -> None:
-    """An entry (a file named ``*suffix``) was added to ``folder``, which keeps ``keep``: the
-    folder is pruned at the first one a process adds there (:func:`prune`), so that a command
-    that adds many (a tick of a folder of new games) reads the folder once. A folder then holds
-    at most ``keep`` entries and those the last command added."""
-    if str(folder) not in _PRUNED:
-        _PRUNED.add(str(folder))
-        prune(folder, keep, suffix)
+def added(entry: Path, keep: int) -> None:
+    """``entry`` is new in its folder, which keeps ``keep`` entries: the folder is pruned at
+    the first entry a process adds there (:func:`prune`), so that a command that adds many (a
+    tick of a folder of new games) reads the folder once. After it the folder holds at most
+    ``keep`` entries, and those the same command adds after."""
+    folder = str(entry.parent)
+    if folder not in _PRUNED:
+        _PRUNED.add(folder)
+        prune(entry.parent, keep, entry.suffix, entry.name)
 
 
 LEFT_OVER = 3600
-"""Seconds after which a temporary file in a cache folder (``*.tmp``: left by a process killed
-while it wrote an entry) is removed by :func:`prune`."""
+"""Seconds after which a temporary file of the cache's (a process killed while it wrote an
+entry left it) goes at the next :func:`prune` of its folder."""
+
+_BY_FD = os.scandir in os.supports_fd and os.unlink in os.supports_dir_fd
+"""Whether a folder is read and pruned through a handle of it, opened without following a link
+(POSIX): a folder swapped for a link meanwhile is never pruned."""
+_FOLDER_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
 
 
-def prune(folder: Path, keep: int, suffix: str) -> None:
-    """Leave the ``keep`` entries (the files named ``*suffix``) written last in ``folder``, and
-    no temporary file older than :data:`LEFT_OVER` seconds (a younger one may be an entry being
-    written). Only those plain files are removed: never another file, a link or a folder, nor
-    anything in a folder that is a link. A folder that cannot be read, or a file that went
-    meanwhile, is left as it is: pruned next time."""
-    entries: list[tuple[int, str]] = []
-    left_over: list[str] = []
-    stale = time.time() - LEFT_OVER  # the system's clock, which gave the files their times
-    if folder.is_symlink():
-        return
+def prune(folder: Path, keep: int, suffix: str, written: str | None = None) -> None:
+    """Leave in ``folder`` the ``keep`` entries written last (the one just ``written`` among
+    them, whatever its time), and none of the cache's temporary files older than
+    :data:`LEFT_OVER` seconds (a younger one may be an entry being written). An entry is named
+    by a key of hex digits and ``suffix``, as the cache names them: no other file is removed,
+    no link or folder, and nothing in a folder that is a link. A folder that cannot be read,
+    or a file that went meanwhile, is left as it is: pruned next time."""
     try:
-        with os.scandir(folder) as found:
-            for item in found:
-                if not item.is_file(follow_symlinks=False):
-                    continue
-                try:
-                    seen = item.stat(follow_symlinks=False)
-                except OSError:
-                    continue
-                if item.name.endswith(suffix) and not item.name.startswith("."):
-                    entries.append((seen.st_mtime_ns, item.path))
-                elif item.name.endswith(".tmp") and seen.st_mtime < stale:
-                    left_over.append(item.path)
+        if _BY_FD:
+            where: int | str = os.open(folder, _FOLDER_FLAGS)
+        elif stat.S_ISDIR(os.lstat(folder).st_mode):
+            where = str(folder)
+        else:
+            return  # a link, or no folder
     except OSError:
         return
-    entries.sort()
-    oldest = [path for _, path in entries[: max(len(entries) - keep, 0)]]
-    for path in [*left_over, *oldest]:
-        with contextlib.suppress(OSError):
-            os.unlink(path)
+    try:
+        entries, left_over = _listed(where, suffix, written)
+        entries.sort()
+        oldest = [name for _, name in entries[: max(len(entries) - keep, 0)]]
+        for name in [*left_over, *oldest]:
+            with contextlib.suppress(OSError):
+                if isinstance(where, int):
+                    os.unlink(name, dir_fd=where)
+                else:
+                    os.unlink(os.path.join(where, name))
+    finally:
+        if isinstance(where, int):
+            os.close(where)
+
+
+def _listed(
+    where: int | str, suffix: str, written: str | None
+) -> tuple[list[tuple[tuple[bool, int], str]], list[str]]:
+    """The entries in the folder ``where`` (a handle or a path) by name, each with what orders
+    them (the one just ``written`` last, then the time each was written), and the names of the
+    cache's temporary files there that are older than :data:`LEFT_OVER` seconds."""
+    entries: list[tuple[tuple[bool, int], str]] = []
+    left_over: list[str] = []
+    stale = time.time() - LEFT_OVER  # the system's clock, which gave the files their times
+    try:
+        with os.scandir(where) as found:
+            for item in found:
+                name = item.name
+                try:
+                    if not item.is_file(follow_symlinks=False):
+                        continue
+                    seen = item.stat(follow_symlinks=False)
+                except OSError:
+                    continue  # went meanwhile
+                if _is_entry(name, suffix):
+                    entries.append(((name == written, seen.st_mtime_ns), name))
+                elif _is_temporary(name) and seen.st_mtime < stale:
+                    left_over.append(name)
+    except OSError:
+        return [], []
+    return entries, left_over
+
+
+_HEX = frozenset("0123456789abcdef")
+_JINJA = "__jinja2_"
+"""How Jinja's bytecode cache begins the names of its files (compiled templates, and their
+temporary files)."""
+
+
+def _is_entry(name: str, suffix: str) -> bool:
+    """Whether ``name`` is an entry's: a key of hex digits (after Jinja's prefix, for a
+    compiled template) and ``suffix``."""
+    if not suffix or not name.endswith(suffix):
+        return False
+    key = name[: -len(suffix)].removeprefix(_JINJA)
+    return len(key) >= 32 and set(key) <= _HEX
+
+
+def _is_temporary(name: str) -> bool:
+    """Whether ``name`` is a temporary file's of the cache's: :func:`write`'s
+    (``.ENTRY.PID.tmp``) or Jinja's (``__jinja2_KEY.cacheRANDOM.tmp``)."""
+    return name.endswith(".tmp") and (name.startswith(".") or name.startswith(_JINJA))
 
 
 @cache
