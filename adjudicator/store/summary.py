@@ -154,7 +154,7 @@ KEPT_GAMES = 1000
 """How many games' summaries the cache folder keeps (those written longest ago go first): a
 game whose summary went is read from its first line once more. Every demo is a game of its own,
 and a summary holds some 30 kB (a game of thousands of journal lines, some megabytes); making
-room reads the folder (some 7 ms for 1,000 summaries), as a command first adds one."""
+room reads the folder (some 6 ms for 1,000 summaries here), as a command first adds one."""
 
 
 def forget(root: Path) -> None:
