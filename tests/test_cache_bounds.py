@@ -99,6 +99,46 @@ def test_the_entry_just_written_stays_whatever_its_time(tmp_path: Path) -> None:
     assert entries(folder, ".txt") == {then}
 
 
+def test_an_entry_read_since_stays_before_one_written_after_it(tmp_path: Path) -> None:
+    """A folder keeps the entries used last: the summary of a game read every day stays,
+    while one written later and never read again goes first."""
+    folder = tmp_path / "summary"
+    named = [f"{key(n)}.bin" for n in range(3)]
+    for n, name in enumerate(named):  # the first written longest ago
+        assert usercache.write(folder / name, f"game {n}".encode(), keep=None)
+        aged(folder / name, 60 - n)
+    assert usercache.read(folder / named[0]) == b"game 0"
+    usercache.prune(folder, 2, ".bin")
+    assert entries(folder, ".bin") == {named[0], named[2]}
+    assert usercache.read(folder / f"{key('none')}.bin") is None  # nothing to read: no file made
+    assert entries(folder, ".bin") == {named[0], named[2]}
+
+
+def test_a_template_compiled_long_ago_and_used_stays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A compiled template loaded again bears the time it was loaded: those of an older
+    program, never loaded again, go first."""
+    monkeypatch.setattr(catalogs, "KEPT_TEMPLATES", 2)
+    cache = catalogs._bytecode_cache()
+    assert cache is not None
+    folder = usercache.folder("templates")
+    loader = jinja2.DictLoader({"used.j2": "{{ x }} used", "old.j2": "{{ x }} old"})
+    env = jinja2.Environment(loader=loader, bytecode_cache=cache, autoescape=True)
+    for name in ("used.j2", "old.j2"):
+        env.get_template(name)
+    for n, kept in enumerate(sorted(folder.glob("*.cache"))):
+        aged(kept, HOUR + n)
+    before = entries(folder, ".cache")
+    fresh = jinja2.Environment(loader=loader, bytecode_cache=cache, autoescape=True)
+    assert fresh.get_template("used.j2").render(x=1) == "1 used"  # loaded from the cache
+    used = {p.name for p in folder.glob("*.cache") if time.time() - p.stat().st_mtime < HOUR}
+    assert len(used) == 1 and used < before
+    as_a_new_process()
+    later = jinja2.DictLoader({"new.j2": "{{ x }} new"})
+    newer = jinja2.Environment(loader=later, bytecode_cache=cache, autoescape=True)
+    assert newer.get_template("new.j2").render(x=2) == "2 new"
+    assert used < entries(folder, ".cache") and len(entries(folder, ".cache")) == 2
+
+
 def test_a_folder_that_is_a_link_is_not_pruned(tmp_path: Path) -> None:
     """A cache folder swapped for a link to another place: nothing there is removed."""
     elsewhere = tmp_path / "elsewhere"

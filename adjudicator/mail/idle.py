@@ -27,7 +27,7 @@ from adjudicator.store.gamedir import LOG, MARKER
 
 NOTE_VERSION = 2
 KEPT_NOTES = 2000
-"""How many games' idle notes the cache folder keeps (those written longest ago go first): more
+"""How many games' idle notes the cache folder keeps (those used longest ago go first): more
 than the games ``tick`` runs over on one machine, since a game without one is opened by the
 next ``tick``, as it was before notes. A note is some 200 bytes; making room reads the folder
 (10–18 ms for 2,000 notes here)."""

@@ -77,7 +77,7 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
     a command does not compile every template again: Jinja keys each on the template's source
     and its own and Python's version, so a changed template is compiled afresh. None when the
     folder cannot be made (a read-only home, say): templates are then compiled each time. The
-    folder keeps :data:`KEPT_TEMPLATES` of them (those compiled longest ago go first)."""
+    folder keeps :data:`KEPT_TEMPLATES` of them (those used longest ago go first)."""
     folder = usercache.folder("templates")
     try:
         folder.mkdir(parents=True, exist_ok=True)

@@ -35,7 +35,7 @@ from adjudicator.store.registry import BUILT_IN
 
 KEPT_IN_EACH = 8
 """The entries each folder of the cache keeps (an entry is kept in the folder named by the
-first two digits of its key, one of 256): some 2,000 in all. A new one makes those written
+first two digits of its key, one of 256): some 2,000 in all. A new one makes those used
 longest ago in its folder go, so that a report shown for the first time reads that folder,
 not the cache's 2,000 entries."""
 _MAGIC = b"adjudicator-rendered/2\n"

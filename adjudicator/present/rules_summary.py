@@ -48,8 +48,8 @@ if TYPE_CHECKING:
 FOLDER = "rules"
 """The folder of a game's templates that holds its summaries."""
 KEPT = 64
-"""How many rendered summaries the cache folder keeps (the oldest go first): one for each game,
-language and kind (HTML, text) of each install."""
+"""How many rendered summaries the cache folder keeps (those used longest ago go first): one
+for each game, language and kind (HTML, text) of each install."""
 
 
 def summary_file(game: Game, lang: str) -> Traversable | None:

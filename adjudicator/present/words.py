@@ -47,8 +47,8 @@ KEPT_FORMAT = b"adjudicator texts 1\n"
 """Begins what names a kept entry: a change to what :func:`read_texts` makes of the files
 changes it, so that entries kept by an earlier program are not read."""
 KEPT_ENTRIES = 32
-"""How many entries the texts' cache folder keeps (the oldest go first): one for each folder of
-texts of each install, and one more each time a folder's files change."""
+"""How many entries the texts' cache folder keeps (those used longest ago go first): one for
+each folder of texts of each install, and one more each time a folder's files change."""
 
 
 def read_texts(folder: Traversable) -> dict[str, Text]:

@@ -151,7 +151,7 @@ for another (:func:`write_kept`): a command of many steps (the demo, ``tick``, a
 does not write it again after each."""
 KEEP = 8
 KEPT_GAMES = 1000
-"""How many games' summaries the cache folder keeps (those written longest ago go first): a
+"""How many games' summaries the cache folder keeps (those used longest ago go first): a
 game whose summary went is read from its first line once more. Every demo is a game of its own,
 and a summary holds some 30 kB (a game of thousands of journal lines, some megabytes); making
 room reads the folder (some 6 ms for 1,000 summaries here), as a command first adds one."""

@@ -4,8 +4,8 @@ directory and never the commit point (deleting any of it is always safe).
 Each entry is written whole or not at all (a temporary file renamed in its place), readable by its
 user alone, and carries the SHA-256 of what it holds: a damaged entry reads as missing. A folder
 that cannot be written (a read-only home) only means nothing is kept. Each folder keeps a bounded
-number of entries: a new one makes the oldest go (:func:`prune`), so that a user who plays demo
-after demo, or upgrades year after year, does not gather them for ever.
+number of entries: a new one makes those used longest ago go (:func:`prune`), so that a user
+who plays demo after demo, or upgrades year after year, does not gather them for ever.
 """
 
 from __future__ import annotations
@@ -67,7 +67,8 @@ child process."""
 def read_file(path: Path | str) -> bytes | None:
     """The bytes of the cache's file at ``path``, or None when it is not a plain file of at
     most :data:`LARGEST` bytes that can be read (missing, a folder, a link, a pipe, which would
-    wait for a writer, a device, which would never end)."""
+    wait for a writer, a device, which would never end). A file read whole bears the time it
+    was read (:func:`_used`), so that a folder keeps the entries used last."""
     flags = os.O_RDONLY | _FLAGS | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
     try:
         fd = os.open(path, flags)
@@ -79,11 +80,30 @@ def read_file(path: Path | str) -> bytes | None:
             return None
         with os.fdopen(fd, "rb", closefd=False) as handle:
             data = handle.read(seen.st_size + 1)
+        if len(data) != seen.st_size:
+            return None  # it changed while read
+        _used(fd, path)
     except OSError:
         return None
     finally:
         os.close(fd)
-    return data if len(data) == seen.st_size else None  # else it changed while read
+    return data
+
+
+_BY_HANDLE = os.utime in os.supports_fd
+"""Whether a file's time is set through a handle of it (POSIX)."""
+
+
+def _used(fd: int, path: Path | str) -> None:
+    """Give the file open as ``fd`` (at ``path``) the time now, as if written now: a folder of
+    the cache keeps the entries written or read last (:func:`prune`), and a report read every
+    day stays while those of games long finished go. A file whose time cannot be set (a
+    read-only disk, another user's file) keeps its own."""
+    with contextlib.suppress(OSError):
+        if _BY_HANDLE:
+            os.utime(fd)
+        else:
+            os.utime(path)
 
 
 _HEADER = 65
@@ -159,12 +179,12 @@ _FOLDER_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOF
 
 
 def prune(folder: Path, keep: int, suffix: str, written: str | None = None) -> None:
-    """Leave in ``folder`` the ``keep`` entries written last (the one just ``written`` among
-    them, whatever its time), and none of the cache's temporary files older than
-    :data:`LEFT_OVER` seconds (a younger one may be an entry being written). An entry is named
-    by a key of hex digits and ``suffix``, as the cache names them: no other file is removed,
-    no link or folder, and nothing in a folder that is a link. A folder that cannot be read,
-    or a file that went meanwhile, is left as it is: pruned next time."""
+    """Leave in ``folder`` the ``keep`` entries used last, written or read (the one just
+    ``written`` among them, whatever its time), and none of the cache's temporary files older
+    than :data:`LEFT_OVER` seconds (a younger one may be an entry being written). An entry is
+    named by a key of hex digits and ``suffix``, as the cache names them: no other file is
+    removed, no link or folder, and nothing in a folder that is a link. A folder that cannot be
+    read, or a file that went meanwhile, is left as it is: pruned next time."""
     try:
         if _BY_FD:
             where: int | str = os.open(folder, _FOLDER_FLAGS)
@@ -193,8 +213,8 @@ def _listed(
     where: int | str, suffix: str, written: str | None
 ) -> tuple[list[tuple[tuple[bool, int], str]], list[str]]:
     """The entries in the folder ``where`` (a handle or a path) by name, each with what orders
-    them (the one just ``written`` last, then the time each was written), and the names of the
-    cache's temporary files there that are older than :data:`LEFT_OVER` seconds."""
+    them (the one just ``written`` last, then the time each was written or last read), and the
+    names of the cache's temporary files there that are older than :data:`LEFT_OVER` seconds."""
     entries: list[tuple[tuple[bool, int], str]] = []
     left_over: list[str] = []
     stale = time.time() - LEFT_OVER  # the system's clock, which gave the files their times
