@@ -246,18 +246,33 @@ OPTION_VALUES: dict[str, st.SearchStrategy[Any]] = {
 """Each option's values of the kind its model takes (and some it refuses)."""
 
 
+FIVE_IN_SIX = st.integers(0, 5)
+"""Draws that are not 0 five times in six."""
+
+
 @st.composite
-def options_given(draw: st.DrawFn, defaults: dict[str, Any]) -> dict[Any, Any]:
-    """Some of a game's options, mostly at values of their kind; now and then another value,
-    an option of the other game, or one unheard of."""
+def options_given(draw: st.DrawFn, names: st.SearchStrategy[list[Any]]) -> dict[Any, Any]:
+    """Some of a game's options (``names``: lists of them), mostly at values of their kind; now
+    and then another value, an option of the other game, or one unheard of."""
     given: dict[Any, Any] = {}
-    names = st.sampled_from([*defaults, *defaults, *OPTION_VALUES, "other", 2])
-    for name in draw(st.lists(names, max_size=4)):
+    for name in draw(names):
         fitting = OPTION_VALUES.get(name)
-        given[name] = (
-            draw(fitting) if fitting is not None and draw(st.integers(0, 5)) else draw(VALUE)
-        )
+        given[name] = draw(fitting) if fitting is not None and draw(FIVE_IN_SIX) else draw(VALUE)
     return given
+
+
+def option_names(defaults: dict[str, Any]) -> st.SearchStrategy[list[Any]]:
+    """Lists of a game's options (``defaults``: its options at their defaults), of the other
+    game's and of ones unheard of: made once for each game, since a strategy made inside a draw
+    is made again for every example."""
+    return st.lists(st.sampled_from([*defaults, *defaults, *OPTION_VALUES, "other", 2]), max_size=4)
+
+
+GIVEN = {
+    model: options_given(option_names(model().model_dump()))
+    for model in (SultanOptions, CourtOptions)
+}
+"""Each game's options as :func:`options_given` draws them."""
 
 
 @pytest.mark.slow  # 1,000 examples each (`make quick` leaves it out)
@@ -274,7 +289,7 @@ def options_given(draw: st.DrawFn, defaults: dict[str, Any]) -> dict[Any, Any]:
 def test_options_taken_plainly_are_the_options_the_schema_takes(
     plain: Any, model: Any, title: str, data: st.DataObject
 ) -> None:
-    given = data.draw(options_given(model().model_dump()))
+    given = data.draw(GIVEN[model])
     effective = plain(given)
     event(f"read plainly: {effective is not None}")
     if effective is not None:
