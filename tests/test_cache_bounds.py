@@ -1,6 +1,7 @@
 """Each folder of the user's cache folder keeps a bounded number of entries: a new entry makes
-those written longest ago go, a file left behind by a process killed while it wrote one goes once
-it is an hour old, and nothing else is touched (adjudicator/store/usercache.py)."""
+those used longest ago go (written or read), a file left behind by a process killed while it
+wrote one goes once it is an hour old, and nothing else is touched
+(adjudicator/store/usercache.py)."""
 
 from __future__ import annotations
 
@@ -106,8 +107,11 @@ def test_an_entry_read_since_stays_before_one_written_after_it(tmp_path: Path) -
     named = [f"{key(n)}.bin" for n in range(3)]
     for n, name in enumerate(named):  # the first written longest ago
         assert usercache.write(folder / name, f"game {n}".encode(), keep=None)
-        aged(folder / name, 60 - n)
+        aged(folder / name, 2 * HOUR - n)
     assert usercache.read(folder / named[0]) == b"game 0"
+    aged(folder / named[2], HOUR / 2)  # read within the hour of its time: its time stays
+    assert usercache.read(folder / named[2]) == b"game 2"
+    assert time.time() - (folder / named[2]).stat().st_mtime > HOUR / 2 - 60
     usercache.prune(folder, 2, ".bin")
     assert entries(folder, ".bin") == {named[0], named[2]}
     assert usercache.read(folder / f"{key('none')}.bin") is None  # nothing to read: no file made
@@ -126,7 +130,7 @@ def test_a_template_compiled_long_ago_and_used_stays(monkeypatch: pytest.MonkeyP
     for name in ("used.j2", "old.j2"):
         env.get_template(name)
     for n, kept in enumerate(sorted(folder.glob("*.cache"))):
-        aged(kept, HOUR + n)
+        aged(kept, 2 * HOUR + n)
     before = entries(folder, ".cache")
     fresh = jinja2.Environment(loader=loader, bytecode_cache=cache, autoescape=True)
     assert fresh.get_template("used.j2").render(x=1) == "1 used"  # loaded from the cache

@@ -68,7 +68,8 @@ def read_file(path: Path | str) -> bytes | None:
     """The bytes of the cache's file at ``path``, or None when it is not a plain file of at
     most :data:`LARGEST` bytes that can be read (missing, a folder, a link, a pipe, which would
     wait for a writer, a device, which would never end). A file read whole bears the time it
-    was read (:func:`_used`), so that a folder keeps the entries used last."""
+    was read, when its own is older than :data:`RENEWED_AFTER` (:func:`_used`), so that a
+    folder keeps the entries used last."""
     flags = os.O_RDONLY | _FLAGS | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
     try:
         fd = os.open(path, flags)
@@ -82,7 +83,8 @@ def read_file(path: Path | str) -> bytes | None:
             data = handle.read(seen.st_size + 1)
         if len(data) != seen.st_size:
             return None  # it changed while read
-        _used(fd, path)
+        if seen.st_mtime < time.time() - RENEWED_AFTER:
+            _used(fd)
     except OSError:
         return None
     finally:
@@ -90,20 +92,24 @@ def read_file(path: Path | str) -> bytes | None:
     return data
 
 
+RENEWED_AFTER = 3600
+"""Seconds after which an entry read is given the time it was read (:func:`_used`): within
+them it is among the entries used last anyway, and a command run every minute (``tick``
+reads every game's idle note) writes nothing back to the disk."""
+
 _BY_HANDLE = os.utime in os.supports_fd
-"""Whether a file's time is set through a handle of it (POSIX)."""
+"""Whether a file's time can be set through a handle of it (POSIX)."""
 
 
-def _used(fd: int, path: Path | str) -> None:
-    """Give the file open as ``fd`` (at ``path``) the time now, as if written now: a folder of
-    the cache keeps the entries written or read last (:func:`prune`), and a report read every
-    day stays while those of games long finished go. A file whose time cannot be set (a
-    read-only disk, another user's file) keeps its own."""
-    with contextlib.suppress(OSError):
-        if _BY_HANDLE:
+def _used(fd: int) -> None:
+    """Give the file open as ``fd`` the time now, as if written now: a folder of the cache
+    keeps the entries written or read last (:func:`prune`), and a report read every day stays
+    while those of games long finished go. Only through the handle, the file read (where a
+    time cannot be set so, as on Windows, whose files are opened by following a link, and for
+    a read-only disk or another user's file, the entry keeps its own time)."""
+    if _BY_HANDLE:
+        with contextlib.suppress(OSError):
             os.utime(fd)
-        else:
-            os.utime(path)
 
 
 _HEADER = 65
