@@ -172,7 +172,7 @@ def test_the_first_entry_a_process_adds_to_a_folder_makes_the_oldest_go(tmp_path
     assert usercache.write(folder / named[4], b"{}", keep=2)  # pruned once a process
     assert entries(folder, ".json") == {named[2], named[3], named[4]}
     as_a_new_process()
-    assert usercache.write(folder / named[5], b"{}", keep=None)  # bounded by its caller
+    assert usercache.write(folder / named[5], b"{}", keep=None)  # not pruned
     assert entries(folder, ".json") == set(named[2:])
 
 

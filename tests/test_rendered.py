@@ -164,7 +164,7 @@ def test_a_cache_folder_that_cannot_be_written_only_renders_each_time(
 def test_no_more_than_the_kept_number_of_entries(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Each of the cache's folders keeps its newest entries: shown by one command each, 600
+    """Each of the cache's folders keeps the entries used last: shown by one command each, 600
     reports leave at most that many in each folder, the last one shown among them."""
     monkeypatch.setattr(rendered, "KEPT_IN_EACH", 1)
     render = _counting([])

@@ -129,8 +129,8 @@ def read(entry: Path) -> bytes | None:
 
 def write(entry: Path, kept: bytes, *, keep: int | None) -> bool:
     """Keep ``kept`` in ``entry`` (its folders made for its user alone); False when it could
-    not be written. The folder keeps ``keep`` entries (None: its caller bounds it), made room
-    for as a process first adds an entry there (:func:`added`)."""
+    not be written. The folder keeps ``keep`` entries (None: it is not pruned), made room for
+    as a process first adds an entry there (:func:`added`)."""
     if len(kept) + _HEADER > LARGEST:
         return False  # it could not be read back: not hashed, not copied
     data = hashlib.sha256(kept).hexdigest().encode() + b"\n" + kept
