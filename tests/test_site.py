@@ -3,6 +3,7 @@ and everything once it is over, with every link resolving and every page a safe 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -12,6 +13,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -477,15 +479,37 @@ def test_the_processes_of_a_site_end_with_the_command_however_it_ends(tmp_path: 
         start_new_session=True,
         cwd=tmp_path,
     )
-    time.sleep(2)  # the other processes are making their pages
-    others = _children(process.pid)
-    assert others, "other processes make pages"
-    process.kill()
-    process.wait(timeout=30)
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and any(_alive(p) for p in others):
+    with _ended(process):
+        others = _making_pages(process)
+        process.kill()
+        process.wait(timeout=30)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(_alive(p) for p in others):
+            time.sleep(0.05)
+        assert not any(_alive(p) for p in others), "a process left making pages for nobody"
+
+
+def _making_pages(process: subprocess.Popen[bytes]) -> list[int]:
+    """The other processes of a site's command, once they are there and some time into their
+    pages (a loaded machine may take seconds to start them)."""
+    deadline = time.monotonic() + 60
+    while not (others := _children(process.pid)) and time.monotonic() < deadline:
+        assert process.poll() is None, "the command ended before it made pages"
         time.sleep(0.05)
-    assert not any(_alive(p) for p in others), "a process left making pages for nobody"
+    assert others, "other processes make pages"
+    time.sleep(0.5)  # each is into its pages
+    return others
+
+
+@contextlib.contextmanager
+def _ended(process: subprocess.Popen[bytes]) -> Iterator[None]:
+    """Whatever the test finds, no process of the command outlives it."""
+    try:
+        yield
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.communicate(timeout=30)
 
 
 def _children(pid: int) -> list[int]:
@@ -545,13 +569,14 @@ def test_ctrl_c_stops_a_site_made_by_several_processes_at_once(
         start_new_session=True,
         cwd=tmp_path,
     )
-    time.sleep(2)  # the other processes are making their pages (each some 7 s of them)
-    for _ in range(presses):
-        os.killpg(process.pid, signal.SIGINT)
-        time.sleep(0.05)
-    pressed = time.monotonic()
-    _, err = process.communicate(timeout=60)
-    waited = time.monotonic() - pressed
+    with _ended(process):
+        _making_pages(process)  # each has some 7 s of them
+        for _ in range(presses):
+            os.killpg(process.pid, signal.SIGINT)
+            time.sleep(0.05)
+        pressed = time.monotonic()
+        _, err = process.communicate(timeout=60)
+        waited = time.monotonic() - pressed
     # 130, or killed by the second press while exiting, as in one process (a shell says 130)
     assert process.returncode in (130, -signal.SIGINT), err.decode()
     if presses == 1:  # a second press may land in Python's own exit, as in one process
