@@ -124,6 +124,23 @@ def test_reading_a_running_game_loads_no_mail_parser_zone_salt_or_step_runner(
     assert loaded(command[0], str(table.gamedir), *command[1:], heavy=unneeded) == []
 
 
+@pytest.mark.parametrize("game", ["sultan", "sultans_court"])
+@pytest.mark.parametrize("command", [["log"], ["log", "--json"]], ids=["log", "log --json"])
+def test_the_record_of_a_finished_game_loads_no_step_runner(
+    games: dict[str, Path], game: str, command: list[str]
+) -> None:
+    """The complete record holds every order used, read from each turn's resolution: the
+    step runner, which changes a game, is not loaded to read them."""
+    unneeded = ("adjudicator.engine.adjudication", "adjudicator.store.steps")
+    assert loaded(command[0], str(games[game]), *command[1:], heavy=unneeded) == []
+    record = json.loads(run("log", games[game], "--json").output)
+    resolved = (games[game] / "turns").glob("[0-9][0-9][0-9][0-9]/resolution.json")
+    assert record["over"]
+    assert sorted(record["orders"], key=int) == sorted(
+        (str(int(r.parent.name)) for r in resolved), key=int
+    )
+
+
 @pytest.mark.seconds
 @pytest.mark.parametrize("game", ["sultan", "sultans_court"])
 @pytest.mark.parametrize(

@@ -731,7 +731,6 @@ def _replay(
     names."""
     from adjudicator.audit.replica import archive_dir, judged_again
     from adjudicator.engine.adjudication import (
-        all_orders,
         ending_files,
         missing_from,
         opening_files,
@@ -780,7 +779,7 @@ def _replay(
             return
         state = handle.state(turn)
         if ending is not None:
-            made = ending_files(game, handle.meta, state, ending, all_orders(handle))
+            made = ending_files(game, handle.meta, state, ending, handle.orders_used())
             after = {**state, "turn": turn + 1}
         else:
             missing = missing_from(game, state, handle.players, handle.received(turn))

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 
@@ -21,7 +20,7 @@ from adjudicator.rules import views
 from adjudicator.rules.contract import Game, State
 from adjudicator.rules.errors import NotNow
 from adjudicator.rules.rng import Rng
-from adjudicator.store import clock, journal, steps
+from adjudicator.store import clock, steps
 from adjudicator.store.gamedir import GameDir, dump_json
 
 
@@ -179,7 +178,7 @@ def play_current(handle: OpenGame) -> Played:
     forfeited = forfeits(game, state, orders, handle.committed(turn))
     missing = missing_from(game, state, handle.players, received)
     conceded = handle.votes().conceded
-    earlier = partial(all_orders, handle)
+    earlier = handle.orders_used
     seed = handle.play_seed()
     return play(game, handle.meta, turn, state, orders, missing, conceded, earlier, forfeited, seed)
 
@@ -254,7 +253,7 @@ def _end_by_votes(
     """End the game at the current turn as the votes say: no order is played; the next turn's
     folder holds the state as it stood and the final views, which say how it ended."""
     turn = handle.turn()
-    files = dict(ending_files(handle.game, handle.meta, state, ending, all_orders(handle)))
+    files = dict(ending_files(handle.game, handle.meta, state, ending, handle.orders_used()))
     write_files(handle.dir, files)
     running.commit(
         "adjudicated",
@@ -284,12 +283,3 @@ def ending_files(
     everything = {**orders, str(turn): {}}
     files.update(opening_files(game, meta, turn + 1, after, everything, ending, ending["conceded"]))
     return files
-
-
-def all_orders(handle: OpenGame) -> dict[str, Any]:
-    """Every order used, by turn: ``{"1": {"alice": {...}, "bob": null}}`` (null: default)."""
-    result: dict[str, Any] = {}
-    for turn in range(1, handle.turn()):
-        rel = f"{handle.dir.turn_dir(turn)}/resolution.json"
-        result[str(turn)] = journal.parse(handle.dir.named(rel, handle.facts.files))["orders"]
-    return result

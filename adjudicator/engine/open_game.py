@@ -174,6 +174,15 @@ class OpenGame:
         """The players who made no commitment for ``turn`` before its reveal opened."""
         return list(self.revealing().get(turn, {}).get("without", []))
 
+    def orders_used(self) -> dict[str, Any]:
+        """Every order each turn resolved so far used, from its resolution, by turn:
+        ``{"1": {"alice": {...}, "bob": null}}`` (null: the default)."""
+        result: dict[str, Any] = {}
+        for turn in range(1, self.turn()):
+            rel = f"{self.dir.turn_dir(turn)}/resolution.json"
+            result[str(turn)] = journal.parse(self.dir.named(rel, self.facts.files))["orders"]
+        return result
+
     def accepted(self) -> dict[str, int]:
         """The digest of every order accepted in this game, with its turn (for replays)."""
         return {

@@ -183,13 +183,10 @@ def record(root: Path) -> dict[str, Any]:
         keys = ("turn", "at", "from", "to", "text")
         data["press"] = [{k: p[k] for k in keys} for p in everything(root, handle.log)]
     if over:
-        # the step runner comes with it: the read commands of a running game do not load it
-        from adjudicator.engine.adjudication import all_orders
-
         data["seed"] = handle.meta["seed"]
         if handle.meta.get("salt"):
             data["salt"] = handle.meta["salt"]
-        data["orders"] = all_orders(handle)
+        data["orders"] = handle.orders_used()
         if handle.meta.get("shares") == "ask":  # with the seed, they give the seed played
             taken = handle.shares()
             data["shares"] = [taken[p] for p in handle.players]
