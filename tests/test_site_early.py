@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from adjudicator.present.site_early import _made as _REAL_MADE
-from tests.test_site import _alive, _children, site_files
+from tests.test_site import _alive, _children, _ended, site_files
 
 
 def _ready(monkeypatch: pytest.MonkeyPatch) -> list[list[int]]:
@@ -174,9 +174,14 @@ def test_turns_made_ahead_are_the_turns_made_here(
         other.join()
 
 
-def _slow(root: str, turn: int, stand_in: str) -> Any:
-    """A turn's pages made as they are, in a quarter of a second more."""
-    time.sleep(0.25)
+def _held(root: str, turn: int, stand_in: str) -> Any:
+    """A turn's pages made as they are, but only once the site has taken back the turns not
+    begun (a file ``held-open`` beside the game): the other process as far behind as a slow
+    machine may leave it, whatever the load of this one."""
+    gate = Path(root).parent / "held-open"
+    deadline = time.monotonic() + 60
+    while not gate.exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
     return _REAL_MADE(root, turn, stand_in)
 
 
@@ -193,8 +198,15 @@ def test_the_site_takes_back_the_last_turns_the_other_process_has_not_begun(
     from tests.test_site import made_turns
 
     gamedir, afresh = _finished_and_its_site(tmp_path, monkeypatch)
-    monkeypatch.setattr(site_early, "_made", _slow)  # the other process, forked, has it
+    monkeypatch.setattr(site_early, "_made", _held)  # the other process, forked, has it
     taken = _ready(monkeypatch)
+    counted = site_early.Ahead.ready
+
+    def ready(self: Any, pages: Any, handle: Any) -> dict[int, dict[str, bytes]]:
+        (gamedir.parent / "held-open").touch()  # every turn not begun is taken back by now
+        return counted(self, pages, handle)
+
+    monkeypatch.setattr(site_early.Ahead, "ready", ready)
     here = made_turns(monkeypatch)
     last = OpenGame(gamedir).turn()
     _made_ahead(gamedir, tmp_path / "s")
@@ -295,12 +307,13 @@ def _started(command: list[str], folder: Path) -> tuple[subprocess.Popen[bytes],
         start_new_session=True,
         cwd=folder,
     )
-    deadline = time.monotonic() + 30
-    others: list[int] = []
-    while time.monotonic() < deadline and not others:
-        time.sleep(0.05)
-        others = _forked(process.pid)
-    assert others, "another process makes pages"
+    with _ended(process, only_if_failed=True):
+        deadline = time.monotonic() + 60
+        others: list[int] = []
+        while time.monotonic() < deadline and not others:
+            time.sleep(0.05)
+            others = _forked(process.pid)
+        assert others, "another process makes pages"
     return process, others
 
 
@@ -312,10 +325,11 @@ def test_a_demo_that_ignores_ctrl_c_keeps_its_other_process(tmp_path: Path) -> N
     script = SLOW_DEMO.replace("time.sleep(60)", "time.sleep(0.1)")
     ignoring = ['trap "" INT; exec "$0" -c "$1" "$2"', sys.executable, script, tmp_path / "d"]
     process, others = _started(["sh", "-c", *map(str, ignoring)], tmp_path)
-    os.killpg(process.pid, signal.SIGINT)
-    time.sleep(0.3)
-    assert all(_alive(p) for p in others), "the other process ended on a Ctrl-C ignored"
-    assert process.wait(timeout=120) == 0
+    with _ended(process):
+        os.killpg(process.pid, signal.SIGINT)
+        time.sleep(0.3)
+        assert all(_alive(p) for p in others), "the other process ended on a Ctrl-C ignored"
+        assert process.wait(timeout=120) == 0
     assert (tmp_path / "d" / "site" / "index.html").is_file()
 
 
@@ -326,14 +340,15 @@ def test_the_other_process_ends_with_the_demo(tmp_path: Path, how: str) -> None:
     process group, as a terminal sends it) while the other process makes pages: that process
     ends too; Ctrl-C ends the demo with exit 130."""
     process, others = _started([sys.executable, "-c", SLOW_DEMO, str(tmp_path / "d")], tmp_path)
-    if how == "kill":
-        process.kill()
-    else:
-        os.killpg(process.pid, signal.SIGINT)
-    code = process.wait(timeout=30)
-    if how == "ctrl-c":
-        assert code == 130
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and any(_alive(p) for p in others):
-        time.sleep(0.05)
-    assert not any(_alive(p) for p in others), "a process left making pages for nobody"
+    with _ended(process):
+        if how == "kill":
+            process.kill()
+        else:
+            os.killpg(process.pid, signal.SIGINT)
+        code = process.wait(timeout=60)
+        if how == "ctrl-c":
+            assert code == 130
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and any(_alive(p) for p in others):
+            time.sleep(0.05)
+        assert not any(_alive(p) for p in others), "a process left making pages for nobody"
