@@ -20,6 +20,10 @@ import pytest
 
 from tests.tools import require_tool
 
+PAGE_WAIT = 60
+"""Seconds a test waits for a page to show what it computes (a signature, its problems): it
+takes milliseconds, but a loaded machine may starve the browser for seconds."""
+
 ARTEFACTS = Path(__file__).resolve().parent.parent / "test-artefacts"
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from adjudicator.store import summary
 from tests.browser import browser
@@ -23,6 +24,12 @@ from tests.helpers import finished, summary_as_it_is
 from tests.imapserver import dovecot, imap_server
 from tests.scratch import choose
 from tests.tools import under_ci
+
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
+"""Hypothesis holds no example to a time of its own (200 ms by default): the run shares a
+loaded machine, where any example may stall that long, and a test's speed is the benchmarks'
+to measure, never a test's."""
 
 SHARED = (browser, dovecot, imap_server, finished)
 """The fixtures every test module shares, one each per test process: the browser and the IMAP

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser import PAGE_WAIT
 from tests.tools import require_tool
 
 
@@ -50,7 +51,8 @@ class Firefox:
             " document.querySelector('output[name=problems]').textContent ||"
             " document.getElementById('key-message').textContent;"
         )
-        for _ in range(100):
+        deadline = time.monotonic() + PAGE_WAIT
+        while time.monotonic() < deadline:
             shown = str(self.m.execute_script(script))
             if shown:
                 return shown

@@ -45,7 +45,7 @@ from tests.tools import require_tool
 
 USER = "adjudicator"
 PASSWORD = "s3cret-wörd"  # no spaces: Dovecot's static passdb takes it as one word
-START_TIMEOUT = 15.0
+START_TIMEOUT = 60.0
 STOP_TIMEOUT = 10.0
 MAIL_USER = "nobody"
 """Who owns the mail when the tests run as root."""

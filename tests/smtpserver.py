@@ -102,7 +102,20 @@ def authenticator(
 
 
 class LoopbackController(Controller):
-    """aiosmtpd's Controller on a port the system picks (``port=0``), read back once bound."""
+    """aiosmtpd's Controller on a port the system picks (``port=0``), read back once bound;
+    given a minute to start (its own default, 5 s, a loaded machine can miss), and stopped
+    again when it does not."""
+
+    def __init__(self, handler: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("ready_timeout", 60.0)
+        super().__init__(handler, **kwargs)
+
+    def start(self) -> None:
+        try:
+            super().start()
+        except BaseException:
+            self.stop(no_assert=True)
+            raise
 
     def _trigger_server(self) -> None:
         assert isinstance(self.server, asyncio.Server)

@@ -489,11 +489,16 @@ def test_ticks_run_at_the_same_moment_adjudicate_once_and_mail_once(
     env = {**os.environ, "ADJUDICATOR_NOW": "2026-11-26T10:00:00+00:00"}  # past the deadline
     installed = Path(sys.executable).parent / "adjudicator"  # the command this venv installed
     command = [str(installed), "tick", str(table.gamedir), "--config", str(config)]
-    runs = [
-        subprocess.Popen(command, env=env, cwd=tmp_path, stdout=subprocess.PIPE, text=True)
-        for _ in range(4)
-    ]
-    outputs = [process.communicate(timeout=120)[0] for process in runs]
+    with contextlib.ExitStack() as ended:  # each run's pipe closed and the run ended, whatever
+        runs = [
+            ended.enter_context(
+                subprocess.Popen(command, env=env, cwd=tmp_path, stdout=subprocess.PIPE, text=True)
+            )
+            for _ in range(4)
+        ]
+        for process in runs:
+            ended.callback(lambda process=process: process.poll() is None and process.kill())
+        outputs = [process.communicate(timeout=120)[0] for process in runs]
     assert [process.returncode for process in runs] == [0, 0, 0, 0]
     assert sum(out.count("adjudicated turn 1") for out in outputs) == 1
     assert len(journal(table, "adjudicated")) == 1 and table.status()["turn"] == 2

@@ -15,7 +15,7 @@ from urllib.parse import unquote
 import pytest
 import yaml
 
-from tests.browser import Browser
+from tests.browser import PAGE_WAIT, Browser
 from tests.helpers import SEED, run
 from tests.ssh import pub_line, ssh_keygen
 from tests.test_order_page import BEGIN
@@ -55,7 +55,7 @@ def join(
             Select(driver.find_element(By.NAME, "lang")).select_by_value(value)
         elif name == "make-key":
             driver.find_element(By.NAME, "make-key").click()
-            WebDriverWait(driver, 30).until(
+            WebDriverWait(driver, PAGE_WAIT).until(
                 lambda d: d.find_element(By.NAME, "private-key").get_property("value")
             )
         else:
@@ -63,7 +63,7 @@ def join(
     if key is not None:
         driver.find_element(By.NAME, "key").send_keys(str(key.resolve()))
     driver.find_element(By.NAME, "sign").click()
-    WebDriverWait(driver, 30).until(
+    WebDriverWait(driver, PAGE_WAIT).until(
         lambda d: (
             d.find_element(By.NAME, "signed").get_property("value")
             or d.find_element(By.NAME, "problems").text

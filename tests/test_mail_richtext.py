@@ -119,9 +119,9 @@ def test_hostile_html_is_read_in_bounded_time_and_never_raises(page: str) -> Non
         b"From: a@example.org\r\nMessage-ID: <h@x>\r\nContent-Type: text/html; charset=utf-8\r\n"
         b"Content-Transfer-Encoding: 8bit\r\n\r\n" + body
     )
-    start = time.monotonic()
+    start = time.process_time()  # this process's own time: a loaded machine does not add to it
     found = read_message(raw)
-    assert time.monotonic() - start < 20
+    assert time.process_time() - start < 20
     assert found.problem is None
     assert len(found.orders) <= incoming.MAX_PASTED
     for order in found.orders:

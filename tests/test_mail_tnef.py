@@ -200,9 +200,9 @@ HOSTILE = {
 @pytest.mark.parametrize("name", sorted(HOSTILE))
 def test_a_hostile_winmail_dat_is_refused_in_words(name: str) -> None:
     data, words = HOSTILE[name]
-    start = time.monotonic()
+    start = time.process_time()  # its own time: a loaded machine does not add to it
     found = read_message(outlook(data))
-    assert time.monotonic() - start < 5
+    assert time.process_time() - start < 5
     assert (found.orders, found.unsigned) == ((), ())
     text = said(found)
     assert text.startswith("the Outlook attachment 'winmail.dat' (TNEF) cannot be read: ")

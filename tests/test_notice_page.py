@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 import pytest
 
-from tests.browser import Browser
+from tests.browser import PAGE_WAIT, Browser
 from tests.helpers import Table, run
 from tests.test_order_page import BEGIN, verifies, write_config
 
@@ -67,7 +67,7 @@ def write(browser: Browser, page: Path, kind: str, values: dict[str, Any], key: 
             driver.find_element(By.NAME, name).send_keys(value)
     driver.find_element(By.NAME, "key").send_keys(str(key.resolve()))
     driver.find_element(By.NAME, "sign").click()
-    WebDriverWait(driver, 10).until(
+    WebDriverWait(driver, PAGE_WAIT).until(
         lambda d: (
             d.find_element(By.NAME, "signed").get_property("value")
             or d.find_element(By.NAME, "problems").text

@@ -17,7 +17,7 @@ from urllib.parse import quote, unquote
 import pytest
 import yaml
 
-from tests.browser import Browser
+from tests.browser import PAGE_WAIT, Browser
 from tests.helpers import Table, run
 from tests.ssh import make_key, ssh_keygen
 
@@ -101,7 +101,7 @@ def fill(browser: Browser, page: Path, body: dict[str, Any], key: Path | None) -
             or d.find_element(By.ID, "key-message").text
         )
 
-    WebDriverWait(driver, 10).until(settled)
+    WebDriverWait(driver, PAGE_WAIT).until(settled)
     shown = {
         "signed": driver.find_element(By.NAME, "signed").get_property("value"),
         "problems": driver.find_element(By.NAME, "problems").text,
@@ -349,7 +349,7 @@ def test_a_key_made_in_the_page_is_openssh_and_signs(browser: Browser, tmp_path:
     browser.open(found[player])
     driver = browser.driver
     driver.find_element(By.NAME, "make-key").click()
-    WebDriverWait(driver, 10).until(
+    WebDriverWait(driver, PAGE_WAIT).until(
         lambda d: d.find_element(By.NAME, "private-key").get_property("value")
     )
     private = driver.find_element(By.NAME, "private-key").get_property("value")
@@ -495,7 +495,7 @@ def problems_shown(browser: Browser, page: Path, chosen: dict[str, Any], key: Pa
         browser.choose(name, json.dumps(value))
     driver.find_element(By.NAME, "key").send_keys(str(key.resolve()))
     driver.find_element(By.NAME, "sign").click()
-    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.NAME, "problems").text)
+    WebDriverWait(driver, PAGE_WAIT).until(lambda d: d.find_element(By.NAME, "problems").text)
     assert driver.find_element(By.ID, "problems-heading").is_displayed()
     return list(driver.find_element(By.NAME, "problems").text.splitlines())
 
@@ -572,7 +572,7 @@ def test_a_sealed_game_commits_in_the_page_and_reveals_what_it_kept(
     from selenium.webdriver.support.ui import WebDriverWait
 
     browser.driver.find_element(By.NAME, "sign").click()  # signing again: the same commitment
-    WebDriverWait(browser.driver, 10).until(
+    WebDriverWait(browser.driver, PAGE_WAIT).until(
         lambda d: d.find_element(By.NAME, "signed").get_property("value")
     )
     assert browser.driver.find_element(By.NAME, "signed").get_property("value") == commitment

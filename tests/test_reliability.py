@@ -399,15 +399,20 @@ def test_ctrl_c_is_an_interruption_not_a_bug(tmp_path: Path) -> None:
     running = subprocess.Popen(  # not from the source tree, which -m would put first on the path
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path
     )
-    # inside the game's commands: once its journal exists, some 30 turns are left to play (a
-    # fixed delay raced a demo that grew faster)
-    journal = tmp_path / "d" / "game" / "log.jsonl"
-    deadline = time.monotonic() + 60
-    while not journal.exists() and running.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert running.poll() is None, "the demo ended before its game began"
-    running.send_signal(signal.SIGINT)
-    out, err = running.communicate(timeout=60)
+    with running:  # its pipes closed and the demo ended, whatever the test finds
+        try:
+            # inside the game's commands: once its journal exists, some 30 turns are left to
+            # play (a fixed delay raced a demo that grew faster)
+            journal = tmp_path / "d" / "game" / "log.jsonl"
+            deadline = time.monotonic() + 60
+            while not journal.exists() and running.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert running.poll() is None, "the demo ended before its game began"
+            running.send_signal(signal.SIGINT)
+            out, err = running.communicate(timeout=60)
+        finally:
+            if running.poll() is None:
+                running.kill()
     # 130, or ended by SIGINT itself (which shells report as 130): Python chooses the latter
     # when the Ctrl-C landed in code it compiles at run time (a dataclass's methods)
     assert running.returncode in (130, -signal.SIGINT), (out, err)

@@ -391,10 +391,10 @@ def test_problems_before_depth_limit_are_kept() -> None:
 
 def test_very_deep_nesting_refused_quickly() -> None:
     for raw in (b"[" * 100_000, b"{a: " * 50_000, b"- " * 50_000, b"[" * 100_000 + b"]" * 100_000):
-        start = time.monotonic()
+        start = time.process_time()  # its own time: a loaded machine does not add to it
         p = only(raw, max_bytes=len(raw))
         assert (p.kind, p.line) == ("too-deep", 1)
-        assert time.monotonic() - start < 5
+        assert time.process_time() - start < 5
     assert only(b"[" * 100_000).kind == "too-large"
 
 
