@@ -270,13 +270,17 @@ def fingerprint(folder: str) -> str:
     the key of what that folder's files make: a link to a folder is followed, as Jinja follows
     it to a template (each folder walked once)."""
     seen: list[str] = []
-    walked: set[str] = set()
+    walked: set[tuple[int, int]] = set()  # each folder by its device and inode
     for top, dirs, names in os.walk(folder, followlinks=True):
-        real = os.path.realpath(top)
-        if real in walked:
+        try:
+            here = os.stat(top)  # one call a folder (its real path took one a part of its path)
+        except OSError:  # gone while walked: its files are gone too
             dirs[:] = []
             continue
-        walked.add(real)
+        if (here.st_dev, here.st_ino) in walked:
+            dirs[:] = []
+            continue
+        walked.add((here.st_dev, here.st_ino))
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
         for name in sorted(names):
             path = os.path.join(top, name)
