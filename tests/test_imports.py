@@ -195,8 +195,16 @@ def test_a_valid_order_is_submitted_and_taken_from_mail_without_the_schemas(
     owed = next(iter(by_hand.status()["owed"]))
     signed = by_hand.signed(owed, by_hand.legal(owed), name="order.yaml")
     # nor what only a game with deadlines, a settings file or a password command needs, nor
-    # the package-data reader (the built-in templates are a folder of files)
-    unneeded = ("zoneinfo", "tomllib", "subprocess", "shlex", "importlib.resources")
+    # the package-data reader (the built-in templates are a folder of files), nor the runner
+    # of an adjudication (a turn is resolved by `tick` or `adjudicate`, never by an order)
+    unneeded = (
+        "zoneinfo",
+        "tomllib",
+        "subprocess",
+        "shlex",
+        "importlib.resources",
+        "adjudicator.engine.adjudication",
+    )
     found = loaded("submit", str(by_hand.gamedir), str(signed), heavy=("pydantic", *unneeded))
     assert found == []
     assert owed in by_hand.status()["received"]

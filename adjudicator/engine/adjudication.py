@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from adjudicator.engine import absences
-from adjudicator.engine.open_game import OpenGame, deadline_of, now
+from adjudicator.engine.open_game import OpenGame, deadline_of, now, reveal_of
 from adjudicator.rules import views
 from adjudicator.rules.contract import Game, State
 from adjudicator.rules.errors import NotNow
@@ -66,15 +66,6 @@ def resolution_file(
 def write_files(store: GameDir, files: dict[str, bytes]) -> None:
     for rel, data in files.items():
         store.write_bytes(rel, data)
-
-
-def reveal_of(handle: OpenGame, turn: int, without: list[str]) -> dict[str, Any]:
-    """The reveal of ``turn`` opening now: its deadline (counted as a turn's is) and who made
-    no commitment."""
-    deadline = deadline_of(handle.meta, clock.now())
-    owing = [p for p in handle.players if p in handle.committed(turn) and p not in without]
-    deadline = absences.opening_deadline(handle, deadline, owing)
-    return {"turn": turn, "deadline": deadline, "without": without}
 
 
 def stored_order(handle: OpenGame, turn: int, player: str) -> dict[str, Any]:

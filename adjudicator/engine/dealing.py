@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.engine.adjudication import opening_files, write_files
 from adjudicator.engine.open_game import OpenGame, deadline_of, game_options
 from adjudicator.rules.rng import Rng
 from adjudicator.store import clock
@@ -23,6 +22,10 @@ def deal_if_ready(handle: OpenGame, starts: bool = False) -> dict[str, Any]:
     took = starts or any(n["kind"] == "share" for n in handle.noticed)
     if not took or not handle.waiting() or handle.signing_up() or handle.owing():
         return {}
+    # the files a turn opens with come from the step runner: loaded when a step deals, not
+    # by every order and notice that passes here
+    from adjudicator.engine.adjudication import opening_files, write_files
+
     game, meta = handle.game, handle.meta
     state = game.setup(meta["players"], game_options(meta), Rng(handle.play_seed()))
     deadline = deadline_of(meta, clock.now()) if not game.is_over(state) else None

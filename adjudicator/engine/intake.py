@@ -14,11 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator.engine import absences
-from adjudicator.engine.adjudication import reveal_of
 from adjudicator.engine.dealing import deal_if_ready
 from adjudicator.engine.gate import NO_SIGNATURE, out_of_game, signature_reason
 from adjudicator.engine.notices import looks_like_notice
-from adjudicator.engine.open_game import OpenGame, now
+from adjudicator.engine.open_game import OpenGame, now, reveal_of
 from adjudicator.engine.orders import (
     Kind,
     Refusal,
