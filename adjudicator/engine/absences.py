@@ -22,15 +22,13 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from adjudicator.engine.open_game import OpenGame, deadline_of
 from adjudicator.rules import schedule
 from adjudicator.rules.contract import Msg
 from adjudicator.rules.options import DEFAULT_DAYS
 from adjudicator.store import clock
-
-if TYPE_CHECKING:
-    from adjudicator.engine.open_game import OpenGame
 
 
 @dataclass(frozen=True)
@@ -153,6 +151,16 @@ def _run_end(days: set[dt.date], day: dt.date) -> dt.date:
     return day
 
 
+def reveal_of(handle: OpenGame, turn: int, without: list[str]) -> dict[str, Any]:
+    """The reveal of ``turn`` opening now: its deadline (counted as a turn's is, and moved as
+    :func:`opening_deadline` moves it) and who made no commitment. The step that takes the
+    last commitment opens it, or else the adjudication."""
+    deadline = deadline_of(handle.meta, clock.now())
+    owing = [p for p in handle.players if p in handle.committed(turn) and p not in without]
+    deadline = opening_deadline(handle, deadline, owing)
+    return {"turn": turn, "deadline": deadline, "without": without}
+
+
 def opening_deadline(handle: OpenGame, deadline: str | None, owing: list[str]) -> str | None:
     """The deadline of a turn opening now (``deadline``, as :func:`engine.deadline_of` gives
     it), moved under ``extend`` when one of ``owing`` (a resigned or conceded seat left out) is
@@ -167,7 +175,7 @@ def opening_deadline(handle: OpenGame, deadline: str | None, owing: list[str]) -
 def moved_now(handle: OpenGame) -> dict[str, Any]:
     """What a step that accepted absences says of the current turn's deadline:
     ``{"deadline_moved": {turn, deadline, was}}`` when they move it (``extend``), else nothing.
-    A step that opens a reveal counts its deadline afresh (:func:`open_game.reveal_of`), a
+    A step that opens a reveal counts its deadline afresh (:func:`reveal_of`), a
     paused clock moves no deadline (``resume`` sets it), nor does an absence taken once the
     deadline has passed: the turn is due, whether or not ``tick`` came first."""
     if not any(n["kind"] == "absence" for n in handle.noticed) or handle.opens:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from adjudicator.engine import absences
-from adjudicator.engine.open_game import OpenGame, deadline_of, now, reveal_of
+from adjudicator.engine.open_game import OpenGame, deadline_of, now
 from adjudicator.rules import views
 from adjudicator.rules.contract import Game, State
 from adjudicator.rules.errors import NotNow
@@ -218,7 +218,7 @@ def adjudicate(
                 "and this game waits for every order (nmr: wait)"
             )
         if handle.phase(turn) == "commit":
-            running.commit("revealing", reveal=reveal_of(handle, turn, missing))
+            running.commit("revealing", reveal=absences.reveal_of(handle, turn, missing))
             return {"turn": turn, "defaulted": missing, "over": False, "revealing": True}
         played = play_current(handle)
         over = played.over

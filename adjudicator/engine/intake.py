@@ -17,7 +17,7 @@ from adjudicator.engine import absences
 from adjudicator.engine.dealing import deal_if_ready
 from adjudicator.engine.gate import NO_SIGNATURE, out_of_game, signature_reason
 from adjudicator.engine.notices import looks_like_notice
-from adjudicator.engine.open_game import OpenGame, now, reveal_of
+from adjudicator.engine.open_game import OpenGame, now
 from adjudicator.engine.orders import (
     Kind,
     Refusal,
@@ -265,7 +265,7 @@ def _open_reveal_when_complete(handle: OpenGame, turn: int, owed: dict[str, Any]
     out = handle.resigned() + handle.votes().conceded
     missing = [p for p in owed if p not in handle.committed(turn) and p not in out]
     if not missing:
-        handle.opens = reveal_of(handle, turn, [])
+        handle.opens = absences.reveal_of(handle, turn, [])
 
 
 def _closed_to(handle: OpenGame, player: str, turn: int) -> Msg | None:

@@ -267,14 +267,3 @@ def deadline_of(meta: dict[str, Any], opened: datetime) -> str | None:
         return clock.stamp(schedule.deadline_after(spec, opened, meta))
     except schedule.PastTheCalendar:
         return None  # the setup's first deadline was checked; a later one past 9999: none
-
-
-def reveal_of(handle: OpenGame, turn: int, without: list[str]) -> dict[str, Any]:
-    """The reveal of ``turn`` opening now: its deadline (counted as a turn's is) and who made
-    no commitment (a step taking the last commitment opens it, as an adjudication does)."""
-    from adjudicator.engine import absences
-
-    deadline = deadline_of(handle.meta, clock.now())
-    owing = [p for p in handle.players if p in handle.committed(turn) and p not in without]
-    deadline = absences.opening_deadline(handle, deadline, owing)
-    return {"turn": turn, "deadline": deadline, "without": without}
