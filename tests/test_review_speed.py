@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 import os
 from pathlib import Path
+from stat import S_ISDIR
+from typing import Any
 
 import pytest
 
@@ -93,6 +95,34 @@ def test_a_linked_folder_loop_is_walked_once(tmp_path: Path) -> None:
     (program / "a.j2").write_text("a")
     usercache.fingerprint.cache_clear()
     assert usercache.fingerprint(str(program)).count("a.j2") == 1
+
+
+def test_folders_without_an_inode_are_walked_by_their_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where the system gives a folder no inode (0), each folder is still walked once and a
+    change in any of them changes the key."""
+    program = tmp_path / "program"
+    (program / "games" / "sultan").mkdir(parents=True)
+    (program / "games" / "sultan" / "report.j2").write_text("one")
+    (program / "games" / "up").symlink_to(program)
+    real_stat = os.stat
+
+    def stat(path: Any, *args: Any, **kwargs: Any) -> os.stat_result:
+        found = real_stat(path, *args, **kwargs)
+        if not S_ISDIR(found.st_mode):
+            return found
+        fields = list(found)
+        fields[1] = 0  # st_ino
+        return os.stat_result(fields)
+
+    monkeypatch.setattr(os, "stat", stat)
+    usercache.fingerprint.cache_clear()
+    before = usercache.fingerprint(str(program))
+    assert before.count("report.j2") == 1
+    (program / "games" / "sultan" / "report.j2").write_text("one, and more")
+    usercache.fingerprint.cache_clear()
+    assert usercache.fingerprint(str(program)) != before
 
 
 def test_the_game_s_own_code_is_part_of_the_program() -> None:

@@ -270,17 +270,20 @@ def fingerprint(folder: str) -> str:
     the key of what that folder's files make: a link to a folder is followed, as Jinja follows
     it to a template (each folder walked once)."""
     seen: list[str] = []
-    walked: set[tuple[int, int]] = set()  # each folder by its device and inode
+    walked: set[object] = set()
     for top, dirs, names in os.walk(folder, followlinks=True):
         try:
-            here = os.stat(top)  # one call a folder (its real path took one a part of its path)
+            here = os.stat(top)  # one call a folder (its real path takes one a part of its path)
         except OSError:  # gone while walked: its files are gone too
             dirs[:] = []
             continue
-        if (here.st_dev, here.st_ino) in walked:
+        # a folder by its device and inode; where the system gives it no inode (0: some file
+        # systems of Windows), by its real path
+        folder_is = (here.st_dev, here.st_ino) if here.st_ino else os.path.realpath(top)
+        if folder_is in walked:
             dirs[:] = []
             continue
-        walked.add((here.st_dev, here.st_ino))
+        walked.add(folder_is)
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
         for name in sorted(names):
             path = os.path.join(top, name)
