@@ -269,11 +269,11 @@ def made_where(monkeypatch: pytest.MonkeyPatch, log: Path, processes: int) -> No
     from adjudicator.present import site
 
     real = site._Pages.made
+    deadline = time.monotonic() + 60  # one for every wait of every process: a failing run ends
 
     def made(self: Any, handle: Any, turns: list[int]) -> dict[str, bytes]:
         with log.open("a") as out:
             out.write(f"{os.getpid()} {' '.join(map(str, turns))}\n")
-        deadline = time.monotonic() + 60
         while turns != [1] and time.monotonic() < deadline:
             if len({line.split()[0] for line in log.read_text().splitlines()}) >= processes:
                 break
@@ -492,14 +492,14 @@ def test_the_processes_of_a_site_end_with_the_command_however_it_ends(tmp_path: 
         assert not any(_alive(p) for p in others), "a process left making pages for nobody"
 
 
-def _making_pages(process: subprocess.Popen[bytes]) -> list[int]:
-    """The other processes of a site's command, once they are there and some time into their
-    pages (a loaded machine may take seconds to start them)."""
+def _making_pages(process: subprocess.Popen[bytes], count: int = 2) -> list[int]:
+    """The ``count`` other processes of a site's command, once they are all there and some
+    time into their pages (a loaded machine may take seconds to start them, one by one)."""
     deadline = time.monotonic() + 60
-    while not (others := _children(process.pid)) and time.monotonic() < deadline:
+    while len(others := _children(process.pid)) < count and time.monotonic() < deadline:
         assert process.poll() is None, "the command ended before it made pages"
         time.sleep(0.05)
-    assert others, "other processes make pages"
+    assert len(others) >= count, f"{count} other processes make pages: {others}"
     time.sleep(0.5)  # each is into its pages
     return others
 

@@ -174,13 +174,17 @@ def test_turns_made_ahead_are_the_turns_made_here(
         other.join()
 
 
+_HELD_UNTIL: list[float] = []
+"""When :func:`_held` stops waiting, set before the other process is forked (one moment for
+all its turns: a failing run ends within a minute)."""
+
+
 def _held(root: str, turn: int, stand_in: str) -> Any:
     """A turn's pages made as they are, but only once the site has taken back the turns not
     begun (a file ``held-open`` beside the game): the other process as far behind as a slow
     machine may leave it, whatever the load of this one."""
     gate = Path(root).parent / "held-open"
-    deadline = time.monotonic() + 60
-    while not gate.exists() and time.monotonic() < deadline:
+    while not gate.exists() and time.monotonic() < _HELD_UNTIL[-1]:
         time.sleep(0.01)
     return _REAL_MADE(root, turn, stand_in)
 
@@ -199,6 +203,7 @@ def test_the_site_takes_back_the_last_turns_the_other_process_has_not_begun(
 
     gamedir, afresh = _finished_and_its_site(tmp_path, monkeypatch)
     monkeypatch.setattr(site_early, "_made", _held)  # the other process, forked, has it
+    monkeypatch.setattr(sys.modules[__name__], "_HELD_UNTIL", [time.monotonic() + 60])
     taken = _ready(monkeypatch)
     counted = site_early.Ahead.ready
 
