@@ -6,8 +6,8 @@ benchmarks/commands.py): a command imports only what it needs. A text report or 
 before comes from the rendered-report cache (adjudicator/present/rendered.py); the time of its
 first showing, rendered by Jinja, is printed too, for information, and again with a cache that
 has filled as a user's does (each of its folders holding as many as it keeps), where the new
-entry makes room. Prints each median as a ratio and exits 1 when
-any misses the target. The user's cache folder is a temporary one.
+entry makes room. Prints each median as a ratio and exits 1 when any misses the target. The
+user's cache folder is a temporary one.
 
     .venv/bin/python benchmarks/read.py [--runs 10]
 """

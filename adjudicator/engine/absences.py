@@ -175,9 +175,9 @@ def opening_deadline(handle: OpenGame, deadline: str | None, owing: list[str]) -
 def moved_now(handle: OpenGame) -> dict[str, Any]:
     """What a step that accepted absences says of the current turn's deadline:
     ``{"deadline_moved": {turn, deadline, was}}`` when they move it (``extend``), else nothing.
-    A step that opens a reveal counts its deadline afresh (:func:`reveal_of`), a
-    paused clock moves no deadline (``resume`` sets it), nor does an absence taken once the
-    deadline has passed: the turn is due, whether or not ``tick`` came first."""
+    A step that opens a reveal counts its deadline afresh (:func:`reveal_of`), a paused clock
+    moves no deadline (``resume`` sets it), nor does an absence taken once the deadline has
+    passed: the turn is due, whether or not ``tick`` came first."""
     if not any(n["kind"] == "absence" for n in handle.noticed) or handle.opens:
         return {}
     if mode(handle.meta) != "extend":
