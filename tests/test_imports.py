@@ -5,6 +5,7 @@ benchmarks/commands.py) time them; this test checks what makes that reachable.""
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
@@ -92,6 +93,38 @@ def games(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 def test_the_version_imports_nothing_heavy() -> None:
     assert loaded("--version") == []
+
+
+STARTED = """
+import sys
+before = set(sys.modules)
+sys.argv = ["adjudicator", {flag!r}]
+from adjudicator.cli import main
+try:
+    main()
+finally:
+    print(sorted(set(sys.modules) - before), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("flag", ["--version", "--help"])
+def test_the_version_and_the_help_load_no_json_or_paths(flag: str) -> None:
+    """The command table's own module (``cli.support``) loads nothing the commands alone
+    need: neither the JSON they print nor the paths they are given (``pathlib`` with
+    ``urllib.parse`` and ``ipaddress``; a ``click.Path`` also loads ``locale``, which
+    ``--version`` loads anyway, for click's words)."""
+    done = subprocess.run(
+        [sys.executable, "-c", STARTED.format(flag=flag)],
+        capture_output=True,
+        timeout=120,
+        check=False,
+        cwd=tempfile.gettempdir(),
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    new = set(ast.literal_eval(done.stderr.decode().strip().splitlines()[-1]))
+    assert "json" not in new
+    if flag == "--version":
+        assert not new & {"pathlib", "urllib.parse", "ipaddress"}
 
 
 @pytest.mark.seconds

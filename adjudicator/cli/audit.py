@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from adjudicator.cli.support import FILE, GAMEDIR, echo
+from adjudicator.cli.arguments import FILE, GAMEDIR
+from adjudicator.cli.support import echo
 from adjudicator.rules.lang import DEFAULT, LANGUAGES
 
 if TYPE_CHECKING:

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import click
 
-from adjudicator.cli.support import EXIT_REFUSED, FILE, GAMEDIR, echo, echo_json
+from adjudicator.cli.arguments import FILE, GAMEDIR
+from adjudicator.cli.support import EXIT_REFUSED, echo, echo_json
 from adjudicator.rules.lang import DEFAULT, LANGUAGES
 
 

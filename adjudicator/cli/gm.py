@@ -7,7 +7,8 @@ from pathlib import Path
 
 import click
 
-from adjudicator.cli.support import GAMEDIR, echo
+from adjudicator.cli.arguments import GAMEDIR
+from adjudicator.cli.support import echo
 from adjudicator.rules.lang import LANGUAGES
 
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import click
 
-from adjudicator.cli.support import EXIT_REFUSED, FILE, GAMEDIR, echo
+from adjudicator.cli.arguments import FILE, GAMEDIR
+from adjudicator.cli.support import EXIT_REFUSED, echo
 
 
 def store(gamedir: Path, files: tuple[Path, ...], kind: str | None) -> None:

@@ -9,7 +9,8 @@ from typing import NoReturn
 
 import click
 
-from adjudicator.cli.support import EXIT_REFUSED, FILE, echo, fail, private_key
+from adjudicator.cli.arguments import FILE
+from adjudicator.cli.support import EXIT_REFUSED, echo, fail, private_key
 
 
 @click.command()

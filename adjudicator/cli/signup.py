@@ -7,7 +7,8 @@ from pathlib import Path
 
 import click
 
-from adjudicator.cli.support import FILE, GAMEDIR, echo, fail
+from adjudicator.cli.arguments import FILE, GAMEDIR
+from adjudicator.cli.support import echo, fail
 from adjudicator.rules.lang import LANGUAGES
 
 CONFIG = click.option(

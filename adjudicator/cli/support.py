@@ -1,16 +1,16 @@
-"""What every command module shares: the types of its arguments, failures with their exit codes,
-JSON output, and reading a private key."""
+"""What every command module shares: failures with their exit codes, printing, JSON output, and
+reading a private key. The command table (:mod:`adjudicator.cli`) imports it as ``--help`` and
+``--version`` start, so it imports no more than click: the types of the commands' path
+arguments are in :mod:`adjudicator.cli.arguments`."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-GAMEDIR = click.Path(path_type=Path, file_okay=False)
-FILE = click.Path(path_type=Path, dir_okay=False)
+if TYPE_CHECKING:
+    from pathlib import Path
 
 EXIT_REFUSED = 3
 EXIT_NOT_NOW = 4
@@ -62,6 +62,8 @@ FAILURES: dict[int, type[Failure]] = {
 
 def echo_json(data: Any) -> None:
     """Print ``data`` as JSON, every character that does not print as a JSON escape."""
+    import json
+
     from adjudicator.present.quoting import terminal_json
 
     click.echo(terminal_json(json.dumps(data, indent=2, ensure_ascii=False)))
