@@ -15,12 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adjudicator.rules.contract import msg
+from adjudicator.rules.contract import Msg, msg
+from adjudicator.rules.digests import Digester, is_public
 from adjudicator.rules.errors import NotNow
 from adjudicator.rules.lang import DEFAULT, game_lang
 from adjudicator.store import journal
-from adjudicator.store.gamedir import GENESIS, GameDir
-from adjudicator.store.steps import Difference, differences
+from adjudicator.store.gamedir import GENESIS, LOG, MARKER, GameDir
+from adjudicator.store.steps import tracked
 
 
 @dataclass
@@ -104,4 +105,49 @@ def _chain_problems(data: bytes) -> list[Difference]:
         if "prev" in entry and entry["prev"] != previous:
             problems.append(Difference("log.jsonl", msg("doctor-chain-broken", line=number)))
         previous = hashlib.sha256(line).hexdigest()
+    return problems
+
+
+def _digest(store: GameDir, rel: str, keyed: bool) -> str | None:
+    """The digest of the file at ``rel``; without the game's key (``game.json`` changed), only
+    a public file's (None for the others: they cannot be checked)."""
+    if keyed:
+        return store.digest(rel)
+    return Digester(None).file(store.root, rel) if is_public(rel) else None
+
+
+@dataclass
+class Difference:
+    """One way the directory disagrees with its journal."""
+
+    path: str
+    problem: Msg
+
+
+def differences(store: GameDir) -> list[Difference]:
+    """Where the directory and its journal disagree (what ``doctor`` reports)."""
+    problems: list[Difference] = []
+    data = store.log_bytes()
+    if data and not data.endswith(b"\n"):
+        problems.append(Difference(LOG, msg("doctor-cut-short")))
+    marker = store.marker()
+    if marker is not None:
+        problems.append(
+            Difference(MARKER, msg("doctor-step-cut-short", kind=str(marker.get("kind"))))
+        )
+    known = journal.facts(store.log()).files
+    present = tracked(store)
+    try:
+        store.created_as_named()
+        keyed = True
+    except NotNow:  # game.json changed: the keyed digests cannot be made, the plain ones can
+        keyed = False
+        problems.append(Difference("game.json", msg("doctor-changed")))
+    for rel, digest in sorted(known.items()):
+        if rel not in present:
+            problems.append(Difference(rel, msg("doctor-missing")))
+        elif _digest(store, rel, keyed) not in (None, digest):
+            problems.append(Difference(rel, msg("doctor-changed")))
+    for rel in sorted(present - set(known)):
+        problems.append(Difference(rel, msg("doctor-not-named")))
     return problems

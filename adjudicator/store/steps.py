@@ -20,7 +20,8 @@ own work:
 Either way a ``recovered`` line says what was done. The line that takes the current turn's last
 report out of the mail queue (a ``sent`` line, or the ``recovered`` line of a send cut short)
 also says how far the wait moved the deadline (``mailed``: :func:`journal.mailed`).
-:func:`differences` is also what ``adjudicator doctor`` reports.
+What the directory and its journal disagree on, ``adjudicator doctor`` reports
+(:func:`adjudicator.store.doctor.differences`, from the same :func:`tracked`).
 """
 
 from __future__ import annotations
@@ -34,8 +35,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from adjudicator.rules.contract import Msg, msg
-from adjudicator.rules.digests import Digester, is_public
+from adjudicator.rules.contract import msg
 from adjudicator.rules.errors import NotNow, UsageProblem
 from adjudicator.store import clock, failpoint, interrupts, journal
 from adjudicator.store.gamedir import (
@@ -373,48 +373,3 @@ def _changes(
         del new[target]
     gone = [rel for rel in missing if rel not in moved]
     return new, moved, gone
-
-
-def _digest(store: GameDir, rel: str, keyed: bool) -> str | None:
-    """The digest of the file at ``rel``; without the game's key (``game.json`` changed), only
-    a public file's (None for the others: they cannot be checked)."""
-    if keyed:
-        return store.digest(rel)
-    return Digester(None).file(store.root, rel) if is_public(rel) else None
-
-
-@dataclass
-class Difference:
-    """One way the directory disagrees with its journal."""
-
-    path: str
-    problem: Msg
-
-
-def differences(store: GameDir) -> list[Difference]:
-    """Where the directory and its journal disagree (what ``doctor`` reports)."""
-    problems: list[Difference] = []
-    data = store.log_bytes()
-    if data and not data.endswith(b"\n"):
-        problems.append(Difference(LOG, msg("doctor-cut-short")))
-    marker = store.marker()
-    if marker is not None:
-        problems.append(
-            Difference(MARKER, msg("doctor-step-cut-short", kind=str(marker.get("kind"))))
-        )
-    known = journal.facts(store.log()).files
-    present = tracked(store)
-    try:
-        store.created_as_named()
-        keyed = True
-    except NotNow:  # game.json changed: the keyed digests cannot be made, the plain ones can
-        keyed = False
-        problems.append(Difference("game.json", msg("doctor-changed")))
-    for rel, digest in sorted(known.items()):
-        if rel not in present:
-            problems.append(Difference(rel, msg("doctor-missing")))
-        elif _digest(store, rel, keyed) not in (None, digest):
-            problems.append(Difference(rel, msg("doctor-changed")))
-    for rel in sorted(present - set(known)):
-        problems.append(Difference(rel, msg("doctor-not-named")))
-    return problems
