@@ -60,7 +60,7 @@ def test_the_registry_finds_the_game_by_its_entry_point(higher: Path) -> None:
     assert game.title == "Higher"
     assert Path(str(game.templates())) == higher / "higher_game" / "templates"
     # A report of Higher shown again is keyed on its package, templates included, too.
-    assert (higher / "higher_game").resolve() in rendered.program(game)
+    assert (higher / "higher_game").resolve() in rendered.program("higher", lambda: game)
     assert summary("higher", "fr") == (game.templates() / "rules" / "en.md").read_text("utf-8")
     result = run("games")
     assert result.exit_code == 0

@@ -6,6 +6,7 @@ It reads the journal once; every step and every read command asks it what the ga
 from __future__ import annotations
 
 from datetime import datetime
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,7 +43,6 @@ class OpenGame:
         else:
             self.facts = journal.facts(log)
             self.meta = journal.seats(self.dir.created(), log, self.dir.read_json)
-        self.game: Game = load_game(self.meta["game"])
         self.pending: list[dict[str, Any]] = []
         self.noticed: list[dict[str, Any]] = []
         """The notices this step accepted so far (press, absences, votes)."""
@@ -56,6 +56,12 @@ class OpenGame:
         self.seating: dict[str, Any] = {}
         """What this step changed of an open game's seats (docs/signup.md), as its line says
         it: ``joins``, ``leaves``, ``left``, ``confirmed``, ``seated``, ``turned_away``."""
+
+    @cached_property
+    def game(self) -> Game:
+        """The game's module (its rules, views and words), loaded when first asked for: a
+        report shown again from the cache needs none of it."""
+        return load_game(self.meta["game"])
 
     @property
     def log(self) -> list[dict[str, Any]]:

@@ -168,7 +168,9 @@ def report(
         "press": press,
         "away": [m.to_json() for m in away],
     }
-    return shown("report-text", parts, head, render, program(handle.game), cache)
+    return shown(
+        "report-text", parts, head, render, program(handle.meta["game"], lambda: handle.game), cache
+    )
 
 
 def form(root: Path, player: str, head: str | None, *, cache: bool = True) -> str:
@@ -197,7 +199,9 @@ def form(root: Path, player: str, head: str | None, *, cache: bool = True) -> st
         return text
 
     parts = _parts(stored, handle.meta, lang)
-    return shown("form", parts, head, render, program(handle.game), cache)
+    return shown(
+        "form", parts, head, render, program(handle.meta["game"], lambda: handle.game), cache
+    )
 
 
 def order_page(root: Path, player: str, address: str, head: str | None) -> str:
@@ -229,17 +233,15 @@ def _parts(stored: bytes, meta: dict[str, Any], lang: str) -> dict[str, Any]:
     return {"view": hashlib.sha256(stored).hexdigest(), "meta": meta, "lang": lang}
 
 
-_BUILT_IN = {entry.split(":")[0] for entry in BUILT_IN.values()}
-"""The built-in games' modules, whose templates are folders of ``adjudicator.templates``
-(finding them through ``templates()`` would load ``importlib.resources`` at every report)."""
-
-
-def program(game: object) -> list[Path]:
-    """The folders whose files render ``game``'s reports: the adjudicator's package and
-    templates (where the built-in games' templates are), and the game's own package and
-    templates (a folder inside another counted once)."""
+def program(name: str, game: Callable[[], object]) -> list[Path]:
+    """The folders whose files render the reports of the game ``name``: the adjudicator's
+    package and templates (where the built-in games' templates are), and the game's own
+    package and templates (a folder inside another counted once). ``game`` gives the game,
+    asked for only when it is not built in: a built-in game's package is found without
+    importing it, so that a report shown again does not load the game."""
     import sys
     from importlib import import_module
+    from importlib.util import find_spec
 
     import adjudicator
 
@@ -247,12 +249,18 @@ def program(game: object) -> list[Path]:
     folders = [Path(adjudicator.__file__).parent, *map(Path, templates_package.__path__)]
     # The game's own code (its title): the built-in games' too, which an editable install keeps
     # in games/, outside the adjudicator's package.
-    module = sys.modules.get(type(game).__module__)
-    if module is not None and module.__file__:
-        folders.append(Path(module.__file__).parent)
-    templates = getattr(game, "templates", None)
-    if templates is not None and type(game).__module__ not in _BUILT_IN:
-        folders.append(Path(str(templates())))  # a built-in game's are in adjudicator.templates
+    if name in BUILT_IN:
+        spec = find_spec(BUILT_IN[name].split(":")[0])
+        if spec is not None and spec.origin is not None:
+            folders.append(Path(spec.origin).parent)
+    else:
+        found = game()
+        module = sys.modules.get(type(found).__module__)
+        if module is not None and module.__file__:
+            folders.append(Path(module.__file__).parent)
+        templates = getattr(found, "templates", None)
+        if templates is not None:
+            folders.append(Path(str(templates())))
     kept: list[Path] = []
     for folder in sorted({Path(os.path.realpath(f)) for f in folders}):
         if not any(folder.is_relative_to(k) for k in kept):
