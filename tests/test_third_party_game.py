@@ -122,6 +122,26 @@ def test_orders_are_checked_by_the_game(higher: Path, tmp_path: Path) -> None:
     assert result.output == (f"{refused}: refused: line 4: you hold no 6: you hold 1, 2, 3, 4, 5\n")
 
 
+def test_a_game_whose_package_is_gone_is_refused_and_left_as_it_was(
+    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every command that opens a game of a package no longer installed says so (exit 2) and
+    changes nothing, whether or not it would have asked the game anything."""
+    monkeypatch.syspath_prepend(str(site))
+    table = Table(tmp_path, players=2, game="higher", rounds=2)
+    for player, pick in (("alice", 5), ("bob", 4)):
+        assert run("submit", table.gamedir, table.signed(player, {"pick": pick})).exit_code == 0
+    assert run("adjudicate", table.gamedir).exit_code == 0
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p != str(site)])
+    sys.modules.pop("higher_game", None)
+    before = {p: p.read_bytes() for p in table.gamedir.rglob("*") if p.is_file()}
+    for command in (["rollback"], ["status"], ["report", "--player", "alice"]):
+        result = run(command[0], table.gamedir, *command[1:])
+        assert result.exit_code == 2, (command, result.output)
+        assert "no game named 'higher' is installed" in result.output, command
+    assert {p: p.read_bytes() for p in table.gamedir.rglob("*") if p.is_file()} == before
+
+
 def test_the_installed_command_plays_a_third_party_game(site: Path, tmp_path: Path) -> None:
     """The command a user runs, with the game's package on its path as an install puts it."""
     command = installed_command()

@@ -6,7 +6,6 @@ It reads the journal once; every step and every read command asks it what the ga
 from __future__ import annotations
 
 from datetime import datetime
-from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +15,7 @@ from adjudicator.rules.errors import NotNow, UsageProblem
 from adjudicator.rules.options import ENGINE_OPTIONS, NUMBER_OPTIONS
 from adjudicator.store import clock, journal
 from adjudicator.store.gamedir import GameDir
-from adjudicator.store.registry import load_game
+from adjudicator.store.registry import BUILT_IN, load_game
 
 if TYPE_CHECKING:
     from adjudicator.rules import sealing
@@ -43,6 +42,10 @@ class OpenGame:
         else:
             self.facts = journal.facts(log)
             self.meta = journal.seats(self.dir.created(), log, self.dir.read_json)
+        name = self.meta["game"]
+        # A game of another package is loaded now, so that one not installed is refused before
+        # the command does anything; a built-in game (always there) when first asked for.
+        self._game: Game | None = None if name in BUILT_IN else load_game(name)
         self.pending: list[dict[str, Any]] = []
         self.noticed: list[dict[str, Any]] = []
         """The notices this step accepted so far (press, absences, votes)."""
@@ -57,11 +60,13 @@ class OpenGame:
         """What this step changed of an open game's seats (docs/signup.md), as its line says
         it: ``joins``, ``leaves``, ``left``, ``confirmed``, ``seated``, ``turned_away``."""
 
-    @cached_property
+    @property
     def game(self) -> Game:
-        """The game's module (its rules, views and words), loaded when first asked for: a
-        report shown again from the cache needs none of it."""
-        return load_game(self.meta["game"])
+        """The game's module (its rules, views and words); a built-in one is loaded when first
+        asked for: a report shown again from the cache needs none of it."""
+        if self._game is None:
+            self._game = load_game(self.meta["game"])
+        return self._game
 
     @property
     def log(self) -> list[dict[str, Any]]:
