@@ -162,9 +162,9 @@ def reveal_of(handle: OpenGame, turn: int, without: list[str]) -> dict[str, Any]
 
 
 def opening_deadline(handle: OpenGame, deadline: str | None, owing: list[str]) -> str | None:
-    """The deadline of a turn opening now (``deadline``, as :func:`engine.deadline_of` gives
-    it), moved under ``extend`` when one of ``owing`` (a resigned or conceded seat left out) is
-    away on its day."""
+    """The deadline of a turn opening now (``deadline``, as :func:`deadline_of` gives it),
+    moved under ``extend`` when one of ``owing`` (a resigned or conceded seat left out) is away
+    on its day."""
     if deadline is None or mode(handle.meta) != "extend":
         return deadline
     playing = [p for p in owing if p not in out_of_game(handle)]
