@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from adjudicator.present.verdict_lines import placed
 from adjudicator.present.words import say
+from adjudicator.rules import strictyaml
 from adjudicator.rules.strictyaml import Loaded, StrictYamlError, YamlProblem, load
 
 ORDER = b"""\
@@ -697,3 +698,65 @@ def test_the_same_bytes_loaded_again_are_the_callers_own() -> None:
         refusals.append([(p.line, p.kind) for p in error.value.problems])
         error.value.problems.clear()  # the next refusal has its problems all the same
     assert refusals[0] == refusals[1] == [(2, "duplicate-key")]
+
+
+# --------------------------------------------------------------------------------------------
+# libyaml's parser, where both parsers read a text alike
+
+
+def _outcome(raw: bytes, *, fast: bool) -> tuple[Any, ...]:
+    """What loading ``raw`` gives (nothing kept between loads), with libyaml's parser allowed
+    or not: the data and lines, or every problem with its place and words."""
+    kept = strictyaml._CParser
+    if not fast:
+        strictyaml._CParser = None
+    try:
+        loaded = strictyaml._load(raw, strictyaml.DEFAULT_MAX_BYTES, strictyaml.DEFAULT_MAX_DEPTH)
+    except StrictYamlError as error:
+        return ("refused", [(p.line, p.column, p.kind, words(p)) for p in error.problems])
+    finally:
+        strictyaml._CParser = kept
+    return ("loaded", repr(loaded.data), sorted(loaded.lines.items(), key=repr))
+
+
+PIECES = st.lists(
+    st.sampled_from(
+        [
+            *"ab1 -:[]{},&*!|>'\"#%@`~.\n\r<",
+            *["é", "\x85", "\u2028", "\u2029", "\ufeff", "𝄞", "  ", "- ", ": ", "\n  ", "\n- "],
+            *["---", "...", "0x1", "1e3", "2026-11-29", "null", "yes", "~", "|-", ">+"],
+            *["{a: 1}", "[1, 2]", "'a''b'", '"x"', "#c", "%YAML 1.1\n", "%TAG ! x\n"],
+        ]
+    ),
+    max_size=40,
+).map("".join)
+
+
+@pytest.mark.skipif(strictyaml._CParser is None, reason="PyYAML here was built without libyaml")
+def test_a_plain_order_is_read_by_libyaml_and_an_explicit_key_is_not() -> None:
+    text = ORDER.decode()
+    builder = strictyaml._scan_fast(text, strictyaml.DEFAULT_MAX_DEPTH)
+    assert builder is not None and builder.root["bid"] == {"cushion": 2, "card": 12}
+    for left in ("? id\n: x\n", 'player: "a\\tb"\n', "player:\tbob\n", "id: [a, b\n"):
+        assert strictyaml._scan_fast(text + left, strictyaml.DEFAULT_MAX_DEPTH) is None
+
+
+@pytest.mark.skipif(strictyaml._CParser is None, reason="PyYAML here was built without libyaml")
+@pytest.mark.seconds
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(PIECES, YAMLISH, ESCAPISH, st.text(max_size=120)))
+def test_libyaml_loads_what_the_pure_parser_loads(text: str) -> None:
+    """Any text loads to the same data and lines, or is refused for the same problems in the
+    same places, whichever parser reads it."""
+    raw = text.encode("utf-8", "surrogatepass")
+    assert _outcome(raw, fast=True) == _outcome(raw, fast=False)
+
+
+@pytest.mark.skipif(strictyaml._CParser is None, reason="PyYAML here was built without libyaml")
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(_nested(10), st.booleans(), st.sampled_from([None, 3, 4]))
+def test_libyaml_loads_dumped_data_as_the_pure_parser_does(
+    data: Any, flow: bool, indent: int | None
+) -> None:
+    raw = yaml.safe_dump(data, default_flow_style=flow, sort_keys=False, indent=indent).encode()
+    assert _outcome(raw, fast=True) == _outcome(raw, fast=False)
