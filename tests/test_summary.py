@@ -256,8 +256,9 @@ def test_a_command_of_several_steps_reads_on_from_its_own_summary(
 
 def test_the_copy_read_on_into_knows_every_field_of_the_folds() -> None:
     """A summary is read on into a copy that has its own lists, dicts and sets field by field
-    (``summary._copy``): a field added to the facts, a turn's clock, a fold or the summary is to
-    be copied there too, and named here (or this fails)."""
+    (``summary._copy``, and ``Clock.copy`` for a turn's clock): a field added to the facts, a
+    turn's clock, a fold or the summary is to be copied there too, and named here (or this
+    fails)."""
     assert {f.name for f in fields(journal.Facts)} == {
         *("turn", "lines", "announced", "welcomed", "signup_told"),  # numbers
         *("names_files", "asked_shares", "started", "closed"),  # flags
@@ -273,6 +274,30 @@ def test_the_copy_read_on_into_knows_every_field_of_the_folds() -> None:
     assert set(vars(journal.SeatsFold({"players": []}, {}))) == {"meta", "joins", "by_name"}
     named = {"end", "digest", "created", "read", "facts", "seats", "clocks"}
     assert {f.name for f in fields(summary.Summary)} == named
+
+
+def test_a_clock_handed_out_is_the_callers_own() -> None:
+    """What ``ClockFold.result`` hands out may be changed: the next one is as the lines left
+    it, every list and set of it too."""
+    at, later = "2026-12-01T10:00:00+00:00", "2026-12-01T11:00:00+00:00"
+    fold = journal.ClockFold()
+    for line in [
+        {"type": "created", "at": at, "turn": 1, "deadline": "2026-12-03T10:00:00+00:00"},
+        {"type": "reminded", "at": at, "turn": 1, "deadline": at, "before": "1h"},
+        {"type": "waiting", "at": at, "turn": 1, "deadline": at},
+        {"type": "paused", "at": at, "turn": 1},
+        {"type": "resumed", "at": later, "turn": 1},
+    ]:
+        fold.feed(line)
+    first = fold.result(1)
+    assert first.reminded and first.waited and first.stood, first
+    kept = asdict(first)
+    first.reminded.append(first.reminded[0])
+    first.waited.clear()
+    first.stood.append(first.stood[0])
+    first.mail_held.add("mail/queue/0001-report-alice.eml")
+    first.deadline = None
+    assert asdict(fold.result(1)) == kept
 
 
 def test_a_command_of_many_steps_keeps_the_summary_once_as_it_ends(

@@ -203,16 +203,7 @@ def _copy(kept: Summary) -> Summary:
     copied here too (a test names those this copies)."""
     facts = kept.facts
     clocks = journal.ClockFold()
-    clocks.states = {
-        turn: replace(
-            clock,
-            reminded=list(clock.reminded),
-            waited=list(clock.waited),
-            mail_held=set(clock.mail_held),
-            stood=list(clock.stood),
-        )
-        for turn, clock in kept.clocks.states.items()
-    }
+    clocks.states = {turn: clock.copy() for turn, clock in kept.clocks.states.items()}
     clocks.paused, clocks.resumed_from = kept.clocks.paused, kept.clocks.resumed_from
     clocks.held = {turn: set(held) for turn, held in kept.clocks.held.items()}
     clocks.since = dict(kept.clocks.since)
