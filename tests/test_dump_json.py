@@ -7,8 +7,12 @@ documents out with another library, and must not change one byte of what ``json`
 
 from __future__ import annotations
 
+import datetime as dt
+import decimal
 import json
+import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -73,6 +77,27 @@ def test_what_json_cannot_write_fails_as_it_does():
             except UnicodeEncodeError:
                 continue
             raise AssertionError("a lone surrogate was written")
+
+
+@dataclass
+class Seat:
+    name: str
+
+
+@pytest.mark.parametrize(
+    "value",
+    [{1, 2}, b"ab", dt.date(2026, 12, 1), decimal.Decimal("1.5"), uuid.UUID(int=1), Seat("x")],
+    ids=["set", "bytes", "date", "decimal", "uuid", "dataclass"],
+)
+def test_what_json_refuses_is_refused_though_msgspec_could_write_it(value):
+    """msgspec writes these (a set as a list, bytes in base64, a date as text...); json does
+    not, and so neither does a game's file."""
+    import msgspec.json  # noqa: F401 - the layout's library loaded, as in a game
+
+    for document in ({"value": value}, {"padding": "x" * _LARGE, "value": [value]}):
+        for sort_keys in (True, False):
+            assert outcome(lambda d=document, s=sort_keys: dump_json(d, s)) is TypeError
+            assert outcome(lambda d=document, s=sort_keys: written_by_json(d, s)) is TypeError
 
 
 @pytest.mark.seconds
