@@ -123,8 +123,9 @@ def _play(
         if turn == 1:
             _away(gamedir, directory, setup["id"], signing, game_name)
         signed = []
+        reading = open_game.OpenGame(gamedir)  # the turn as its press and absences leave it
         for player in status["owed"]:
-            view = queries.view(gamedir, player)
+            view = queries.view_of(reading, player)
             view["to_do"] = view.pop("order", view["to_do"])  # sealed: the order it seals
             order = game.bot(view, bots.stream(f"bot {player} turn {turn}"))
             path = directory / "orders" / f"turn{turn:03d}-{player}.yaml"

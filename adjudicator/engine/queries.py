@@ -128,7 +128,11 @@ def view(root: Path, player: str) -> dict[str, Any]:
     """What ``player`` may see now. Under ``sealing: commit-reveal``, ``to_do`` is ``commit``,
     then ``reveal`` (``order`` keeps the key the order file needs), or null for a player whose
     seat plays the default orders because they made no commitment."""
-    handle = OpenGame(root)
+    return view_of(OpenGame(root), player)
+
+
+def view_of(handle: OpenGame, player: str) -> dict[str, Any]:
+    """:func:`view` as ``handle`` read the journal (the players of one turn, one reading)."""
     handle.require_player(player)
     doc = {
         "id": handle.meta["id"],
