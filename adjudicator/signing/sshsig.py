@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import hashlib
 import re
 import struct
@@ -310,10 +311,19 @@ def _registered_key(public_key_line: str) -> tuple[bytes, PublicKey]:
     from adjudicator.signing import keys
 
     try:
-        blob = keys.parse_public_line(public_key_line)
-        return blob, keys.public_key_from_blob(blob)
+        return _read_key_line(public_key_line)
     except keys.KeyProblem as exc:
         raise SignatureError(msg("sig-registered-key", problem=exc.reason)) from None
+
+
+@functools.lru_cache(maxsize=64)
+def _read_key_line(public_key_line: str) -> tuple[bytes, PublicKey]:
+    """A registered key's wire blob and key, read once a process for each line: every order of
+    its player is checked against it (a line refused is read again, and refused again)."""
+    from adjudicator.signing import keys
+
+    blob = keys.parse_public_line(public_key_line)
+    return blob, keys.public_key_from_blob(blob)
 
 
 def _check(
