@@ -741,6 +741,26 @@ def test_a_plain_order_is_read_by_libyaml_and_an_explicit_key_is_not() -> None:
         assert strictyaml._scan_fast(text + left, strictyaml.DEFAULT_MAX_DEPTH) is None
 
 
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"%YAML 1.1#c\n---\nplayer: bob\n",  # libyaml takes a comment glued to the version
+        b"# c\r%YAML 1.1#c\r---\rx",
+        b"\n\n%YAML 1.2#\n--- x\n",
+        b"%TAG !a! %00%C0%80\n---\nplayer: bob\n",  # a prefix PyYAML cannot decode
+        b"%TAG !a! a%00%ED%A0%80\n--- x\n",
+        b"\xe2\x80\xa8\xef\xbb\xbf",  # a byte order mark past the start
+        b"'a''b'\n\xef\xbb\xbf",
+        b"|#",  # a block scalar's header with a comment and no space before it
+        b"a: >-#\n  b\n",
+    ],
+)
+def test_texts_the_parsers_read_differently_load_as_the_pure_parser_loads_them(raw: bytes) -> None:
+    """Texts libyaml takes and PyYAML's own parser refuses (or reads otherwise), found by
+    fuzzing and by a review: each is read by the pure-Python parser alone."""
+    assert _outcome(raw, fast=True) == _outcome(raw, fast=False)
+
+
 @pytest.mark.skipif(strictyaml._CParser is None, reason="PyYAML here was built without libyaml")
 @pytest.mark.seconds
 @settings(max_examples=400, deadline=None)

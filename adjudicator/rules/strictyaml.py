@@ -366,11 +366,12 @@ try:
 except ImportError:  # pragma: no cover - PyYAML built without libyaml
     _CParser = None  # type: ignore[assignment,misc]
 
-_PURE_ONLY = re.compile(r"[?\\\t\ufeff]|[|>][-+0-9]*#")
+_PURE_ONLY = re.compile(r"[?%\\\t\ufeff]|[|>][-+0-9]*#")
 """What `_scan_fast` leaves to the pure-Python parser: explicit keys (``?``: libyaml's events do
-not tell them), and where the two parsers' rules differ: escapes, tabs, a byte order mark past
-the start (libyaml skips it), a block scalar's header with a comment and no space before it
-(libyaml takes it)."""
+not tell them), and where the two parsers' rules differ: directives (``%``: libyaml takes a
+comment straight after ``%YAML 1.1``, and some ``%TAG`` prefixes PyYAML cannot decode),
+escapes, tabs, a byte order mark past the start (libyaml skips it), a block scalar's header
+with a comment and no space before it (libyaml takes it)."""
 
 
 class _EventLoader(yaml.SafeLoader):
