@@ -7,6 +7,7 @@ documents out with another library, and must not change one byte of what ``json`
 
 from __future__ import annotations
 
+import collections
 import datetime as dt
 import decimal
 import json
@@ -77,6 +78,55 @@ def test_what_json_cannot_write_fails_as_it_does():
             except UnicodeEncodeError:
                 continue
             raise AssertionError("a lone surrogate was written")
+
+
+class Items(dict):
+    """A mapping whose items json asks for, in its own order."""
+
+    def items(self):
+        return [(key, self[key]) for key in sorted(dict.keys(self), reverse=True)]
+
+
+class Backwards(list):
+    """A list json walks by its own iterator."""
+
+    def __iter__(self):
+        return iter(list.__getitem__(self, slice(None, None, -1)))
+
+
+class Key(str):
+    """A key that sorts in its own order."""
+
+    def __lt__(self, other):
+        return str.__gt__(self, other)
+
+
+def _moved() -> collections.OrderedDict[str, int]:
+    ordered = collections.OrderedDict([("a", 1), ("b", 2)])
+    ordered.move_to_end("a")
+    return ordered
+
+
+@pytest.mark.parametrize(
+    ("data", "sort_keys"),
+    [
+        ({"view": _moved()}, False),
+        (Items(a=1, b=2), False),
+        (Items(a=1, b=2), True),
+        ({"list": Backwards([1, 2, 3])}, True),
+        ({Key("a"): 1, Key("b"): 2}, True),
+    ],
+    ids=["ordered-dict", "own-items", "own-items-sorted", "own-iterator", "own-key-order"],
+)
+def test_a_subclass_is_written_in_the_order_json_asks_it_for(data, sort_keys):
+    """json asks a dict or list of a subclass for its items and order, and sorts keys by their
+    own comparison; what such data holds in its storage may be in another order."""
+    import msgspec.json  # noqa: F401 - the layout's library loaded, as in a game
+
+    for document in (data, {"padding": "x" * _LARGE, "data": data}):
+        assert outcome(lambda d=document: dump_json(d, sort_keys)) == outcome(
+            lambda d=document: written_by_json(d, sort_keys)
+        )
 
 
 @dataclass
