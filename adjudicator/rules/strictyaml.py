@@ -708,9 +708,9 @@ def _escape_problem(text: str, mark: Mark) -> YamlProblem:
 
 def _scan_fast(text: str, max_depth: int) -> _Builder | None:
     """The builder of `text` as libyaml's parser reads it (a sixth of the time of the pure-Python
-    one for an order): only for a text `_PURE_ONLY` finds nothing in that it reads without any
-    problem, which loads the same either way. None for any other: `_scan` reads it again, so
-    every problem is found and placed as before."""
+    one for an order), for a text in which `_PURE_ONLY` finds nothing and libyaml finds no
+    problem: such a text loads the same either way. None for any other text, which `_scan`
+    reads again, so every problem is found and placed as before."""
     if _CParser is None or _PURE_ONLY.search(text):
         return None
     builder = _Builder(max_depth)
