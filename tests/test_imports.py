@@ -232,8 +232,12 @@ def test_a_valid_order_is_submitted_and_taken_from_mail_without_the_schemas(
     signed = by_hand.signed(owed, by_hand.legal(owed), name="order.yaml")
     # nor what only a game with deadlines, a settings file or a password command needs, nor
     # the package-data reader (the built-in templates are a folder of files), nor the runner
-    # of an adjudication (a turn is resolved by `tick` or `adjudicate`, never by an order)
+    # of an adjudication (a turn is resolved by `tick` or `adjudicate`, never by an order),
+    # nor the reader of keys' files (an Ed25519 key line is read without it)
     unneeded = (
+        "adjudicator.signing.keys",
+        "cryptography.hazmat.primitives.serialization",
+        "cryptography.hazmat.primitives.asymmetric.rsa",
         "zoneinfo",
         "tomllib",
         "subprocess",

@@ -238,6 +238,75 @@ def test_namespace_is_covered_by_the_signature(key_dir: Path, tmp_path: Path) ->
         sshsig.verify(ORDERS, forged, pub_line(key))
 
 
+def _read_in_full(line: str) -> tuple[bytes, bytes] | str:
+    """A key line read by ``keys`` alone: its blob and the key's raw bytes, or the reason's
+    code it is refused with."""
+    try:
+        blob = keys.parse_public_line(line)
+        key = keys.public_key_from_blob(blob)
+    except keys.KeyProblem as problem:
+        return problem.reason.code
+    assert isinstance(key, ed25519.Ed25519PublicKey)
+    return blob, key.public_bytes_raw()
+
+
+_ED25519_HEAD = sshsig._string(b"ssh-ed25519") + struct.pack(">I", 32)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    key=st.binary(min_size=32, max_size=32),
+    cut=st.integers(min_value=0, max_value=51),
+    tail=st.binary(max_size=3),
+    change=st.one_of(st.none(), st.tuples(st.integers(0, 50), st.integers(1, 255))),
+    spaces=st.sampled_from([" ", "  ", "\t", " \t "]),
+    comment=st.sampled_from(["", " alice@example.org", " two words", "\n"]),
+    padding=st.booleans(),
+)
+def test_an_ed25519_line_read_without_cryptography_is_read_as_in_full(
+    key: bytes,
+    cut: int,
+    tail: bytes,
+    change: tuple[int, int] | None,
+    spaces: str,
+    comment: str,
+    padding: bool,
+) -> None:
+    """A registered Ed25519 key line taken by the short way (no serialization module loaded)
+    is one the full reading takes too, with the same blob and key; a line cut short, made
+    longer, or changed anywhere, goes the full way and is refused as before."""
+    blob = bytearray(_ED25519_HEAD + key)
+    if change is not None:
+        blob[change[0]] ^= change[1]
+    blob = blob[: len(blob) - cut] + tail if cut else blob + tail
+    whole = base64.b64encode(bytes(blob)).decode()
+    encoded = whole if padding else whole.rstrip("=")
+    line = f"ssh-ed25519{spaces}{encoded}{comment}"
+    short = sshsig._ed25519_blob(line)
+    full = _read_in_full(line)
+    if short is not None:
+        assert full == (short, sshsig._ed25519_key(short).public_bytes_raw())
+    try:
+        found: tuple[bytes, bytes] | str = sshsig.registered_blob(line), b""
+    except SignatureError as refusal:
+        assert refusal.reason.code == "sig-registered-key"
+        assert refusal.reason.params["problem"].code == full
+    else:
+        assert isinstance(full, tuple) and found == (full[0], b"")
+    canonical = len(blob) == len(_ED25519_HEAD) + 32 and blob.startswith(_ED25519_HEAD)
+    assert (short is not None) == (canonical and encoded == whole)
+
+
+def test_a_key_line_of_another_type_is_read_in_full(key_dir: Path, tmp_path: Path) -> None:
+    """Only an Ed25519 line is taken the short way: the other types' lines are read, and their
+    signatures checked, by cryptography's serialization, as before."""
+    for kind in KEY_TYPES:
+        line = pub_line(key_dir / kind)
+        assert (sshsig._ed25519_blob(line) is not None) == (kind == "ed25519")
+        armored = keygen_sign(key_dir / kind, ORDERS, tmp_path)
+        assert sshsig.verify(ORDERS, armored, line).public_key_blob == keys.parse_public_line(line)
+
+
 def test_unusable_registered_key_is_reported(key_dir: Path, tmp_path: Path) -> None:
     require_tool("ssh-keygen", WHY)
     armored = keygen_sign(key_dir / "ed25519", ORDERS, tmp_path)

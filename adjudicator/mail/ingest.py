@@ -51,7 +51,7 @@ from adjudicator.rules.errors import AdjudicatorError
 from adjudicator.rules.lang import DEFAULT, game_lang, lang_of
 from adjudicator.rules.strictyaml import DEFAULT_MAX_BYTES, StrictYamlError, load
 from adjudicator.rules.verdict import Verdict
-from adjudicator.signing import keys, sshsig
+from adjudicator.signing import sshsig
 from adjudicator.store import journal, steps
 from adjudicator.store.gamedir import LOG, GameDir, atomic_write
 
@@ -152,8 +152,8 @@ class Game:
 
 def _key_is(public_key_line: str, blob: bytes) -> bool:
     try:
-        return keys.parse_public_line(public_key_line) == blob
-    except keys.KeyProblem:
+        return sshsig.registered_blob(public_key_line) == blob
+    except sshsig.SignatureError:
         return False
 
 

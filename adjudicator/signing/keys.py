@@ -2,7 +2,9 @@
 
 All cryptography and key (de)serialisation is done by the ``cryptography`` library; this module
 only adds clear error reasons and the few checks the adjudicator needs (supported key types,
-key files created private from the start).
+key files created private from the start). A registered Ed25519 key line in its canonical form
+is read by ``sshsig`` without this module (a signed order's check need not load the library's
+serialization modules); any other line, and any line it refuses, is read here.
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
 """OpenSSH signatures (SSHSIG, as made by ``ssh-keygen -Y sign``) over order files.
 
-Only the SSHSIG envelope is encoded and decoded here (see OpenSSH's PROTOCOL.sshsig); all
-cryptography is done by the ``cryptography`` library. Layout of the binary signature::
+Only the SSHSIG envelope is encoded and decoded here (see OpenSSH's PROTOCOL.sshsig), and a
+registered Ed25519 key line in its one canonical form (a fixed head and the key's 32 bytes);
+every other key line is read by ``keys``, and all cryptography is done by the ``cryptography``
+library. Layout of the binary signature::
 
     byte[6]  "SSHSIG"
     uint32   1 (version)
@@ -32,6 +34,7 @@ from adjudicator.rules.contract import Msg, msg
 
 if TYPE_CHECKING:  # cryptography loads when a signature is made or checked (`check` makes none)
     from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import ed25519
 
     from adjudicator.signing.keys import PrivateKey, PublicKey
 
@@ -308,12 +311,24 @@ def sign(
 
 
 def _registered_key(public_key_line: str) -> tuple[bytes, PublicKey]:
+    """A registered key's wire blob and key. An Ed25519 key in its canonical form is read
+    without cryptography's serialization modules (a signed command's start need not load them);
+    any other line is read in full, and refused, when it must be, with the reason."""
+    blob = _ed25519_blob(public_key_line)
+    if blob is not None:
+        return blob, _ed25519_key(blob)
     from adjudicator.signing import keys
 
     try:
         return _read_key_line(public_key_line)
     except keys.KeyProblem as exc:
         raise SignatureError(msg("sig-registered-key", problem=exc.reason)) from None
+
+
+def registered_blob(public_key_line: str) -> bytes:
+    """The wire blob of a registered key line; SignatureError (``sig-registered-key``) when
+    the line cannot be read."""
+    return _registered_key(public_key_line)[0]
 
 
 @functools.lru_cache(maxsize=64)
@@ -326,13 +341,42 @@ def _read_key_line(public_key_line: str) -> tuple[bytes, PublicKey]:
     return blob, keys.public_key_from_blob(blob)
 
 
+@functools.lru_cache(maxsize=64)
+def _ed25519_key(blob: bytes) -> ed25519.Ed25519PublicKey:
+    """The key of a canonical Ed25519 wire blob (see ``_ed25519_blob``), made once a process."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    return Ed25519PublicKey.from_public_bytes(blob[len(_ED25519_HEAD) :])
+
+
+_ED25519_HEAD = _string(b"ssh-ed25519") + struct.pack(">I", 32)
+"""How the wire blob of every Ed25519 public key starts: its type, then its 32 bytes' length."""
+
+
+def _ed25519_blob(line: str) -> bytes | None:
+    """The wire blob of an Ed25519 key line in its one canonical form (the type, the base64 of
+    the type and the key's 32 bytes, nothing more, then any comment); None for any other line,
+    which ``keys.parse_public_line`` reads in full (and refuses, when it must, with the reason).
+    """
+    fields = line.strip().split(None, 2)
+    if len(fields) < 2 or fields[0] != "ssh-ed25519":
+        return None
+    try:
+        blob = base64.b64decode(fields[1], validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    if len(blob) != len(_ED25519_HEAD) + 32 or not blob.startswith(_ED25519_HEAD):
+        return None
+    return blob
+
+
 def _check(
     signature: Signature, registered_blob: bytes, namespace: str, signer: str
 ) -> tuple[str, bytes]:
     """Everything but the cryptography: key, namespace, algorithms; returns (algorithm, raw)."""
-    from adjudicator.signing import keys
-
     if signature.public_key_blob != registered_blob:
+        from adjudicator.signing import keys
+
         made_with, registered = signature.fingerprint, keys.fingerprint(registered_blob)
         raise SignatureError(
             msg("sig-other-key-of", made_with=made_with, signer=signer, registered=registered)
@@ -374,7 +418,7 @@ def _valid(
 ) -> bool:
     """Whether the signature's cryptography checks out for exactly ``message``."""
     from cryptography.exceptions import InvalidSignature
-    from cryptography.hazmat.primitives.asymmetric import ec, ed25519, padding, rsa
+    from cryptography.hazmat.primitives.asymmetric import ed25519
 
     signed = _signed_data(
         signature.namespace, signature.reserved, signature.hash_algorithm, message
@@ -384,7 +428,11 @@ def _valid(
             if len(raw) != 64:
                 return False
             key.verify(raw, signed)
-        elif isinstance(key, rsa.RSAPublicKey):
+            return True
+        # the other key types' modules, loaded only for them
+        from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa
+
+        if isinstance(key, rsa.RSAPublicKey):
             size = (key.key_size + 7) // 8
             if len(raw) > size:
                 return False
