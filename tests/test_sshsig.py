@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives import hashes
@@ -18,6 +19,7 @@ from cryptography.hazmat.primitives.asymmetric import ed25519, padding, rsa
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from adjudicator.mail import ingest
 from adjudicator.present.words import say
 from adjudicator.signing import keys, sshsig
 from adjudicator.signing.sshsig import NAMESPACE, SignatureError
@@ -251,37 +253,72 @@ def _read_in_full(line: str) -> tuple[bytes, bytes] | str:
 
 
 _ED25519_HEAD = sshsig._string(b"ssh-ed25519") + struct.pack(">I", 32)
+_UNDAMAGED: dict[str, Any] = {
+    "change": None,
+    "cut": 0,
+    "tail": b"",
+    "kind": "ssh-ed25519",
+    "before": "",
+    "spaces": " ",
+    "inserted": None,
+}
+_DAMAGES = list(_UNDAMAGED)
+"""What the property test below may change of a canonical Ed25519 line, and left alone."""
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(
     key=st.binary(min_size=32, max_size=32),
     cut=st.integers(min_value=0, max_value=51),
     tail=st.binary(max_size=3),
     change=st.one_of(st.none(), st.tuples(st.integers(0, 50), st.integers(1, 255))),
-    spaces=st.sampled_from([" ", "  ", "\t", " \t "]),
-    comment=st.sampled_from(["", " alice@example.org", " two words", "\n"]),
+    kind=st.sampled_from(["ssh-ed25519", "SSH-ED25519", "ssh-ed25519x", "ssh-rsa", "ssh-ed2551"]),
+    before=st.sampled_from(["", " ", "\ufeff", "x "]),
+    spaces=st.sampled_from([" ", "  ", "\t", " \t ", "\u00a0", "\u3000", "\x1c"]),
+    inserted=st.one_of(
+        st.none(),
+        st.tuples(
+            st.integers(0, 80), st.sampled_from(["-", "_", "\n", "\x00", "=", " ", "\u0663"])
+        ),
+    ),
+    comment=st.sampled_from(["", " alice@example.org", " two words", "\n", "\u2003x"]),
     padding=st.booleans(),
+    damage=st.sampled_from(["none", *_DAMAGES, "all"]),
 )
 def test_an_ed25519_line_read_without_cryptography_is_read_as_in_full(
     key: bytes,
     cut: int,
     tail: bytes,
     change: tuple[int, int] | None,
+    kind: str,
+    before: str,
     spaces: str,
+    inserted: tuple[int, str] | None,
     comment: str,
     padding: bool,
+    damage: str,
 ) -> None:
     """A registered Ed25519 key line taken by the short way (no serialization module loaded)
-    is one the full reading takes too, with the same blob and key; a line cut short, made
-    longer, or changed anywhere, goes the full way and is refused as before."""
+    is one the full reading takes too, with the same blob and key; a line of another type
+    word, with text before it, other spaces, a character put into its base64, or a blob cut
+    short, made longer or changed anywhere, is read the full way and refused as before (and
+    so is the question whether it is the key a signature names)."""
+    if damage != "all":  # one kind of damage alone (or none), each as often as the others
+        drawn = {"change": change, "cut": cut, "tail": tail, "kind": kind, "before": before}
+        drawn |= {"spaces": spaces, "inserted": inserted}
+        kept = {name: drawn[name] if name == damage else _UNDAMAGED[name] for name in _DAMAGES}
+        change, cut, tail, kind = kept["change"], kept["cut"], kept["tail"], kept["kind"]
+        before, spaces, inserted = kept["before"], kept["spaces"], kept["inserted"]
     blob = bytearray(_ED25519_HEAD + key)
     if change is not None:
         blob[change[0]] ^= change[1]
     blob = blob[: len(blob) - cut] + tail if cut else blob + tail
     whole = base64.b64encode(bytes(blob)).decode()
     encoded = whole if padding else whole.rstrip("=")
-    line = f"ssh-ed25519{spaces}{encoded}{comment}"
+    if inserted is not None:
+        at = min(inserted[0], len(encoded))
+        encoded = encoded[:at] + inserted[1] + encoded[at:]
+    line = f"{before}{kind}{spaces}{encoded}{comment}"
     short = sshsig._ed25519_blob(line)
     full = _read_in_full(line)
     if short is not None:
@@ -293,8 +330,11 @@ def test_an_ed25519_line_read_without_cryptography_is_read_as_in_full(
         assert refusal.reason.params["problem"].code == full
     else:
         assert isinstance(full, tuple) and found == (full[0], b"")
+    named = _ED25519_HEAD + key
+    assert ingest._key_is(line, named) == (isinstance(full, tuple) and full[0] == named)
     canonical = len(blob) == len(_ED25519_HEAD) + 32 and blob.startswith(_ED25519_HEAD)
-    assert (short is not None) == (canonical and encoded == whole)
+    plain = before.strip() == "" and kind == "ssh-ed25519" and spaces.isspace()
+    assert (short is not None) == (canonical and plain and f"{spaces}{encoded}".split()[0] == whole)
 
 
 def test_a_key_line_of_another_type_is_read_in_full(key_dir: Path, tmp_path: Path) -> None:
