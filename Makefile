@@ -90,7 +90,7 @@ catalogs:
 	done
 
 # Every benchmark runs, whatever the one before it found; the exit is 1 when any target is missed.
-BENCHMARKS := startup submit headers verify read commands long_game tick demo engine
+BENCHMARKS := startup submit headers verify read commands long_game tick send demo engine
 bench: install-test
 	@missed=0; for name in $(BENCHMARKS); do \
 	  $(BIN)/python benchmarks/$$name.py || missed=1; done; exit $$missed

@@ -778,6 +778,26 @@ def test_deliver_over_starttls_with_a_password_command(
     ]
 
 
+@pytest.mark.usefixtures("smtp_password")
+@pytest.mark.parametrize("tls", ["tls", "starttls"])
+def test_a_session_sends_each_write_at_once(tmp_path: Path, tls: str, request: Any) -> None:
+    """The SMTP session's socket does not hold back a write until the server acknowledges the
+    one before (TCP_NODELAY): the last TLS record of a report with its pictures goes out at
+    once, not after the server's delayed acknowledgement (benchmarks/README.md)."""
+    server: Server = request.getfixturevalue(f"smtp_{tls}")
+    settings = settings_for(server)
+    assert settings.smtp is not None
+    client = queue.smtp_connect(settings.smtp, PASSWORD)
+    try:
+        assert client.sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+        big = "a line of a report with its pictures\r\n" * 2000  # some 76 KB: five records
+        message = f"From: {SENDER}\r\nTo: player1@example.org\r\nSubject: big\r\n\r\n{big}"
+        client.sendmail("adjudicator@example.org", ["player1@example.org"], message)
+    finally:
+        client.quit()
+    assert server.received[-1].data.endswith(b"a line of a report with its pictures\r\n")
+
+
 def assert_nothing_sent(outbox: Outbox, queued: list[Path]) -> None:
     assert outbox.pending() == queued
     assert outbox.in_doubt() == []
