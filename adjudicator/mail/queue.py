@@ -198,8 +198,9 @@ def _no_delay(client: smtplib.SMTP) -> None:
     its pictures. A socket that takes no such option is used as it is."""
     import socket
 
-    with suppress(OSError):
-        client.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    if client.sock is not None:  # connected: smtplib made it in the constructor
+        with suppress(OSError):
+            client.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
 def _login(client: smtplib.SMTP, server: ServerSettings, secret: str) -> None:
