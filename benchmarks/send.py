@@ -95,7 +95,8 @@ def main() -> int:
             by_server = [script, "send", str(copy), "--config", str(by_smtp)]
             by_folder = [script, "send", str(copy), "--config", str(to_outbox)]
             sent, written, beside = [], [], []
-            for _ in range(args.runs):
+            mails = 0
+            for _ in range(max(args.runs, 1)):
                 before = counter.mails
                 sent.append(median_seconds(by_server, 1, fresh))
                 mails = counter.mails - before
@@ -104,6 +105,9 @@ def main() -> int:
             size = counter.size // max(counter.mails, 1)
         finally:
             server.stop()
+    if not mails:
+        print("adjudicator send handed the server no mail: nothing to time")
+        return 1
     took, wrote, base = (statistics.median(s) for s in (sent, written, beside))
     each = (took - wrote) / mails
     ratio = each / base
