@@ -6,6 +6,9 @@ or a damaged entry, renders afresh."""
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -293,6 +296,63 @@ def test_a_damaged_compiled_template_is_compiled_again(
         reading.start()
         reading.join(30)
         assert shown == ["2 a"]
+
+
+def test_a_compiled_template_changed_on_the_disk_is_compiled_again(tmp_path: Path) -> None:
+    """A compiled template whose kept code was changed (a bit flipped on the disk, another
+    program's write) is not run: Jinja checks only the template's source, so the report would
+    say what the changed code says, and be kept so in the rendered reports' cache. Each report
+    in a process of its own, as a user's commands."""
+    table = Table(tmp_path, players=3)
+    command = [sys.executable, "-m", "adjudicator", "report", table.gamedir, "--player", "alice"]
+
+    def report() -> tuple[int, str]:
+        done = subprocess.run(  # not from the source tree, which -m would put first
+            command, capture_output=True, text=True, timeout=60, cwd=tmp_path
+        )
+        return done.returncode, done.stdout
+
+    first = report()
+    assert first[0] == 0 and "YOUR HAND" in first[1]
+    changed = 0
+    for kept in usercache.folder("templates").iterdir():
+        data = kept.read_bytes()
+        if b"YOUR HAND" in data:
+            kept.write_bytes(data.replace(b"YOUR HAND", b"YOUR HANX"))
+            changed += 1
+    assert changed
+    shutil.rmtree(rendered._folder())  # rendered again, from the compiled templates
+    assert report() == first
+    assert report() == first  # and kept so
+
+
+def test_a_template_compiled_one_way_is_not_run_where_it_compiles_another(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same template compiled where output is escaped and where it is not, or by another
+    release of Jinja (which keeps the magic number of its code while its compiler changes):
+    each compiles its own code, never runs the other's."""
+    import gettext
+
+    import jinja2
+
+    from adjudicator.present.catalogs import environment
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    loader = jinja2.DictLoader({"a.j2": "{{ x }} a"})
+
+    def shown(autoescape: bool) -> str:  # each time in a new environment, as a new command
+        env = environment(loader, gettext.NullTranslations(), autoescape=autoescape)
+        return env.get_template("a.j2").render(x="<b>")
+
+    assert shown(False) == "<b> a"
+    assert shown(True) == "&lt;b&gt; a"
+    assert shown(False) == "<b> a"
+    folder = tmp_path / "cache" / "adjudicator" / "templates"
+    assert len(list(folder.iterdir())) == 2
+    monkeypatch.setattr(jinja2, "__version__", "99.0")
+    assert shown(True) == "&lt;b&gt; a"
+    assert len(list(folder.iterdir())) == 3
 
 
 def test_a_report_rendered_by_another_version_of_a_library_is_rendered_afresh(

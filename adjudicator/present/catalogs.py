@@ -12,11 +12,10 @@ words of ``templates/common``.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import gettext
+import hashlib
 import io
-import os
 from collections.abc import Callable, MutableMapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,8 +34,8 @@ __all__ = ["DEFAULT", "LANGUAGES", "environment", "translations"]
 
 KEPT_TEMPLATES = 512
 """How many compiled templates the cache folder keeps: every template of the adjudicator and its
-games (some ninety) of several installs (Jinja names each by the template's file, so an upgrade
-in the same place writes over its own)."""
+games (some ninety) of several installs (each is named by the template's file, so an upgrade
+in the same place writes over its own, unless it brings another release of Jinja)."""
 
 
 def folder_translations(folder: Traversable, lang: str) -> gettext.NullTranslations:
@@ -74,10 +73,11 @@ def translations(game: Game | None, lang: str) -> gettext.NullTranslations:
 
 def _bytecode_cache() -> jinja2.BytecodeCache | None:
     """Compiled templates kept in the user's cache folder (never in a game directory), so that
-    a command does not compile every template again: Jinja keys each on the template's source
-    and its own and Python's version, so a changed template is compiled afresh. None when the
-    folder cannot be made (a read-only home, say): templates are then compiled each time. The
-    folder keeps :data:`KEPT_TEMPLATES` of them (those used longest ago go first)."""
+    a command does not compile every template again: each is keyed on what its code was
+    compiled from and by (:func:`_compiled_by`), and Jinja checks the template's source and
+    Python's version, so a changed template is compiled afresh. None when the folder cannot be
+    made (a read-only home, say): templates are then compiled each time. The folder keeps
+    :data:`KEPT_TEMPLATES` of them (those used longest ago go first)."""
     folder = usercache.folder("templates")
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -91,30 +91,79 @@ def _bytecode_cache_class() -> type[jinja2.FileSystemBytecodeCache]:
     import jinja2
 
     class BytecodeCache(jinja2.FileSystemBytecodeCache):
-        """Jinja's cache of compiled templates in a folder, where a template that cannot be
-        read from it or kept in it is compiled as if there were no cache: the folder removed
-        while a long command runs (a user clearing the cache folder), a file in its place, a
-        full disk, a file cut short or scrambled, a pipe or a device where a file was. Jinja's
-        own lets those end the command, or wait for ever."""
+        """Jinja's cache of compiled templates in a folder of the user's cache, each kept as
+        every entry of that cache is (:func:`usercache.write`, its SHA-256 before it): a file
+        damaged in any way (cut short, scrambled, a bit flipped on the disk, a pipe or a device
+        in its place) reads as none kept, and the template is compiled again. Jinja's own runs
+        whatever code it finds, checking only the template's source. A folder removed while a
+        long command runs, a file in its place or a full disk only mean nothing is kept."""
+
+        def get_bucket(
+            self,
+            environment: jinja2.Environment,
+            name: str,
+            filename: str | None,
+            source: str,
+        ) -> jinja2.bccache.Bucket:
+            made_by = repr((name, filename, _compiled_by(environment, name)))
+            key = hashlib.sha256(made_by.encode("utf-8", "surrogateescape")).hexdigest()
+            bucket = jinja2.bccache.Bucket(environment, key, self.get_source_checksum(source))
+            self.load_bytecode(bucket)
+            return bucket
 
         def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-            data = usercache.read_file(self._get_cache_filename(bucket))
+            data = usercache.read(Path(self._get_cache_filename(bucket)))
             if data is None:
-                return  # none kept: compiled
+                return  # none kept, or damaged: compiled
             try:
-                bucket.load_bytecode(io.BytesIO(data))
-            except Exception:  # cut short or scrambled (pickle and marshal raise many kinds)
+                bucket.bytecode_from_string(data)
+            except Exception:  # of another Python (pickle and marshal raise many kinds)
                 bucket.reset()
 
         def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-            entry = self._get_cache_filename(bucket)
-            new = not os.path.lexists(entry)
-            with contextlib.suppress(OSError):
-                super().dump_bytecode(bucket)
-            if new and os.path.lexists(entry):  # added (Jinja says nothing when it is not)
-                usercache.added(Path(entry), KEPT_TEMPLATES)
+            entry = Path(self._get_cache_filename(bucket))
+            usercache.write(entry, bucket.bytecode_to_string(), keep=KEPT_TEMPLATES)
 
     return BytecodeCache
+
+
+_LEXED_BY = (
+    "block_start_string",
+    "block_end_string",
+    "variable_start_string",
+    "variable_end_string",
+    "comment_start_string",
+    "comment_end_string",
+    "line_statement_prefix",
+    "line_comment_prefix",
+    "trim_blocks",
+    "lstrip_blocks",
+    "newline_sequence",
+    "keep_trailing_newline",
+    "optimized",
+    "is_async",
+)
+"""The settings of an environment that Jinja's lexer and code generator read."""
+
+
+def _compiled_by(environment: jinja2.Environment, name: str) -> tuple[object, ...]:
+    """What shapes the code of the template ``name`` beside its source: Jinja's release (the
+    magic number of its code changes only with the code's format, not with its compiler), the
+    environment's settings that the lexer and the code generator read, whether the template's
+    output is escaped, its extensions, and how the i18n extension compiles ``{% trans %}``."""
+    import jinja2
+
+    escape = environment.autoescape
+    return (
+        jinja2.__version__,
+        *(getattr(environment, setting) for setting in _LEXED_BY),
+        escape(name) if callable(escape) else escape,
+        sorted(environment.extensions),
+        getattr(environment, "newstyle_gettext", False),
+        environment.policies.get("ext.i18n.trimmed"),
+        environment.policies.get("compiler.ascii_str"),
+        environment.finalize is None,
+    )
 
 
 @functools.cache
