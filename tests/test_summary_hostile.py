@@ -11,10 +11,12 @@ import json
 import marshal
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
 
+from adjudicator.rules import schedule
 from adjudicator.store import gamedir, journal, summary, usercache
 from adjudicator.store.gamedir import GameDir
 from tests.helpers import Table, run
@@ -141,16 +143,18 @@ def test_a_cache_folder_that_cannot_be_written_only_means_nothing_is_kept(
     assert_summary_is_the_fold(table.gamedir)
 
 
+@pytest.mark.parametrize("module", [journal, summary, schedule], ids=lambda m: m.__name__)
 def test_a_summary_folded_by_other_code_is_not_read_on_from(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, module: ModuleType
 ) -> None:
     """The version number stays while the folds change (a fix, a new kind of line, an install
-    from a checkout): the cache entry's header names the code that folded it."""
+    from a checkout): the cache entry's header names the code that folded it, the code the
+    folds call among it (the deadline's arithmetic, which the clock's fold reads)."""
     ours = summary._folds()
     assert ours.encode() in summary._MAGIC
-    other = tmp_path / "journal.py"
-    other.write_bytes(Path(str(journal.__file__)).read_bytes() + b"\n# a fold changed\n")
-    monkeypatch.setattr(journal, "__file__", str(other))
+    other = tmp_path / "changed.py"
+    other.write_bytes(Path(str(module.__file__)).read_bytes() + b"\n# a fold changed\n")
+    monkeypatch.setattr(module, "__file__", str(other))
     assert summary._folds() != ours
 
 

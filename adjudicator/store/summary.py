@@ -30,11 +30,16 @@ from adjudicator.store import journal, usercache
 
 
 def _folds() -> str:
-    """The SHA-256 of the code that folds the journal (this module and :mod:`journal`): a
-    summary folded by other code (an upgrade that keeps the version number, a fix to a fold)
-    is not read on from."""
+    """The SHA-256 of the code that folds the journal: this module, :mod:`journal`, and each
+    module of the program that :mod:`journal` takes a name from (the deadline's arithmetic of
+    :mod:`adjudicator.rules.schedule`, which the clock's fold calls, among them). A summary
+    folded by other code (an upgrade that keeps the version number, a fix to a fold) is not
+    read on from."""
+    called = {getattr(value, "__module__", None) for value in vars(journal).values()}
+    names = {journal.__name__, __name__, *(n for n in called if isinstance(n, str))}
     digest = hashlib.sha256()
-    for module in (journal, sys.modules[__name__]):
+    for name in sorted(n for n in names if n.startswith("adjudicator.") and n in sys.modules):
+        module = sys.modules[name]
         try:
             digest.update(Path(str(module.__file__)).read_bytes())
         except (OSError, TypeError):
