@@ -92,3 +92,39 @@ def test_a_game_json_changed_by_hand_wakes_a_sleeping_game(
     code, output = tick(folder, config)
     assert code == 75, output
     assert "game.json no longer holds what the journal named" in output
+
+
+def _told_subjects(tmp: Path, monkeypatch: pytest.MonkeyPatch, notes: bool) -> list[str]:
+    """The subjects of what a tick tells the game master of a folder that cannot be read,
+    beside a game in German that sleeps (``notes``) or is opened (each tick with a new cache)."""
+    import email
+
+    monkeypatch.setenv("ADJUDICATOR_NOW", START)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp / "data"))  # where the notices are queued
+    table = Table(tmp, players=3, schedule={"deadline": "48h", "lang": "de"})
+    config = tmp / "mail.toml"
+    config.write_text('[mail]\ngm = "gm@example.org"\n')
+    folder = tmp / "games"
+    folder.mkdir()
+    shutil.copytree(table.gamedir, folder / "a")
+    assert tick(folder, config)[0] == 0  # a's reports sent; a sleeps until its deadline
+    (folder / "z").mkdir()
+    (folder / "z" / "game.json").write_text("{ not json")
+    if not notes:
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp / "another-cache"))
+    assert tick(folder, config)[0] == 75  # z left for a later run, and told
+    return [
+        str(email.message_from_bytes(path.read_bytes())["Subject"])
+        for path in sorted((tmp / "data").rglob("outbox/*.eml"))
+    ]
+
+
+def test_the_game_master_is_told_in_the_same_words_whether_games_sleep_or_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The game master is told in the first game's language: a game that sleeps is not
+    opened, and its note keeps its language, so notes kept or not tell it alike."""
+    kept = _told_subjects(tmp_path / "kept", monkeypatch, notes=True)
+    fresh = _told_subjects(tmp_path / "fresh", monkeypatch, notes=False)
+    assert len(kept) == 1 and "Spielordner" in kept[0]
+    assert kept == fresh

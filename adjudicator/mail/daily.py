@@ -92,7 +92,9 @@ def tick(games: tuple[Path, ...], source: Source, settings: MailSettings, say: C
     if ingest_all(games, source, settings, say):
         left.append("a message")
     unreadable: list[tuple[Path, str]] = []
-    awake = idle.awake(game_roots(games), clock.now())
+    roots = game_roots(games)
+    sleeping = idle.sleeping(roots, clock.now())
+    awake = [root for root in roots if root not in sleeping]
     served = games_in(awake, unreadable)
     if served:
         from adjudicator.mail.clock_step import run_clock  # the engine: only for a game awake
@@ -104,7 +106,7 @@ def tick(games: tuple[Path, ...], source: Source, settings: MailSettings, say: C
         _left_unread(root, why, left, say)
 
     def tell(reports: dict[Path, SendReport]) -> None:
-        seen = telling.Seen(game_roots(games), served, unreadable, reports)
+        seen = telling.Seen(roots, served, unreadable, reports, sleeping)
         try:
             lines = telling.tell(seen, settings)
         except OSError as error:  # the memory cannot be had: nothing is told this run

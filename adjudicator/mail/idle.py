@@ -3,7 +3,8 @@
 After ``tick`` has done everything a game asked for (nothing due by the clock, nothing left to
 send), it notes in the user's cache folder, never in the game directory, until when the game
 sleeps: the first instant at which the clock could ask for something (a reminder, the deadline),
-or never. The note is keyed on the journal as it was read (its size, time and inode, and the
+or never, and the game's language (what ``tick`` tells the game master in, when this game is
+the first). The note is keyed on the journal as it was read (its size, time and inode, and the
 adjudicator's version): any step that changes the game appends a journal line, which wakes it.
 It is keyed on ``game.json`` the same way: the file a game master is likeliest to edit by hand
 (to mend an address), which tick then opens at once and says is changed. The next ``tick``
@@ -22,10 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator import __version__
+from adjudicator.rules.lang import game_lang
 from adjudicator.store import usercache
 from adjudicator.store.gamedir import LOG, MARKER
 
-NOTE_VERSION = 2
+NOTE_VERSION = 3
 KEPT_NOTES = 2000
 """How many games' idle notes the cache folder keeps (those used longest ago go first): more
 than the games ``tick`` runs over on one machine, since a game without one is opened by the
@@ -54,21 +56,31 @@ def _key_now(root: Path) -> list[Any] | None:
 
 def asleep(root: Path, now: datetime) -> bool:
     """Whether the game at ``root`` is known to have nothing due at ``now``."""
+    return _sleeping_in(root, now) is not None
+
+
+def _sleeping_in(root: Path, now: datetime) -> str | None:
+    """The language of the game at ``root`` when it is known to have nothing due at ``now``
+    (as its note keeps it), else None."""
     if (root / MARKER).exists():
-        return False  # a step cut short: the next command finishes or discards it
+        return None  # a step cut short: the next command finishes or discards it
     try:
         note = json.loads(usercache.read(_note(root)) or b"null")
-        until = note["until"]
+        until, lang = note["until"], note["lang"]
         if note["journal"] != _key_now(root) or note["journal"] is None:
-            return False
-        return until is None or now < datetime.fromisoformat(until)
+            return None
+        if not isinstance(lang, str) or not (until is None or now < datetime.fromisoformat(until)):
+            return None
+        return lang
     except (OSError, ValueError, KeyError, TypeError, RecursionError):  # a note made by hand
-        return False
+        return None
 
 
-def awake(roots: list[Path], now: datetime) -> list[Path]:
-    """The games among ``roots`` that ``tick`` must open now."""
-    return [root for root in roots if not asleep(root, now)]
+def sleeping(roots: list[Path], now: datetime) -> dict[Path, str]:
+    """The games among ``roots`` known to have nothing due at ``now``, each with its language:
+    ``tick`` opens the others."""
+    found = {root: _sleeping_in(root, now) for root in roots}
+    return {root: lang for root, lang in found.items() if lang is not None}
 
 
 def _clock_instants(meta: dict[str, Any], times: Any) -> list[datetime]:
@@ -121,6 +133,7 @@ def remember(root: Path) -> None:
         now = clock.now()
         coming = [*_clock_instants(meta, times), *_next_day(meta, status, times, now)]
         until = min((t for t in coming if t > now), default=None)
-    text = json.dumps({"journal": journal, "until": None if until is None else until.isoformat()})
+    kept = {"journal": journal, "until": None if until is None else until.isoformat()}
+    text = json.dumps({**kept, "lang": game_lang(meta)})  # what tick tells in, unopened
     # or no note: the game is opened next time, as before
     usercache.write(note, text.encode(), keep=KEPT_NOTES)

@@ -34,12 +34,25 @@ SHOWN = "%Y-%m-%d %H:%M UTC"
 @dataclass(frozen=True)
 class Seen:
     """What one ``tick`` saw: the game folders given, those read, those that could not be
-    (with why), and each delivery's report by game folder."""
+    (with why), each delivery's report by game folder, and the games left unopened because
+    they sleep (:mod:`adjudicator.mail.idle`), with their languages."""
 
     roots: list[Path]
     games: list[Game]
     unreadable: list[tuple[Path, str]]
     reports: dict[Path, SendReport]
+    asleep: dict[Path, str]
+
+    def lang(self) -> str:
+        """The language the game master is told in: the first game's, in the order given,
+        of those read or asleep. A game asleep counts as read (its note keeps its language),
+        so that what is told is the same whether games sleep or not."""
+        read = {game.root: game_lang(game.meta) for game in self.games}
+        for root in self.roots:
+            lang = read.get(root) or self.asleep.get(root)
+            if lang is not None:
+                return lang
+        return DEFAULT
 
 
 @dataclass(frozen=True)
@@ -84,7 +97,7 @@ def unremembered(error: OSError) -> str:
 def _found(
     state: told.State, seen: Seen, settings: MailSettings, now: datetime
 ) -> Iterator[_Telling]:
-    lang = game_lang(seen.games[0].meta) if seen.games else DEFAULT
+    lang = seen.lang()
     for root, why in seen.unreadable:
         if told.observe(state, f"unreadable {root}", {"why": why}, now):
             about = Msg("mail-told-unreadable-subject", {"folder": root.name})
