@@ -270,3 +270,19 @@ def test_a_vote_journaled_in_the_line_of_an_order_is_named(tmp_path: Path) -> No
     code, output = verified(forged, tmp_path / "forged.json")
     assert code == 3, output
     assert "refuses it as the game stood then: a vote" in output, output
+
+
+@pytest.mark.parametrize("number", ["1e400", "-1e400", "1E999"])
+def test_a_line_holding_a_number_no_float_holds_is_no_journal_line(
+    game: Path, tmp_path: Path, number: str
+) -> None:
+    """Python's json reads a number too large for a float as infinity, which no writer of
+    ours makes: a forger's line holding one is named, not followed into a traceback."""
+    data = archived(game, tmp_path / "a.json")
+    lines = data["journal"]
+    prev = hashlib.sha256(lines[-1].encode() + b"\n").hexdigest()
+    at = json.loads(lines[-1])["at"]
+    lines.append(f'{{"at": "{at}", "prev": "{prev}", "turn": {number}, "type": "rolled-back"}}')
+    code, output = verified(data, tmp_path / "forged.json")
+    assert code == 3, output
+    assert f"line {len(lines)} is not a journal line" in output

@@ -128,7 +128,12 @@ def read(path: Path) -> dict[str, Any]:
         raise _refused(path, error.why) from None
     try:
         text = data.decode("utf-8")
-        archive = json.loads(text, object_pairs_hook=_unique, parse_constant=journal.refused)
+        archive = json.loads(
+            text,
+            object_pairs_hook=_unique,
+            parse_constant=journal.refused,
+            parse_float=journal.finite,
+        )
     except UnicodeDecodeError as error:
         raise _refused(path, msg("archive-not-utf8", offset=error.start)) from None
     except json.JSONDecodeError as error:
@@ -267,7 +272,15 @@ def verify(archive: dict[str, Any], head: str | None = None, seat: Seat | None =
         return summary
     try:
         _check(archive, entries, summary)
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError) as error:
+    except (
+        KeyError,
+        TypeError,
+        ValueError,
+        AttributeError,
+        IndexError,
+        RecursionError,
+        ArithmeticError,  # a date or a span out of any calendar's range
+    ) as error:
         # a journal whose lines fit their types but not one another (only a forger makes one)
         why = f"{type(error).__name__}: {error}"[:200]
         summary.findings.append(Finding(None, "log.jsonl", msg("verify-cannot-follow", why=why)))

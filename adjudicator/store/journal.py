@@ -77,6 +77,7 @@ from __future__ import annotations
 import copy
 import json
 import marshal
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
@@ -111,9 +112,10 @@ def parsed_lines(root: Path, data: bytes, start: int, end: int) -> list[Any]:
 
 
 def parse(text: str | bytes) -> Any:
-    """JSON as the game keeps it (a journal line, a state, a view): standard JSON only. Python's
-    ``json`` also reads ``NaN`` and ``Infinity``, which no writer of ours makes; a line holding
-    one was made by hand, and a turn of ``Infinity`` would end a command in a traceback."""
+    """JSON as the game keeps it (a journal line, a state, a view): standard JSON only, and no
+    number a float cannot hold. Python's ``json`` also reads ``NaN`` and ``Infinity``, and reads
+    ``1e400`` as infinity, which no writer of ours makes; a line holding one was made by hand,
+    and a turn of infinity would end a command in a traceback."""
     if isinstance(text, bytes):  # as json.loads reads bytes
         text = text.decode(json.detect_encoding(text), "surrogatepass")
     return _DECODER.decode(text)
@@ -124,7 +126,15 @@ def refused(name: str) -> Any:
     raise ValueError(f"{name} is not standard JSON")
 
 
-_DECODER = json.JSONDecoder(parse_constant=refused)
+def finite(text: str) -> float:
+    """For ``json``'s ``parse_float``: a number too large for a float is refused."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is too large a number")
+    return value
+
+
+_DECODER = json.JSONDecoder(parse_constant=refused, parse_float=finite)
 """One decoder for every line (``json.loads`` with an argument makes a new one per call)."""
 
 
