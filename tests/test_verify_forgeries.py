@@ -286,3 +286,73 @@ def test_a_line_holding_a_number_no_float_holds_is_no_journal_line(
     code, output = verified(data, tmp_path / "forged.json")
     assert code == 3, output
     assert f"line {len(lines)} is not a journal line" in output
+
+
+def _file(data: dict[str, Any], rel: str) -> dict[str, Any]:
+    found: dict[str, Any] = next(f for f in data["files"] if f["path"] == rel)
+    return found
+
+
+def _appended(data: dict[str, Any], line: dict[str, Any]) -> None:
+    """``line`` appended to the archive's journal, chained, as a forger would."""
+    lines = data["journal"]
+    at = json.loads(lines[-1])["at"]
+    lines.append(json.dumps({"at": at, "prev": "", **line}, sort_keys=True))
+    data["journal"] = rechain(lines, len(lines) - 1)
+
+
+@pytest.mark.parametrize("kind", ["sent", "queued", "recovered", "adopted"])
+def test_a_result_named_anew_by_a_later_line_is_named(
+    game: Path, tmp_path: Path, kind: str
+) -> None:
+    """The last turn's public view rewritten (another winner) and named anew, with its new
+    digest, by a line appended after the game's end: what the archive holds at that path is
+    no longer what the replay made, which verify says, even with the head a player holds."""
+    data = archived(game, tmp_path / "a.json")
+    head = hashlib.sha256(data["journal"][-1].encode() + b"\n").hexdigest()
+    last = max(f["path"] for f in data["files"] if f["path"].endswith("/views/public.json"))
+    held = _file(data, last)
+    view = json.loads(held["text"])
+    view["forged"] = True
+    held["text"] = json.dumps(view, indent=2) + "\n"
+    digest = hashlib.sha256(held["text"].encode()).hexdigest()
+    _appended(data, {"type": kind, "files": {last: digest}})
+    path = tmp_path / "forged.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    result = run("verify", path, "--head", head)
+    assert result.exit_code == 3, result.output
+    assert last in result.output and "need not be what the replay made" in result.output
+
+
+def test_results_moved_onto_one_another_are_named(game: Path, tmp_path: Path) -> None:
+    """Two players' last views swapped by the moves of an appended line: each file keeps its
+    digest, so only what the replay made at each path tells them apart."""
+    data = archived(game, tmp_path / "a.json")
+    last = max(f["path"] for f in data["files"] if f["path"].endswith("/views/public.json"))
+    folder = last.rsplit("/", 1)[0]
+    first, second = sorted(
+        f["path"]
+        for f in data["files"]
+        if f["path"].startswith(folder + "/") and not f["path"].endswith(("gm.json", "public.json"))
+    )[:2]
+    swap = f"{folder}/swapping.json"
+    for source, target in ((first, swap), (second, first), (swap, second)):
+        _appended(data, {"type": "sent", "moved": {source: target}})
+    one, other = _file(data, first), _file(data, second)
+    one["path"], other["path"] = second, first
+    code, output = verified(data, tmp_path / "forged.json")
+    assert code == 3, output
+    assert first in output and "the replay made" in output, output
+
+
+def test_an_order_file_no_line_took_is_named(game: Path, tmp_path: Path) -> None:
+    """An order put among a turn's orders by a line that takes no order: no signature is
+    checked of a file no line took, so it must not stand there as if taken."""
+    data = archived(game, tmp_path / "a.json")
+    text = "id: x\nplayer: alice\nturn: 2\n"
+    rel = "turns/0002/orders/alice-9.yaml"
+    data["files"].append({"path": rel, "text": text})
+    _appended(data, {"type": "sent", "files": {rel: hashlib.sha256(text.encode()).hexdigest()}})
+    code, output = verified(data, tmp_path / "forged.json")
+    assert code == 3, output
+    assert rel in output and "takes no such order" in output, output

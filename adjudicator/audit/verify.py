@@ -38,6 +38,12 @@ MAX_ARCHIVE_BYTES = 1 << 30
 """An archive is read whole: 1 GiB is far above any game's (a long game with mail: some MiB)."""
 HEAD = re.compile(r"[0-9a-fA-F]{32,64}")
 TURN_PATH = re.compile(r"turns/([0-9]{4,})")
+RESULT = re.compile(r"turns/[0-9]{4,}/(state\.json|resolution\.json|views/[^/]+)")
+"""A turn's state, resolution and views: written once, by the step that made them."""
+ORDER_FILE = re.compile(r"turns/([0-9]{4,})/orders/([^/]+?)(\.sig)?")
+"""An order the game took, or its signature, where the step that took it put it."""
+MAKERS = ("created", "adjudicated")
+"""The lines whose steps make a turn's files (and a line that deals, of any type)."""
 
 
 @dataclass
@@ -320,6 +326,7 @@ def _check(archive: dict[str, Any], entries: list[dict[str, Any]], summary: Summ
     _over_as_recorded(archive, walk, files, summary)
     if "seed" in archive and not summary.findings:
         _replay(walk, files, header, archive, game, digests.Digester(key), summary)
+    _made_kept(walk, summary)  # after the replay, whose findings say more where both find
 
 
 def _differs(summary: Summary, path: str) -> bool:
@@ -474,6 +481,46 @@ def _files(
         held = {rel for rel in named if shareable(rel, summary.over)}
     for rel in sorted(held - set(files)):
         summary.findings.append(Finding(walk.turn_of(rel), rel, msg("verify-file-missing")))
+
+
+def _made_kept(walk: _Walk, summary: Summary) -> None:
+    """Each line names only what its step made: a turn's state, resolution and views only the
+    step that opens or ends the turn (and no line names one anew, or moves one, but a rollback,
+    which moves them aside to their superseded copies, kept as they were), and an order or its
+    signature only the line that takes it. Otherwise the file the archive holds at a path, which
+    :func:`_files` checks against the last line that named it, need not be the one the replay
+    made or the intake took: a line appended after the game's end could name another winner's
+    views."""
+    made: dict[str, str] = {}  # each file a step made, by where it is now: its digest
+    for number, entry in enumerate(walk.entries, 1):
+        maker = entry["type"] in MAKERS or bool(entry.get("dealt"))
+        rollback = entry["type"] == "rolled-back"
+        changed: list[str] = []
+        for source, target in (entry.get("moved") or {}).items():
+            if target in made or RESULT.fullmatch(target) or (source in made and not rollback):
+                changed.append(source if source in made else target)
+            elif source in made:
+                made[target] = made.pop(source)
+        took = {
+            f"turns/{int(order['turn']):04d}/orders/{order['file']}"
+            for order in journal.order_entries(entry)
+        }
+        for rel, digest in (entry.get("files") or {}).items():
+            if rel in made and made[rel] != digest:
+                changed.append(rel)
+            elif RESULT.fullmatch(rel):
+                if maker:
+                    made[rel] = digest
+                else:
+                    changed.append(rel)
+            elif (order := ORDER_FILE.fullmatch(rel)) and rel.removesuffix(".sig") not in took:
+                summary.findings.append(
+                    Finding(int(order[1]), rel, msg("verify-order-not-taken", line=number))
+                )
+        for rel in dict.fromkeys(changed):
+            summary.findings.append(
+                Finding(walk.turn_of(rel), rel, msg("verify-made-changed", line=number))
+            )
 
 
 def _signatures(
