@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ed25519, padding, rsa
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from adjudicator.mail import ingest
@@ -284,6 +284,13 @@ _DAMAGES = list(_UNDAMAGED)
     comment=st.sampled_from(["", " alice@example.org", " two words", "\n", "\u2003x"]),
     padding=st.booleans(),
     damage=st.sampled_from(["none", *_DAMAGES, "all"]),
+)
+@example(  # base64 of a blob whose length needs no padding, with "=" after it all the same
+    **{**_UNDAMAGED, "inserted": (68, "=")},
+    key=bytes(32),
+    comment="",
+    padding=False,
+    damage="inserted",
 )
 def test_an_ed25519_line_read_without_cryptography_is_read_as_in_full(
     key: bytes,

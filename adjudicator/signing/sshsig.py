@@ -367,6 +367,8 @@ def _ed25519_blob(line: str) -> bytes | None:
         return None
     if len(blob) != len(_ED25519_HEAD) + 32 or not blob.startswith(_ED25519_HEAD):
         return None
+    if base64.b64encode(blob) != fields[1].encode("ascii"):  # padding the blob has no need of
+        return None
     return blob
 
 
