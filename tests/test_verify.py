@@ -13,7 +13,7 @@ import pytest
 
 from adjudicator.rules.digests import is_public
 from adjudicator.store.registry import game_names, load_game
-from tests.helpers import Table, archive, demo_game, run
+from tests.helpers import Table, archive, demo_game, run, ssh_sign
 
 ARCHIVES: dict[tuple[str, int, int, str], Path] = {}
 
@@ -100,6 +100,43 @@ def test_rollback_resign_replace_and_defaults_replay(tmp_path: Path) -> None:
     code, lines = verify(tmp_path / "full.json")
     assert code == 0, lines
     assert "replay: 5 adjudications played again" in "\n".join(lines)
+
+
+def test_turns_rolled_back_and_played_again_replay(tmp_path: Path) -> None:
+    """Each rollback moves a turn's files aside, and the turns played again name the same
+    paths anew (a resolution, the next turn's state and views, orders stored under the same
+    names): each line is replayed with each path as the game stood after it, not as it stands
+    at the end. A game ended three times, rolled back to its first turn, played again by
+    default to its end (whose views read every turn's resolution), then once more with the
+    orders of its last turn sent again."""
+    table = Table(tmp_path, players=4, game="sultans_court", max_rounds=3)
+    while not table.status()["over"]:
+        table.play_turn()
+    played = table.status()["turn"] - 1
+    for _ in range(played - 1):
+        assert run("rollback", table.gamedir).exit_code == 0
+    assert run("adjudicate", table.gamedir).exit_code == 0  # turn 1 again; turn 2 has no orders
+    while not table.status()["over"]:
+        assert run("adjudicate", table.gamedir, "--default-missing").exit_code == 0
+    archive(table.gamedir, tmp_path / "ended-again.json")
+    code, lines = verify(tmp_path / "ended-again.json")
+    assert code == 0, lines
+    for _ in range(2):
+        assert run("rollback", table.gamedir).exit_code == 0
+    assert run("adjudicate", table.gamedir).exit_code == 0  # the last turn opens anew
+    orders = []
+    for player in table.status()["owed"]:  # an order played before, sent again
+        text = table.order_text(player, table.legal(player)) + "# sent again\n"
+        orders.append(table.write(f"again-{player}.yaml", text))
+        ssh_sign(table.keys[player], orders[-1])
+    assert run("submit", table.gamedir, *orders).exit_code == 0
+    assert run("adjudicate", table.gamedir).exit_code == 0
+    archive(table.gamedir, tmp_path / "full.json")
+    code, lines = verify(tmp_path / "full.json")
+    assert code == 0, lines
+    journal = (table.gamedir / "log.jsonl").read_text().splitlines()
+    adjudicated = sum(json.loads(line)["type"] == "adjudicated" for line in journal)
+    assert f"replay: {adjudicated} adjudications played again" in "\n".join(lines)
 
 
 # -- a running game --------------------------------------------------------------------------------

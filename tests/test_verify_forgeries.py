@@ -356,3 +356,23 @@ def test_an_order_file_no_line_took_is_named(game: Path, tmp_path: Path) -> None
     code, output = verified(data, tmp_path / "forged.json")
     assert code == 3, output
     assert rel in output and "takes no such order" in output, output
+
+
+def test_a_resolution_named_anew_is_named_not_sent_to_doctor(game: Path, tmp_path: Path) -> None:
+    """A hidden file (a turn's resolution, by its keyed digest) rewritten and named anew by a
+    line appended later: the replay, reading the rewritten file where the turn's line named
+    another, cannot follow the journal, and verify says which line named it anew (exit 3), not
+    the game's own advice to run doctor (exit 4)."""
+    from adjudicator.rules import digests
+
+    data = archived(game, tmp_path / "a.json")
+    rel = "turns/0001/resolution.json"
+    held = _file(data, rel)
+    resolution = json.loads(held["text"])
+    resolution["forged"] = True
+    held["text"] = json.dumps(resolution, indent=2) + "\n"
+    digester = digests.Digester(digests.file_key(data["seed"], data["salt"]))
+    _appended(data, {"type": "sent", "files": {rel: digester.data(rel, held["text"].encode())}})
+    code, output = verified(data, tmp_path / "forged.json")
+    assert code == 3, output
+    assert rel in output and "need not be what the replay made" in output, output

@@ -9,7 +9,7 @@ valid for its player's hand); it asks the code that took it.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -29,33 +29,43 @@ UNKNOWN_ZONE = timedelta(hours=14)
 """How far a day in the game's time zone can run behind UTC's, at most (UTC-12 to UTC+14)."""
 
 
+Place = Callable[[str, int], str]
+"""Where the file a path held after a journal line (1: the first) is in the archive."""
+
+
 class ArchiveDir(GameDir):
-    """An archive's files read as a game directory is (by the path the journal first named them
-    at); the states are the replay's own; nothing is ever written."""
+    """An archive's files read as a game directory is, each path as it stood after the line
+    the replay is at (``line``: a rollback moves a turn's files aside, and a later line may
+    name the same paths again); the states are the replay's own; nothing is ever written."""
 
     def __init__(
         self,
         files: dict[str, bytes],
-        now: dict[str, str],
+        place: Place,
         created: dict[str, Any],
         states: dict[int, bytes],
         digester: Digester,
         withheld: set[str],
     ) -> None:
         super().__init__(Path(str(created["id"])))
-        self.files, self.now, self.states = files, now, states
+        self.files, self.place, self.states = files, place, states
+        self.line = 1
         self._created = created
         self._digester = digester
         self.withheld = withheld
 
+    def where(self, rel: str) -> str:
+        """Where the file at ``rel`` as the game stood after line :attr:`line` is held."""
+        return self.place(rel, self.line)
+
     def read_bytes(self, rel: str) -> bytes:
         try:
-            return self.files[self.now.get(rel, rel)]
+            return self.files[self.where(rel)]
         except KeyError:
             raise FileNotFoundError(rel) from None
 
     def read_json(self, rel: str) -> Any:
-        if rel in self.withheld and self.now.get(rel, rel) not in self.files:
+        if rel in self.withheld and self.where(rel) not in self.files:
             return {"email": WITHHELD, "was_email": WITHHELD}
         return super().read_json(rel)
 
@@ -77,7 +87,7 @@ class ArchiveDir(GameDir):
 
 def archive_dir(
     files: dict[str, bytes],
-    now: dict[str, str],
+    place: Place,
     entries: list[dict[str, Any]],
     meta: dict[str, Any],
     states: dict[int, bytes],
@@ -89,7 +99,7 @@ def archive_dir(
         str(e["addresses"]) for e in entries if e.get("type") == "replaced" and "addresses" in e
     }
     withheld |= {str(j["addresses"]) for e in entries for j in e.get("joins") or []}
-    return ArchiveDir(files, now, meta, states, digester, withheld)
+    return ArchiveDir(files, place, meta, states, digester, withheld)
 
 
 def judged_again(
@@ -105,7 +115,7 @@ def judged_again(
         return "log.jsonl", msg("verify-not-taken", why=msg("game-over", game=handle.meta["id"]))
     for order in journal.order_entries(entry):
         rel = f"{store.turn_dir(int(order['turn']))}/orders/{order['file']}"
-        if store.now.get(rel, rel) not in store.files:
+        if store.where(rel) not in store.files:
             return rel, msg("verify-file-missing")
         with _at(order, zone_known):
             found = assess(handle, rel, store.read_bytes(rel), _signature(store, rel))
@@ -118,7 +128,7 @@ def judged_again(
         took(handle, order)
     for notice in entry.get("notices") or []:
         rel = notice_path(str(notice["kind"]), str(notice["file"]))
-        if store.now.get(rel, rel) not in store.files:
+        if store.where(rel) not in store.files:
             continue  # press: never in a public archive (a full one names it missing)
         from adjudicator.engine.notice_intake import assess_notice
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import bisect
 import hashlib
 import json
 import re
@@ -28,7 +29,7 @@ from adjudicator.audit.archive import FORMAT, VERSION, shareable
 from adjudicator.engine.orders import Kind
 from adjudicator.rules import digests
 from adjudicator.rules.contract import Game, Msg, msg
-from adjudicator.rules.errors import InputRefused, UsageProblem
+from adjudicator.rules.errors import InputRefused, NotNow, UsageProblem
 from adjudicator.signing import sshsig
 from adjudicator.store import journal
 from adjudicator.store.gamedir import GENESIS
@@ -220,7 +221,9 @@ def contents(archive: dict[str, Any]) -> dict[str, bytes]:
 
 # -- checking -------------------------------------------------------------------------------------
 class _Walk:
-    """The journal read line by line: the turn each line belongs to, where each file is now."""
+    """The journal read line by line: the turn each line belongs to, and where each file a line
+    named is now (a rollback moves a turn's files aside, and a later line may name the same
+    paths again)."""
 
     def __init__(self, entries: list[dict[str, Any]]) -> None:
         self.entries = entries
@@ -229,8 +232,11 @@ class _Walk:
         self.turn_at: list[int] = []
         self.named_by: dict[str, int] = {}
         """Each file by the path it has now: the number of the line that named it."""
-        self.now: dict[str, str] = {}
-        """Each file by the path it was named at: the path it has now."""
+        self._ends: list[str] = []
+        """Each file a line named, in the order named: the path it has now."""
+        self._held: dict[str, tuple[list[int], list[int | None]]] = {}
+        """Each path: the lines after which it held another file, and which (None: none)."""
+        holding: dict[str, int] = {}  # each path: the file it holds now
         turn = 0
         for number, entry in enumerate(entries, 1):
             kind = entry.get("type")
@@ -245,13 +251,33 @@ class _Walk:
             self.turn_at.append(turn)
             for rel in entry.get("files") or {}:
                 self.named_by[rel] = number
-                self.now[rel] = rel
+                holding[rel] = len(self._ends)
+                self._hold(rel, number, len(self._ends))
+                self._ends.append(rel)
             for source, target in (entry.get("moved") or {}).items():
                 if source in self.named_by:
                     self.named_by[target] = self.named_by.pop(source)
-                for origin, where in self.now.items():
-                    if where == source:
-                        self.now[origin] = target
+                held = holding.pop(source, None)
+                if held is not None:
+                    self._hold(source, number, None)
+                    self._hold(target, number, held)
+                    holding[target], self._ends[held] = held, target
+
+    def _hold(self, rel: str, number: int, held: int | None) -> None:
+        lines, files = self._held.setdefault(rel, ([], []))
+        lines.append(number)
+        files.append(held)
+
+    def at(self, rel: str, line: int) -> str:
+        """Where the file that ``rel`` held after journal line ``line`` (1: the first) is now;
+        ``rel`` itself when it held none then."""
+        held = self._held.get(rel)
+        if held is None:
+            return rel
+        lines, files = held
+        index = bisect.bisect_right(lines, line) - 1
+        file = files[index] if index >= 0 else None
+        return rel if file is None else self._ends[file]
 
     def turn_of(self, rel: str) -> int | None:
         found = TURN_PATH.match(rel)
@@ -286,6 +312,7 @@ def verify(archive: dict[str, Any], head: str | None = None, seat: Seat | None =
         IndexError,
         RecursionError,
         ArithmeticError,  # a date or a span out of any calendar's range
+        NotNow,  # the engine, replaying, finds a file that is not what its line named
     ) as error:
         # a journal whose lines fit their types but not one another (only a forger makes one)
         why = f"{type(error).__name__}: {error}"[:200]
@@ -324,9 +351,12 @@ def _check(archive: dict[str, Any], entries: list[dict[str, Any]], summary: Summ
     _signatures(walk, files, header, summary)
     _joins(walk, files, bool(archive["public"]), summary)
     _over_as_recorded(archive, walk, files, summary)
-    if "seed" in archive and not summary.findings:
-        _replay(walk, files, header, archive, game, digests.Digester(key), summary)
-    _made_kept(walk, summary)  # after the replay, whose findings say more where both find
+    changed = _made_kept(walk)
+    try:
+        if "seed" in archive and not summary.findings:
+            _replay(walk, files, header, archive, game, digests.Digester(key), summary)
+    finally:  # after the replay's, which say more where both find (a deal taken out of its line)
+        summary.findings += changed
 
 
 def _differs(summary: Summary, path: str) -> bool:
@@ -483,7 +513,7 @@ def _files(
         summary.findings.append(Finding(walk.turn_of(rel), rel, msg("verify-file-missing")))
 
 
-def _made_kept(walk: _Walk, summary: Summary) -> None:
+def _made_kept(walk: _Walk) -> list[Finding]:
     """Each line names only what its step made: a turn's state, resolution and views only the
     step that opens or ends the turn (and no line names one anew, or moves one, but a rollback,
     which moves them aside to their superseded copies, kept as they were), and an order or its
@@ -492,6 +522,7 @@ def _made_kept(walk: _Walk, summary: Summary) -> None:
     made or the intake took: a line appended after the game's end could name another winner's
     views."""
     made: dict[str, str] = {}  # each file a step made, by where it is now: its digest
+    findings: list[Finding] = []
     for number, entry in enumerate(walk.entries, 1):
         maker = entry["type"] in MAKERS or bool(entry.get("dealt"))
         rollback = entry["type"] == "rolled-back"
@@ -514,13 +545,12 @@ def _made_kept(walk: _Walk, summary: Summary) -> None:
                 else:
                     changed.append(rel)
             elif (order := ORDER_FILE.fullmatch(rel)) and rel.removesuffix(".sig") not in took:
-                summary.findings.append(
+                findings.append(
                     Finding(int(order[1]), rel, msg("verify-order-not-taken", line=number))
                 )
-        for rel in dict.fromkeys(changed):
-            summary.findings.append(
-                Finding(walk.turn_of(rel), rel, msg("verify-made-changed", line=number))
-            )
+        why = msg("verify-made-changed", line=number)
+        findings += [Finding(walk.turn_of(rel), rel, why) for rel in dict.fromkeys(changed)]
+    return findings
 
 
 def _signatures(
@@ -555,14 +585,14 @@ def _signatures(
         for order in journal.order_entries(entry):
             turn, player = int(order["turn"]), str(order["player"])
             origin = f"turns/{turn:04d}/orders/{order['file']}"
-            rel = walk.now.get(origin, origin)
+            rel = walk.at(origin, number + 1)
             digest = journal.order_digest(order)
             if digest in taken:
                 summary.findings.append(Finding(turn, rel, msg("verify-order-replayed")))
             taken.add(digest)
             _under_seat_key(summary, keys, player, turn, rel)
             data = files.get(rel)
-            signature = files.get(walk.now.get(origin + ".sig", origin + ".sig"))
+            signature = files.get(walk.at(origin + ".sig", number + 1))
             if data is None:
                 continue  # not in a public archive yet (a full one names it missing)
             unsigned = _unsigned(data, signature, keys, player, turn, rel)
@@ -571,7 +601,7 @@ def _signatures(
                 continue
             summary.signatures += 1  # the rest of what it must be, the replay's intake judges
         for notice in entry.get("notices") or []:
-            _notice_signed(notice, walk, files, keys, summary)
+            _notice_signed(notice, number + 1, walk, files, keys, summary)
 
 
 def _fingerprint(line: Any) -> str:
@@ -621,6 +651,7 @@ def _unsigned(
 
 def _notice_signed(
     notice: dict[str, Any],
+    line: int,
     walk: _Walk,
     files: dict[str, bytes],
     keys: dict[str, Any],
@@ -632,11 +663,11 @@ def _notice_signed(
 
     turn = int(notice["turn"])
     origin = notices.path(str(notice["kind"]), str(notice["file"]))
-    rel = walk.now.get(origin, origin)
+    rel = walk.at(origin, line)
     data = files.get(rel)
     if data is None:
         return  # not in a public archive (a full one names it missing)
-    signature = files.get(walk.now.get(origin + ".sig", origin + ".sig"))
+    signature = files.get(walk.at(origin + ".sig", line))
     body = notices.parse(data).data or {}
     player = body.get("player")
     if not isinstance(player, str) or player not in keys:
@@ -670,7 +701,7 @@ def _joins(walk: _Walk, files: dict[str, bytes], public: bool, summary: Summary)
         for leave in entry.get("leaves") or []:
             key = waiting.get(str(leave["name"]))
             if not public:
-                _leave_file(files, walk, leave, key, turn, summary)
+                _leave_file(files, walk, leave, key, (number + 1, turn), summary)
         named = {str(x["name"]) for x in entry.get("leaves") or []}
         for name in entry.get("left") or []:
             if name not in named:
@@ -700,7 +731,7 @@ def _join_file(
     from adjudicator.rules.strictyaml import StrictYamlError, load
     from adjudicator.signing import keys
 
-    rel = walk.now.get(str(join["file"]), str(join["file"]))
+    rel = walk.at(str(join["file"]), number + 1)
     kept = loads(files[rel]) if rel in files else None
     if not isinstance(kept, dict) or not isinstance(kept.get("join"), str):
         summary.findings.append(Finding(turn, rel, msg("verify-file-missing")))
@@ -736,11 +767,13 @@ def _leave_file(
     walk: _Walk,
     leave: dict[str, Any],
     key: str | None,
-    turn: int,
+    where: tuple[int, int],
     summary: Summary,
 ) -> None:
-    """A full archive holds each leave, signed by the key of the seat it gives up."""
-    rel = walk.now.get(str(leave.get("file")), str(leave.get("file")))
+    """A full archive holds each leave, signed by the key of the seat it gives up; ``where``:
+    the line that took it, and its turn."""
+    line, turn = where
+    rel = walk.at(str(leave.get("file")), line)
     kept = loads(files[rel]) if rel in files else None
     if not isinstance(kept, dict) or not isinstance(kept.get("leave"), str) or key is None:
         summary.findings.append(Finding(turn, rel, msg("verify-file-missing")))
@@ -810,8 +843,9 @@ def _replay(
         if not _compare(opening_files(game, meta, 1, state, None), created, 1, digester, summary):
             return
     recorded = _game_json(files, summary) if "game.json" in files else None
-    store = archive_dir(files, walk.now, walk.entries, recorded or meta, states, digester)
+    store = archive_dir(files, walk.at, walk.entries, recorded or meta, states, digester)
     for number, entry in enumerate(walk.entries, 1):
+        store.line = number  # each path read as the game stood after this line
         before = walk.entries[: number - 1]
         if journal.order_entries(entry) or entry.get("notices"):
             refused = judged_again(store, before, entry, recorded is not None)
