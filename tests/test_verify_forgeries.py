@@ -376,3 +376,105 @@ def test_a_resolution_named_anew_is_named_not_sent_to_doctor(game: Path, tmp_pat
     code, output = verified(data, tmp_path / "forged.json")
     assert code == 3, output
     assert rel in output and "need not be what the replay made" in output, output
+
+
+def _append_to_game(gamedir: Path, line: dict[str, Any]) -> None:
+    """``line`` appended to the game's own journal, chained, as a forger at the game's
+    folder would, between two of the game's commands (its moves made in the order given)."""
+    log = gamedir / "log.jsonl"
+    last = log.read_bytes().splitlines()[-1] + b"\n"
+    at = json.loads(last)["at"]
+    entry = {"at": at, "prev": hashlib.sha256(last).hexdigest(), **line}
+    with log.open("a", encoding="utf-8") as journal:
+        journal.write(json.dumps(entry) + "\n")
+
+
+def test_an_order_swapped_after_it_was_taken_is_named(tmp_path: Path) -> None:
+    """A game master moves a signed order aside once it was taken and puts another in its
+    place before the turn is played: the game's own commands play the other, whose signature
+    no one checks. The line that moved them is named, though every adjudication replays."""
+    from adjudicator.rules import digests
+    from tests.helpers import Table
+
+    table = Table(tmp_path, players=3)
+    owed = table.status()["owed"]
+    signed = [table.signed(p, table.legal(p), f"t1-{p}.yaml") for p in owed]
+    assert run("submit", table.gamedir, *signed).exit_code == 0
+    last = json.loads((table.gamedir / "log.jsonl").read_text().splitlines()[-1])
+    rel = f"turns/0001/orders/{last['orders'][0]['file']}"
+    body = (table.gamedir / rel).read_text()
+    drawn = table.view(last["orders"][0]["player"])["drawn"]
+    forged = body.split("return:")[0] + f"return: {next(j for j in drawn if j not in body)}\n"
+    digester = digests.Digester.of(json.loads((table.gamedir / "game.json").read_text()))
+    spare = "discarded/forged.tmp"
+    (table.gamedir / "discarded").mkdir()
+    (table.gamedir / spare).write_text(forged)
+    (table.gamedir / rel).rename(table.gamedir / f"{rel}.taken")
+    (table.gamedir / spare).rename(table.gamedir / rel)
+    moved = {rel: f"{rel}.taken", spare: rel}
+    _append_to_game(
+        table.gamedir,
+        {"type": "queued", "turns": [], "files": {spare: digester.data(spare, forged.encode())}}
+        | {"moved": moved},
+    )
+    assert run("adjudicate", table.gamedir).exit_code == 0
+    while not table.status()["over"]:
+        table.play_turn()
+    data = archived(table.gamedir, tmp_path / "a.json")
+    code, output = verified(data, tmp_path / "played.json")
+    assert code == 3, output
+    assert rel in output and "names it anew or moves it" in output, output
+
+
+def test_a_rollback_moves_only_the_turn_it_rolls_back(game: Path, tmp_path: Path) -> None:
+    """A rollback of turn 1 moves turn 1's resolution and turn 2's files aside: one that
+    also moves a later turn's view is named."""
+    data = archived(game, tmp_path / "a.json")
+    last = max(f["path"] for f in data["files"] if f["path"].endswith("/views/public.json"))
+    assert not last.startswith("turns/0002/")
+    aside = last.replace("/views/", ".superseded-1/views/", 1)
+    aside = aside.replace(last.split("/")[1], last.split("/")[1], 1)
+    _file(data, last)["path"] = aside
+    _appended(data, {"type": "rolled-back", "turn": 1, "superseded": 1, "moved": {last: aside}})
+    code, output = verified(data, tmp_path / "forged.json")
+    assert code == 3, output
+    assert last in output and "names it anew or moves it" in output, output
+
+
+@pytest.mark.parametrize("line", ["created again", "dealt"])
+def test_a_line_that_makes_or_deals_the_game_again_is_named(
+    game: Path, tmp_path: Path, line: str
+) -> None:
+    """A second ``created`` line, or a deal in a game that never waited for shares, would
+    make a finished game look as if it had begun again."""
+    data = archived(game, tmp_path / "a.json")
+    created = json.loads(data["journal"][0])
+    added = {k: v for k, v in created.items() if k not in ("at", "prev", "files")}
+    dealt = {"type": "queued", "dealt": {"turn": 1, "deadline": None}}
+    _appended(data, added if line == "created again" else dealt)
+    code, output = verified(data, tmp_path / "forged.json")
+    assert code == 3, output
+    assert f"journal line {len(data['journal'])} makes or deals the game again" in output, output
+
+
+def test_press_journaled_in_another_turn_is_named(tmp_path: Path) -> None:
+    """Press is listed by the turn its line says it was sent in: a journal that moves it to
+    another turn says otherwise than the engine that took it."""
+    from tests.helpers import Table
+
+    table = Table(tmp_path, players=3, press="private")
+    press = table.notice("bob", "press:\n  to: [alice]\n  text: hello\n", "press.yaml")
+    assert run("press", table.gamedir, press).exit_code == 0
+    while not table.status()["over"]:
+        table.play_turn()
+    data = archived(table.gamedir, tmp_path / "a.json")
+    assert verified(data, tmp_path / "ok.json")[0] == 0
+    lines = data["journal"]
+    number = next(i for i, text in enumerate(lines) if json.loads(text).get("notices"))
+    entry = json.loads(lines[number])
+    entry["notices"][0]["turn"] = 3
+    lines[number] = json.dumps(entry, sort_keys=True)
+    data["journal"] = rechain(lines, number)
+    code, output = verified(data, tmp_path / "forged.json")
+    assert code == 3, output
+    assert "takes it otherwise than the journal says" in output, output

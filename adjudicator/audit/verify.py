@@ -514,43 +514,92 @@ def _files(
 
 
 def _made_kept(walk: _Walk) -> list[Finding]:
-    """Each line names only what its step made: a turn's state, resolution and views only the
-    step that opens or ends the turn (and no line names one anew, or moves one, but a rollback,
-    which moves them aside to their superseded copies, kept as they were), and an order or its
-    signature only the line that takes it. Otherwise the file the archive holds at a path, which
-    :func:`_files` checks against the last line that named it, need not be the one the replay
-    made or the intake took: a line appended after the game's end could name another winner's
-    views."""
-    made: dict[str, str] = {}  # each file a step made, by where it is now: its digest
+    """Each line names only what its step made or took, and what a step made or took stays as
+    it was: a turn's state, resolution and views are named only by the line that made them
+    (``created``, the line that deals, ``adjudicated``), an order, notice, join or leave (and
+    its signature) only by the line that takes it; no later line names one anew, or moves one,
+    or moves another file onto one, but a rollback, which moves the rolled-back turn's
+    resolution and the next turn's files aside to their superseded copies, kept as they were.
+    Otherwise the file the archive holds at a path, which :func:`_files` checks against the
+    last line that named it, need not be the one the replay made or the intake took: a line
+    could swap an unsigned order in for a signed one before the turn was played, or name
+    another winner's views after the game's end."""
+    made: dict[str, str] = {}  # each file a step made or took, by where it is now: its digest
     findings: list[Finding] = []
+    waits = walk.entries[0].get("turn") == 0  # the deal waits for the players' shares
     for number, entry in enumerate(walk.entries, 1):
-        maker = entry["type"] in MAKERS or bool(entry.get("dealt"))
-        rollback = entry["type"] == "rolled-back"
+        kind = entry["type"]
+        dealt = bool(entry.get("dealt"))
+        if (kind == "created" and number > 1) or (dealt and not waits):
+            findings.append(Finding(None, "log.jsonl", msg("verify-line-misplaced", line=number)))
+        waits = waits and not dealt
+        maker = kind in MAKERS or dealt
         changed: list[str] = []
         for source, target in (entry.get("moved") or {}).items():
-            if target in made or RESULT.fullmatch(target) or (source in made and not rollback):
-                changed.append(source if source in made else target)
+            if target in made or RESULT.fullmatch(target) or ORDER_FILE.fullmatch(target):
+                changed.append(target)
             elif source in made:
-                made[target] = made.pop(source)
-        took = {
-            f"turns/{int(order['turn']):04d}/orders/{order['file']}"
-            for order in journal.order_entries(entry)
-        }
+                if kind == "rolled-back" and _set_aside(entry, source, target):
+                    made[target] = made.pop(source)
+                else:
+                    changed.append(source)
+        took = _taken(entry)
         for rel, digest in (entry.get("files") or {}).items():
             if rel in made and made[rel] != digest:
                 changed.append(rel)
+            elif rel in took or (maker and RESULT.fullmatch(rel)):
+                made[rel] = digest
             elif RESULT.fullmatch(rel):
-                if maker:
-                    made[rel] = digest
-                else:
-                    changed.append(rel)
-            elif (order := ORDER_FILE.fullmatch(rel)) and rel.removesuffix(".sig") not in took:
+                changed.append(rel)
+            elif order := ORDER_FILE.fullmatch(rel):
                 findings.append(
                     Finding(int(order[1]), rel, msg("verify-order-not-taken", line=number))
                 )
         why = msg("verify-made-changed", line=number)
         findings += [Finding(walk.turn_of(rel), rel, why) for rel in dict.fromkeys(changed)]
     return findings
+
+
+def _taken(entry: dict[str, Any]) -> set[str]:
+    """The files a line takes: its orders, notices, joins and leaves, and their signatures."""
+    from adjudicator.engine import notices
+
+    taken = {
+        f"turns/{int(order['turn']):04d}/orders/{order['file']}"
+        for order in journal.order_entries(entry)
+    }
+    taken |= {
+        notices.path(str(notice["kind"]), str(notice["file"]))
+        for notice in entry.get("notices") or []
+    }
+    taken |= {str(seat["file"]) for seat in [*(entry.get("joins") or []), *_leaves(entry)]}
+    return taken | {f"{rel}.sig" for rel in taken}
+
+
+def _leaves(entry: dict[str, Any]) -> list[dict[str, Any]]:
+    return [leave for leave in entry.get("leaves") or [] if "file" in leave]
+
+
+SUPERSEDED = re.compile(r"superseded-[0-9]+")
+
+
+def _set_aside(entry: dict[str, Any], source: str, target: str) -> bool:
+    """Whether a rollback's line may move ``source`` to ``target``: the rolled-back turn's
+    resolution, and each file of the next turn's folder, to its superseded copy."""
+    turn, copy = int(entry["turn"]), entry.get("superseded")
+    mark = f"superseded-{copy}" if copy is not None else None
+    resolution = f"turns/{turn:04d}/resolution"
+    if source == f"{resolution}.json":
+        aside = target.removeprefix(f"{resolution}.").removesuffix(".json")
+    else:
+        folder = f"turns/{turn + 1:04d}"
+        if not source.startswith(f"{folder}/"):
+            return False
+        rest = source.removeprefix(folder)
+        if not target.endswith(rest) or not target.startswith(f"{folder}."):
+            return False
+        aside = target.removeprefix(f"{folder}.").removesuffix(rest)
+    return bool(SUPERSEDED.fullmatch(aside)) and (mark is None or aside == mark)
 
 
 def _signatures(
@@ -945,10 +994,15 @@ def _compare(
     digester: digests.Digester,
     summary: Summary,
 ) -> bool:
-    """Whether every file the replay ``made`` is the one the journal line names."""
+    """Whether every file the replay ``made`` is the one the journal line names, and the line
+    names no other state, resolution or view."""
     named = entry.get("files") or {}
     for rel, data in made.items():
         if named.get(rel) != digester.data(rel, data):
+            summary.findings.append(Finding(turn, rel, msg("verify-replay-differs")))
+            return False
+    for rel in sorted(named):
+        if RESULT.fullmatch(rel) and rel not in made:
             summary.findings.append(Finding(turn, rel, msg("verify-replay-differs")))
             return False
     return True
