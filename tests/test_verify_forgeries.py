@@ -478,3 +478,21 @@ def test_press_journaled_in_another_turn_is_named(tmp_path: Path) -> None:
     code, output = verified(data, tmp_path / "forged.json")
     assert code == 3, output
     assert "takes it otherwise than the journal says" in output, output
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["./turns/0001/state.json", "turns//0001/state.json", "turns/0001/state.json/", "/game.json"],
+)
+def test_a_path_that_is_not_plain_is_refused(game: Path, tmp_path: Path, path: str) -> None:
+    """A path a tool that unpacks the archive would read as another's (``./``, ``//``, a
+    trailing or leading ``/``): the archive holding one, or a line naming one, is refused,
+    so that no copy stands beside the file the journal names at its plain path."""
+    data = archived(game, tmp_path / "a.json")
+    held = {**_file(data, path.strip("/").replace("//", "/").removeprefix("./")), "path": path}
+    code, output = verified({**data, "files": [*data["files"], held]}, tmp_path / "held.json")
+    assert code == 3 and path in output and "not a plain path" in output, output
+    digest = hashlib.sha256(held["text"].encode()).hexdigest()
+    _appended(data, {"type": "sent", "files": {path: digest}})
+    code, output = verified(data, tmp_path / "named.json")
+    assert code == 3 and "names a path that is not a plain path" in output, output

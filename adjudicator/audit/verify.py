@@ -196,6 +196,8 @@ def _files_problem(files: Any) -> Msg | None:
         if not isinstance(item, dict) or not isinstance(item.get("path"), str):
             return msg("archive-bad-file")
         rel = item["path"]
+        if not plain(rel):
+            return msg("archive-bad-path", path=rel)
         body = set(item) - {"path"}
         if body not in ({"text"}, {"base64"}) or not isinstance(item[body.pop()], str):
             return msg("archive-bad-file-body", path=rel)
@@ -203,6 +205,13 @@ def _files_problem(files: Any) -> Msg | None:
             return msg("archive-file-twice", path=rel)
         seen.add(rel)
     return None
+
+
+def plain(rel: str) -> bool:
+    """Whether ``rel`` is a plain path inside the game, as the program writes them: parts
+    joined by ``/``, none empty, ``.`` or ``..``, no backslash (a tool that unpacks an archive
+    would read ``./a``, ``a//b``, ``a/`` or ``/a`` as another file's path)."""
+    return "\\" not in rel and all(part not in ("", ".", "..") for part in rel.split("/"))
 
 
 def contents(archive: dict[str, Any]) -> dict[str, bytes]:
@@ -534,6 +543,11 @@ def _made_kept(walk: _Walk) -> list[Finding]:
             findings.append(Finding(None, "log.jsonl", msg("verify-line-misplaced", line=number)))
         waits = waits and not dealt
         maker = kind in MAKERS or dealt
+        moves = entry.get("moved") or {}
+        if not all(
+            plain(str(rel)) for rel in [*(entry.get("files") or {}), *moves, *moves.values()]
+        ):
+            findings.append(Finding(None, "log.jsonl", msg("verify-path-not-plain", line=number)))
         changed: list[str] = []
         for source, target in (entry.get("moved") or {}).items():
             if target in made or RESULT.fullmatch(target) or ORDER_FILE.fullmatch(target):
