@@ -496,3 +496,49 @@ def test_a_path_that_is_not_plain_is_refused(game: Path, tmp_path: Path, path: s
     _appended(data, {"type": "sent", "files": {path: digest}})
     code, output = verified(data, tmp_path / "named.json")
     assert code == 3 and "names a path that is not a plain path" in output, output
+
+
+@pytest.mark.parametrize(
+    "change",
+    ["a folder in its file", "its turn a string", "its turn a float", "in an adjudication"],
+)
+def test_an_order_journaled_otherwise_than_the_engine_takes_one_is_named(
+    game: Path, tmp_path: Path, change: str
+) -> None:
+    """An order entry the engine never writes: a file name with a folder in it (the turn
+    plays the file of that name at the turn's own folder), a turn that is no integer (filed
+    apart from the turn's orders, so the seat plays its default), or orders in the line of an
+    adjudication (which takes none). Each is a line that does not fit its type."""
+    data = archived(game, tmp_path / "a.json")
+    lines = data["journal"]
+    number, entry = next(
+        (i, json.loads(t)) for i, t in enumerate(lines) if json.loads(t).get("orders")
+    )
+    order = entry["orders"][0]
+    if change == "a folder in its file":
+        order["file"] = f"x/{order['file']}"
+    elif change == "its turn a string":
+        order["turn"] = str(order["turn"])
+    elif change == "its turn a float":
+        order["turn"] = float(order["turn"])
+    else:
+        entry["type"] = "adjudicated"
+        entry["turn"] = order["turn"]
+    lines[number] = json.dumps(entry, sort_keys=True)
+    data["journal"] = rechain(lines, number)
+    code, output = verified(data, tmp_path / "forged.json")
+    assert code == 3, output
+    assert f"line {number + 1} does not fit its type" in output, output
+
+
+@pytest.mark.parametrize("rel", ["turns/0002.superseded-7/views/public.json", "turns/0002/x.json"])
+def test_a_file_under_a_turn_no_step_made_is_named(game: Path, tmp_path: Path, rel: str) -> None:
+    """A turn's folder holds what its steps made and took, and a rollback's superseded copies:
+    a copy of a rollback that never was, or any other file named there, is named."""
+    data = archived(game, tmp_path / "a.json")
+    text = _file(data, "turns/0002/views/public.json")["text"]
+    data["files"].append({"path": rel, "text": text})
+    _appended(data, {"type": "sent", "files": {rel: hashlib.sha256(text.encode()).hexdigest()}})
+    code, output = verified(data, tmp_path / "forged.json")
+    assert code == 3, output
+    assert rel in output and "names it anew or moves it" in output, output

@@ -550,25 +550,25 @@ def _made_kept(walk: _Walk) -> list[Finding]:
             findings.append(Finding(None, "log.jsonl", msg("verify-path-not-plain", line=number)))
         changed: list[str] = []
         for source, target in (entry.get("moved") or {}).items():
-            if target in made or RESULT.fullmatch(target) or ORDER_FILE.fullmatch(target):
-                changed.append(target)
+            aside = kind == "rolled-back" and _set_aside(entry, source, target)
+            if source in made and not aside:
+                changed.append(source)
+            elif target in made or (target.startswith("turns/") and not aside):
+                changed.append(target)  # a turn's folder: what its steps made, and set aside
             elif source in made:
-                if kind == "rolled-back" and _set_aside(entry, source, target):
-                    made[target] = made.pop(source)
-                else:
-                    changed.append(source)
+                made[target] = made.pop(source)
         took = _taken(entry)
         for rel, digest in (entry.get("files") or {}).items():
             if rel in made and made[rel] != digest:
                 changed.append(rel)
             elif rel in took or (maker and RESULT.fullmatch(rel)):
                 made[rel] = digest
-            elif RESULT.fullmatch(rel):
-                changed.append(rel)
             elif order := ORDER_FILE.fullmatch(rel):
                 findings.append(
                     Finding(int(order[1]), rel, msg("verify-order-not-taken", line=number))
                 )
+            elif rel.startswith("turns/"):
+                changed.append(rel)  # no step makes it: a rollback that never was, say
         why = msg("verify-made-changed", line=number)
         findings += [Finding(walk.turn_of(rel), rel, why) for rel in dict.fromkeys(changed)]
     return findings

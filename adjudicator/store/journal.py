@@ -486,11 +486,16 @@ class Facts:
             self.welcomed = max(self.welcomed, entry.get("welcomed") or 0)
             self.asked_shares = self.asked_shares or bool(entry.get("asked_shares"))
             self.signup_told = max(self.signup_told, entry.get("signup_told") or 0)
-        for order in order_entries(entry):
+        taken = order_entries(entry)
+        if (taken or entry.get("notices")) and kind in ("adjudicated", "rolled-back"):
+            raise ValueError(f"a {kind} line takes no order or notice")
+        for order in taken:
+            _taken_as_written(order)
             kept = self.committed if order.get("kind") == "commitment" else self.in_effect
             kept.setdefault(order["turn"], {})[order["player"]] = order
             self.accepted[order_digest(order)] = order["turn"]
         for notice in entry.get("notices") or []:
+            _taken_as_written(notice)
             self.notices.append(notice)
             self.accepted[notice["digest"]] = notice["turn"]
         if entry.get("reveal"):
@@ -498,6 +503,18 @@ class Facts:
         if entry.get("message_id"):
             self.processed.add(entry["message_id"])
         self.processed.update(entry.get("processed") or [])
+
+
+def _taken_as_written(taken: dict[str, Any]) -> None:
+    """An order or notice a line took, as the program writes one: its turn an integer, its
+    file a name in its folder (the turn's orders, the notices of its kind). ValueError else:
+    a turn written ``"2"`` would file an order apart from the turn's, and a file ``x/a.yaml``
+    would be judged where the turn plays another."""
+    if type(taken["turn"]) is not int:
+        raise ValueError(f"the turn {taken['turn']!r} of a file taken is no integer")
+    name = taken["file"]
+    if not isinstance(name, str) or name in ("", ".", "..") or "/" in name or "\\" in name:
+        raise ValueError(f"the file {name!r} taken is no name of a file")
 
 
 def order_entries(entry: dict[str, Any]) -> list[dict[str, Any]]:
