@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import copy
 import hashlib
 import json
@@ -363,19 +364,24 @@ def test_a_resolution_named_anew_is_named_not_sent_to_doctor(game: Path, tmp_pat
     line appended later: the replay, reading the rewritten file where the turn's line named
     another, cannot follow the journal, and verify says which line named it anew (exit 3), not
     the game's own advice to run doctor (exit 4)."""
-    from adjudicator.rules import digests
-
     data = archived(game, tmp_path / "a.json")
     rel = "turns/0001/resolution.json"
-    held = _file(data, rel)
-    resolution = json.loads(held["text"])
+    resolution = json.loads(_file(data, rel)["text"])
     resolution["forged"] = True
-    held["text"] = json.dumps(resolution, indent=2) + "\n"
-    digester = digests.Digester(digests.file_key(data["seed"], data["salt"]))
-    _appended(data, {"type": "sent", "files": {rel: digester.data(rel, held["text"].encode())}})
-    code, output = verified(data, tmp_path / "forged.json")
+    code, output = _named_anew(data, rel, json.dumps(resolution, indent=2) + "\n", tmp_path)
     assert code == 3, output
     assert rel in output and "need not be what the replay made" in output, output
+
+
+def _named_anew(data: dict[str, Any], rel: str, text: str, tmp_path: Path) -> tuple[int, str]:
+    """What verify says of the archive ``data`` with ``rel`` rewritten to ``text`` and named
+    anew, by its keyed digest, by a line appended after the others."""
+    from adjudicator.rules import digests
+
+    _file(data, rel)["text"] = text
+    digester = digests.Digester(digests.file_key(data["seed"], data["salt"]))
+    _appended(data, {"type": "sent", "files": {rel: digester.data(rel, text.encode())}})
+    return verified(data, tmp_path / "forged.json")
 
 
 def _append_to_game(gamedir: Path, line: dict[str, Any]) -> None:
@@ -542,3 +548,46 @@ def test_a_file_under_a_turn_no_step_made_is_named(game: Path, tmp_path: Path, r
     code, output = verified(data, tmp_path / "forged.json")
     assert code == 3, output
     assert rel in output and "names it anew or moves it" in output, output
+
+
+@pytest.mark.parametrize("rel", ["game.json", "setup.yaml"])
+def test_the_game_as_made_named_anew_is_named(game: Path, tmp_path: Path, rel: str) -> None:
+    """``game.json`` and ``setup.yaml`` are the game as ``new`` made it, named by the first
+    line alone: one rewritten (another time zone, by which absences are judged) and named anew
+    by a later line is named."""
+    data = archived(game, tmp_path / "a.json")
+    text = _file(data, rel)["text"]
+    if rel == "game.json":
+        meta = json.loads(text)
+        meta["timezone"] = "Pacific/Kiritimati"
+        text = json.dumps(meta, indent=2) + "\n"
+    code, output = _named_anew(data, rel, text.replace("\n", "\n ", 1), tmp_path)
+    assert code == 3, output
+    assert rel in output and "names it anew or moves it" in output, output
+
+
+def test_a_mail_as_sent_named_anew_is_named(tmp_path: Path) -> None:
+    """A mail is written once and moved on its way out: one rewritten after it was sent (a
+    report that said something else) and named anew by a later line is named."""
+    from adjudicator.rules import digests
+    from tests.helpers import Table
+
+    table = Table(tmp_path, players=3)
+    config = tmp_path / "no-mail.toml"
+    config.write_text("")
+    assert run("send", table.gamedir, "--config", config).exit_code == 0
+    while not table.status()["over"]:
+        table.play_turn()
+    data = archived(table.gamedir, tmp_path / "a.json")
+    assert verified(data, tmp_path / "ok.json")[0] == 0
+    held = next(f for f in data["files"] if f["path"].startswith("mail/sent/"))
+    rewritten = base64.b64decode(held["base64"]) if "base64" in held else held["text"].encode()
+    rewritten = rewritten.replace(b"\n", b"\nX-Forged: yes\n", 1)
+    held.pop("text", None)
+    held["base64"] = base64.b64encode(rewritten).decode()
+    digester = digests.Digester(digests.file_key(data["seed"], data["salt"]))
+    named = {held["path"]: digester.data(held["path"], rewritten)}
+    _appended(data, {"type": "sent", "files": named})
+    code, output = verified(data, tmp_path / "forged.json")
+    assert code == 3, output
+    assert held["path"] in output and "names it anew or moves it" in output, output

@@ -526,9 +526,11 @@ def _made_kept(walk: _Walk) -> list[Finding]:
     """Each line names only what its step made or took, and what a step made or took stays as
     it was: a turn's state, resolution and views are named only by the line that made them
     (``created``, the line that deals, ``adjudicated``), an order, notice, join or leave (and
-    its signature) only by the line that takes it; no later line names one anew, or moves one,
-    or moves another file onto one, but a rollback, which moves the rolled-back turn's
-    resolution and the next turn's files aside to their superseded copies, kept as they were.
+    its signature) only by the line that takes it, ``game.json`` and ``setup.yaml`` only by the
+    first line; no later line names one anew, or moves one, or moves another file onto one,
+    but a rollback, which moves the rolled-back turn's resolution and the next turn's files
+    aside to their superseded copies, kept as they were. A mail is never named anew with other
+    bytes (it moves on its way out, from the queue to sent, failed or withdrawn).
     Otherwise the file the archive holds at a path, which :func:`_files` checks against the
     last line that named it, need not be the one the replay made or the intake took: a line
     could swap an unsigned order in for a signed one before the turn was played, or name
@@ -551,7 +553,8 @@ def _made_kept(walk: _Walk) -> list[Finding]:
         changed: list[str] = []
         for source, target in (entry.get("moved") or {}).items():
             aside = kind == "rolled-back" and _set_aside(entry, source, target)
-            if source in made and not aside:
+            on_its_way = source.startswith("mail/") and target.startswith("mail/")
+            if source in made and not aside and not on_its_way:
                 changed.append(source)
             elif target in made or (target.startswith("turns/") and not aside):
                 changed.append(target)  # a turn's folder: what its steps made, and set aside
@@ -561,8 +564,10 @@ def _made_kept(walk: _Walk) -> list[Finding]:
         for rel, digest in (entry.get("files") or {}).items():
             if rel in made and made[rel] != digest:
                 changed.append(rel)
-            elif rel in took or (maker and RESULT.fullmatch(rel)):
-                made[rel] = digest
+            elif rel in took or (maker and RESULT.fullmatch(rel)) or number == 1:
+                made[rel] = digest  # the first line's too: the game as it was made
+            elif rel.startswith("mail/"):
+                made[rel] = digest  # a mail is written once, then moved on its way out
             elif order := ORDER_FILE.fullmatch(rel):
                 findings.append(
                     Finding(int(order[1]), rel, msg("verify-order-not-taken", line=number))
