@@ -506,15 +506,23 @@ def test_a_path_that_is_not_plain_is_refused(game: Path, tmp_path: Path, path: s
 
 @pytest.mark.parametrize(
     "change",
-    ["a folder in its file", "its turn a string", "its turn a float", "in an adjudication"],
+    [
+        "a folder in its file",
+        "its turn a string",
+        "its turn a float",
+        "in an adjudication",
+        "its digest in capitals",
+    ],
 )
 def test_an_order_journaled_otherwise_than_the_engine_takes_one_is_named(
     game: Path, tmp_path: Path, change: str
 ) -> None:
     """An order entry the engine never writes: a file name with a folder in it (the turn
     plays the file of that name at the turn's own folder), a turn that is no integer (filed
-    apart from the turn's orders, so the seat plays its default), or orders in the line of an
-    adjudication (which takes none). Each is a line that does not fit its type."""
+    apart from the turn's orders, so the seat plays its default), orders in the line of an
+    adjudication (which takes none), or a digest spelt otherwise than in lowercase hex (the
+    same signed order taken twice is told by its digest). Each is a line that does not fit its
+    type."""
     data = archived(game, tmp_path / "a.json")
     lines = data["journal"]
     number, entry = next(
@@ -527,6 +535,8 @@ def test_an_order_journaled_otherwise_than_the_engine_takes_one_is_named(
         order["turn"] = str(order["turn"])
     elif change == "its turn a float":
         order["turn"] = float(order["turn"])
+    elif change == "its digest in capitals":  # the same signed bytes taken twice would not tell
+        order["digest"] = order["digest"].upper()
     else:
         entry["type"] = "adjudicated"
         entry["turn"] = order["turn"]

@@ -78,6 +78,7 @@ import copy
 import json
 import marshal
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
@@ -515,6 +516,12 @@ def _taken_as_written(taken: dict[str, Any]) -> None:
     name = taken["file"]
     if not isinstance(name, str) or name in ("", ".", "..") or "/" in name or "\\" in name:
         raise ValueError(f"the file {name!r} taken is no name of a file")
+    digest = taken.get("digest") or taken.get("sha256")
+    if not isinstance(digest, str) or not _DIGEST.fullmatch(digest):
+        raise ValueError(f"the digest {digest!r} of a file taken is no SHA-256 in lowercase hex")
+
+
+_DIGEST = re.compile(r"[0-9a-f]{64}")
 
 
 def order_entries(entry: dict[str, Any]) -> list[dict[str, Any]]:
