@@ -4,9 +4,11 @@ shows what the changed file says. ``doctor`` names the file."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -197,8 +199,33 @@ def _a_surrogate(log: Path) -> None:
     _not_utf8(log, b"\xed\xa0\x80")
 
 
+def _an_order_with(field: str, value: Callable[[Any], Any]) -> Callable[[Path], None]:
+    """The second line's order with ``field`` written otherwise than the program writes it."""
+
+    def change(log: Path) -> None:
+        lines = log.read_bytes().split(b"\n")
+        entry = json.loads(lines[1])
+        entry["orders"][0][field] = value(entry["orders"][0][field])
+        lines[1] = json.dumps(entry, sort_keys=True).encode()
+        log.write_bytes(b"\n".join(lines))
+
+    return change
+
+
 JOURNAL_DAMAGES = {
     "first line cut": (_line_cut(0), "line 1 of the journal (log.jsonl) is not a journal line"),
+    "a turn in quotes": (
+        _an_order_with("turn", str),
+        "line 2 of the journal (log.jsonl) is not a journal line",
+    ),
+    "a turn in a list": (
+        _an_order_with("turn", lambda turn: [turn]),
+        "line 2 of the journal (log.jsonl) is not a journal line",
+    ),
+    "a digest in capitals": (
+        _an_order_with("digest", str.upper),
+        "line 2 of the journal (log.jsonl) is not a journal line",
+    ),
     "second line cut": (_line_cut(1), "line 2 of the journal (log.jsonl) is not a journal line"),
     "not UTF-8": (_not_utf8, "line 2 of the journal (log.jsonl) is not a journal line"),
     "a surrogate": (_a_surrogate, "line 2 of the journal (log.jsonl) is not a journal line"),

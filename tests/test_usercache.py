@@ -95,4 +95,4 @@ def test_a_note_nested_past_any_depth_only_means_the_game_is_opened(
     note = usercache.folder("idle") / f"{usercache.game_key(table.gamedir)}.json"
     deep = "[" * 100_000 + "]" * 100_000
     assert usercache.write(note, ('{"journal": ' + deep + ', "until": null}').encode(), keep=None)
-    assert idle.asleep(table.gamedir, datetime.now(UTC)) is False
+    assert idle.sleeping([table.gamedir], datetime.now(UTC)) == {}

@@ -58,9 +58,9 @@ def build(root: Path, public: bool = False) -> dict[str, Any]:
     with store.locked():
         data = store.log_bytes()
         end = data.rfind(b"\n") + 1
-        log = journal.parsed_lines(root, data, 0, end)  # NotNow for a line that is not JSON
+        # NotNow for a line that is not JSON, or does not fit its type
+        facts = journal.facts_of(root, journal.numbered_lines(root, data, 0, end))
         lines = [line.decode("utf-8") for line in data[:end].split(b"\n")[:-1]]
-        facts = journal.facts(log)
         store.created_as_named()  # each file as the journal named it, or nothing is archived
         created = store.created()
         over = False  # shares: ask, not dealt yet: no turn

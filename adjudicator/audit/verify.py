@@ -32,7 +32,7 @@ from adjudicator.rules.contract import Game, Msg, msg
 from adjudicator.rules.errors import InputRefused, NotNow, UsageProblem
 from adjudicator.signing import sshsig
 from adjudicator.store import journal
-from adjudicator.store.gamedir import GENESIS
+from adjudicator.store.gamedir import GENESIS, GameDir
 from adjudicator.store.readfile import FileRefused, read_regular
 
 MAX_ARCHIVE_BYTES = 1 << 30
@@ -45,6 +45,8 @@ ORDER_FILE = re.compile(r"turns/([0-9]{4,})/orders/([^/]+?)(\.sig)?")
 """An order the game took, or its signature, where the step that took it put it."""
 MAKERS = ("created", "adjudicated")
 """The lines whose steps make a turn's files (and a line that deals, of any type)."""
+SUPERSEDED = re.compile(r"superseded-[0-9]+")
+"""How a rollback marks the copy of what it set aside (``turns/0004.superseded-1``)."""
 
 
 @dataclass
@@ -196,7 +198,7 @@ def _files_problem(files: Any) -> Msg | None:
         if not isinstance(item, dict) or not isinstance(item.get("path"), str):
             return msg("archive-bad-file")
         rel = item["path"]
-        if not plain(rel):
+        if not journal.plain(rel):
             return msg("archive-bad-path", path=rel)
         body = set(item) - {"path"}
         if body not in ({"text"}, {"base64"}) or not isinstance(item[body.pop()], str):
@@ -205,13 +207,6 @@ def _files_problem(files: Any) -> Msg | None:
             return msg("archive-file-twice", path=rel)
         seen.add(rel)
     return None
-
-
-def plain(rel: str) -> bool:
-    """Whether ``rel`` is a plain path inside the game, as the program writes them: parts
-    joined by ``/``, none empty, ``.`` or ``..``, no backslash (a tool that unpacks an archive
-    would read ``./a``, ``a//b``, ``a/`` or ``/a`` as another file's path)."""
-    return "\\" not in rel and all(part not in ("", ".", "..") for part in rel.split("/"))
 
 
 def contents(archive: dict[str, Any]) -> dict[str, bytes]:
@@ -546,12 +541,11 @@ def _made_kept(walk: _Walk) -> list[Finding]:
         waits = waits and not dealt
         maker = kind in MAKERS or dealt
         moves = entry.get("moved") or {}
-        if not all(
-            plain(str(rel)) for rel in [*(entry.get("files") or {}), *moves, *moves.values()]
-        ):
+        named = [*(entry.get("files") or {}), *moves, *moves.values()]
+        if not all(journal.plain(str(rel)) for rel in named):
             findings.append(Finding(None, "log.jsonl", msg("verify-path-not-plain", line=number)))
         changed: list[str] = []
-        for source, target in (entry.get("moved") or {}).items():
+        for source, target in moves.items():
             aside = kind == "rolled-back" and _set_aside(entry, source, target)
             on_its_way = source.startswith("mail/") and target.startswith("mail/")
             if source in made and not aside and not on_its_way:
@@ -583,10 +577,7 @@ def _taken(entry: dict[str, Any]) -> set[str]:
     """The files a line takes: its orders, notices, joins and leaves, and their signatures."""
     from adjudicator.engine import notices
 
-    taken = {
-        f"turns/{int(order['turn']):04d}/orders/{order['file']}"
-        for order in journal.order_entries(entry)
-    }
+    taken = {_order_path(order) for order in journal.order_entries(entry)}
     taken |= {
         notices.path(str(notice["kind"]), str(notice["file"]))
         for notice in entry.get("notices") or []
@@ -595,11 +586,13 @@ def _taken(entry: dict[str, Any]) -> set[str]:
     return taken | {f"{rel}.sig" for rel in taken}
 
 
+def _order_path(order: dict[str, Any]) -> str:
+    """Where the step that took ``order`` (a journal line's entry) put it."""
+    return f"{GameDir.turn_dir(int(order['turn']))}/orders/{order['file']}"
+
+
 def _leaves(entry: dict[str, Any]) -> list[dict[str, Any]]:
     return [leave for leave in entry.get("leaves") or [] if "file" in leave]
-
-
-SUPERSEDED = re.compile(r"superseded-[0-9]+")
 
 
 def _set_aside(entry: dict[str, Any], source: str, target: str) -> bool:
@@ -652,7 +645,7 @@ def _signatures(
             keys[player] = entry["key"]
         for order in journal.order_entries(entry):
             turn, player = int(order["turn"]), str(order["player"])
-            origin = f"turns/{turn:04d}/orders/{order['file']}"
+            origin = _order_path(order)
             rel = walk.at(origin, number + 1)
             digest = journal.order_digest(order)
             if digest in taken:

@@ -54,11 +54,6 @@ def _key_now(root: Path) -> list[Any] | None:
     ]
 
 
-def asleep(root: Path, now: datetime) -> bool:
-    """Whether the game at ``root`` is known to have nothing due at ``now``."""
-    return _sleeping_in(root, now) is not None
-
-
 def _sleeping_in(root: Path, now: datetime) -> str | None:
     """The language of the game at ``root`` when it is known to have nothing due at ``now``
     (as its note keeps it), else None."""

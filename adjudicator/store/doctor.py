@@ -76,13 +76,13 @@ def first_unreadable_line(log: list[dict[str, Any]]) -> Difference | None:
         journal.facts(log)
         journal.clock(log, 1)
         return None
-    except (KeyError, TypeError, ValueError, AttributeError):
+    except journal.MISFITS:
         pass
     for number in range(1, len(log) + 1):
         try:
             journal.facts(log[:number])
             journal.clock(log[:number], 1)
-        except (KeyError, TypeError, ValueError, AttributeError) as error:
+        except journal.MISFITS as error:
             reason = f"{type(error).__name__}: {error}"
             return Difference("log.jsonl", msg("doctor-line-misfit", line=number, why=reason))
     return None

@@ -97,19 +97,32 @@ def parsed_line(root: Path, data: bytes, start: int, line: bytes) -> Any:
     try:
         return parse(line.decode("utf-8"))
     except ValueError:
-        number = data.count(b"\n", 0, start) + 1
-        raise NotNow(msg("journal-line-damaged", game=str(root), line=number)) from None
+        raise misfit(root, data.count(b"\n", 0, start) + 1) from None
 
 
 def parsed_lines(root: Path, data: bytes, start: int, end: int) -> list[Any]:
     """The lines of the journal ``data`` from byte ``start`` to ``end`` (a line's end), parsed
     as :func:`parsed_line` parses each; blank ones are skipped."""
+    return [entry for _, entry in numbered_lines(root, data, start, end)]
+
+
+def numbered_lines(root: Path, data: bytes, start: int, end: int) -> list[tuple[int, Any]]:
+    """:func:`parsed_lines`, each with its number in the journal (1: the first)."""
     found = []
+    number = data.count(b"\n", 0, start)
     for line in data[start:end].splitlines(keepends=True):
+        number += 1
         if line.strip():
-            found.append(parsed_line(root, data, start, line))
+            found.append((number, parsed_line(root, data, start, line)))
         start += len(line)
     return found
+
+
+def misfit(root: Path, number: int) -> NotNow:
+    """The line ``number`` of the journal of the game at ``root`` does not fit its type (its
+    fields were changed by hand: a turn in quotes, say): named, and the game master sent to
+    ``doctor``, which says what does not fit."""
+    return NotNow(msg("journal-line-damaged", game=str(root), line=number))
 
 
 def parse(text: str | bytes) -> Any:
@@ -514,7 +527,7 @@ def _taken_as_written(taken: dict[str, Any]) -> None:
     if type(taken["turn"]) is not int:
         raise ValueError(f"the turn {taken['turn']!r} of a file taken is no integer")
     name = taken["file"]
-    if not isinstance(name, str) or name in ("", ".", "..") or "/" in name or "\\" in name:
+    if not isinstance(name, str) or "/" in name or not plain(name):
         raise ValueError(f"the file {name!r} taken is no name of a file")
     digest = taken.get("digest") or taken.get("sha256")
     if not isinstance(digest, str) or not _DIGEST.fullmatch(digest):
@@ -522,6 +535,13 @@ def _taken_as_written(taken: dict[str, Any]) -> None:
 
 
 _DIGEST = re.compile(r"[0-9a-f]{64}")
+
+
+def plain(rel: str) -> bool:
+    """Whether ``rel`` is a plain path inside the game, as the program writes them: parts
+    joined by ``/``, none empty, ``.`` or ``..``, no backslash (a tool that unpacks an archive
+    would read ``./a``, ``a//b``, ``a/`` or ``/a`` as another file's path)."""
+    return "\\" not in rel and all(part not in ("", ".", "..") for part in rel.split("/"))
 
 
 def order_entries(entry: dict[str, Any]) -> list[dict[str, Any]]:
@@ -544,6 +564,22 @@ def facts(log: list[dict[str, Any]]) -> Facts:
     result = Facts()
     for entry in log:
         result.feed(entry)
+    return result
+
+
+MISFITS = (KeyError, TypeError, ValueError, AttributeError, IndexError)
+"""What a fold raises for a line whose fields do not fit its type."""
+
+
+def facts_of(root: Path, lines: list[tuple[int, Any]]) -> Facts:
+    """:func:`facts` of the numbered lines of the journal of the game at ``root``
+    (:func:`numbered_lines`): a line that does not fit its type is named (:func:`misfit`)."""
+    result = Facts()
+    for number, entry in lines:
+        try:
+            result.feed(entry)
+        except MISFITS:
+            raise misfit(root, number) from None
     return result
 
 
