@@ -753,12 +753,17 @@ def _joins(walk: _Walk, files: dict[str, bytes], public: bool, summary: Summary)
     waiting = {str(p["name"]): str(p.get("key")) for p in created.get("players") or []}
     """The key of each seat and each join taken, by name."""
     seated: list[str] = list(first)
+    confirmed: set[str] = set()
+    """The joins taken whose address confirmed them."""
     for number, entry in enumerate(walk.entries):
         turn = walk.turn_at[number]
+        before = len(seated)
         for join in entry.get("joins") or []:
             waiting[str(join["name"])] = str(join["key"])
+            confirmed.discard(str(join["name"]))  # a join taken anew confirms anew
             if not public:
                 _join_file(files, walk, join, number, turn, summary)
+        confirmed |= {str(name) for name in entry.get("confirmed") or []}
         for leave in entry.get("leaves") or []:
             key = waiting.get(str(leave["name"]))
             if not public:
@@ -770,13 +775,53 @@ def _joins(walk: _Walk, files: dict[str, bytes], public: bool, summary: Summary)
                 summary.findings.append(Finding(turn, "log.jsonl", why))
             if name in seated:
                 seated.remove(name)
-        seated += [n for n in entry.get("seated") or [] if n not in seated]
+        now = [str(n) for n in entry.get("seated") or [] if n not in seated]
+        seated += now
+        why_not = _seats_kept(created.get("signup"), entry, number + 1, (before, now, seated))
+        why_not += [m for m in (_unconfirmed(name, number + 1, confirmed) for name in now) if m]
         started = entry.get("started")
         if started:
             order = journal.join_order(first, walk.entries[: number + 1], seated)
             if list(started.get("players") or []) != order:
-                why = msg("verify-seat-order", line=number + 1, order=order)
-                summary.findings.append(Finding(turn, "log.jsonl", why))
+                why_not.append(msg("verify-seat-order", line=number + 1, order=order))
+        summary.findings += [Finding(turn, "log.jsonl", why) for why in why_not]
+
+
+def _unconfirmed(name: str, line: int, confirmed: set[str]) -> Msg | None:
+    """Every seat a join takes waits for its address to confirm it, whatever the seating."""
+    return None if name in confirmed else msg("verify-seated-unconfirmed", line=line, player=name)
+
+
+def _seats_kept(
+    signup: Any, entry: dict[str, Any], line: int, seats: tuple[int, list[str], list[str]]
+) -> list[Msg]:
+    """What one line of an open game (``signup``: its seats and seating) does against the
+    sign-up's rules; ``seats``: how many were seated before the line, the names it seats, the
+    seats after it. No more seats than the most; under ``first-come`` each join its line
+    confirms seated at once, or turned away only when the seats are full (counted with those
+    the line seats: the generous count); a start with at least the fewest."""
+    if not isinstance(signup, dict):
+        return []  # a game whose seats the setup gave
+    before, now, after = seats
+    least, most = int(signup["seats"]["min"]), int(signup["seats"]["max"])
+    found = []
+    if len(after) > most:
+        found.append(msg("verify-seats-over", line=line, count=len(after), most=most))
+    turned = {str(t.get("name")): t.get("why") for t in entry.get("turned_away") or []}
+    if signup.get("seating") == "first-come":
+        for name in [str(n) for n in entry.get("confirmed") or []]:
+            if name not in now and name not in turned:
+                found.append(msg("verify-confirmed-waiting", line=line, player=name))
+            if turned.get(name) == "full" and before + len(now) < most:
+                taken = before + len(now)
+                found.append(
+                    msg("verify-turned-away-open", line=line, player=name, taken=taken, most=most)
+                )
+    started = entry.get("started")
+    if started and len(started.get("players") or []) < least:
+        count = len(started.get("players") or [])
+        found.append(msg("verify-started-too-few", line=line, count=count, least=least))
+    return found
 
 
 def _join_file(
