@@ -346,17 +346,26 @@ def test_results_moved_onto_one_another_are_named(game: Path, tmp_path: Path) ->
     assert first in output and "the replay made" in output, output
 
 
-def test_an_order_file_no_line_took_is_named(game: Path, tmp_path: Path) -> None:
-    """An order put among a turn's orders by a line that takes no order: no signature is
-    checked of a file no line took, so it must not stand there as if taken."""
+@pytest.mark.parametrize(
+    "rel",
+    [
+        "turns/0002/orders/alice-9.yaml",
+        "notices/press/alice-9.yaml.sig",
+        "notices/absence/alice-9.yaml",
+        "seats/joins/0009-alice.json",
+    ],
+)
+def test_a_signed_file_no_line_took_is_named(game: Path, tmp_path: Path, rel: str) -> None:
+    """An order, notice or join put where the files taken from players are kept, by a line
+    that takes none: no signature is checked of a file no line took, so it must not stand
+    there as if taken."""
     data = archived(game, tmp_path / "a.json")
     text = "id: x\nplayer: alice\nturn: 2\n"
-    rel = "turns/0002/orders/alice-9.yaml"
     data["files"].append({"path": rel, "text": text})
     _appended(data, {"type": "sent", "files": {rel: hashlib.sha256(text.encode()).hexdigest()}})
     code, output = verified(data, tmp_path / "forged.json")
     assert code == 3, output
-    assert rel in output and "takes no such order" in output, output
+    assert rel in output and "but takes no such file" in output, output
 
 
 def test_a_resolution_named_anew_is_named_not_sent_to_doctor(game: Path, tmp_path: Path) -> None:

@@ -41,8 +41,9 @@ HEAD = re.compile(r"[0-9a-fA-F]{32,64}")
 TURN_PATH = re.compile(r"turns/([0-9]{4,})")
 RESULT = re.compile(r"turns/[0-9]{4,}/(state\.json|resolution\.json|views/[^/]+)")
 """A turn's state, resolution and views: written once, by the step that made them."""
-ORDER_FILE = re.compile(r"turns/([0-9]{4,})/orders/([^/]+?)(\.sig)?")
-"""An order the game took, or its signature, where the step that took it put it."""
+TAKEN_FILE = re.compile(r"turns/[0-9]{4,}/orders/[^/]+|notices/[^/]+/[^/]+|seats/joins/[^/]+")
+"""Where a step puts what it takes from a player, signed: an order, a notice, a join or a
+leave, and each one's signature."""
 MAKERS = ("created", "adjudicated")
 """The lines whose steps make a turn's files (and a line that deals, of any type)."""
 SUPERSEDED = re.compile(r"superseded-[0-9]+")
@@ -562,10 +563,9 @@ def _made_kept(walk: _Walk) -> list[Finding]:
                 made[rel] = digest  # the first line's too: the game as it was made
             elif rel.startswith("mail/"):
                 made[rel] = digest  # a mail is written once, then moved on its way out
-            elif order := ORDER_FILE.fullmatch(rel):
-                findings.append(
-                    Finding(int(order[1]), rel, msg("verify-order-not-taken", line=number))
-                )
+            elif TAKEN_FILE.fullmatch(rel):
+                why = msg("verify-file-not-taken", line=number)
+                findings.append(Finding(walk.turn_of(rel), rel, why))
             elif rel.startswith("turns/"):
                 changed.append(rel)  # no step makes it: a rollback that never was, say
         why = msg("verify-made-changed", line=number)
