@@ -456,6 +456,29 @@ def test_a_rollback_moves_only_the_turn_it_rolls_back(game: Path, tmp_path: Path
     assert last in output and "names it anew or moves it" in output, output
 
 
+@pytest.mark.parametrize("kind", ["replaced", "resigned", "extended", "paused", "resumed"])
+def test_a_game_masters_line_after_the_end_is_named(game: Path, tmp_path: Path, kind: str) -> None:
+    """The game master's commands (but a rollback) refuse a game that is over: a line of
+    theirs appended after the end (a seat resigned or given another key once the game was
+    decided, which the record would then show) is none the program writes."""
+    data = archived(game, tmp_path / "a.json")
+    turn = json.loads(data["journal"][-1])["turn"]
+    seat = json.loads(data["journal"][0])["public"]["players"][0]
+    line = {
+        "replaced": {"player": seat["name"], "key": 5, "was_key": seat["key"]}
+        | {"resigned_before": False, "addresses": "seats/replaced-0001.json"},
+        "resigned": {"player": seat["name"]},
+        "extended": {"deadline": "2030-01-01T00:00:00Z", "was": None},
+        "paused": {},
+        "resumed": {"deadline": None},
+    }[kind]
+    _appended(data, {"type": kind, "turn": turn, **line})
+    code, output = verified(data, tmp_path / "forged.json")
+    assert code == 3, output
+    number = len(data["journal"])
+    assert f"line {number} ({kind}) comes after the game's end" in output, output
+
+
 @pytest.mark.parametrize("line", ["created again", "dealt"])
 def test_a_line_that_makes_or_deals_the_game_again_is_named(
     game: Path, tmp_path: Path, line: str

@@ -46,6 +46,9 @@ TAKEN_FILE = re.compile(r"turns/[0-9]{4,}/orders/[^/]+|notices/[^/]+/[^/]+|seats
 leave, and each one's signature."""
 MAKERS = ("created", "adjudicated")
 """The lines whose steps make a turn's files (and a line that deals, of any type)."""
+REFUSED_WHEN_OVER = tuple(kind for kind in journal.GM_ACTIONS if kind != "rolled-back")
+"""The game master's lines whose commands refuse a game that is over (a rollback undoes the
+adjudication that ended it)."""
 SUPERSEDED = re.compile(r"superseded-[0-9]+")
 """How a rollback marks the copy of what it set aside (``turns/0004.superseded-1``)."""
 
@@ -962,6 +965,10 @@ def _replay(
                 return
         waits = created.get("turn") == 0 and 1 not in states  # no deal yet
         if waits and not _dealt_again(store, walk.entries[:number], states, digester, summary):
+            return
+        if entry["type"] in REFUSED_WHEN_OVER and OpenGame(store, log=before).over():
+            why = msg("verify-after-the-end", line=number, type=entry["type"])
+            summary.findings.append(Finding(walk.turn_at[number - 1], "log.jsonl", why))
             return
         if entry["type"] == "rolled-back":
             states.pop(int(entry["turn"]) + 1, None)
