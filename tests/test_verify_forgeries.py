@@ -456,6 +456,24 @@ def test_a_rollback_moves_only_the_turn_it_rolls_back(game: Path, tmp_path: Path
     assert last in output and "names it anew or moves it" in output, output
 
 
+@pytest.mark.parametrize("addresses", [5, None, ["seats/replaced-0001.json"], "../game.json"])
+def test_a_replaced_line_whose_addresses_is_no_path_is_named(
+    game: Path, tmp_path: Path, addresses: Any
+) -> None:
+    """The file of a ``replaced`` line's addresses, written as no path the program writes: a
+    finding, not a traceback (exit 1)."""
+    data = archived(game, tmp_path / "a.json")
+    first = json.loads(data["journal"][0])
+    seat = first["public"]["players"][0]
+    line = {"at": first["at"], "prev": "", "type": "replaced", "turn": 1, "player": seat["name"]}
+    line |= {"key": seat["key"], "was_key": seat["key"], "addresses": addresses}
+    data["journal"].insert(1, json.dumps(line, sort_keys=True))
+    data["journal"] = rechain(data["journal"], 1)
+    code, output = verified(data, tmp_path / "forged.json")
+    assert code == 3, output
+    assert "line 2" in output or "cannot be followed" in output, output
+
+
 @pytest.mark.parametrize("kind", ["replaced", "resigned", "extended", "paused", "resumed"])
 def test_a_game_masters_line_after_the_end_is_named(game: Path, tmp_path: Path, kind: str) -> None:
     """The game master's commands (but a rollback) refuse a game that is over: a line of

@@ -512,6 +512,9 @@ class Facts:
             _taken_as_written(notice)
             self.notices.append(notice)
             self.accepted[notice["digest"]] = notice["turn"]
+        for seat in [entry, *(entry.get("joins") or [])] if kind != "created" else []:
+            if "addresses" in seat:
+                named_file(seat["addresses"])
         if entry.get("reveal"):
             self.revealing[entry["reveal"]["turn"]] = entry["reveal"]
         if entry.get("message_id"):
@@ -535,6 +538,15 @@ def _taken_as_written(taken: dict[str, Any]) -> None:
 
 
 _DIGEST = re.compile(r"[0-9a-f]{64}")
+
+
+def named_file(rel: Any) -> str:
+    """A file of the game a line names (where a ``replaced`` line or a join keeps its
+    addresses), as the program writes one: a plain path inside the game. ValueError else (a
+    number, or ``../x``, which would read a file outside the game)."""
+    if not isinstance(rel, str) or not plain(rel):
+        raise ValueError(f"{rel!r} is no path of a file inside the game")
+    return rel
 
 
 def plain(rel: str) -> bool:
@@ -588,7 +600,7 @@ def addresses(entry: dict[str, Any], read: Callable[[str], Any]) -> tuple[str, s
     (``addresses``), so that the journal, which a public archive holds, names no address;
     older journals have them in the line."""
     if "addresses" in entry:
-        found = read(entry["addresses"])
+        found = read(named_file(entry["addresses"]))
         return str(found["email"]), str(found["was_email"])
     return str(entry["email"]), str(entry["was_email"])
 
@@ -700,7 +712,8 @@ def _signup_seats(
         joins[join["name"]] = join
     for name in entry.get("seated") or []:
         join = joins.pop(name)
-        seat = {"name": name, "email": str(read(join["addresses"])["email"]), "key": join["key"]}
+        email = str(read(named_file(join["addresses"]))["email"])
+        seat = {"name": name, "email": email, "key": join["key"]}
         seat.update({k: join[k] for k in ("tz",) if k in join})
         seat["lang"] = join["lang"]
         meta["players"].append(seat)
