@@ -130,3 +130,108 @@ def test_a_start_with_fewer_than_the_fewest_is_caught(
     assert run("start", table.gamedir).exit_code == 0
     code, out = verified(table, tmp_path)
     assert code == 3 and "starts the game with 2 players; it starts with 3 or more" in out, out
+
+
+def test_a_game_json_that_deals_otherwise_than_the_header_says_is_caught(tmp_path: Path) -> None:
+    """``game.json`` rewritten at the start without ``shares: ask`` (its digest in the first
+    line made anew), while the header every archive holds keeps it: the game deals from the
+    game master's seed alone, ignoring the joins' shares. The full archive, which holds
+    ``game.json``, must say that it and the header differ."""
+    from adjudicator.rules import digests
+
+    table = OpenTable(tmp_path, seats=2)
+    meta = json.loads((table.gamedir / "game.json").read_text())
+    assert meta.pop("shares") == "ask"
+    data = (json.dumps(meta, indent=2, sort_keys=True) + "\n").encode()
+    (table.gamedir / "game.json").write_bytes(data)
+    [first] = [json.loads(x) for x in (table.gamedir / "log.jsonl").read_text().splitlines()]
+    first["files"]["game.json"] = digests.Digester.of(meta).data("game.json", data)
+    (table.gamedir / "log.jsonl").write_text(json.dumps(first, sort_keys=True) + "\n")
+    for name in ("alice", "bob"):
+        table.seat(name)
+    assert table.status()["turn"] == 1
+    code, out = verified(table, tmp_path)
+    assert code == 3 and "game.json" in out, out
+
+
+def _lax_joins(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The join intake as a game master may change it: every join taken (a taken name, the
+    same signed join again, a game started), and a leave checked against the last join of
+    its name."""
+    honest_key = signup._key_of
+
+    def key_of(handle: OpenGame, name: str) -> str:
+        joining = handle.joining()
+        return str(joining[name]["key"]) if name in joining else honest_key(handle, name)
+
+    monkeypatch.setattr(signup, "join_problems", lambda handle, body: [])
+    monkeypatch.setattr(signup, "_taken_digests", lambda handle: set())
+    monkeypatch.setattr(signup, "_not_open", lambda handle: None)
+    monkeypatch.setattr(signup, "_key_of", key_of)
+
+
+def test_a_seat_taken_away_by_a_join_of_its_name_is_caught(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before the start, the game master takes a join of a seated player's name carrying a key
+    of his own, then a leave signed by it: the seat is gone with no leave its player signed."""
+    from tests.ssh import ssh_sign
+
+    table = OpenTable(tmp_path, seats={"min": 2, "max": 3})
+    table.seat("alice")
+    table.seat("bob")
+    _lax_joins(monkeypatch)
+    forged = table.join_file("alice", key_of="erin")  # erin's key stands for the game master's
+    assert run("submit", table.gamedir, forged).exit_code == 0
+    leave = table.write(
+        "leave-alice.yaml", run("join", "bazaar", "--name", "alice", "--leave").output
+    )
+    ssh_sign(table.keys["erin"], leave)
+    assert run("submit", table.gamedir, leave).exit_code == 0
+    monkeypatch.undo()
+    table.seat("carol")
+    table.seat("dave")
+    assert table.status()["turn"] == 1
+    code, out = verified(table, tmp_path)
+    assert code == 3 and "takes a join of alice, a name taken in the game" in out, out
+
+
+def test_a_join_taken_again_to_move_its_seat_is_caught(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A player's own signed join taken a second time puts their seat after the others'
+    (the start orders seats by each name's last join), and so changes the deal: any archive
+    shows the same signed join taken twice."""
+    table = OpenTable(tmp_path, seats=3)
+    joined = table.join_file("alice")
+    table.mail(joined, "alice@example.org")
+    table.confirm("alice")
+    table.seat("bob")
+    _lax_joins(monkeypatch)
+    assert run("submit", table.gamedir, joined).exit_code == 0
+    monkeypatch.undo()
+    table.seat("carol")
+    assert json.loads(run("log", table.gamedir, "--json").output)["players"][-1] == "carol"
+    for flags in ([], ["--public"]):
+        archive = tmp_path / f"a{len(flags)}.json"
+        assert run("archive", table.gamedir, *flags, "-o", archive).exit_code == 0
+        result = run("verify", archive)
+        assert result.exit_code == 3, result.output
+        assert "takes alice's join again" in result.output, result.output
+
+
+def test_seats_changed_after_the_start_are_caught(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After the start, a join and a leave of a seated player's name would give the seat
+    another key with no ``replaced`` line: the game master's orders would play for it."""
+    table = OpenTable(tmp_path, seats=2)
+    table.seat("alice")
+    table.seat("bob")
+    assert table.status()["turn"] == 1
+    _lax_joins(monkeypatch)
+    forged = table.join_file("alice", key_of="erin")
+    assert run("submit", table.gamedir, forged).exit_code == 0
+    monkeypatch.undo()
+    code, out = verified(table, tmp_path)
+    assert code == 3 and "changes the seats after the game started" in out, out

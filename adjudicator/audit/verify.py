@@ -49,6 +49,9 @@ MAKERS = ("created", "adjudicated")
 REFUSED_WHEN_OVER = tuple(kind for kind in journal.GM_ACTIONS if kind != "rolled-back")
 """The game master's lines whose commands refuse a game that is over (a rollback undoes the
 adjudication that ended it)."""
+HEADER = ("game", "id", "players", "options", "shares", "signup")
+"""What the first line's header says of the game, which ``game.json`` must say too: the deal
+and the seats follow ``game.json`` where an archive holds it."""
 SUPERSEDED = re.compile(r"superseded-[0-9]+")
 """How a rollback marks the copy of what it set aside (``turns/0004.superseded-1``)."""
 
@@ -482,7 +485,7 @@ def _agrees(
 ) -> None:
     """game.json (its digest checked) says what the journal's first line and the archive say."""
     ours = _header_of(meta)
-    if any(ours.get(key) != header.get(key) for key in ("game", "id", "players", "options")):
+    if any(ours.get(key) != header.get(key) for key in HEADER):
         summary.findings.append(Finding(None, "game.json", msg("verify-header-differs")))
     for name in ("seed", "salt"):
         if name in archive and name in meta and meta[name] != archive[name]:
@@ -745,49 +748,98 @@ def _notice_signed(
     summary.notices += 1
 
 
+@dataclass
+class _Seats:
+    """An open game's seats as :func:`_joins` follows them, line by line."""
+
+    seated: list[str]
+    keys: dict[str, str]
+    """The key of each seat and each join taken, by name."""
+    waiting: set[str] = field(default_factory=set)
+    """The joins taken and not yet seated, turned away or gone."""
+    confirmed: set[str] = field(default_factory=set)
+    """The joins taken whose address confirmed them."""
+    digests: set[str] = field(default_factory=set)
+    """Every join's and leave's digest taken (a signature's: the same signed file again)."""
+    settled: bool = False
+    """The game started or closed: its seats change no more."""
+
+
 def _joins(walk: _Walk, files: dict[str, bytes], public: bool, summary: Summary) -> None:
     """An open game's seats as its journal gives them (docs/signup.md): each join and each
-    leave signed by the key it must be (a join: the key it carries; a leave: the key of the
-    seat or join it gives up), saying what its line says (the name, the key, the share the deal
-    is made from), and the seats of the start in join order. A public archive holds no join (a
-    join names an address), so there only the order is checked."""
+    leave taken as the intake takes one (no signed file twice, no join of a name taken in the
+    game, nothing once the game started) and signed by the key it must be (a join: the key it
+    carries; a leave: the key of the seat or join it gives up), saying what its line says (the
+    name, the key, the share the deal is made from), and the seats of the start in join order.
+    A public archive holds no join (a join names an address), so there the files are not
+    checked."""
     created = walk.entries[0].get("public") or {}
     first = [str(p["name"]) for p in created.get("players") or []]
-    waiting = {str(p["name"]): str(p.get("key")) for p in created.get("players") or []}
-    """The key of each seat and each join taken, by name."""
-    seated: list[str] = list(first)
-    confirmed: set[str] = set()
-    """The joins taken whose address confirmed them."""
+    seats = _Seats(
+        list(first), {str(p["name"]): str(p.get("key")) for p in created.get("players") or []}
+    )
     for number, entry in enumerate(walk.entries):
         turn = walk.turn_at[number]
-        before = len(seated)
+        before = len(seats.seated)
+        why_not = _taking(seats, entry, number + 1)
         for join in entry.get("joins") or []:
-            waiting[str(join["name"])] = str(join["key"])
-            confirmed.discard(str(join["name"]))  # a join taken anew confirms anew
             if not public:
                 _join_file(files, walk, join, number, turn, summary)
-        confirmed |= {str(name) for name in entry.get("confirmed") or []}
         for leave in entry.get("leaves") or []:
-            key = waiting.get(str(leave["name"]))
+            key = seats.keys.get(str(leave["name"]))
             if not public:
                 _leave_file(files, walk, leave, key, (number + 1, turn), summary)
         named = {str(x["name"]) for x in entry.get("leaves") or []}
         for name in entry.get("left") or []:
             if name not in named:
-                why = msg("verify-leave-unsigned", player=name, line=number + 1)
-                summary.findings.append(Finding(turn, "log.jsonl", why))
-            if name in seated:
-                seated.remove(name)
-        now = [str(n) for n in entry.get("seated") or [] if n not in seated]
-        seated += now
-        why_not = _seats_kept(created.get("signup"), entry, number + 1, (before, now, seated))
-        why_not += [m for m in (_unconfirmed(name, number + 1, confirmed) for name in now) if m]
+                why_not.append(msg("verify-leave-unsigned", player=name, line=number + 1))
+            if name in seats.seated:
+                seats.seated.remove(name)
+        now = [str(n) for n in entry.get("seated") or [] if n not in seats.seated]
+        seats.seated += now
+        gone = [
+            *now,
+            *(entry.get("left") or []),
+            *(t["name"] for t in entry.get("turned_away") or []),
+        ]
+        seats.waiting.difference_update(str(name) for name in gone)
+        signup = created.get("signup")
+        why_not += _seats_kept(signup, entry, number + 1, (before, now, seats.seated))
+        why_not += [m for m in (_unconfirmed(n, number + 1, seats.confirmed) for n in now) if m]
         started = entry.get("started")
         if started:
-            order = journal.join_order(first, walk.entries[: number + 1], seated)
+            order = journal.join_order(first, walk.entries[: number + 1], seats.seated)
             if list(started.get("players") or []) != order:
                 why_not.append(msg("verify-seat-order", line=number + 1, order=order))
+        seats.settled = seats.settled or bool(started) or bool(entry.get("closed"))
         summary.findings += [Finding(turn, "log.jsonl", why) for why in why_not]
+
+
+def _taking(seats: _Seats, entry: dict[str, Any], line: int) -> list[Msg]:
+    """What is wrong with the joins and leaves one line takes, as the intake would judge them:
+    none once the game started or closed, no signed file taken before (the same join again
+    would move its seat after the others', and so change the deal), no join of a name taken in
+    the game (a seat's, or a join's but an unconfirmed one the line says it replaces)."""
+    found = []
+    changes = ("joins", "leaves", "left", "seated", "confirmed", "turned_away")
+    if seats.settled and any(entry.get(k) for k in changes):
+        found.append(msg("verify-seats-after-start", line=line))
+    for taken in [*(entry.get("joins") or []), *(entry.get("leaves") or [])]:
+        if str(taken.get("digest")) in seats.digests:
+            found.append(msg("verify-join-again", line=line, player=str(taken["name"])))
+        seats.digests.add(str(taken.get("digest")))
+    replaced = {str(name) for name in entry.get("replaced") or []}
+    for join in entry.get("joins") or []:
+        name = str(join["name"])
+        held = [n for n in seats.waiting if n in seats.confirmed or n not in replaced]
+        if any(n.casefold() == name.casefold() for n in [*seats.seated, *held]):
+            found.append(msg("verify-join-name-taken", line=line, player=name))
+        seats.waiting -= replaced
+        seats.waiting.add(name)
+        seats.keys[name] = str(join["key"])
+        seats.confirmed.discard(name)  # a join taken anew confirms anew
+    seats.confirmed |= {str(name) for name in entry.get("confirmed") or []}
+    return found
 
 
 def _unconfirmed(name: str, line: int, confirmed: set[str]) -> Msg | None:
