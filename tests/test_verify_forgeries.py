@@ -442,18 +442,17 @@ def test_an_order_swapped_after_it_was_taken_is_named(tmp_path: Path) -> None:
 
 
 def test_a_rollback_moves_only_the_turn_it_rolls_back(game: Path, tmp_path: Path) -> None:
-    """A rollback of turn 1 moves turn 1's resolution and turn 2's files aside: one that
-    also moves a later turn's view is named."""
+    """A rollback of the last turn played (here 2) moves that turn's resolution and the next
+    turn's files aside: one that also moves an earlier turn's view is named."""
     data = archived(game, tmp_path / "a.json")
-    last = max(f["path"] for f in data["files"] if f["path"].endswith("/views/public.json"))
-    assert not last.startswith("turns/0002/")
-    aside = last.replace("/views/", ".superseded-1/views/", 1)
-    aside = aside.replace(last.split("/")[1], last.split("/")[1], 1)
-    _file(data, last)["path"] = aside
-    _appended(data, {"type": "rolled-back", "turn": 1, "superseded": 1, "moved": {last: aside}})
+    assert json.loads(data["journal"][-1])["turn"] == 2
+    earlier = "turns/0002/views/public.json"
+    aside = "turns/0002.superseded-1/views/public.json"
+    _file(data, earlier)["path"] = aside
+    _appended(data, {"type": "rolled-back", "turn": 2, "superseded": 1, "moved": {earlier: aside}})
     code, output = verified(data, tmp_path / "forged.json")
     assert code == 3, output
-    assert last in output and "names it anew or moves it" in output, output
+    assert earlier in output and "names it anew or moves it" in output, output
 
 
 @pytest.mark.parametrize("addresses", [5, None, ["seats/replaced-0001.json"], "../game.json"])
@@ -651,3 +650,75 @@ def test_a_mail_as_sent_named_anew_is_named(tmp_path: Path) -> None:
     code, output = verified(data, tmp_path / "forged.json")
     assert code == 3, output
     assert held["path"] in output and "names it anew or moves it" in output, output
+
+
+def test_a_seat_defaulted_where_the_game_waits_for_every_order_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under ``nmr: wait`` a turn is not played while an order is missing, even with
+    ``--default-missing``: a game master's program that plays the seat's default order (here
+    by taking the turn for one rolled back, whose orders are fixed) could drop any order."""
+    from adjudicator.engine.open_game import OpenGame
+    from tests.helpers import Table
+
+    table = Table(tmp_path, players=3, nmr="wait")
+    table.play_turn()
+    owed = [p for p in table.status()["owed"] if p != "carol"]
+    sent = [table.signed(p, table.legal(p), f"t2-{p}.yaml") for p in owed]
+    assert run("submit", table.gamedir, *sent).exit_code == 0
+    assert run("adjudicate", table.gamedir, "--default-missing").exit_code == 4
+    honest = OpenGame.clock
+
+    def fixed(self: OpenGame) -> Any:
+        times = honest(self).copy()
+        times.rolled_back = True
+        return times
+
+    monkeypatch.setattr(OpenGame, "clock", fixed)
+    assert run("adjudicate", table.gamedir, "--default-missing").exit_code == 0
+    monkeypatch.undo()
+    data = archived(table.gamedir, tmp_path / "a.json")
+    code, output = verified(data, tmp_path / "played.json")
+    assert code == 3, output
+    assert "plays a default order for carol, whose order this game waits for" in output, output
+
+
+def test_a_rollback_of_a_turn_never_played_is_named(game: Path, tmp_path: Path) -> None:
+    """A rollback undoes the last adjudication: one of the turn that is open, just before it
+    is played, would fix its orders (a turn rolled back plays a missing order's default) with
+    nothing undone."""
+    data = archived(game, tmp_path / "a.json")
+    at = next(
+        i
+        for i, text in enumerate(data["journal"])
+        if json.loads(text)["type"] == "adjudicated" and json.loads(text)["turn"] == 2
+    )
+    first = json.loads(data["journal"][0])
+    line = {"at": first["at"], "prev": "", "type": "rolled-back", "turn": 2, "superseded": 1}
+    data["journal"].insert(at, json.dumps(line, sort_keys=True))
+    data["journal"] = rechain(data["journal"], at)
+    code, output = verified(data, tmp_path / "forged.json")
+    assert code == 3, output
+    assert f"line {at + 1}" in output and "rolls back turn 2" in output, output
+
+
+@pytest.mark.parametrize("kind", ["press", "absence", "bogus"])
+@pytest.mark.parametrize("public", [False, True])
+def test_a_notice_a_line_takes_without_its_file_is_named(
+    game: Path, tmp_path: Path, kind: str, public: bool
+) -> None:
+    """A line that says it took a notice stores its file, and names it with its digest: a
+    notice listed with no file (of any kind, even none the game knows) is no notice a player
+    sent, though the record would list it (press by the journal's notices)."""
+    data = archived(game, tmp_path / "a.json", *(["--public"] if public else []))
+    at = next(i for i, text in enumerate(data["journal"]) if json.loads(text).get("orders"))
+    entry = json.loads(data["journal"][at])
+    turn = entry["orders"][0]["turn"]
+    notice = {"kind": kind, "file": "0009.yaml", "digest": "ab" * 32, "turn": turn}
+    entry["notices"] = [{**notice, "at": entry["at"]}]
+    data["journal"][at] = json.dumps(entry, sort_keys=True)
+    data["journal"] = rechain(data["journal"], at)
+    code, output = verified(data, tmp_path / "forged.json")
+    assert code == 3, output
+    assert f"notices/{kind}/0009.yaml" in output, output
+    assert f"journal line {at + 1} takes a notice whose file it does not name" in output, output

@@ -34,6 +34,9 @@ def test_an_honest_sign_up_of_both_seatings_verifies(tmp_path: Path) -> None:
         first.seat(name)
     assert first.status()["turn"] == 1
     assert verified(first, tmp_path)[0] == 0
+    key = f"{first.keys['alice']}.pub"  # a seat that joined: asked about by its own key
+    result = run("verify", tmp_path / "game.archive", "--player", "alice", "--key", key)
+    assert result.exit_code == 0, result.output
     approve = OpenTable(
         tmp_path / "approve", seats={"min": 2, "max": 3}, signup={"seating": "approve"}
     )

@@ -117,7 +117,7 @@ def judged_again(
         rel = f"{store.turn_dir(int(order['turn']))}/orders/{order['file']}"
         if store.where(rel) not in store.files:
             return rel, msg("verify-file-missing")
-        with _at(order, zone_known):
+        with taken_at(order, zone_known):
             found = assess(handle, rel, store.read_bytes(rel), _signature(store, rel))
         if isinstance(found, Verdict):
             return rel, _refused(found)
@@ -132,7 +132,7 @@ def judged_again(
             continue  # press: never in a public archive (a full one names it missing)
         from adjudicator.engine.notice_intake import assess_notice
 
-        with _at(notice, zone_known):
+        with taken_at(notice, zone_known):
             taken = assess_notice(handle, rel, store.read_bytes(rel), _signature(store, rel), None)
         if isinstance(taken, Verdict):
             return rel, _refused(taken)
@@ -167,7 +167,7 @@ def _opening(reveal: Any) -> tuple[int | None, list[str]]:
     return int(reveal["turn"]), sorted(reveal.get("without") or [])
 
 
-def _at(taken: dict[str, Any], zone_known: bool) -> Any:
+def taken_at(taken: dict[str, Any], zone_known: bool) -> Any:
     """Judge at the time the journal says a file was taken."""
     try:
         moment = datetime.fromisoformat(str(taken["at"]))

@@ -540,7 +540,9 @@ def _made_kept(walk: _Walk) -> list[Finding]:
     made: dict[str, str] = {}  # each file a step made or took, by where it is now: its digest
     findings: list[Finding] = []
     waits = walk.entries[0].get("turn") == 0  # the deal waits for the players' shares
+    names_files = "files" in walk.entries[0]  # a journal written before lines named them: none
     for number, entry in enumerate(walk.entries, 1):
+        findings += _unstored_notices(entry, number, names_files)
         kind = entry["type"]
         dealt = bool(entry.get("dealt"))
         if (kind == "created" and number > 1) or (dealt and not waits):
@@ -577,6 +579,25 @@ def _made_kept(walk: _Walk) -> list[Finding]:
         why = msg("verify-made-changed", line=number)
         findings += [Finding(walk.turn_of(rel), rel, why) for rel in dict.fromkeys(changed)]
     return findings
+
+
+def _unstored_notices(entry: dict[str, Any], number: int, names_files: bool) -> list[Finding]:
+    """A notice a line takes is one of the kinds a player may send, and its line names the
+    file it stored (a notice listed with no file is none a player sent, though the record
+    lists press by the journal's notices)."""
+    from adjudicator.engine import notices
+
+    found = []
+    for notice in entry.get("notices") or []:
+        rel = notices.path(str(notice["kind"]), str(notice["file"]))
+        if notice["kind"] not in notices.KINDS or (
+            names_files and rel not in entry.get("files", {})
+        ):
+            why = msg("verify-notice-unstored", line=number)
+            found.append(
+                Finding(notice.get("turn") if type(notice.get("turn")) is int else None, rel, why)
+            )
+    return found
 
 
 def _taken(entry: dict[str, Any]) -> set[str]:
@@ -631,9 +652,14 @@ def _signatures(
     taken: set[str] = set()
     """The digest of every order accepted so far: the same signed bytes twice is a replay,
     which the engine refuses (the digest is the journal's, so a public archive shows it too)."""
-    if summary.seat is not None and summary.seat.player not in keys:
+    seats = [*keys, *(n for e in walk.entries for n in e.get("seated") or [] if n not in keys)]
+    if summary.seat is not None and summary.seat.player not in seats:  # an open game's too
         raise UsageProblem(
-            msg("verify-no-such-seat", player=summary.seat.player, players=list(keys))
+            msg(
+                "verify-no-such-seat",
+                player=summary.seat.player,
+                players=list(dict.fromkeys(seats)),
+            )
         )
     joined: dict[str, str] = {}  # an open game's joins, by name: the key each carried
     for number, entry in enumerate(walk.entries):
@@ -1047,6 +1073,11 @@ def _replay(
                     Finding(turn, "log.jsonl", msg("verify-defaulted-differs", line=number))
                 )
                 return
+            waited = _waited(handle, missing, entry, recorded is not None)
+            if waited:
+                why = msg("verify-waited-for", line=number, players=", ".join(waited))
+                summary.findings.append(Finding(turn, "log.jsonl", why))
+                return
             played = play_current(handle)
             made, after = played.files, played.state
         if not _compare(made, entry, turn, digester, summary):
@@ -1054,6 +1085,21 @@ def _replay(
         states[turn + 1] = _as_stored(after)
         summary.turns += 1
     summary.replayed = True
+
+
+def _waited(handle: Any, missing: list[str], entry: dict[str, Any], zone_known: bool) -> list[str]:
+    """Whose orders a game under ``nmr: wait`` waited for when ``entry`` played its turn with
+    ``missing`` defaulted (none may be), as the game stood on the line's day. Who was away
+    that day needs the game's time zone, which a public archive withholds: there, a game that
+    leaves the absent out is not judged."""
+    from adjudicator.audit.replica import taken_at
+    from adjudicator.engine import absences
+    from adjudicator.engine.adjudication import waited_for
+
+    if not zone_known and absences.mode(handle.meta) == "default":
+        return []
+    with taken_at(entry, zone_known):
+        return waited_for(handle, int(entry["turn"]), missing)
 
 
 def _dealt_again(

@@ -96,6 +96,23 @@ def missing_from(
     return [p for p in players if p in owed and p not in received]
 
 
+def absent_from(handle: OpenGame, turn: int, missing: list[str]) -> list[str]:
+    """The players among ``missing`` (:func:`missing_from`) who are still playing: not
+    resigned, conceded, away, or left out of the turn's reveal (who made no commitment)."""
+    away = absences.left_out(handle)
+    left_out = handle.resigned() + handle.votes().conceded + handle.without(turn) + away
+    return [p for p in missing if p not in left_out]
+
+
+def waited_for(handle: OpenGame, turn: int, missing: list[str]) -> list[str]:
+    """The players among ``missing`` whose orders a game under ``nmr: wait`` waits for before
+    it plays the turn: those still playing, unless the turn was rolled back (its orders are
+    fixed, as they were the first time)."""
+    if handle.meta["options"]["nmr"] != "wait" or handle.clock().rolled_back:
+        return []
+    return absent_from(handle, turn, missing)
+
+
 def forfeits(
     game: Game, state: State, orders: dict[str, Any], committed: Mapping[str, Any]
 ) -> list[str]:
@@ -203,16 +220,13 @@ def adjudicate(
                 "ended": ending,
             }
         missing = missing_from(game, state, handle.players, handle.received(turn))
-        away = absences.left_out(handle)
-        left_out = handle.resigned() + handle.votes().conceded + handle.without(turn) + away
-        absent = [p for p in missing if p not in left_out]
-        fixed = handle.clock().rolled_back
-        if absent and not (default_missing or fixed):
+        absent = absent_from(handle, turn, missing)
+        if absent and not (default_missing or handle.clock().rolled_back):
             raise NotNow(
                 f"turn {turn} cannot be adjudicated: orders missing from {', '.join(absent)} "
                 "(adjudicate --default-missing applies the default orders)"
             )
-        if absent and handle.meta["options"]["nmr"] == "wait" and not fixed:
+        if waited_for(handle, turn, missing):
             raise NotNow(
                 f"turn {turn} cannot be adjudicated: orders missing from {', '.join(absent)}, "
                 "and this game waits for every order (nmr: wait)"

@@ -485,12 +485,19 @@ class Facts:
             self.turn = 0 if waits else 1
             self.in_effect[1] = {}
         elif kind == "adjudicated":
+            if type(entry["turn"]) is not int or entry["turn"] != self.turn:
+                raise ValueError(f"adjudicates turn {entry['turn']!r}, where {self.turn} is open")
             self.turn = entry["turn"] + 1
             self.ended = entry.get("ended")
             self.in_effect[self.turn] = {}
             self.committed[self.turn] = {}  # a turn opened again after a rollback: afresh
             self.revealing.pop(self.turn, None)
         elif kind == "rolled-back":
+            if type(entry["turn"]) is not int or not 0 < entry["turn"] == self.turn - 1:
+                played = self.turn - 1
+                raise ValueError(
+                    f"rolls back turn {entry['turn']!r}, where {played} was played last"
+                )
             self.turn = entry["turn"]
             self.ended = None
             self.queued.discard(entry["turn"] + 1)
