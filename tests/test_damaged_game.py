@@ -212,7 +212,81 @@ def _an_order_with(field: str, value: Callable[[Any], Any]) -> Callable[[Path], 
     return change
 
 
+def _a_line(index: int, change: Callable[[dict[str, Any]], Any]) -> Callable[[Path], None]:
+    """The line ``index`` of the journal replaced by what ``change`` makes of it (a new line,
+    or None when it changed the line in place)."""
+
+    def edit(log: Path) -> None:
+        lines = log.read_bytes().split(b"\n")
+        entry = json.loads(lines[index])
+        made = change(entry)
+        lines[index] = json.dumps(entry if made is None else made).encode()
+        log.write_bytes(b"\n".join(lines))
+
+    return edit
+
+
+def _nested(log: Path) -> None:
+    lines = log.read_bytes().split(b"\n")
+    lines[1] = b"[" * 100_000 + b"]" * 100_000
+    log.write_bytes(b"\n".join(lines))
+
+
+def _notice_in(entry: dict[str, Any], **fields: Any) -> None:
+    order = entry["orders"][0]
+    notice = {"kind": "absence", "file": "0001.yaml", "digest": order["digest"]}
+    entry["notices"] = [{**notice, "turn": order["turn"], "at": entry["at"], **fields}]
+    entry["orders"] = []
+
+
 JOURNAL_DAMAGES = {
+    "first line a list": (
+        _a_line(0, lambda entry: []),
+        "line 1 of the journal (log.jsonl) is not a journal line",
+    ),
+    "second line a number": (
+        _a_line(1, lambda entry: 42),
+        "line 2 of the journal (log.jsonl) is not a journal line",
+    ),
+    "a line nested deep": (_nested, "line 2 of the journal (log.jsonl) is not a journal line"),
+    "files in a list": (
+        _a_line(0, lambda entry: entry.update(files=[])),
+        "line 1 of the journal (log.jsonl) is not a journal line",
+    ),
+    "a move to a number": (
+        _a_line(1, lambda entry: entry.update(moved={"turns/0001/state.json": 1})),
+        "line 2 of the journal (log.jsonl) is not a journal line",
+    ),
+    "a notice without its kind": (
+        _a_line(1, lambda entry: _notice_in(entry, kind=None)),
+        "line 2 of the journal (log.jsonl) is not a journal line",
+    ),
+    "a notice at no time": (
+        _a_line(1, lambda entry: _notice_in(entry, at="garbage")),
+        "line 2 of the journal (log.jsonl) is not a journal line",
+    ),
+    "a notice at a time without its zone": (
+        _a_line(1, lambda entry: _notice_in(entry, at="2026-12-01T10:00:00")),
+        "line 2 of the journal (log.jsonl) is not a journal line",
+    ),
+    "a resignation of nobody": (
+        _a_line(1, lambda entry: {**entry, "type": "resigned", "orders": [], "player": None}),
+        "line 2 of the journal (log.jsonl) is not a journal line",
+    ),
+    "a new key that is none": (
+        _a_line(
+            1,
+            lambda entry: {
+                **entry,
+                "type": "replaced",
+                "orders": [],
+                "player": "alice",
+                "key": None,
+                "was_key": "x",
+            },
+        ),
+        "line 2 of the journal (log.jsonl) is not a journal line",
+    ),
     "first line cut": (_line_cut(0), "line 1 of the journal (log.jsonl) is not a journal line"),
     "a turn in quotes": (
         _an_order_with("turn", str),
@@ -317,3 +391,31 @@ def test_a_journal_that_does_not_begin_with_created_is_no_game(tmp_path: Path, f
     result = run("status", gamedir)
     assert result.exit_code == 2, result.output
     assert "not a game directory" in result.output
+
+
+@pytest.mark.parametrize(
+    "plan",
+    [
+        {"moves": [["setup.yaml", "../escaped.yaml"]], "line": {"type": "queued"}},
+        {"moves": [["/etc/hostname", "setup.yaml"]], "line": {"type": "queued"}},
+        {"moves": "x", "line": {"type": "queued"}},
+        "x",
+    ],
+    ids=["out of the game", "from outside", "moves not a list", "not a plan"],
+)
+def test_a_step_marker_changed_by_hand_is_not_followed(
+    tmp_path: Path, fresh: Path, plan: Any
+) -> None:
+    """A step's marker whose plan was changed by hand is discarded, as an unreadable one is,
+    not followed: no move takes a file out of the game or brings one in."""
+    gamedir = tmp_path / "game"
+    shutil.copytree(fresh, gamedir)
+    lines = len((gamedir / "log.jsonl").read_bytes().splitlines())
+    marker = {"kind": "pause", "lines": lines + 5, "plan": plan}
+    (gamedir / ".step").write_text(json.dumps(marker))
+    setup = (gamedir / "setup.yaml").read_bytes()
+    result = run("pause", gamedir)
+    assert result.exit_code in (0, 4), result.output
+    assert (gamedir / "setup.yaml").read_bytes() == setup
+    assert not (tmp_path / "escaped.yaml").exists()
+    assert (gamedir / "log.jsonl").read_bytes().count(b'"recovered"') == 0

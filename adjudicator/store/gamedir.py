@@ -271,6 +271,22 @@ def _first_line(path: Path) -> Any:
     return None
 
 
+def _planned(plan: Any) -> bool:
+    """Whether a marker's plan is one a step writes: its moves, each from a plain path of the
+    game to another, and the journal line that ends it."""
+    if plan is None:
+        return True
+    if not isinstance(plan, dict) or not isinstance(plan.get("line"), dict):
+        return False
+    moves = plan.get("moves")
+    return isinstance(moves, list) and all(
+        isinstance(move, list)
+        and len(move) == 2
+        and all(isinstance(rel, str) and journal.plain(rel) for rel in move)
+        for move in moves
+    )
+
+
 def unreadable(root: Path, rel: str, error: OSError | str) -> NotNow:
     """The error of a game file that is there but cannot be read (a folder in its place), for
     the ``error`` reading it raised or the reason given."""
@@ -549,6 +565,8 @@ class GameDir:
             pass
         if not isinstance(data, dict) or not isinstance(data.get("lines"), int):
             return {"kind": "unknown", "lines": -1}
+        if "plan" in data and not _planned(data["plan"]):
+            return {"kind": "unknown", "lines": -1}  # changed by hand: discarded, not followed
         return data
 
     # -- the game ----------------------------------------------------------------------------
@@ -565,7 +583,8 @@ class GameDir:
         """NotNow when ``game.json`` is not the file the journal's first line named (changed by
         hand since): what reading it failed on is then that, not a fault of the program."""
         first = _first_line(self.root / LOG)
-        named = first.get("files", {}).get("game.json") if isinstance(first, dict) else None
+        files = first.get("files") if isinstance(first, dict) else None
+        named = files.get("game.json") if isinstance(files, dict) else None
         if named is None:
             return  # a game made before the journal named its files: nothing to hold it to
         try:

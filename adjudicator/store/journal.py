@@ -95,9 +95,12 @@ def parsed_line(root: Path, data: bytes, start: int, line: bytes) -> Any:
     ``root``, parsed: NotNow, naming its number, when it is not JSON (the journal was changed
     by hand: a line cut, a byte that is not UTF-8, which no line written here holds)."""
     try:
-        return parse(line.decode("utf-8"))
+        entry = parse(line.decode("utf-8"))
     except ValueError:
+        entry = None
+    if not isinstance(entry, dict):  # JSON, but no line of ours: a list, a number
         raise misfit(root, data.count(b"\n", 0, start) + 1) from None
+    return entry
 
 
 def parsed_lines(root: Path, data: bytes, start: int, end: int) -> list[Any]:
@@ -132,7 +135,10 @@ def parse(text: str | bytes) -> Any:
     and a turn of infinity would end a command in a traceback."""
     if isinstance(text, bytes):  # as json.loads reads bytes
         text = text.decode(json.detect_encoding(text), "surrogatepass")
-    return _DECODER.decode(text)
+    try:
+        return _DECODER.decode(text)
+    except RecursionError:  # arrays in arrays, deeper than Python's stack
+        raise ValueError("JSON nested deeper than any file of ours") from None
 
 
 def refused(name: str) -> Any:
@@ -472,6 +478,7 @@ class Facts:
         self.lines += 1
         self.names_files = self.names_files or "files" in entry
         kind = entry["type"]
+        _paths_as_written(entry)
         self.files.update(entry.get("files") or {})
         for source, target in (entry.get("moved") or {}).items():
             if source in self.files:
@@ -529,6 +536,22 @@ class Facts:
         self.processed.update(entry.get("processed") or [])
 
 
+def _paths_as_written(entry: dict[str, Any]) -> None:
+    """A line's ``files`` (each path with its digest) and ``moved`` (each path to another),
+    each an object of strings, and a seat's line (``replaced``, ``resigned``) naming its player
+    (and a new key), as the program writes them. ValueError else."""
+    for key in ("files", "moved"):
+        named = entry.get(key)
+        if named is not None and not (
+            isinstance(named, dict) and all(isinstance(v, str) for v in named.values())
+        ):
+            raise ValueError(f"the line's {key} is not an object of paths")
+    if entry["type"] in ("replaced", "resigned") and not isinstance(entry["player"], str):
+        raise ValueError(f"the player {entry['player']!r} is no name")
+    if entry["type"] == "replaced" and not isinstance(entry["key"], str):
+        raise ValueError(f"the new key {entry['key']!r} is no key line")
+
+
 def _taken_as_written(taken: dict[str, Any]) -> None:
     """An order or notice a line took, as the program writes one: its turn an integer, its
     file a name in its folder (the turn's orders, the notices of its kind). ValueError else:
@@ -542,6 +565,10 @@ def _taken_as_written(taken: dict[str, Any]) -> None:
     digest = taken.get("digest") or taken.get("sha256")
     if not isinstance(digest, str) or not _DIGEST.fullmatch(digest):
         raise ValueError(f"the digest {digest!r} of a file taken is no SHA-256 in lowercase hex")
+    if "kind" in taken and not isinstance(taken["kind"], str):
+        raise ValueError(f"the kind {taken['kind']!r} of a file taken is no name")
+    if "at" in taken and _time(str(taken["at"])).tzinfo is None:
+        raise ValueError(f"the time {taken['at']!r} a file was taken has no offset")
 
 
 _DIGEST = re.compile(r"[0-9a-f]{64}")
