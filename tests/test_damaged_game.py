@@ -269,6 +269,52 @@ JOURNAL_DAMAGES = {
         _a_line(1, lambda entry: _notice_in(entry, at="2026-12-01T10:00:00")),
         "line 2 of the journal (log.jsonl) is not a journal line",
     ),
+    "a pause at a time without its zone": (
+        _a_line(
+            1, lambda entry: {**entry, "type": "paused", "orders": [], "at": "2026-12-01T10:00:00"}
+        ),
+        "line 2 of the journal (log.jsonl) is not a journal line",
+    ),
+    "a deadline of no time": (
+        _a_line(
+            1,
+            lambda entry: {
+                **entry,
+                "type": "extended",
+                "orders": [],
+                "turn": 1,
+                "deadline": "soon",
+            },
+        ),
+        "line 2 of the journal (log.jsonl) is not a journal line",
+    ),
+    "a notice with no kind": (
+        _a_line(1, lambda entry: _notice_in(entry) or entry["notices"][0].pop("kind")),
+        "line 2 of the journal (log.jsonl) is not a journal line",
+    ),
+    "a notice with no time": (
+        _a_line(1, lambda entry: _notice_in(entry) or entry["notices"][0].pop("at")),
+        "line 2 of the journal (log.jsonl) is not a journal line",
+    ),
+    "a resignation of one not seated": (
+        _a_line(1, lambda entry: {**entry, "type": "resigned", "orders": [], "player": "mallory"}),
+        "line 2 of the journal (log.jsonl) is not a journal line",
+    ),
+    "addresses no line named": (
+        _a_line(
+            1,
+            lambda entry: {
+                **entry,
+                "type": "replaced",
+                "orders": [],
+                "player": "alice",
+                "key": "k",
+                "was_key": "k",
+                "addresses": "seats/replaced-0009.json",
+            },
+        ),
+        "line 2 of the journal (log.jsonl) is not a journal line",
+    ),
     "a resignation of nobody": (
         _a_line(1, lambda entry: {**entry, "type": "resigned", "orders": [], "player": None}),
         "line 2 of the journal (log.jsonl) is not a journal line",
@@ -333,6 +379,8 @@ def test_a_journal_changed_by_hand_is_named_with_its_line(
         assert snapshot(gamedir) == before, args
     result = run("archive", gamedir, "-o", tmp_path / "archive.json")
     assert result.exit_code == 4 and said in result.output, result.output
+    result = run("doctor", gamedir)  # where the commands send the game master: not "agrees"
+    assert result.exit_code in (3, 4), result.output
 
 
 def _queued(tmp_path: Path, fresh: Path) -> tuple[Path, Path, Path]:
@@ -419,3 +467,54 @@ def test_a_step_marker_changed_by_hand_is_not_followed(
     assert (gamedir / "setup.yaml").read_bytes() == setup
     assert not (tmp_path / "escaped.yaml").exists()
     assert (gamedir / "log.jsonl").read_bytes().count(b'"recovered"') == 0
+
+
+def test_a_seat_whose_key_was_changed_by_hand_does_not_stop_replace(
+    tmp_path: Path, ordered: Path
+) -> None:
+    """A key line changed by hand in the journal holds no key: ``replace`` gives another seat
+    a new key all the same (the new key is nobody's)."""
+    from tests.ssh import make_key
+
+    gamedir = tmp_path / "game"
+    shutil.copytree(ordered, gamedir)
+    lines = (gamedir / "log.jsonl").read_text().splitlines()
+    entry = json.loads(lines[1])
+    garbage = {"type": "replaced", "orders": [], "player": "alice", "key": "garbage"}
+    garbage |= {"was_key": "x", "email": "alice@example.org", "was_email": "alice@example.org"}
+    lines[1] = json.dumps({**entry, **garbage})
+    (gamedir / "log.jsonl").write_text("\n".join(lines) + "\n")
+    key = make_key(tmp_path / "keys", "newbob")
+    result = run("replace", gamedir, "--player", "bob", "--key-file", f"{key}.pub")
+    assert result.exit_code == 0, result.output
+    before = snapshot(gamedir)
+    result = run("replace", gamedir, "--player", "alice", "--lang", "de")
+    assert result.exit_code == 3 and "alice's key in the journal holds no key" in result.output
+    assert snapshot(gamedir) == before
+    result = run("replace", gamedir, "--player", "alice", "--key-file", f"{key}.pub")
+    assert result.exit_code == 3 and "the new key is bob's" in result.output, result.output
+
+
+@pytest.mark.parametrize("kind", ["a pipe", "a device"])
+@pytest.mark.parametrize("command", [["status"], ["doctor"], ["view", "--player", "carol"]])
+def test_a_journal_that_is_no_file_is_named_at_once(
+    tmp_path: Path, fresh: Path, kind: str, command: list[str]
+) -> None:
+    """A journal that is a pipe (reading it would wait for a writer that never comes) or a
+    link to a device such as ``/dev/zero`` (reading it would never end): named at once, as a
+    folder in its place is. Run as a process of its own, so that a wait fails the test."""
+    import os
+    import subprocess
+    import sys
+
+    gamedir = tmp_path / "game"
+    shutil.copytree(fresh, gamedir)
+    (gamedir / "log.jsonl").unlink()
+    if kind == "a pipe":
+        os.mkfifo(gamedir / "log.jsonl")
+    else:
+        (gamedir / "log.jsonl").symlink_to("/dev/zero")
+    argv = [sys.executable, "-m", "adjudicator", command[0], str(gamedir), *command[1:]]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    assert done.returncode in (3, 4), done.stderr
+    assert "log.jsonl" in done.stdout + done.stderr and "Traceback" not in done.stderr

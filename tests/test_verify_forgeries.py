@@ -482,8 +482,8 @@ def test_a_game_masters_line_after_the_end_is_named(game: Path, tmp_path: Path, 
     turn = json.loads(data["journal"][-1])["turn"]
     seat = json.loads(data["journal"][0])["public"]["players"][0]
     line = {
-        "replaced": {"player": seat["name"], "key": 5, "was_key": seat["key"]}
-        | {"resigned_before": False, "addresses": "seats/replaced-0001.json"},
+        "replaced": {"player": seat["name"], "key": seat["key"], "was_key": seat["key"]}
+        | {"resigned_before": False, "email": "x@example.org", "was_email": "x@example.org"},
         "resigned": {"player": seat["name"]},
         "extended": {"deadline": "2030-01-01T00:00:00Z", "was": None},
         "paused": {},

@@ -18,6 +18,7 @@ and the seed and salt, but still no address book, setup file or mail.
 from __future__ import annotations
 
 import base64
+import copy
 import json
 from pathlib import Path
 from typing import Any
@@ -59,10 +60,16 @@ def build(root: Path, public: bool = False) -> dict[str, Any]:
         data = store.log_bytes()
         end = data.rfind(b"\n") + 1
         # NotNow for a line that is not JSON, or does not fit its type
-        facts = journal.facts_of(root, journal.numbered_lines(root, data, 0, end))
+        numbered = journal.numbered_lines(root, data, 0, end)
+        facts = journal.facts_of(root, numbered)
         lines = [line.decode("utf-8") for line in data[:end].split(b"\n")[:-1]]
         store.created_as_named()  # each file as the journal named it, or nothing is archived
         created = store.created()
+        seats = journal.SeatsFold(copy.deepcopy(created), {})
+        # its times and seats too, which a replay reads
+        journal.read_through(
+            root, numbered, journal.ClockFold().feed, lambda e: seats.feed(e, store.read_json)
+        )
         over = False  # shares: ask, not dealt yet: no turn
         if facts.turn > 0:
             rel = f"{store.turn_dir(facts.turn)}/views/public.json"

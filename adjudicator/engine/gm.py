@@ -27,6 +27,14 @@ def _running(handle: OpenGame) -> None:
         raise NotNow(f"game {handle.meta['id']} is over")
 
 
+def _key_blob(line: str) -> bytes | None:
+    """The key a seat's key line holds; None for a line that holds none (changed by hand)."""
+    try:
+        return keys.parse_public_line(line)
+    except keys.KeyProblem:
+        return None
+
+
 def _dealt(handle: OpenGame) -> None:
     """The clock and the seats' play start with the deal (``shares: ask``)."""
     _running(handle)
@@ -130,10 +138,14 @@ def replace(
         seat = next(p for p in meta["players"] if p["name"] == player)
         if key_line is not None:
             for other in meta["players"]:
-                if other["name"] != player and keys.parse_public_line(other["key"]) == blob:
+                if other["name"] != player and _key_blob(other["key"]) == blob:
                     raise InputRefused(
                         f"the new key is {other['name']}'s: each player needs their own"
                     )
+        if key_line is None and _key_blob(seat["key"]) is None:  # the journal changed by hand
+            raise InputRefused(
+                f"{player}'s key in the journal holds no key; give the seat one (--key-file)"
+            )
         change = {
             "player": player,
             "key": key_line or seat["key"],

@@ -10,6 +10,7 @@ but is no disagreement: the game master checks whether it arrived.
 from __future__ import annotations
 
 import contextlib
+import copy
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,7 +58,7 @@ def examine(root: Path) -> Examination:
     if log and not any("files" in entry for entry in log):
         result.problems.append(Difference("log.jsonl", msg("doctor-older-version")))
         return result
-    unreadable = first_unreadable_line(log)
+    unreadable = first_unreadable_line(log) or _seats_unreadable(store, log)
     if unreadable is not None:
         result.problems.append(unreadable)
         return result
@@ -83,6 +84,22 @@ def first_unreadable_line(log: list[dict[str, Any]]) -> Difference | None:
             journal.facts(log[:number])
             journal.clock(log[:number], 1)
         except journal.MISFITS as error:
+            reason = f"{type(error).__name__}: {error}"
+            return Difference("log.jsonl", msg("doctor-line-misfit", line=number, why=reason))
+    return None
+
+
+def _seats_unreadable(store: GameDir, log: list[dict[str, Any]]) -> Difference | None:
+    """The first journal line the seats' fold cannot read (a resignation of a name with no
+    seat, say), which every command reads through the journal's summary."""
+    try:
+        seats = journal.SeatsFold(copy.deepcopy(store.created()), {})
+    except (OSError, NotNow, *journal.MISFITS):
+        return None  # game.json: told as a file that differs
+    for number, entry in enumerate(log, 1):
+        try:
+            seats.feed(entry, store.read_json)
+        except (*journal.MISFITS, OSError) as error:
             reason = f"{type(error).__name__}: {error}"
             return Difference("log.jsonl", msg("doctor-line-misfit", line=number, why=reason))
     return None

@@ -21,15 +21,17 @@ What the journal does not name is not part of the game (see :mod:`adjudicator.st
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import marshal
 import os
+import stat
 import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from adjudicator.rules.contract import msg
 from adjudicator.rules.digests import Digester
@@ -257,7 +259,7 @@ def _first_line(path: Path) -> Any:
     """The first of the journal's complete lines (as :meth:`GameDir.log` reads them), parsed;
     None when there is none. Only the bytes up to it are read."""
     try:
-        with open(path, "rb") as handle:
+        with _open_journal(path) as handle:
             data = b""
             while block := handle.read(_BLOCK):
                 data += block
@@ -294,11 +296,29 @@ def unreadable(root: Path, rel: str, error: OSError | str) -> NotNow:
     return NotNow(msg("game-file-unreadable", game=str(root), file=rel, why=why))
 
 
+def _open_journal(path: Path) -> BinaryIO:
+    """The journal at ``path`` opened to read, without waiting (a pipe in its place would
+    wait for a writer that never comes), and only a regular file (a link to a device such as
+    ``/dev/zero`` would read without end): OSError else."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
+        if not stat.S_ISREG(mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def _last_lines(path: Path) -> bytes:
     """The end of the journal, from a newline before its last complete line (or the whole
     journal): what :meth:`GameDir.head` needs, without reading the lines before."""
     try:
-        with open(path, "rb") as handle:
+        with _open_journal(path) as handle:
             size = handle.seek(0, os.SEEK_END)
             start, block = size, _BLOCK
             while start > 0:
@@ -504,7 +524,8 @@ class GameDir:
     # -- the journal -------------------------------------------------------------------------
     def log_bytes(self) -> bytes:
         try:
-            return (self.root / LOG).read_bytes()
+            with _open_journal(self.root / LOG) as handle:
+                return handle.read()
         except FileNotFoundError:
             return b""
         except OSError as error:  # a folder in its place, say

@@ -247,7 +247,12 @@ class Clock:
 
 
 def _time(text: str) -> datetime:
-    return datetime.fromisoformat(text)
+    """A time a line gives, as the program writes one: ISO 8601 with its offset (ValueError
+    else: a time without one cannot be compared with the clock's)."""
+    moment = datetime.fromisoformat(text)
+    if moment.tzinfo is None:
+        raise ValueError(f"the time {text!r} has no offset")
+    return moment
 
 
 def is_report(path: str, turn: int) -> bool:
@@ -523,7 +528,7 @@ class Facts:
             kept.setdefault(order["turn"], {})[order["player"]] = order
             self.accepted[order_digest(order)] = order["turn"]
         for notice in entry.get("notices") or []:
-            _taken_as_written(notice)
+            _taken_as_written({"kind": notice["kind"], "at": notice["at"], **notice})
             self.notices.append(notice)
             self.accepted[notice["digest"]] = notice["turn"]
         for seat in [entry, *(entry.get("joins") or [])] if kind != "created" else []:
@@ -567,8 +572,8 @@ def _taken_as_written(taken: dict[str, Any]) -> None:
         raise ValueError(f"the digest {digest!r} of a file taken is no SHA-256 in lowercase hex")
     if "kind" in taken and not isinstance(taken["kind"], str):
         raise ValueError(f"the kind {taken['kind']!r} of a file taken is no name")
-    if "at" in taken and _time(str(taken["at"])).tzinfo is None:
-        raise ValueError(f"the time {taken['at']!r} a file was taken has no offset")
+    if "at" in taken:
+        _time(str(taken["at"]))
 
 
 _DIGEST = re.compile(r"[0-9a-f]{64}")
@@ -629,14 +634,35 @@ def facts_of(root: Path, lines: list[tuple[int, Any]]) -> Facts:
     return result
 
 
+def read_through(root: Path, lines: list[tuple[int, Any]], *feeds: Callable[[Any], Any]) -> None:
+    """Each of the numbered lines of the whole journal of the game at ``root``
+    (:func:`numbered_lines`, from the first) fed to each fold's ``feeds``: a line one of them
+    cannot read is named (:func:`misfit`)."""
+    for number, entry in lines:
+        try:
+            for feed in feeds:
+                feed(entry)
+        except MISFITS:
+            raise misfit(root, number) from None
+
+
 def addresses(entry: dict[str, Any], read: Callable[[str], Any]) -> tuple[str, str]:
     """The new and the old address of a ``replaced`` line: in the hidden file it names
     (``addresses``), so that the journal, which a public archive holds, names no address;
     older journals have them in the line."""
     if "addresses" in entry:
-        found = read(named_file(entry["addresses"]))
+        found = _addresses(entry["addresses"], read)
         return str(found["email"]), str(found["was_email"])
     return str(entry["email"]), str(entry["was_email"])
+
+
+def _addresses(rel: Any, read: Callable[[str], Any]) -> Any:
+    """The addresses file a line names, read (ValueError when no such file is there: the line,
+    or the game's folder, was changed by hand)."""
+    try:
+        return read(named_file(rel))
+    except FileNotFoundError:
+        raise ValueError(f"the file {rel!r} the line names is not there") from None
 
 
 def former_keys(created: dict[str, Any], log: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -674,6 +700,8 @@ class SeatsFold:
             _signup_seats(entry, self.meta, self.by_name, self.joins, read)
         seat = self.by_name.get(entry.get("player", ""))
         if seat is None:
+            if entry["type"] in ("replaced", "resigned"):  # the game master's: of a seat
+                raise ValueError(f"{entry['player']!r} has no seat in the game")
             return
         if entry["type"] == "replaced":
             seat["email"], seat["key"] = addresses(entry, read)[0], entry["key"]
@@ -746,7 +774,7 @@ def _signup_seats(
         joins[join["name"]] = join
     for name in entry.get("seated") or []:
         join = joins.pop(name)
-        email = str(read(named_file(join["addresses"]))["email"])
+        email = str(_addresses(join["addresses"], read)["email"])
         seat = {"name": name, "email": email, "key": join["key"]}
         seat.update({k: join[k] for k in ("tz",) if k in join})
         seat["lang"] = join["lang"]
