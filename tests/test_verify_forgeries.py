@@ -722,3 +722,34 @@ def test_a_notice_a_line_takes_without_its_file_is_named(
     assert code == 3, output
     assert f"notices/{kind}/0009.yaml" in output, output
     assert f"journal line {at + 1} takes a notice whose file it does not name" in output, output
+
+
+def test_a_reveal_opened_without_a_player_who_committed_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game master's program that opens a turn's reveal saying bob made no commitment,
+    though he did: bob may then not reveal, and his seat plays the default order. The line
+    that opened the reveal says otherwise than the commitments taken open it."""
+    from adjudicator.engine import absences, adjudication
+    from tests.test_commit_reveal import committed, sealed_table, submit
+
+    table = sealed_table(tmp_path)
+    drawn = table.view("carol")["drawn"]
+    order, promise = committed(table, "carol", {"return": drawn[0]}, "carol.yaml")
+    assert submit(table, promise)[0] == 0 and submit(table, order)[0] == 0
+    assert run("adjudicate", table.gamedir).exit_code == 0
+    for player in ("alice", "bob"):
+        _, promise = committed(table, player, table.legal(player), f"{player}.yaml")
+        assert submit(table, promise)[0] == 0
+    honest = absences.reveal_of
+
+    def reveal_of(handle: Any, turn: int, without: list[str]) -> dict[str, Any]:
+        return honest(handle, turn, sorted({*without, "bob"}))
+
+    monkeypatch.setattr(adjudication.absences, "reveal_of", reveal_of)
+    assert run("adjudicate", table.gamedir, "--default-missing").exit_code == 0
+    monkeypatch.undo()
+    data = archived(table.gamedir, tmp_path / "a.json")
+    code, output = verified(data, tmp_path / "played.json")
+    assert code == 3, output
+    assert "opens the reveal of turn 2 otherwise than the commitments taken open it" in output

@@ -141,8 +141,8 @@ def judged_again(
             return rel, msg("verify-taken-otherwise")
         handle.noticed.append(notice)
     opened, journaled = handle.opening().get("reveal"), entry.get("reveal")
-    if _opening(opened) != _opening(journaled):
-        return "log.jsonl", msg("verify-reveal-opened", turn=_opening(journaled or opened)[0])
+    if opening(opened) != opening(journaled):
+        return "log.jsonl", msg("verify-reveal-opened", turn=opening(journaled or opened)[0])
     return None
 
 
@@ -159,7 +159,7 @@ def _refused(verdict: Verdict) -> Msg:
     return msg("verify-not-taken", why=why)
 
 
-def _opening(reveal: Any) -> tuple[int | None, list[str]]:
+def opening(reveal: Any) -> tuple[int | None, list[str]]:
     """A reveal opened, by what a replay can judge: its turn and who made no commitment (its
     deadline is counted from the moment it opened)."""
     if not isinstance(reveal, dict):

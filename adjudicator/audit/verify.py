@@ -1050,6 +1050,10 @@ def _replay(
             return
         if entry["type"] == "rolled-back":
             states.pop(int(entry["turn"]) + 1, None)
+        if entry["type"] == "revealing" and not _revealed_as_open(
+            OpenGame(store, log=before), game, (number, entry), recorded is not None, summary
+        ):
+            return
         if entry["type"] != "adjudicated":
             continue
         handle = OpenGame(store, log=before)
@@ -1073,7 +1077,7 @@ def _replay(
                     Finding(turn, "log.jsonl", msg("verify-defaulted-differs", line=number))
                 )
                 return
-            waited = _waited(handle, missing, entry, recorded is not None)
+            waited = _waited(handle, turn, missing, entry, recorded is not None)
             if waited:
                 why = msg("verify-waited-for", line=number, players=", ".join(waited))
                 summary.findings.append(Finding(turn, "log.jsonl", why))
@@ -1087,7 +1091,39 @@ def _replay(
     summary.replayed = True
 
 
-def _waited(handle: Any, missing: list[str], entry: dict[str, Any], zone_known: bool) -> list[str]:
+def _revealed_as_open(
+    handle: Any,
+    game: Game,
+    line: tuple[int, dict[str, Any]],
+    zone_known: bool,
+    summary: Summary,
+) -> bool:
+    """A ``revealing`` line (the adjudication of a turn whose commitments are not all in)
+    opens the reveal of the turn that is open, in its commit phase, without exactly the seats
+    that made no commitment, and none a game under ``nmr: wait`` waits for: as ``adjudicate``
+    opens it. ``line``: the line's number and the line."""
+    from adjudicator.audit.replica import opening
+    from adjudicator.engine.adjudication import missing_from
+
+    number, entry = line
+    turn = handle.turn()
+    missing = missing_from(game, handle.state(turn), handle.players, handle.received(turn))
+    as_open = (turn, sorted(missing)) if handle.phase(turn) == "commit" else (None, [])
+    if opening(entry.get("reveal")) != as_open:
+        why = msg("verify-reveal-opened", turn=turn)
+        summary.findings.append(Finding(turn, "log.jsonl", why))
+        return False
+    waited = _waited(handle, turn, missing, entry, zone_known)
+    if waited:
+        why = msg("verify-waited-for", line=number, players=", ".join(waited))
+        summary.findings.append(Finding(turn, "log.jsonl", why))
+        return False
+    return True
+
+
+def _waited(
+    handle: Any, turn: int, missing: list[str], entry: dict[str, Any], zone_known: bool
+) -> list[str]:
     """Whose orders a game under ``nmr: wait`` waited for when ``entry`` played its turn with
     ``missing`` defaulted (none may be), as the game stood on the line's day. Who was away
     that day needs the game's time zone, which a public archive withholds: there, a game that
@@ -1099,7 +1135,7 @@ def _waited(handle: Any, missing: list[str], entry: dict[str, Any], zone_known: 
     if not zone_known and absences.mode(handle.meta) == "default":
         return []
     with taken_at(entry, zone_known):
-        return waited_for(handle, int(entry["turn"]), missing)
+        return waited_for(handle, turn, missing)
 
 
 def _dealt_again(
