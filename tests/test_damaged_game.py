@@ -515,6 +515,6 @@ def test_a_journal_that_is_no_file_is_named_at_once(
     else:
         (gamedir / "log.jsonl").symlink_to("/dev/zero")
     argv = [sys.executable, "-m", "adjudicator", command[0], str(gamedir), *command[1:]]
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert done.returncode in (3, 4), done.stderr
     assert "log.jsonl" in done.stdout + done.stderr and "Traceback" not in done.stderr
