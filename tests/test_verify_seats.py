@@ -238,3 +238,72 @@ def test_seats_changed_after_the_start_are_caught(
     monkeypatch.undo()
     code, out = verified(table, tmp_path)
     assert code == 3 and "changes the seats after the game started" in out, out
+
+
+def test_a_leave_signed_by_a_key_the_seat_was_given_in_the_sign_up_verifies(
+    tmp_path: Path,
+) -> None:
+    """``replace --key`` during the sign-up gives a seat a new key; a leave is signed by the key
+    the seat holds then, not by the one its join carried."""
+    from tests.ssh import make_key
+
+    table = OpenTable(tmp_path, seats={"min": 2, "max": 4})
+    table.seat("alice")
+    table.seat("bob")
+    key = make_key(tmp_path / "new", "alice")
+    assert (
+        run("replace", table.gamedir, "--player", "alice", "--key-file", f"{key}.pub").exit_code
+        == 0
+    )
+    table.keys["alice"] = key
+    assert "alice - accepted" in table.mail(table.leave_file("alice"), "alice@example.org")
+    table.seat("carol")
+    assert run("start", table.gamedir).exit_code == 0
+    code, out = verified(table, tmp_path)
+    assert code == 0, out
+
+
+def test_a_join_taken_again_under_another_digest_is_caught(tmp_path: Path) -> None:
+    """The digest a line gives a join is its signature's: the same signed join taken again
+    under a made-up digest (a player who left, seated again with no join of theirs) is caught
+    where the full archive holds the join."""
+    import hashlib
+
+    table = OpenTable(tmp_path, seats={"min": 2, "max": 3}, signup={"seating": "approve"})
+    table.seat("alice")
+    archive = tmp_path / "game.archive"
+    assert run("archive", table.gamedir, "-o", archive).exit_code == 0
+    data = json.loads(archive.read_text())
+    at = next(i for i, x in enumerate(data["journal"]) if json.loads(x).get("joins"))
+    entry = json.loads(data["journal"][at])
+    entry["joins"][0]["digest"] = hashlib.sha256(b"made up").hexdigest()
+    data["journal"][at] = json.dumps(entry, sort_keys=True)
+    data["journal"] = rechain(data["journal"], at)
+    archive.write_text(json.dumps(data))
+    result = run("verify", archive)
+    assert result.exit_code == 3, result.output
+    assert "seats/joins/0001-alice.json" in result.output, result.output
+    assert "otherwise than the journal says" in result.output, result.output
+
+
+def test_first_come_turns_no_confirmed_join_away_for_another_reason(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under ``first-come`` a confirmed join is seated at once (or turned away, the game full):
+    a game master's program that turns one away with words of its own is caught."""
+    table = OpenTable(tmp_path, seats={"min": 2, "max": 3})
+    honest = signup.confirm
+
+    def confirm(handle: OpenGame, name: str) -> None:
+        if name != "alice":
+            honest(handle, name)
+            return
+        handle.seating.setdefault("confirmed", []).append(name)
+        turned = {"name": name, "why": "game-master", "words": "not you"}
+        handle.seating.setdefault("turned_away", []).append(turned)
+
+    monkeypatch.setattr(signup, "confirm", confirm)
+    for name in ("alice", "bob", "carol", "dave"):
+        table.seat(name)
+    code, out = verified(table, tmp_path)
+    assert code == 3 and "turns alice away, whose confirmation" in out, out

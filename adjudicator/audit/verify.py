@@ -360,7 +360,7 @@ def _check(archive: dict[str, Any], entries: list[dict[str, Any]], summary: Summ
         )
         return
     _signatures(walk, files, header, summary)
-    _joins(walk, files, bool(archive["public"]), summary)
+    _joins(walk, files, bool(archive["public"]), summary, digester)
     _over_as_recorded(archive, walk, files, summary)
     changed = _made_kept(walk)
     try:
@@ -791,14 +791,21 @@ class _Seats:
     """The game started or closed: its seats change no more."""
 
 
-def _joins(walk: _Walk, files: dict[str, bytes], public: bool, summary: Summary) -> None:
+def _joins(
+    walk: _Walk,
+    files: dict[str, bytes],
+    public: bool,
+    summary: Summary,
+    digester: digests.Digester | None,
+) -> None:
     """An open game's seats as its journal gives them (docs/signup.md): each join and each
     leave taken as the intake takes one (no signed file twice, no join of a name taken in the
     game, nothing once the game started) and signed by the key it must be (a join: the key it
     carries; a leave: the key of the seat or join it gives up), saying what its line says (the
     name, the key, the share the deal is made from), and the seats of the start in join order.
     A public archive holds no join (a join names an address), so there the files are not
-    checked."""
+    checked; ``digester`` (None without the game's file key) checks the digest a line gives
+    each, its signature's."""
     created = walk.entries[0].get("public") or {}
     first = [str(p["name"]) for p in created.get("players") or []]
     seats = _Seats(
@@ -808,13 +815,15 @@ def _joins(walk: _Walk, files: dict[str, bytes], public: bool, summary: Summary)
         turn = walk.turn_at[number]
         before = len(seats.seated)
         why_not = _taking(seats, entry, number + 1)
+        if entry["type"] == "replaced" and entry.get("player") in seats.keys:
+            seats.keys[str(entry["player"])] = str(entry["key"])  # replace in the sign-up
         for join in entry.get("joins") or []:
             if not public:
-                _join_file(files, walk, join, number, turn, summary)
+                _join_file(files, walk, join, (number, turn), summary, digester)
         for leave in entry.get("leaves") or []:
             key = seats.keys.get(str(leave["name"]))
             if not public:
-                _leave_file(files, walk, leave, key, (number + 1, turn), summary)
+                _leave_file(files, walk, leave, key, (number + 1, turn), summary, digester)
         named = {str(x["name"]) for x in entry.get("leaves") or []}
         for name in entry.get("left") or []:
             if name not in named:
@@ -893,6 +902,8 @@ def _seats_kept(
         for name in [str(n) for n in entry.get("confirmed") or []]:
             if name not in now and name not in turned:
                 found.append(msg("verify-confirmed-waiting", line=line, player=name))
+            if name in turned and turned[name] != "full":  # seated at once, or the game full
+                found.append(msg("verify-turned-away-confirmed", line=line, player=name))
             if turned.get(name) == "full" and before + len(now) < most:
                 taken = before + len(now)
                 found.append(
@@ -909,15 +920,17 @@ def _join_file(
     files: dict[str, bytes],
     walk: _Walk,
     join: dict[str, Any],
-    number: int,
-    turn: int,
+    where: tuple[int, int],
     summary: Summary,
+    digester: digests.Digester | None,
 ) -> None:
     """A full archive holds the join a line took, signed by the key it carries, saying what
-    the line says of it."""
+    the line says of it, under the digest the line gives it; ``where``: the line (0: the
+    first) and its turn."""
     from adjudicator.rules.strictyaml import StrictYamlError, load
     from adjudicator.signing import keys
 
+    number, turn = where
     rel = walk.at(str(join["file"]), number + 1)
     kept = loads(files[rel]) if rel in files else None
     if not isinstance(kept, dict) or not isinstance(kept.get("join"), str):
@@ -931,6 +944,8 @@ def _join_file(
         why = msg("verify-signature", player=join["name"], why=error.reason)
         summary.findings.append(Finding(turn, rel, why))
         return
+    if _digest_differs(digester, signature, join):
+        summary.findings.append(Finding(turn, rel, msg("verify-taken-otherwise")))
     try:
         said = load(data).data
     except StrictYamlError:
@@ -949,6 +964,14 @@ def _join_file(
         summary.findings.append(Finding(turn, rel, msg("verify-join-differs", line=number + 1)))
 
 
+def _digest_differs(
+    digester: digests.Digester | None, signature: bytes, taken: dict[str, Any]
+) -> bool:
+    """Whether a join's or leave's line gives it another digest than its signature's (the
+    same signed file taken again under a made-up one, say); never without the file key."""
+    return digester is not None and digester.hidden(signature) != taken.get("digest")
+
+
 def _leave_file(
     files: dict[str, bytes],
     walk: _Walk,
@@ -956,6 +979,7 @@ def _leave_file(
     key: str | None,
     where: tuple[int, int],
     summary: Summary,
+    digester: digests.Digester | None,
 ) -> None:
     """A full archive holds each leave, signed by the key of the seat it gives up; ``where``:
     the line that took it, and its turn."""
@@ -972,6 +996,9 @@ def _leave_file(
     except sshsig.SignatureError as error:
         why = msg("verify-signature", player=leave["name"], why=error.reason)
         summary.findings.append(Finding(turn, rel, why))
+        return
+    if _digest_differs(digester, signature, leave):
+        summary.findings.append(Finding(turn, rel, msg("verify-taken-otherwise")))
 
 
 def _over_as_recorded(
