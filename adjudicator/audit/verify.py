@@ -17,15 +17,16 @@ from __future__ import annotations
 
 import base64
 import binascii
-import bisect
 import hashlib
 import json
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from adjudicator.audit.archive import FORMAT, VERSION, shareable
+from adjudicator.audit.findings import Finding, KeyChange, Seat, Summary
+from adjudicator.audit.seats import joins
+from adjudicator.audit.walk import Walk, loads
 from adjudicator.engine.orders import Kind
 from adjudicator.rules import digests
 from adjudicator.rules.contract import Game, Msg, msg
@@ -38,7 +39,6 @@ from adjudicator.store.readfile import FileRefused, read_regular
 MAX_ARCHIVE_BYTES = 1 << 30
 """An archive is read whole: 1 GiB is far above any game's (a long game with mail: some MiB)."""
 HEAD = re.compile(r"[0-9a-fA-F]{32,64}")
-TURN_PATH = re.compile(r"turns/([0-9]{4,})")
 RESULT = re.compile(r"turns/[0-9]{4,}/(state\.json|resolution\.json|views/[^/]+)")
 """A turn's state, resolution and views: written once, by the step that made them."""
 TAKEN_FILE = re.compile(r"turns/[0-9]{4,}/orders/[^/]+|notices/[^/]+/[^/]+|seats/joins/[^/]+")
@@ -54,69 +54,6 @@ HEADER = ("game", "id", "players", "options", "shares", "signup")
 and the seats follow ``game.json`` where an archive holds it."""
 SUPERSEDED = re.compile(r"superseded-[0-9]+")
 """How a rollback marks the copy of what it set aside (``turns/0004.superseded-1``)."""
-
-
-@dataclass
-class Finding:
-    """One thing in the archive that does not agree: the turn it belongs to (None: the game as
-    a whole), the file (``log.jsonl`` for the journal, ``seed`` or ``salt``), and why."""
-
-    turn: int | None
-    path: str
-    problem: Msg
-
-
-@dataclass(frozen=True)
-class KeyChange:
-    """A seat's key replaced (``replace --key``), by the fingerprints ``ssh-keygen -l`` prints:
-    at turn ``turn``, ``player``'s key ``old`` gave way to ``new``."""
-
-    turn: int
-    player: str
-    old: str
-    new: str
-
-
-@dataclass(frozen=True)
-class Seat:
-    """A player's own check: their name and the fingerprint of the key they hold."""
-
-    player: str
-    key: str
-
-
-@dataclass
-class Summary:
-    """What ``verify`` checked, and what disagreed (nothing: all agrees)."""
-
-    id: str
-    game: str
-    public: bool
-    over: bool
-    lines: int = 0
-    head: str = GENESIS
-    files: int = 0
-    signatures: int = 0
-    notices: int = 0
-    """Of the notices (press, absences, votes) checked, each signed by its player's key."""
-    turns: int = 0
-    """Adjudications played again (0 when the seed is not revealed yet)."""
-    commitment: str = "none"
-    """``opened`` (the seed and salt open it), ``sealed`` (not revealed yet) or ``none`` (a game
-    made before seeds were committed)."""
-    replayed: bool = False
-    keys: list[KeyChange] = field(default_factory=list)
-    """Every key a seat took after the start, in the order of the journal."""
-    seat: Seat | None = None
-    """The seat ``--player NAME --key FILE`` asked about: every order and notice of it must have
-    been accepted under that key."""
-    findings: list[Finding] = field(default_factory=list)
-
-    def first(self) -> Finding | None:
-        """The finding of the earliest turn (the game as a whole first)."""
-        if not self.findings:
-            return None
-        return min(self.findings, key=lambda f: -1 if f.turn is None else f.turn)
 
 
 # -- reading --------------------------------------------------------------------------------------
@@ -231,71 +168,6 @@ def contents(archive: dict[str, Any]) -> dict[str, bytes]:
 
 
 # -- checking -------------------------------------------------------------------------------------
-class _Walk:
-    """The journal read line by line: the turn each line belongs to, and where each file a line
-    named is now (a rollback moves a turn's files aside, and a later line may name the same
-    paths again)."""
-
-    def __init__(self, entries: list[dict[str, Any]]) -> None:
-        self.entries = entries
-        self.facts = journal.facts(entries)
-        """What the whole journal says (the files it names, the current turn)."""
-        self.turn_at: list[int] = []
-        self.named_by: dict[str, int] = {}
-        """Each file by the path it has now: the number of the line that named it."""
-        self._ends: list[str] = []
-        """Each file a line named, in the order named: the path it has now."""
-        self._held: dict[str, tuple[list[int], list[int | None]]] = {}
-        """Each path: the lines after which it held another file, and which (None: none)."""
-        holding: dict[str, int] = {}  # each path: the file it holds now
-        turn = 0
-        for number, entry in enumerate(entries, 1):
-            kind = entry.get("type")
-            if kind == "created":
-                turn = 0 if entry.get("turn") == 0 else 1  # 0: the deal waits for shares
-            elif entry.get("dealt"):
-                turn = 1
-            elif kind == "adjudicated":
-                turn = int(entry["turn"]) + 1
-            elif kind == "rolled-back":
-                turn = int(entry["turn"])
-            self.turn_at.append(turn)
-            for rel in entry.get("files") or {}:
-                self.named_by[rel] = number
-                holding[rel] = len(self._ends)
-                self._hold(rel, number, len(self._ends))
-                self._ends.append(rel)
-            for source, target in (entry.get("moved") or {}).items():
-                if source in self.named_by:
-                    self.named_by[target] = self.named_by.pop(source)
-                held = holding.pop(source, None)
-                if held is not None:
-                    self._hold(source, number, None)
-                    self._hold(target, number, held)
-                    holding[target], self._ends[held] = held, target
-
-    def _hold(self, rel: str, number: int, held: int | None) -> None:
-        lines, files = self._held.setdefault(rel, ([], []))
-        lines.append(number)
-        files.append(held)
-
-    def at(self, rel: str, line: int) -> str:
-        """Where the file that ``rel`` held after journal line ``line`` (1: the first) is now;
-        ``rel`` itself when it held none then."""
-        held = self._held.get(rel)
-        if held is None:
-            return rel
-        lines, files = held
-        index = bisect.bisect_right(lines, line) - 1
-        file = files[index] if index >= 0 else None
-        return rel if file is None else self._ends[file]
-
-    def turn_of(self, rel: str) -> int | None:
-        found = TURN_PATH.match(rel)
-        if found:
-            return int(found.group(1))
-        line = self.named_by.get(rel)
-        return None if line is None else self.turn_at[line - 1]
 
 
 def verify(archive: dict[str, Any], head: str | None = None, seat: Seat | None = None) -> Summary:
@@ -332,7 +204,7 @@ def verify(archive: dict[str, Any], head: str | None = None, seat: Seat | None =
 
 
 def _check(archive: dict[str, Any], entries: list[dict[str, Any]], summary: Summary) -> None:
-    walk = _Walk(entries)
+    walk = Walk(entries)
     files = contents(archive)
     created = entries[0]
     key = _secrets(archive, created, files, summary)
@@ -360,7 +232,7 @@ def _check(archive: dict[str, Any], entries: list[dict[str, Any]], summary: Summ
         )
         return
     _signatures(walk, files, header, summary)
-    _joins(walk, files, bool(archive["public"]), summary, digester)
+    joins(walk, files, bool(archive["public"]), summary, digester)
     _over_as_recorded(archive, walk, files, summary)
     changed = _made_kept(walk)
     try:
@@ -405,14 +277,6 @@ def _chain(lines: list[str], summary: Summary, head: str | None) -> list[dict[st
     if head is not None and not any(h.startswith(head.lower()) for h in seen):
         summary.findings.append(Finding(None, "log.jsonl", msg("verify-head-not-found", head=head)))
     return entries
-
-
-def loads(raw: bytes) -> Any:
-    """JSON from an archive's file, or None when it is none (too deep counts as none)."""
-    try:
-        return journal.parse(raw)
-    except (ValueError, RecursionError):
-        return None
 
 
 def _game_json(files: dict[str, bytes], summary: Summary) -> dict[str, Any] | None:
@@ -494,7 +358,7 @@ def _agrees(
 
 def _files(
     files: dict[str, bytes],
-    walk: _Walk,
+    walk: Walk,
     digester: digests.Digester | None,
     summary: Summary,
 ) -> None:
@@ -524,7 +388,7 @@ def _files(
         summary.findings.append(Finding(walk.turn_of(rel), rel, msg("verify-file-missing")))
 
 
-def _made_kept(walk: _Walk) -> list[Finding]:
+def _made_kept(walk: Walk) -> list[Finding]:
     """Each line names only what its step made or took, and what a step made or took stays as
     it was: a turn's state, resolution and views are named only by the line that made them
     (``created``, the line that deals, ``adjudicated``), an order, notice, join or leave (and
@@ -642,7 +506,7 @@ def _set_aside(entry: dict[str, Any], source: str, target: str) -> bool:
 
 
 def _signatures(
-    walk: _Walk, files: dict[str, bytes], header: dict[str, Any], summary: Summary
+    walk: Walk, files: dict[str, bytes], header: dict[str, Any], summary: Summary
 ) -> None:
     """Every key each seat held (the summary lists them), and every order and notice the
     archive holds signed by its player's key of the time; the same signed order twice in the
@@ -745,7 +609,7 @@ def _unsigned(
 def _notice_signed(
     notice: dict[str, Any],
     line: int,
-    walk: _Walk,
+    walk: Walk,
     files: dict[str, bytes],
     keys: dict[str, Any],
     summary: Summary,
@@ -774,235 +638,8 @@ def _notice_signed(
     summary.notices += 1
 
 
-@dataclass
-class _Seats:
-    """An open game's seats as :func:`_joins` follows them, line by line."""
-
-    seated: list[str]
-    keys: dict[str, str]
-    """The key of each seat and each join taken, by name."""
-    waiting: set[str] = field(default_factory=set)
-    """The joins taken and not yet seated, turned away or gone."""
-    confirmed: set[str] = field(default_factory=set)
-    """The joins taken whose address confirmed them."""
-    digests: set[str] = field(default_factory=set)
-    """Every join's and leave's digest taken (a signature's: the same signed file again)."""
-    settled: bool = False
-    """The game started or closed: its seats change no more."""
-
-
-def _joins(
-    walk: _Walk,
-    files: dict[str, bytes],
-    public: bool,
-    summary: Summary,
-    digester: digests.Digester | None,
-) -> None:
-    """An open game's seats as its journal gives them (docs/signup.md): each join and each
-    leave taken as the intake takes one (no signed file twice, no join of a name taken in the
-    game, nothing once the game started) and signed by the key it must be (a join: the key it
-    carries; a leave: the key of the seat or join it gives up), saying what its line says (the
-    name, the key, the share the deal is made from), and the seats of the start in join order.
-    A public archive holds no join (a join names an address), so there the files are not
-    checked; ``digester`` (None without the game's file key) checks the digest a line gives
-    each, its signature's."""
-    created = walk.entries[0].get("public") or {}
-    first = [str(p["name"]) for p in created.get("players") or []]
-    seats = _Seats(
-        list(first), {str(p["name"]): str(p.get("key")) for p in created.get("players") or []}
-    )
-    for number, entry in enumerate(walk.entries):
-        turn = walk.turn_at[number]
-        before = len(seats.seated)
-        why_not = _taking(seats, entry, number + 1)
-        if entry["type"] == "replaced" and entry.get("player") in seats.keys:
-            seats.keys[str(entry["player"])] = str(entry["key"])  # replace in the sign-up
-        for join in entry.get("joins") or []:
-            if not public:
-                _join_file(files, walk, join, (number, turn), summary, digester)
-        for leave in entry.get("leaves") or []:
-            key = seats.keys.get(str(leave["name"]))
-            if not public:
-                _leave_file(files, walk, leave, key, (number + 1, turn), summary, digester)
-        named = {str(x["name"]) for x in entry.get("leaves") or []}
-        for name in entry.get("left") or []:
-            if name not in named:
-                why_not.append(msg("verify-leave-unsigned", player=name, line=number + 1))
-            if name in seats.seated:
-                seats.seated.remove(name)
-        now = [str(n) for n in entry.get("seated") or [] if n not in seats.seated]
-        seats.seated += now
-        gone = [
-            *now,
-            *(entry.get("left") or []),
-            *(t["name"] for t in entry.get("turned_away") or []),
-        ]
-        seats.waiting.difference_update(str(name) for name in gone)
-        signup = created.get("signup")
-        why_not += _seats_kept(signup, entry, number + 1, (before, now, seats.seated))
-        why_not += [m for m in (_unconfirmed(n, number + 1, seats.confirmed) for n in now) if m]
-        started = entry.get("started")
-        if started:
-            order = journal.join_order(first, walk.entries[: number + 1], seats.seated)
-            if list(started.get("players") or []) != order:
-                why_not.append(msg("verify-seat-order", line=number + 1, order=order))
-        seats.settled = seats.settled or bool(started) or bool(entry.get("closed"))
-        summary.findings += [Finding(turn, "log.jsonl", why) for why in why_not]
-
-
-def _taking(seats: _Seats, entry: dict[str, Any], line: int) -> list[Msg]:
-    """What is wrong with the joins and leaves one line takes, as the intake would judge them:
-    none once the game started or closed, no signed file taken before (the same join again
-    would move its seat after the others', and so change the deal), no join of a name taken in
-    the game (a seat's, or a join's but an unconfirmed one the line says it replaces)."""
-    found = []
-    changes = ("joins", "leaves", "left", "seated", "confirmed", "turned_away")
-    if seats.settled and any(entry.get(k) for k in changes):
-        found.append(msg("verify-seats-after-start", line=line))
-    for taken in [*(entry.get("joins") or []), *(entry.get("leaves") or [])]:
-        if str(taken.get("digest")) in seats.digests:
-            found.append(msg("verify-join-again", line=line, player=str(taken["name"])))
-        seats.digests.add(str(taken.get("digest")))
-    replaced = {str(name) for name in entry.get("replaced") or []}
-    for join in entry.get("joins") or []:
-        name = str(join["name"])
-        held = [n for n in seats.waiting if n in seats.confirmed or n not in replaced]
-        if any(n.casefold() == name.casefold() for n in [*seats.seated, *held]):
-            found.append(msg("verify-join-name-taken", line=line, player=name))
-        seats.waiting -= replaced
-        seats.waiting.add(name)
-        seats.keys[name] = str(join["key"])
-        seats.confirmed.discard(name)  # a join taken anew confirms anew
-    seats.confirmed |= {str(name) for name in entry.get("confirmed") or []}
-    return found
-
-
-def _unconfirmed(name: str, line: int, confirmed: set[str]) -> Msg | None:
-    """Every seat a join takes waits for its address to confirm it, whatever the seating."""
-    return None if name in confirmed else msg("verify-seated-unconfirmed", line=line, player=name)
-
-
-def _seats_kept(
-    signup: Any, entry: dict[str, Any], line: int, seats: tuple[int, list[str], list[str]]
-) -> list[Msg]:
-    """What one line of an open game (``signup``: its seats and seating) does against the
-    sign-up's rules; ``seats``: how many were seated before the line, the names it seats, the
-    seats after it. No more seats than the most; under ``first-come`` each join its line
-    confirms seated at once, or turned away only when the seats are full (counted with those
-    the line seats: the generous count); a start with at least the fewest."""
-    if not isinstance(signup, dict):
-        return []  # a game whose seats the setup gave
-    before, now, after = seats
-    least, most = int(signup["seats"]["min"]), int(signup["seats"]["max"])
-    found = []
-    if len(after) > most:
-        found.append(msg("verify-seats-over", line=line, count=len(after), most=most))
-    turned = {str(t.get("name")): t.get("why") for t in entry.get("turned_away") or []}
-    if signup.get("seating") == "first-come":
-        for name in [str(n) for n in entry.get("confirmed") or []]:
-            if name not in now and name not in turned:
-                found.append(msg("verify-confirmed-waiting", line=line, player=name))
-            if name in turned and turned[name] != "full":  # seated at once, or the game full
-                found.append(msg("verify-turned-away-confirmed", line=line, player=name))
-            if turned.get(name) == "full" and before + len(now) < most:
-                taken = before + len(now)
-                found.append(
-                    msg("verify-turned-away-open", line=line, player=name, taken=taken, most=most)
-                )
-    started = entry.get("started")
-    if started and len(started.get("players") or []) < least:
-        count = len(started.get("players") or [])
-        found.append(msg("verify-started-too-few", line=line, count=count, least=least))
-    return found
-
-
-def _join_file(
-    files: dict[str, bytes],
-    walk: _Walk,
-    join: dict[str, Any],
-    where: tuple[int, int],
-    summary: Summary,
-    digester: digests.Digester | None,
-) -> None:
-    """A full archive holds the join a line took, signed by the key it carries, saying what
-    the line says of it, under the digest the line gives it; ``where``: the line (0: the
-    first) and its turn."""
-    from adjudicator.rules.strictyaml import StrictYamlError, load
-    from adjudicator.signing import keys
-
-    number, turn = where
-    rel = walk.at(str(join["file"]), number + 1)
-    kept = loads(files[rel]) if rel in files else None
-    if not isinstance(kept, dict) or not isinstance(kept.get("join"), str):
-        summary.findings.append(Finding(turn, rel, msg("verify-file-missing")))
-        return
-    data = kept["join"].encode("utf-8", errors="surrogateescape")
-    signature = str(kept.get("signature", "")).encode("utf-8", errors="surrogateescape")
-    try:
-        sshsig.verify_variants(data, signature, str(join["key"]), signer=str(join["name"]))
-    except sshsig.SignatureError as error:
-        why = msg("verify-signature", player=join["name"], why=error.reason)
-        summary.findings.append(Finding(turn, rel, why))
-        return
-    if _digest_differs(digester, signature, join):
-        summary.findings.append(Finding(turn, rel, msg("verify-taken-otherwise")))
-    try:
-        said = load(data).data
-    except StrictYamlError:
-        said = None
-    body = said.get("join") if isinstance(said, dict) else None
-    given = {k: body.get(k) for k in ("name", "share")} if isinstance(body, dict) else {}
-    try:
-        same_key = (
-            keys.parse_public_line(str(body.get("key"))) == keys.parse_public_line(str(join["key"]))
-            if isinstance(body, dict)
-            else False
-        )
-    except keys.KeyProblem:
-        same_key = False
-    if given != {"name": join["name"], "share": join["share"]} or not same_key:
-        summary.findings.append(Finding(turn, rel, msg("verify-join-differs", line=number + 1)))
-
-
-def _digest_differs(
-    digester: digests.Digester | None, signature: bytes, taken: dict[str, Any]
-) -> bool:
-    """Whether a join's or leave's line gives it another digest than its signature's (the
-    same signed file taken again under a made-up one, say); never without the file key."""
-    return digester is not None and digester.hidden(signature) != taken.get("digest")
-
-
-def _leave_file(
-    files: dict[str, bytes],
-    walk: _Walk,
-    leave: dict[str, Any],
-    key: str | None,
-    where: tuple[int, int],
-    summary: Summary,
-    digester: digests.Digester | None,
-) -> None:
-    """A full archive holds each leave, signed by the key of the seat it gives up; ``where``:
-    the line that took it, and its turn."""
-    line, turn = where
-    rel = walk.at(str(leave.get("file")), line)
-    kept = loads(files[rel]) if rel in files else None
-    if not isinstance(kept, dict) or not isinstance(kept.get("leave"), str) or key is None:
-        summary.findings.append(Finding(turn, rel, msg("verify-file-missing")))
-        return
-    data = kept["leave"].encode("utf-8", errors="surrogateescape")
-    signature = str(kept.get("signature", "")).encode("utf-8", errors="surrogateescape")
-    try:
-        sshsig.verify_variants(data, signature, key, signer=str(leave["name"]))
-    except sshsig.SignatureError as error:
-        why = msg("verify-signature", player=leave["name"], why=error.reason)
-        summary.findings.append(Finding(turn, rel, why))
-        return
-    if _digest_differs(digester, signature, leave):
-        summary.findings.append(Finding(turn, rel, msg("verify-taken-otherwise")))
-
-
 def _over_as_recorded(
-    archive: dict[str, Any], walk: _Walk, files: dict[str, bytes], summary: Summary
+    archive: dict[str, Any], walk: Walk, files: dict[str, bytes], summary: Summary
 ) -> None:
     """The archive's ``over`` is what the current turn's public view says, and a finished
     game's archive reveals its seed (no archive may keep the replay waiting for ever)."""
@@ -1024,7 +661,7 @@ def _over_as_recorded(
 
 
 def _replay(
-    walk: _Walk,
+    walk: Walk,
     files: dict[str, bytes],
     header: dict[str, Any],
     archive: dict[str, Any],

@@ -13,7 +13,7 @@ from adjudicator.cli.support import echo
 from adjudicator.rules.lang import DEFAULT, LANGUAGES
 
 if TYPE_CHECKING:
-    from adjudicator.audit.verify import Seat
+    from adjudicator.audit.findings import Seat
 
 
 @click.command()
@@ -113,7 +113,7 @@ def verify(
 def _seat(player: str, key_file: Path) -> Seat:
     """The seat ``--player`` names, with the fingerprint of the key in ``--key`` (exit 3 when
     it holds no public key)."""
-    from adjudicator.audit.verify import Seat
+    from adjudicator.audit.findings import Seat
     from adjudicator.cli.support import fail
     from adjudicator.present.words import say
     from adjudicator.signing import keys

@@ -3,7 +3,7 @@ the earliest turn first (the first line names the turn and the file)."""
 
 from __future__ import annotations
 
-from adjudicator.audit.verify import Finding, Summary
+from adjudicator.audit.findings import Finding, Summary
 from adjudicator.present.words import say
 from adjudicator.rules.contract import Game, msg
 from adjudicator.rules.errors import UsageProblem
