@@ -42,6 +42,13 @@ def examine(root: Path) -> Examination:
     """Every way the game at ``root`` disagrees with its journal."""
     store = GameDir(root)
     result = Examination()
+    try:
+        store.log_bytes()
+    except NotNow as error:  # a folder, a pipe or a device in the journal's place
+        said = error.message
+        why = said.params.get("why") if isinstance(said, Msg) else str(said)
+        result.problems.append(Difference(LOG, msg("doctor-unreadable", why=why)))
+        return result
     if not (root / "game.json").is_file() and not store.log_bytes():
         result.problems.append(Difference(".", msg("doctor-no-game")))
         return result
@@ -51,7 +58,13 @@ def examine(root: Path) -> Examination:
     result.problems += chain
     if chain:
         return result
-    log = store.log()
+    try:
+        log = store.log()
+    except NotNow as error:  # a line JSON reads but strict UTF-8 does not (a lone surrogate)
+        said = error.message
+        line = said.params.get("line") if isinstance(said, Msg) else None
+        result.problems.append(Difference(LOG, msg("doctor-line-not-journal", line=line)))
+        return result
     result.lines = len(log)
     if not log or log[0].get("type") != "created":
         result.problems.append(Difference("log.jsonl", msg("doctor-no-created")))
