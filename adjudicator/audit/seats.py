@@ -16,7 +16,7 @@ from adjudicator.store import journal
 
 @dataclass
 class _Seats:
-    """An open game's seats as :func:`_joins` follows them, line by line."""
+    """An open game's seats as :func:`joins` follows them, line by line."""
 
     seated: list[str]
     keys: dict[str, str]
@@ -80,7 +80,12 @@ def joins(
         seats.waiting.difference_update(str(name) for name in gone)
         signup = created.get("signup")
         why_not += _seats_kept(signup, entry, number + 1, (before, now, seats.seated))
-        why_not += [m for m in (_unconfirmed(n, number + 1, seats.confirmed) for n in now) if m]
+        # every seat a join takes waits for its address to confirm it, whatever the seating
+        why_not += [
+            msg("verify-seated-unconfirmed", line=number + 1, player=name)
+            for name in now
+            if name not in seats.confirmed
+        ]
         started = entry.get("started")
         if started:
             order = journal.join_order(first, walk.entries[: number + 1], seats.seated)
@@ -115,11 +120,6 @@ def _taking(seats: _Seats, entry: dict[str, Any], line: int) -> list[Msg]:
         seats.confirmed.discard(name)  # a join taken anew confirms anew
     seats.confirmed |= {str(name) for name in entry.get("confirmed") or []}
     return found
-
-
-def _unconfirmed(name: str, line: int, confirmed: set[str]) -> Msg | None:
-    """Every seat a join takes waits for its address to confirm it, whatever the seating."""
-    return None if name in confirmed else msg("verify-seated-unconfirmed", line=line, player=name)
 
 
 def _seats_kept(

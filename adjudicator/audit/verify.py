@@ -458,9 +458,7 @@ def _unstored_notices(entry: dict[str, Any], number: int, names_files: bool) -> 
             names_files and rel not in entry.get("files", {})
         ):
             why = msg("verify-notice-unstored", line=number)
-            found.append(
-                Finding(notice.get("turn") if type(notice.get("turn")) is int else None, rel, why)
-            )
+            found.append(Finding(notice["turn"], rel, why))  # an integer: the fold says so
     return found
 
 
@@ -741,10 +739,7 @@ def _replay(
                     Finding(turn, "log.jsonl", msg("verify-defaulted-differs", line=number))
                 )
                 return
-            waited = _waited(handle, turn, missing, entry, recorded is not None)
-            if waited:
-                why = msg("verify-waited-for", line=number, players=", ".join(waited))
-                summary.findings.append(Finding(turn, "log.jsonl", why))
+            if _waits_on(handle, turn, missing, (number, entry), recorded is not None, summary):
                 return
             played = play_current(handle)
             made, after = played.files, played.state
@@ -769,7 +764,7 @@ def _revealed_as_open(
     from adjudicator.audit.replica import opening
     from adjudicator.engine.adjudication import missing_from
 
-    number, entry = line
+    entry = line[1]
     turn = handle.turn()
     missing = missing_from(game, handle.state(turn), handle.players, handle.received(turn))
     as_open = (turn, sorted(missing)) if handle.phase(turn) == "commit" else (None, [])
@@ -777,29 +772,34 @@ def _revealed_as_open(
         why = msg("verify-reveal-opened", turn=turn)
         summary.findings.append(Finding(turn, "log.jsonl", why))
         return False
-    waited = _waited(handle, turn, missing, entry, zone_known)
-    if waited:
-        why = msg("verify-waited-for", line=number, players=", ".join(waited))
-        summary.findings.append(Finding(turn, "log.jsonl", why))
-        return False
-    return True
+    return not _waits_on(handle, turn, missing, line, zone_known, summary)
 
 
-def _waited(
-    handle: Any, turn: int, missing: list[str], entry: dict[str, Any], zone_known: bool
-) -> list[str]:
-    """Whose orders a game under ``nmr: wait`` waited for when ``entry`` played its turn with
-    ``missing`` defaulted (none may be), as the game stood on the line's day. Who was away
-    that day needs the game's time zone, which a public archive withholds: there, a game that
-    leaves the absent out is not judged."""
+def _waits_on(
+    handle: Any,
+    turn: int,
+    missing: list[str],
+    line: tuple[int, dict[str, Any]],
+    zone_known: bool,
+    summary: Summary,
+) -> bool:
+    """Whether ``line`` (its number and the line) played its turn with ``missing`` defaulted
+    where a game under ``nmr: wait`` waits for one of them (named then), as the game stood on
+    the line's day. Who was away that day needs the game's time zone, which a public archive
+    withholds: there, a game that leaves the absent out is not judged."""
     from adjudicator.audit.replica import taken_at
     from adjudicator.engine import absences
     from adjudicator.engine.adjudication import waited_for
 
+    number, entry = line
     if not zone_known and absences.mode(handle.meta) == "default":
-        return []
+        return False
     with taken_at(entry, zone_known):
-        return waited_for(handle, turn, missing)
+        waited = waited_for(handle, turn, missing)
+    if waited:
+        why = msg("verify-waited-for", line=number, players=", ".join(waited))
+        summary.findings.append(Finding(turn, "log.jsonl", why))
+    return bool(waited)
 
 
 def _dealt_again(

@@ -143,9 +143,7 @@ def replace(
                         f"the new key is {other['name']}'s: each player needs their own"
                     )
         if key_line is None and _key_blob(seat["key"]) is None:  # the journal changed by hand
-            raise InputRefused(
-                f"{player}'s key in the journal holds no key; give the seat one (--key-file)"
-            )
+            raise InputRefused(msg("replace-key-unreadable", player=player))
         change = {
             "player": player,
             "key": key_line or seat["key"],

@@ -43,18 +43,18 @@ def examine(root: Path) -> Examination:
     store = GameDir(root)
     result = Examination()
     try:
-        store.log_bytes()
+        data = store.log_bytes()
     except NotNow as error:  # a folder, a pipe or a device in the journal's place
         said = error.message
         why = said.params.get("why") if isinstance(said, Msg) else str(said)
         result.problems.append(Difference(LOG, msg("doctor-unreadable", why=why)))
         return result
-    if not (root / "game.json").is_file() and not store.log_bytes():
+    if not (root / "game.json").is_file() and not data:
         result.problems.append(Difference(".", msg("doctor-no-game")))
         return result
     with contextlib.suppress(OSError, ValueError, AttributeError, NotNow):  # told below
         result.lang = game_lang(store.created())
-    chain = _chain_problems(store.log_bytes())
+    chain = _chain_problems(data)
     result.problems += chain
     if chain:
         return result

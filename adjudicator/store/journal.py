@@ -528,7 +528,7 @@ class Facts:
             kept.setdefault(order["turn"], {})[order["player"]] = order
             self.accepted[order_digest(order)] = order["turn"]
         for notice in entry.get("notices") or []:
-            _taken_as_written({"kind": notice["kind"], "at": notice["at"], **notice})
+            _taken_as_written(notice, notice=True)
             self.notices.append(notice)
             self.accepted[notice["digest"]] = notice["turn"]
         for seat in [entry, *(entry.get("joins") or [])] if kind != "created" else []:
@@ -557,9 +557,10 @@ def _paths_as_written(entry: dict[str, Any]) -> None:
         raise ValueError(f"the new key {entry['key']!r} is no key line")
 
 
-def _taken_as_written(taken: dict[str, Any]) -> None:
+def _taken_as_written(taken: dict[str, Any], notice: bool = False) -> None:
     """An order or notice a line took, as the program writes one: its turn an integer, its
-    file a name in its folder (the turn's orders, the notices of its kind). ValueError else:
+    file a name in its folder (the turn's orders, the notices of its kind), its kind a name and
+    its time with its offset (a notice has both). ValueError or KeyError else:
     a turn written ``"2"`` would file an order apart from the turn's, and a file ``x/a.yaml``
     would be judged where the turn plays another."""
     if type(taken["turn"]) is not int:
@@ -570,9 +571,9 @@ def _taken_as_written(taken: dict[str, Any]) -> None:
     digest = taken.get("digest") or taken.get("sha256")
     if not isinstance(digest, str) or not _DIGEST.fullmatch(digest):
         raise ValueError(f"the digest {digest!r} of a file taken is no SHA-256 in lowercase hex")
-    if "kind" in taken and not isinstance(taken["kind"], str):
+    if (notice or "kind" in taken) and not isinstance(taken["kind"], str):
         raise ValueError(f"the kind {taken['kind']!r} of a file taken is no name")
-    if "at" in taken:
+    if notice or "at" in taken:
         _time(str(taken["at"]))
 
 
@@ -626,11 +627,7 @@ def facts_of(root: Path, lines: list[tuple[int, Any]]) -> Facts:
     """:func:`facts` of the numbered lines of the journal of the game at ``root``
     (:func:`numbered_lines`): a line that does not fit its type is named (:func:`misfit`)."""
     result = Facts()
-    for number, entry in lines:
-        try:
-            result.feed(entry)
-        except MISFITS:
-            raise misfit(root, number) from None
+    read_through(root, lines, result.feed)
     return result
 
 

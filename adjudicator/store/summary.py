@@ -124,13 +124,13 @@ def _read_on(
         kept.read[rel] = hashlib.sha256(found).hexdigest()
         return journal.parse(found)
 
-    for number, fed in journal.numbered_lines(root, data, kept.end, end):
-        try:
-            kept.facts.feed(fed)
-            kept.seats.feed(fed, reading)
-            kept.clocks.feed(fed)
-        except journal.MISFITS:
-            raise journal.misfit(root, number) from None  # doctor then says what does not fit
+    journal.read_through(  # a line that does not fit is named: doctor then says how
+        root,
+        journal.numbered_lines(root, data, kept.end, end),
+        kept.facts.feed,
+        lambda fed: kept.seats.feed(fed, reading),
+        kept.clocks.feed,
+    )
     kept.end, kept.digest = end, hashlib.sha256(data[:end]).hexdigest()
     kept.created = hashlib.sha256(created).hexdigest()
     return _keep(name, data[:end], created, kept, entry)
