@@ -12,11 +12,14 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 
 from adjudicator.engine import absences
 from adjudicator.present import rendered
+from adjudicator.rules import schedule
+from adjudicator.rules.options import LAST_DAY
 from adjudicator.store import journal
 from tests.helpers import Table, run
 from tests.test_commit_reveal import committed
@@ -131,21 +134,30 @@ def test_bad_values_are_refused_by_the_setup_file(
     assert said in str(refused.value)
 
 
-@pytest.mark.parametrize("end", ["9999-12-30", "9999-12-31"])
+@pytest.mark.parametrize("end", ["9999-12-29", "9999-12-30", "9999-12-31"])
 def test_an_absence_at_the_end_of_the_calendar_is_refused(
     tmp_path: Path, at: Clock, end: str
 ) -> None:
     """The deadline it moves goes to the day after it, past the year 9999 (or past it in UTC
     west of Greenwich): refused with the line, not a crash (E15)."""
     table = make_table(tmp_path, "extend")
-    result = away(table, "bob", "9999-12-29", end)
+    result = away(table, "bob", "9999-12-28", end)
     assert result.exit_code == 3, result.output
-    assert f"the absence ends on {end}, past the last day an absence may end on (9999-12-29)" in (
+    assert f"the absence ends on {end}, past the last day an absence may end on (9999-12-28)" in (
         result.output
     )
     assert not (table.gamedir / "notices" / "absence").exists()
-    assert away(table, "bob", "9999-12-29", "9999-12-29", "last.yaml").exit_code == 0
+    assert away(table, "bob", "9999-12-28", "9999-12-28", "last.yaml").exit_code == 0
     assert table.status()["deadline"] == FIRST_DEADLINE
+
+
+@pytest.mark.parametrize("zone", ["Etc/GMT+12", "UTC", "Pacific/Kiritimati"])
+def test_the_day_after_the_last_absence_holds_a_deadline_every_zone_can_show(zone: str) -> None:
+    """A deadline moved past an absence lands on the day after it, at its time of day in the
+    game's zone (UTC-12 to UTC+14): still a deadline every reader's zone can show (E15)."""
+    day = LAST_DAY + dt.timedelta(days=1)
+    latest = dt.datetime.combine(day, dt.time(23, 59, 59), tzinfo=ZoneInfo(zone))
+    assert latest.astimezone(dt.UTC) <= schedule.LAST_DEADLINE
 
 
 # -- extend ----------------------------------------------------------------------------------------

@@ -540,6 +540,68 @@ def test_extend_past_the_calendar(tmp_path: Path, args: list[str], reason: str) 
     assert (table.gamedir / "log.jsonl").read_bytes() == before
 
 
+@pytest.mark.parametrize(
+    ("args", "refused"),
+    [
+        (["--to", "9999-12-31 09:59 UTC"], False),
+        (["--to", "9999-12-31 10:00 UTC"], True),
+        (["--to", "9999-12-31 00:00 Etc/GMT+12"], True),  # 12:00 UTC, the next year at UTC+14
+        (["--to", "9999-12-31T23:59+14:00"], False),
+    ],
+)
+def test_a_deadline_every_time_zone_can_show(
+    tmp_path: Path, args: list[str], refused: bool
+) -> None:
+    """A deadline still in the year 9999 in UTC may be in the year 10000 east of it, where no
+    reader could be shown it: the last one taken is 9999-12-31 23:59 at UTC+14 (E15)."""
+    table = Table(tmp_path, schedule={"deadline": "48h", "timezone": "Pacific/Kiritimati"})
+    before = (table.gamedir / "log.jsonl").read_bytes()
+    result = run("extend", table.gamedir, *args)
+    if refused:
+        assert result.exit_code == 3, result.output
+        assert "9999-12-31 09:59 UTC, the last deadline" in result.output
+        assert (table.gamedir / "log.jsonl").read_bytes() == before
+        return
+    assert result.exit_code == 0, result.output
+    assert result.output == (
+        "deadline: 9999-12-31 09:59 UTC (9999-12-31 23:59 +14, Pacific/Kiritimati)\n"
+    )
+    for command in (["status"], ["report", "--player", "alice"], ["send", "--config", os.devnull]):
+        shown = run(*command, table.gamedir)
+        assert shown.exit_code == 0, (command, shown.output)
+    assert "9999-12-31 23:59 +14" in run("status", table.gamedir).output
+
+
+def test_extend_by_past_the_last_deadline(tmp_path: Path) -> None:
+    table = Table(tmp_path, schedule={"deadline": "48h"})
+    assert run("extend", table.gamedir, "--to", "9999-12-30 09:59 UTC").exit_code == 0
+    assert run("extend", table.gamedir, "--by", "24h").exit_code == 0
+    before = (table.gamedir / "log.jsonl").read_bytes()
+    result = run("extend", table.gamedir, "--by", "1m")
+    assert result.exit_code == 3, result.output
+    assert result.output.startswith("Error: --by 1m: 1m after 9999-12-31 09:59 UTC is past ")
+    assert (table.gamedir / "log.jsonl").read_bytes() == before
+
+
+def test_a_deadline_past_the_last_one_is_past_the_calendar() -> None:
+    last = datetime(9999, 12, 31, 9, 59, 59, 999999, tzinfo=UTC)
+    assert last == schedule.LAST_DEADLINE
+    kiritimati = ZoneInfo("Pacific/Kiritimati")
+    assert schedule.shown(last, kiritimati).endswith("(9999-12-31 23:59 +14, Pacific/Kiritimati)")
+    start = datetime(9999, 12, 29, 10, 0, tzinfo=UTC)
+    assert schedule.later(start, timedelta(hours=47, minutes=59)) < last
+    with pytest.raises(schedule.PastTheCalendar, match="the last deadline"):
+        schedule.later(start, timedelta(hours=48))
+    with pytest.raises(schedule.PastTheCalendar, match="the last deadline"):
+        schedule.deadline_after("48h", start, {})
+    evening = datetime(9999, 12, 30, 0, 0, tzinfo=UTC)  # the next day at 08:00 and 10:00 UTC
+    assert schedule.deadline_after("20:00 Etc/GMT+12", evening, {}) < last
+    with pytest.raises(schedule.PastTheCalendar, match="the last deadline"):
+        schedule.deadline_after("22:00 Etc/GMT+12", evening, {})
+    with pytest.raises(schedule.PastTheCalendar, match="the last deadline"):
+        schedule.moment("9999-12-31 10:00", lambda: ZoneInfo("UTC"))
+
+
 def test_extend_with_a_malformed_value_is_a_usage_error(tmp_path: Path) -> None:
     table = Table(tmp_path, schedule={"deadline": "48h"})
     result = run("extend", table.gamedir, "--to", "99999-01-01")

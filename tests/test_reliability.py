@@ -230,12 +230,12 @@ def test_resume_past_the_calendar_keeps_the_deadline(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     table = Table(tmp_path, players=3, schedule={"deadline": "48h"})
-    assert run("extend", table.gamedir, "--to", "9999-12-31 23:00").exit_code == 0
+    assert run("extend", table.gamedir, "--to", "9999-12-31 09:59").exit_code == 0
     assert run("pause", table.gamedir).exit_code == 0
     monkeypatch.setenv("ADJUDICATOR_NOW", "2026-11-25T12:00:00+00:00")
     result = run("resume", table.gamedir)
     assert result.exit_code == 0, result.output
-    assert table.status()["deadline"] == "9999-12-31T23:00:00+00:00"
+    assert table.status()["deadline"] == "9999-12-31T09:59:00+00:00"
 
 
 # -- tick over many games ----------------------------------------------------------------------

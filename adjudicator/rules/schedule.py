@@ -23,6 +23,12 @@ DAILY = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)(?: (\S+))?\Z")
 MIN_NOTICE = timedelta(hours=24)
 """A daily deadline falls at least this long after the turn opens."""
 
+LAST_DEADLINE = datetime.max.replace(tzinfo=UTC) - timedelta(hours=14)
+"""9999-12-31 09:59 UTC: the last moment still in the year 9999 in every time zone (UTC+14 the
+furthest east), so that every reader can be shown it in their own (E15); a later deadline or
+time is past the calendar."""
+_PAST_LAST = f"past {LAST_DEADLINE:%Y-%m-%d %H:%M} UTC, the last deadline every time zone can show"
+
 _UNITS = {"m": timedelta(minutes=1), "h": timedelta(hours=1), "d": timedelta(days=1)}
 _LOCAL = re.compile(r"^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2})?)(?: (\S+))?$")
 
@@ -46,13 +52,17 @@ def _compact(delta: timedelta) -> str:
 
 
 def later(moment: datetime, delta: timedelta) -> datetime:
-    """``moment + delta``; PastTheCalendar instead of OverflowError past the year 9999."""
+    """``moment + delta``; PastTheCalendar past :data:`LAST_DEADLINE` (instead of an
+    OverflowError past the year 9999)."""
     try:
-        return moment + delta
+        moved = moment + delta
     except OverflowError:
         raise PastTheCalendar(
             f"{_compact(delta)} after {utc_text(moment)} is past the year 9999"
         ) from None
+    if moved > LAST_DEADLINE:
+        raise PastTheCalendar(f"{_compact(delta)} after {utc_text(moment)} is {_PAST_LAST}")
+    return moved
 
 
 def earlier(moment: datetime, delta: timedelta) -> datetime:
@@ -163,8 +173,11 @@ def deadline_after(spec: str, opened: datetime, meta: dict[str, Any]) -> datetim
         day = earliest.date()
         while True:
             candidate = datetime(day.year, day.month, day.day, hour, minute, tzinfo=where)
-            if candidate.astimezone(UTC) >= earliest.astimezone(UTC):
-                return candidate.astimezone(UTC)
+            utc = candidate.astimezone(UTC)
+            if utc > LAST_DEADLINE:
+                raise PastTheCalendar(f"the next {spec} is {_PAST_LAST}")
+            if utc >= earliest.astimezone(UTC):
+                return utc
             day += timedelta(days=1)
     except OverflowError:
         raise PastTheCalendar(f"the next {spec} is past the year 9999") from None
@@ -194,11 +207,15 @@ def moment(text: str, default_zone: Callable[[], ZoneInfo]) -> datetime:
 
 
 def _in_utc(text: str, when: datetime) -> datetime:
-    """``when`` in UTC (9999-12-31 23:30 at UTC-10 is in the year 10000 there)."""
+    """``when`` in UTC (9999-12-31 23:30 at UTC-10 is in the year 10000 there); PastTheCalendar
+    past :data:`LAST_DEADLINE` too."""
     try:
-        return when.astimezone(UTC)
+        utc = when.astimezone(UTC)
     except OverflowError:
         raise PastTheCalendar(f"{text!r} is past the year 9999 in UTC") from None
+    if utc > LAST_DEADLINE:
+        raise PastTheCalendar(f"{text!r} is {_PAST_LAST}")
+    return utc
 
 
 def span(delta: timedelta) -> Msg:
