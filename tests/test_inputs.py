@@ -602,6 +602,53 @@ def test_a_deadline_past_the_last_one_is_past_the_calendar() -> None:
         schedule.moment("9999-12-31 10:00", lambda: ZoneInfo("UTC"))
 
 
+@pytest.mark.parametrize(
+    "to",
+    ["0001-01-01 00:00 UTC", "0001-01-01T11:59+00:00", "0001-01-01 00:00 Pacific/Kiritimati"],
+)
+def test_extend_to_the_first_year_is_refused(tmp_path: Path, to: str) -> None:
+    """A time in the year 1 in UTC is in the year 0 west of it, where it cannot be shown: it
+    is refused as before the calendar, not shown as a deadline that is not in the future."""
+    table = Table(tmp_path, schedule={"deadline": "48h", "timezone": "Etc/GMT+12"})
+    before = (table.gamedir / "log.jsonl").read_bytes()
+    result = run("extend", table.gamedir, "--to", to)
+    assert result.exit_code == 3, result.output
+    assert "before the year 1" in result.output
+    assert (table.gamedir / "log.jsonl").read_bytes() == before
+
+
+def test_a_time_outside_the_calendar_in_utc_says_which_end() -> None:
+    with pytest.raises(schedule.PastTheCalendar, match="before the year 1 in UTC"):
+        schedule.moment("0001-01-01T00:00+14:00", lambda: ZoneInfo("UTC"))
+
+
+def test_a_reminder_before_the_calendar_is_long_past(tmp_path: Path) -> None:
+    """``extend --to`` may move a deadline earlier than the first, so that a long reminder
+    before it falls before the year 1: it is due, as any reminder whose time has passed."""
+    first = datetime(1, 1, 1, tzinfo=UTC)
+    assert schedule.reminder_at(first + timedelta(days=1), "2d") == first
+    assert schedule.reminder_at(first + timedelta(days=3), "2d") == first + timedelta(days=1)
+    now = datetime.now(UTC)
+    days = (now - first).days + 2
+    table = Table(tmp_path, schedule={"deadline": "48h", "reminders": [f"{days}d"]})
+    soon = (now + timedelta(hours=1)).strftime("%Y-%m-%d %H:%M UTC")
+    assert run("extend", table.gamedir, "--to", soon).exit_code == 0
+    result = run("tick", table.gamedir, "--config", os.devnull)
+    assert result.exit_code in (0, 75), result.output
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("now", ["0001-01-01T00:00+01:00", "9999-12-31T23:59-12:00"])
+def test_a_clock_outside_the_calendar_is_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, now: str
+) -> None:
+    table = Table(tmp_path, schedule={"deadline": "48h"})
+    monkeypatch.setenv("ADJUDICATOR_NOW", now)
+    result = run("status", table.gamedir)
+    assert result.exit_code == 2, result.output
+    assert "ADJUDICATOR_NOW" in result.output
+
+
 def test_extend_with_a_malformed_value_is_a_usage_error(tmp_path: Path) -> None:
     table = Table(tmp_path, schedule={"deadline": "48h"})
     result = run("extend", table.gamedir, "--to", "99999-01-01")

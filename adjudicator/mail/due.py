@@ -60,7 +60,7 @@ def what_is_due(
         if meta["options"]["nmr"] == "default":
             return Due(adjudicate="deadline")
         return Due(wait=deadline not in times.waited)
-    passed = [r for r in meta.get("reminders") or [] if deadline - schedule.duration(r) <= now]
+    passed = [r for r in meta.get("reminders") or [] if schedule.reminder_at(deadline, r) <= now]
     if passed:
         closest = min(passed, key=schedule.duration)
         seconds = int(schedule.duration(closest).total_seconds())

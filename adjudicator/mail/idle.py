@@ -84,8 +84,8 @@ def _clock_instants(meta: dict[str, Any], times: Any) -> list[datetime]:
 
     if times.deadline is None:
         return []
-    offsets = [timedelta(0), *(schedule.duration(r) for r in meta.get("reminders") or [])]
-    return [times.deadline - offset for offset in offsets]
+    reminders = meta.get("reminders") or []
+    return [times.deadline, *(schedule.reminder_at(times.deadline, r) for r in reminders)]
 
 
 def _next_day(

@@ -28,6 +28,9 @@ LAST_DEADLINE = datetime.max.replace(tzinfo=UTC) - timedelta(hours=14)
 furthest east), so that every reader can be shown it in their own (E15); a later deadline or
 time is past the calendar."""
 _PAST_LAST = f"past {LAST_DEADLINE:%Y-%m-%d %H:%M} UTC, the last deadline every time zone can show"
+FIRST_MOMENT = datetime.min.replace(tzinfo=UTC) + timedelta(hours=12)
+"""0001-01-01 12:00 UTC: the first moment in the year 1 in every time zone (UTC-12 the furthest
+west); a time before it is before the calendar."""
 
 _UNITS = {"m": timedelta(minutes=1), "h": timedelta(hours=1), "d": timedelta(days=1)}
 _LOCAL = re.compile(r"^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2})?)(?: (\S+))?$")
@@ -66,13 +69,24 @@ def later(moment: datetime, delta: timedelta) -> datetime:
 
 
 def earlier(moment: datetime, delta: timedelta) -> datetime:
-    """``moment - delta``; PastTheCalendar instead of OverflowError before the year 1."""
+    """``moment - delta``; PastTheCalendar before :data:`FIRST_MOMENT` (instead of an
+    OverflowError before the year 1)."""
     try:
-        return moment - delta
+        moved = moment - delta
     except OverflowError:
-        raise PastTheCalendar(
-            f"{_compact(delta)} before {utc_text(moment)} is before the year 1"
-        ) from None
+        moved = None
+    if moved is None or moved < FIRST_MOMENT:
+        raise PastTheCalendar(f"{_compact(delta)} before {utc_text(moment)} is before the year 1")
+    return moved
+
+
+def reminder_at(deadline: datetime, reminder: str) -> datetime:
+    """When ``reminder`` (a duration before ``deadline``) falls: the calendar's first moment
+    for one that would fall before it (a deadline ``extend`` moved earlier: long past)."""
+    try:
+        return earlier(deadline, duration(reminder))
+    except PastTheCalendar:
+        return datetime.min.replace(tzinfo=UTC)
 
 
 def duration(text: str) -> timedelta:
@@ -208,13 +222,16 @@ def moment(text: str, default_zone: Callable[[], ZoneInfo]) -> datetime:
 
 def _in_utc(text: str, when: datetime) -> datetime:
     """``when`` in UTC (9999-12-31 23:30 at UTC-10 is in the year 10000 there); PastTheCalendar
-    past :data:`LAST_DEADLINE` too."""
+    past :data:`LAST_DEADLINE` or before :data:`FIRST_MOMENT` too."""
     try:
         utc = when.astimezone(UTC)
     except OverflowError:
-        raise PastTheCalendar(f"{text!r} is past the year 9999 in UTC") from None
+        end = "past the year 9999" if when.year > 1 else "before the year 1"
+        raise PastTheCalendar(f"{text!r} is {end} in UTC") from None
     if utc > LAST_DEADLINE:
         raise PastTheCalendar(f"{text!r} is {_PAST_LAST}")
+    if utc < FIRST_MOMENT:
+        raise PastTheCalendar(f"{text!r} is before the year 1 in some time zone")
     return utc
 
 

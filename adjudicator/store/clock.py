@@ -46,7 +46,18 @@ def now() -> datetime:
         ) from None
     if moment.tzinfo is None:
         raise UsageProblem(f"{ENV_VAR}={given!r} has no offset (add Z or +01:00)")
-    return moment.astimezone(UTC)
+    from adjudicator.rules.schedule import FIRST_MOMENT, LAST_DEADLINE
+
+    try:
+        utc = moment.astimezone(UTC)
+    except OverflowError:
+        utc = None
+    if utc is None or not FIRST_MOMENT <= utc <= LAST_DEADLINE:
+        raise UsageProblem(
+            f"{ENV_VAR}={given!r} is not a time every time zone can show: give one from "
+            f"{FIRST_MOMENT:%Y-%m-%d %H:%M} to {LAST_DEADLINE:%Y-%m-%d %H:%M} UTC"
+        )
+    return utc
 
 
 def stamp(moment: datetime | None = None) -> str:
