@@ -521,3 +521,27 @@ def test_a_journal_that_is_no_file_is_named_at_once(
     if command[0] == "doctor":  # names the journal, rather than send the game master to itself
         assert done.returncode == 3 and "run `adjudicator doctor`" not in done.stdout + done.stderr
     assert "log.jsonl" in done.stdout + done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("kind", ["a pipe", "a device"])
+@pytest.mark.parametrize("command", [["tick", "--config", "/dev/null"], ["doctor"]])
+def test_a_game_json_that_is_no_file_is_named_at_once(
+    tmp_path: Path, fresh: Path, kind: str, command: list[str]
+) -> None:
+    """As the journal: ``game.json`` a pipe or a link to ``/dev/zero`` is named, never read
+    (which waited for ever, or read until memory ran out). Run as a process of its own."""
+    import os
+    import subprocess
+    import sys
+
+    gamedir = tmp_path / "game"
+    shutil.copytree(fresh, gamedir)
+    (gamedir / "game.json").unlink()
+    if kind == "a pipe":
+        os.mkfifo(gamedir / "game.json")
+    else:
+        (gamedir / "game.json").symlink_to("/dev/zero")
+    argv = [sys.executable, "-m", "adjudicator", command[0], str(gamedir), *command[1:]]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode in (3, 4, 75), done.stderr
+    assert "game.json" in done.stdout + done.stderr and "Traceback" not in done.stderr

@@ -333,3 +333,27 @@ def test_verify_of_a_full_archive_wants_the_join_file_of_every_joins_line(
     assert run("archive", table.gamedir, "-o", archive).exit_code == 0
     result = run("verify", archive)
     assert result.exit_code == 3, result.output
+
+
+@pytest.mark.parametrize("kind", ["a pipe", "a device", "a link to a device", "a folder"])
+def test_join_refuses_a_key_that_is_no_file_without_reading_it(tmp_path: Path, kind: str) -> None:
+    """``--key /dev/zero`` read until memory ran out, a pipe waited for ever: each is refused
+    at once, as every other key file is. Run as a process of its own, so that a wait fails."""
+    import os
+    import subprocess
+    import sys
+
+    key = tmp_path / "key.pub"
+    if kind == "a pipe":
+        os.mkfifo(key)
+    elif kind == "a device":
+        key = Path("/dev/zero")
+    elif kind == "a link to a device":
+        key.symlink_to("/dev/zero")
+    else:
+        key.mkdir()
+    argv = [sys.executable, "-m", "adjudicator", "join", "bazaar", "--name", "alice"]
+    argv += ["--email", "alice@example.org", "--key", str(key)]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode == (2 if kind == "a folder" else 3), done.stderr  # 2: click's own
+    assert str(key) in done.stderr and "Traceback" not in done.stderr

@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 from pathlib import Path
 
 import click
 
 from adjudicator.cli.arguments import FILE, GAMEDIR
-from adjudicator.cli.support import echo, fail
+from adjudicator.cli.support import echo, fail, writing
 from adjudicator.rules.lang import LANGUAGES
 
 CONFIG = click.option(
@@ -57,16 +59,20 @@ def open_game(
         settings = load_config(config_file)
     except ConfigError as error:
         raise InputRefused(str(error)) from None
-    handle = create.new(gamedir, setup_path, opening=True)
+    with writing(gamedir):
+        handle = create.new(gamedir, setup_path, opening=True)
     meta, address = handle.meta, address_of(settings.sender or DEFAULT_SENDER)
     page = page_path or gamedir.parent / page_name(meta["id"])
     lang = str(meta.get("lang") or "en")
     part = page.with_name(f".{page.name}.part")  # the page is whole, or not there at all
     try:
+        if page.exists() and not page.is_file():  # renamed onto, a pipe or device would go
+            raise OSError(errno.EINVAL, "not a regular file")
         part.write_text(render_join_page(meta, handle.game, address, lang), "utf-8")
         part.replace(page)
     except OSError as error:  # the game is open all the same: announce it without the page
-        part.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # in a file's place, say: then there is none
+            part.unlink(missing_ok=True)
         written = None
         said = f"{page}: the join page could not be written ({error}); the announcement names none"
     else:
@@ -128,17 +134,23 @@ def join(
     if email is None or key_file is None:
         fail("a join needs --email and --key", 2)
     assert email is not None and key_file is not None
-    from adjudicator.engine.setup import ONE_ADDRESS, zone_ok
+    from adjudicator.engine.setup import MAX_KEY_FILE_BYTES, ONE_ADDRESS, zone_ok
     from adjudicator.signing import keys
 
     if not ONE_ADDRESS.match(email):
         fail(f"--email {email!r} is not one mail address", 2)
     if tz is not None and not zone_ok(tz):
         fail(f"--tz {tz!r} is no time zone (an IANA name such as Europe/Berlin)", 2)
+    from adjudicator.store.readfile import FileRefused, read_regular
+
     try:
-        key = key_file.read_text("utf-8").strip()
+        key = read_regular(key_file, MAX_KEY_FILE_BYTES).decode("utf-8").strip()
         keys.parse_public_line(key)
-    except (OSError, UnicodeDecodeError) as error:
+    except FileRefused as error:
+        from adjudicator.present.words import say
+
+        fail(f"{key_file}: cannot be read ({say(error.why)})", 3)
+    except UnicodeDecodeError as error:
         fail(f"{key_file}: cannot be read ({error})", 3)
     except keys.KeyProblem as error:
         from adjudicator.present.words import say

@@ -259,7 +259,7 @@ def _first_line(path: Path) -> Any:
     """The first of the journal's complete lines (as :meth:`GameDir.log` reads them), parsed;
     None when there is none. Only the bytes up to it are read."""
     try:
-        with _open_journal(path) as handle:
+        with _open_regular(path) as handle:
             data = b""
             while block := handle.read(_BLOCK):
                 data += block
@@ -296,10 +296,10 @@ def unreadable(root: Path, rel: str, error: OSError | str) -> NotNow:
     return NotNow(msg("game-file-unreadable", game=str(root), file=rel, why=why))
 
 
-def _open_journal(path: Path) -> BinaryIO:
-    """The journal at ``path`` opened to read, without waiting (a pipe in its place would
-    wait for a writer that never comes), and only a regular file (a link to a device such as
-    ``/dev/zero`` would read without end): OSError else."""
+def _open_regular(path: Path) -> BinaryIO:
+    """The game file (the journal, say) at ``path`` opened to read, without waiting (a pipe in
+    its place would wait for a writer that never comes), and only a regular file (a link to a
+    device such as ``/dev/zero`` would read without end): OSError else."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     try:
         mode = os.fstat(fd).st_mode
@@ -318,7 +318,7 @@ def _last_lines(path: Path) -> bytes:
     """The end of the journal, from a newline before its last complete line (or the whole
     journal): what :meth:`GameDir.head` needs, without reading the lines before."""
     try:
-        with _open_journal(path) as handle:
+        with _open_regular(path) as handle:
             size = handle.seek(0, os.SEEK_END)
             start, block = size, _BLOCK
             while start > 0:
@@ -488,7 +488,9 @@ class GameDir:
         raise UsageProblem(f"{self.root}: not a game directory (no game.json and journal)")
 
     def read_bytes(self, rel: str) -> bytes:
-        return (self.root / rel).read_bytes()
+        """The bytes of the game file at ``rel``; OSError for anything but a regular file."""
+        with _open_regular(self.root / rel) as handle:
+            return handle.read()
 
     def read_json(self, rel: str) -> Any:
         return journal.parse(self.read_bytes(rel).decode("utf-8"))
@@ -524,7 +526,7 @@ class GameDir:
     # -- the journal -------------------------------------------------------------------------
     def log_bytes(self) -> bytes:
         try:
-            with _open_journal(self.root / LOG) as handle:
+            with _open_regular(self.root / LOG) as handle:
                 return handle.read()
         except FileNotFoundError:
             return b""
