@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from adjudicator.cli.arguments import FILE, GAMEDIR
-from adjudicator.cli.support import echo
+from adjudicator.cli.support import echo, writing
 from adjudicator.rules.lang import DEFAULT, LANGUAGES
 
 if TYPE_CHECKING:
@@ -43,7 +43,8 @@ def archive(gamedir: Path, out: Path, public: bool) -> None:
 
     if not out.parent.is_dir():
         raise click.UsageError(f"{out}: there is no folder {out.parent} to write the archive in")
-    written = archives.write(gamedir, out, public)
+    with writing(out):
+        written = archives.write(gamedir, out, public)
     kind = "public archive" if public else "archive"
     echo(f"{out}: {kind} of {written['id']}, {len(written['files'])} files")
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from adjudicator.cli.arguments import FILE, GAMEDIR
-from adjudicator.cli.support import EXIT_REFUSED, echo, echo_json
+from adjudicator.cli.support import EXIT_REFUSED, echo, echo_json, writing
 from adjudicator.rules.lang import DEFAULT, LANGUAGES
 
 
@@ -27,7 +27,8 @@ def new(gamedir: Path, setup_path: Path) -> None:
     """
     from adjudicator.engine import create
 
-    handle = create.new(gamedir, setup_path)
+    with writing(gamedir):
+        handle = create.new(gamedir, setup_path)
     echo(f"{gamedir}: game {handle.meta['id']} ({handle.game.title}) created, turn 1")
     echo(f"reports: adjudicator report {gamedir} --player NAME (or --gm, --public)")
 
@@ -258,4 +259,8 @@ def demo(
     from adjudicator import demo as demo_module
 
     given = demo_module.read_options(options)
-    demo_module.run(game, players, seed, directory, echo, lang, options=given, site=site)
+    if directory is None:  # a new temporary folder
+        demo_module.run(game, players, seed, directory, echo, lang, options=given, site=site)
+        return
+    with writing(directory):
+        demo_module.run(game, players, seed, directory, echo, lang, options=given, site=site)

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from adjudicator.cli.arguments import GAMEDIR
-from adjudicator.cli.support import echo, echo_json
+from adjudicator.cli.support import echo, echo_json, writing
 
 
 @click.command()
@@ -89,7 +89,8 @@ def site(gamedir: Path, out: Path) -> None:
     """
     from adjudicator.present.site import write
 
-    written = write(gamedir, out)
+    with writing(out):
+        written = write(gamedir, out)
     echo(f"{out}: {len(written)} files; open {out / 'index.html'}")
 
 
@@ -134,7 +135,8 @@ def form(
 
         address = parseaddr(load_config(config_file).sender or DEFAULT_SENDER)[1]
     page = rendered.order_page(gamedir, player, address, GameDir(gamedir).head())
-    html_path.write_text(page, encoding="utf-8")
+    with writing(html_path):
+        html_path.write_text(page, encoding="utf-8")
     echo(f"{html_path}: the order page of {player}")
 
 

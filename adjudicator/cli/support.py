@@ -5,6 +5,8 @@ arguments are in :mod:`adjudicator.cli.arguments`."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
@@ -50,6 +52,26 @@ class NotNowFailure(Failure):
 
 class TempFailure(Failure):
     exit_code = EXIT_TEMPFAIL
+
+
+@contextmanager
+def writing(path: Path) -> Iterator[None]:
+    """Within: what the system refuses of writing at ``path``, a place the user named (no such
+    folder, a name too long, a file where a folder goes, a place that takes no files, a full
+    disk), ends the command as a usage error naming it (exit 2), not a traceback. A ``path``
+    that is there but is no regular file or folder (a pipe, a device) is refused before anything
+    is written: a file written beside it and renamed onto it would replace it."""
+    try:
+        if path.exists() and not (path.is_file() or path.is_dir()):
+            raise UsageFailure(
+                f"{path}: not a regular file (a pipe or a device, say); name a file or folder "
+                "to write"
+            )
+        yield
+    except OSError as error:
+        said = error.strerror or str(error)
+        where = f"{error.filename}: " if error.filename and str(error.filename) != str(path) else ""
+        raise UsageFailure(f"{path}: cannot be written there ({where}{said})") from None
 
 
 FAILURES: dict[int, type[Failure]] = {
