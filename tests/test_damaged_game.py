@@ -5,7 +5,10 @@ shows what the changed file says. ``doctor`` names the file."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -496,6 +499,22 @@ def test_a_seat_whose_key_was_changed_by_hand_does_not_stop_replace(
     assert result.exit_code == 3 and "the new key is bob's" in result.output, result.output
 
 
+def _no_file_in_place(
+    tmp_path: Path, fresh: Path, name: str, kind: str, command: list[str]
+) -> subprocess.CompletedProcess[str]:
+    """``command`` run, as a process of its own (so that a wait fails the test), on a copy of
+    the game whose file ``name`` is a pipe or a link to ``/dev/zero`` (``kind``)."""
+    gamedir = tmp_path / "game"
+    shutil.copytree(fresh, gamedir)
+    (gamedir / name).unlink()
+    if kind == "a pipe":
+        os.mkfifo(gamedir / name)
+    else:
+        (gamedir / name).symlink_to("/dev/zero")
+    argv = [sys.executable, "-m", "adjudicator", command[0], str(gamedir), *command[1:]]
+    return subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=tmp_path)
+
+
 @pytest.mark.parametrize("kind", ["a pipe", "a device"])
 @pytest.mark.parametrize("command", [["status"], ["doctor"], ["view", "--player", "carol"]])
 def test_a_journal_that_is_no_file_is_named_at_once(
@@ -503,20 +522,8 @@ def test_a_journal_that_is_no_file_is_named_at_once(
 ) -> None:
     """A journal that is a pipe (reading it would wait for a writer that never comes) or a
     link to a device such as ``/dev/zero`` (reading it would never end): named at once, as a
-    folder in its place is. Run as a process of its own, so that a wait fails the test."""
-    import os
-    import subprocess
-    import sys
-
-    gamedir = tmp_path / "game"
-    shutil.copytree(fresh, gamedir)
-    (gamedir / "log.jsonl").unlink()
-    if kind == "a pipe":
-        os.mkfifo(gamedir / "log.jsonl")
-    else:
-        (gamedir / "log.jsonl").symlink_to("/dev/zero")
-    argv = [sys.executable, "-m", "adjudicator", command[0], str(gamedir), *command[1:]]
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    folder in its place is."""
+    done = _no_file_in_place(tmp_path, fresh, "log.jsonl", kind, command)
     assert done.returncode in (3, 4), done.stderr
     if command[0] == "doctor":  # names the journal, rather than send the game master to itself
         assert done.returncode == 3 and "run `adjudicator doctor`" not in done.stdout + done.stderr
@@ -529,19 +536,7 @@ def test_a_game_json_that_is_no_file_is_named_at_once(
     tmp_path: Path, fresh: Path, kind: str, command: list[str]
 ) -> None:
     """As the journal: ``game.json`` a pipe or a link to ``/dev/zero`` is named, never read
-    (which waited for ever, or read until memory ran out). Run as a process of its own."""
-    import os
-    import subprocess
-    import sys
-
-    gamedir = tmp_path / "game"
-    shutil.copytree(fresh, gamedir)
-    (gamedir / "game.json").unlink()
-    if kind == "a pipe":
-        os.mkfifo(gamedir / "game.json")
-    else:
-        (gamedir / "game.json").symlink_to("/dev/zero")
-    argv = [sys.executable, "-m", "adjudicator", command[0], str(gamedir), *command[1:]]
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    (which waited for ever, or read until memory ran out)."""
+    done = _no_file_in_place(tmp_path, fresh, "game.json", kind, command)
     assert done.returncode in (3, 4, 75), done.stderr
     assert "game.json" in done.stdout + done.stderr and "Traceback" not in done.stderr
