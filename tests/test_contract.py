@@ -230,6 +230,23 @@ def test_a_game_that_words_one_of_the_adjudicators_codes(tmp_path: Path) -> None
         testing.check_templates(game)
 
 
+def test_a_changed_copy_of_a_games_templates_gets_an_environment_of_its_own(
+    tmp_path: Path,
+) -> None:
+    """Environments are kept per process: one kept for the game's own templates served a copy
+    of them under the game's name too (and the copy's environment the game's own pages of
+    every later test in the process, which then missed the templates the copy lacked)."""
+    from adjudicator.present.reports import report_environment
+
+    real = report_environment(COURT)
+    folder = tmp_path / "templates"
+    shutil.copytree(Path(str(COURT.templates())), folder)
+    copy = report_environment(broken(templates=lambda: folder))
+    assert copy is not real
+    assert copy.loader.loaders[0].searchpath == [str(folder)]  # type: ignore[union-attr]
+    assert report_environment(COURT) is real
+
+
 def test_a_game_that_ships_no_rules_summary_in_english(tmp_path: Path) -> None:
     """A game ships its rules summary for players beside its templates (docs/games.md): in
     English at least, and in other files only for a language the adjudicator speaks."""

@@ -35,12 +35,14 @@ from adjudicator.rules.contract import Game, Msg, State, msg
 from adjudicator.rules.formlines import FORM_WIDTH, carried_lines
 from adjudicator.rules.views import reader_view
 
-_ENVIRONMENTS: dict[tuple[str, str], jinja2.Environment] = {}
+_ENVIRONMENTS: dict[tuple[str, str, str], jinja2.Environment] = {}
 
 
 def report_environment(game: Game, lang: str = DEFAULT) -> jinja2.Environment:
-    """One environment per game and language, so each template is compiled once per process."""
-    key = (game.name, lang)
+    """One environment per game, templates folder and language, so each template is compiled
+    once per process (a game's own tests may render a changed copy of its templates under the
+    game's name: it gets an environment of its own)."""
+    key = (game.name, str(game.templates()), lang)
     if key not in _ENVIRONMENTS:
         _ENVIRONMENTS[key] = _new_environment(game, lang)
     return _ENVIRONMENTS[key]
