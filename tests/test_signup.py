@@ -382,6 +382,8 @@ def test_an_open_setup_is_checked_and_its_keys_belong_to_open(tmp_path: Path) ->
         ({"seats": "many"}, "seats is a number"),
         ({"signup_until": "2020-01-01 12:00"}, "not in the future"),
         ({"signup_until": "soon"}, "is not a time"),
+        ({"signup_until": "99999999d"}, "is past the last time every time zone can show"),
+        ({"signup_until": "9999-12-31 12:00"}, "is past the last time every time zone can show"),
         ({"seating": "lottery"}, "seating"),
         ({"options": {"press": "grey"}}, "with 2 players"),
     ):

@@ -347,7 +347,9 @@ def _signup(spec: Spec, game: Game) -> tuple[dict[str, Any] | None, list[Problem
                 if DURATION.match(text)
                 else moment_of(text, lambda: zone(known))
             )
-        except (ScheduleError, PastTheCalendar):
+        except PastTheCalendar:  # well formed, but past what every reader can be shown
+            problems.append(Problem("signup-until-past-calendar", ("signup_until",), given=text))
+        except ScheduleError:
             problems.append(Problem("bad-signup-until", ("signup_until",), given=text))
         else:
             if moment <= now:
