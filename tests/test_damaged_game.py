@@ -540,3 +540,64 @@ def test_a_game_json_that_is_no_file_is_named_at_once(
     done = _no_file_in_place(tmp_path, fresh, "game.json", kind, command)
     assert done.returncode in (3, 4, 75), done.stderr
     assert "game.json" in done.stdout + done.stderr and "Traceback" not in done.stderr
+
+
+def test_mail_that_may_be_a_game_it_cannot_read_waits_for_it(tmp_path: Path) -> None:
+    """An order for a game whose ``game.json`` could not be read was set aside as naming no
+    game served here, and its Message-ID kept as processed: the order was lost, and mailed
+    again it was a duplicate (exit 0). It is left for a later run (exit 75), and taken once the
+    game can be read; mail for the games that can be read is taken meanwhile."""
+    from tests.helpers import order_mail
+
+    games = tmp_path / "games"
+    tables = {}
+    for name in ("able", "broken"):
+        table = Table(tmp_path / name, game_id=name)
+        shutil.move(table.gamedir, games / name)
+        table.gamedir = games / name
+        tables[name] = table
+    config = tmp_path / "mail.toml"
+    config.write_text('[mail]\nfrom = "gm-bot@example.org"\n')
+    mails = {}
+    for name, table in tables.items():
+        player = table.status()["waiting_for"][0]
+        mails[name] = (player, order_mail(table, player, table.legal(player)))
+    broken = games / "broken" / "game.json"
+    kept = broken.read_bytes()
+    broken.unlink()
+    broken.mkdir()  # cannot be read
+    result = run("ingest", games, "--config", config, input=mails["broken"][1])  # type: ignore[arg-type]
+    assert result.exit_code == 75, result.output
+    assert "left for a later run" in result.output, result.output
+    result = run("ingest", games, "--config", config, input=mails["able"][1])  # type: ignore[arg-type]
+    assert result.exit_code == 75, result.output  # the broken game is named again
+    assert tables["able"].status()["received"] == [mails["able"][0]]
+    broken.rmdir()
+    broken.write_bytes(kept)
+    result = run("ingest", games, "--config", config, input=mails["broken"][1])  # type: ignore[arg-type]
+    assert result.exit_code == 0, result.output
+    assert tables["broken"].status()["received"] == [mails["broken"][0]]
+
+
+def test_a_folder_of_games_that_cannot_be_looked_into_is_left_out(
+    tmp_path: Path, fresh: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder among the games the user may not look into (a ``lost+found`` of root's, say)
+    ended ``tick`` in a traceback before any game was done. (Run as root, the tests cannot be
+    refused: the refusal is the system call's.)"""
+    games = tmp_path / "games"
+    shutil.copytree(fresh, games / "cairo")
+    (games / "lost+found").mkdir()
+    real = Path.exists
+
+    def refused(path: Path, *args: object, **kwargs: object) -> bool:
+        if "lost+found" in path.parts and path.name != "lost+found":
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Path, "exists", refused)
+    config = tmp_path / "mail.toml"
+    config.write_text('[mail]\nfrom = "gm-bot@example.org"\n')
+    result = run("tick", games, "--config", config)
+    assert result.exit_code == 0, result.output
+    assert (games / "cairo" / "outbox").is_dir()

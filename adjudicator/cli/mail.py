@@ -136,8 +136,10 @@ def ingest(
 
         settings = _settings(config_file)
         source = _source(maildir, mbox, imap, True, settings)
-        if ingest_all(games, source, settings, _console()):
-            raise TempFail("a message was left for a later run: run again")
+        left: list[str] = []
+        if ingest_all(games, source, settings, _console(), left) or left:
+            waiting = ", ".join(left or ["a message"])
+            raise TempFail(f"left for a later run: {waiting}; run again")
 
 
 @click.command()

@@ -89,7 +89,7 @@ def tick(games: tuple[Path, ...], source: Source, settings: MailSettings, say: C
     is awake (adjudicate, tell the game master it waits, remind), then send; each game that was
     done is remembered as idle until its journal changes."""
     left: list[str] = []
-    if ingest_all(games, source, settings, say):
+    if ingest_all(games, source, settings, say, left):
         left.append("a message")
     unreadable: list[tuple[Path, str]] = []
     roots = game_roots(games)
@@ -103,7 +103,8 @@ def tick(games: tuple[Path, ...], source: Source, settings: MailSettings, say: C
             for line in clock_lines(game.id, run_clock(game.root, settings)):
                 say.out(line)
     for root, why in unreadable:
-        _left_unread(root, why, left, say)
+        if str(root) not in left:  # (the mail's intake has said so already)
+            _left_unread(root, why, left, say)
 
     def tell(reports: dict[Path, SendReport]) -> None:
         seen = telling.Seen(roots, served, unreadable, reports, sleeping)

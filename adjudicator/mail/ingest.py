@@ -47,7 +47,7 @@ from adjudicator.present.verdict_lines import reason_lines
 from adjudicator.present.words import say
 from adjudicator.rules.contract import Msg, Reason, msg
 from adjudicator.rules.digests import Digester
-from adjudicator.rules.errors import AdjudicatorError
+from adjudicator.rules.errors import AdjudicatorError, TempFail
 from adjudicator.rules.lang import DEFAULT, game_lang, lang_of
 from adjudicator.rules.strictyaml import DEFAULT_MAX_BYTES, StrictYamlError, load
 from adjudicator.rules.verdict import Verdict
@@ -187,24 +187,40 @@ def game_roots(paths: Iterable[Path]) -> list[Path]:
     read, not a folder), without reading them."""
     roots = []
     for path in paths:
-        candidates = [path] if _a_game(path) else sorted(path.iterdir())
+        try:
+            candidates = [path] if _a_game(path) else sorted(path.iterdir())
+        except OSError:  # a folder given that cannot be listed holds no game to be seen
+            candidates = []
         roots += [root for root in candidates if _a_game(root)]
     return roots
 
 
 def _a_game(path: Path) -> bool:
-    return (path / "game.json").exists() or (path / LOG).is_file()
+    """Whether ``path`` holds a game; not a folder the user may not look into (a ``lost+found``
+    of root's beside the games, say), which cannot be told from one."""
+    try:
+        return (path / "game.json").exists() or (path / LOG).is_file()
+    except OSError:
+        return False
 
 
-def ingest(games: list[Game], messages: Iterable[Raw], settings: MailSettings) -> Outcome:
+def ingest(
+    games: list[Game], messages: Iterable[Raw], settings: MailSettings, unsure: bool = False
+) -> Outcome:
+    """Take each of ``messages`` into ``games``. ``unsure``: a game given could not be read, so
+    a message that is none of these games' (no order, or one naming another game) may be its:
+    TempFail, and it is left for a later run rather than set aside as no game's."""
     for game in games:
         steps.settle(game.root)
     outcome = Outcome()
     for raw in messages:
-        one = _one_message(games, raw, settings)
+        one = _one_message(games, raw, settings, unsure)
         outcome.lines += one.lines
         outcome.set_aside = outcome.set_aside or one.set_aside
     return outcome
+
+
+_MAY_BE_UNREAD = "it may be for a game given that cannot be read"
 
 
 def message_key(incoming: Incoming, raw: bytes) -> str:
@@ -252,7 +268,7 @@ class _Route:
     """The signature verifies only with a key the signer's seat held before it was replaced."""
 
 
-def _one_message(games: list[Game], raw: Raw, settings: MailSettings) -> Outcome:
+def _one_message(games: list[Game], raw: Raw, settings: MailSettings, unsure: bool) -> Outcome:
     incoming = read_message(raw.data)
     key = message_key(incoming, raw.data)
     sender = settings.sender or DEFAULT_SENDER
@@ -265,6 +281,8 @@ def _one_message(games: list[Game], raw: Raw, settings: MailSettings) -> Outcome
         )
     if incoming.problem is not None:
         return _set_aside_whole(message, incoming.problem)
+    if unsure and not incoming.orders:
+        raise TempFail(_MAY_BE_UNREAD)
     confirmed = _confirmation(message)
     if confirmed is not None and not incoming.orders:
         return confirmed
@@ -280,6 +298,8 @@ def _one_message(games: list[Game], raw: Raw, settings: MailSettings) -> Outcome
             )
         return _set_aside_whole(message, unread)
     routes = [(found, _route(games, found)) for found in incoming.orders]
+    if unsure and any(route.game is None for _, route in routes):
+        raise TempFail(_MAY_BE_UNREAD)
     lines: list[str] = [""] * len(routes)
     taken = [r.game for _, r in routes if r.game is not None and r.signer is not None]
     for game in dict.fromkeys(taken):

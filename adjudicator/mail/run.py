@@ -46,13 +46,18 @@ class Source:
 
 
 def ingest_all(
-    games: tuple[Path, ...], source: Source, settings: MailSettings, say: Console
+    games: tuple[Path, ...],
+    source: Source,
+    settings: MailSettings,
+    say: Console,
+    left: list[str] | None = None,
 ) -> bool:
     """Each message in turn: its lines printed, then (Maildir) marked seen or (IMAP) moved;
-    whether a message was left for a later run (a game locked or unreadable)."""
+    whether a message was left for a later run (a game locked or unreadable). A game that
+    cannot be read is named (and added to ``left``), and a message that may be its waits."""
     unnamed = source.maildir is None and source.mbox is None and not source.stdin
     if source.imap or (unnamed and settings.imap is not None):
-        return _ingest_imap(games_in(games), settings, say)
+        return _ingest_imap(_served(games, say, left), settings, say)
     if source.maildir is not None:
         messages = list(sources.from_maildir(source.maildir))
     elif source.mbox is not None:
@@ -63,25 +68,43 @@ def ingest_all(
         messages = []
     if not messages:
         return False  # no game need be read (tick over many idle games: see mail/idle.py)
-    served = games_in(games)
-    left = False
+    served = _served(games, say, left)
+    waits = False
     for raw in messages:
         outcome = _ingest_one(served, raw, settings, say)
         if outcome is None:
-            left = True
+            waits = True
             continue
         if source.maildir is not None:
             sources.mark_seen_maildir(source.maildir, raw.key)
-    return left
+    return waits
 
 
-def _ingest_one(
-    served: list[Game], raw: Raw, settings: MailSettings, say: Console
-) -> Outcome | None:
+class _Served(list[Game]):
+    """The games mail is taken into; ``unsure`` when one given could not be read."""
+
+    unsure = False
+
+
+def _served(games: tuple[Path, ...], say: Console, left: list[str] | None) -> _Served:
+    """The games among ``games`` that can be read; each that cannot is named on standard error
+    and added to ``left``."""
+    unreadable: list[tuple[Path, str]] = []
+    served = _Served(games_in(games, unreadable))
+    for root, why in unreadable:
+        served.unsure = True
+        if left is not None:
+            left.append(str(root))
+        why = why.removeprefix(f"{root}: ")  # a domain error's words name the game first
+        say.err(f"{root}: left for a later run: the game cannot be read ({why})")
+    return served
+
+
+def _ingest_one(served: _Served, raw: Raw, settings: MailSettings, say: Console) -> Outcome | None:
     """Ingest one message and print its lines; None when a game it goes to is locked or
     cannot be read: named on standard error, the message left where it is for a later run."""
     try:
-        outcome = ingest(served, [raw], settings)
+        outcome = ingest(served, [raw], settings, served.unsure)
     except (AdjudicatorError, OSError, ValueError, KeyError, TypeError) as error:
         say.err(f"{raw.key}: left for a later run: {error}")
         return None
@@ -90,7 +113,7 @@ def _ingest_one(
     return outcome
 
 
-def _ingest_imap(served: list[Game], settings: MailSettings, say: Console) -> bool:
+def _ingest_imap(served: _Served, settings: MailSettings, say: Console) -> bool:
     """Each message of the [imap] folder, oldest first: its lines printed, then moved to the
     done folder, or to the set-aside folder when ingest set it aside."""
     from adjudicator.mail import imap
