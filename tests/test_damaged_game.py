@@ -601,3 +601,33 @@ def test_a_folder_of_games_that_cannot_be_looked_into_is_left_out(
     result = run("tick", games, "--config", config)
     assert result.exit_code == 0, result.output
     assert (games / "cairo" / "outbox").is_dir()
+
+
+@pytest.mark.parametrize("command", [["pause"], ["doctor"]])
+def test_a_file_the_user_may_not_touch_is_named_not_a_traceback(
+    tmp_path: Path, fresh: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]
+) -> None:
+    """A command run by another user than the game's (cron's, say) met files it may not
+    write or read and ended in a traceback (exit 1). It names the file and the refusal (exit
+    4), and the next command that may finishes or undoes what was begun. (Run as root, the
+    tests cannot be refused: the refusal is the system call's.)"""
+    import tempfile
+
+    gamedir = tmp_path / "game"
+    shutil.copytree(fresh, gamedir)
+    (gamedir / "game.json").chmod(0o644)
+
+    def refused(*args: object, **kwargs: object) -> object:
+        raise PermissionError(13, "Permission denied", str(gamedir / "game.json"))
+
+    if command == ["pause"]:
+        monkeypatch.setattr(tempfile, "mkstemp", refused)
+    else:
+        from adjudicator.rules import digests
+
+        monkeypatch.setattr(digests.Digester, "file", refused)
+    before = (gamedir / "log.jsonl").read_bytes()
+    result = run(*command[:1], gamedir, *command[1:])
+    assert result.exit_code == 4, result.output
+    assert f"{gamedir / 'game.json'}: Permission denied" in result.output
+    assert (gamedir / "log.jsonl").read_bytes() == before
