@@ -631,3 +631,22 @@ def test_a_file_the_user_may_not_touch_is_named_not_a_traceback(
     assert result.exit_code == 4, result.output
     assert f"{gamedir / 'game.json'}: Permission denied" in result.output
     assert (gamedir / "log.jsonl").read_bytes() == before
+
+
+def test_ingest_words_why_a_game_it_cannot_read_left_the_message(tmp_path: Path) -> None:
+    """The line said only ``files-lost`` (the message's code, not its words)."""
+    from tests.helpers import order_mail
+
+    table = Table(tmp_path)
+    player = table.status()["waiting_for"][0]
+    mail = order_mail(table, player, table.legal(player))
+    state = table.gamedir / STATE
+    state.unlink()
+    state.mkdir()  # cannot be read
+    config = tmp_path / "mail.toml"
+    config.write_text('[mail]\nfrom = "gm-bot@example.org"\n')
+    result = run("ingest", table.gamedir, "--config", config, input=mail)  # type: ignore[arg-type]
+    assert result.exit_code == 75, result.output
+    [line] = [line for line in result.output.splitlines() if line.startswith("stdin: ")]
+    assert line.startswith("stdin: left for a later run: ") and STATE in line, line
+    assert "files-lost" not in result.output, result.output

@@ -105,7 +105,12 @@ def _ingest_one(served: _Served, raw: Raw, settings: MailSettings, say: Console)
     cannot be read: named on standard error, the message left where it is for a later run."""
     try:
         outcome = ingest(served, [raw], settings, served.unsure)
-    except (AdjudicatorError, OSError, ValueError, KeyError, TypeError) as error:
+    except AdjudicatorError as error:
+        from adjudicator.present.verdict_lines import error_text
+
+        say.err(f"{raw.key}: left for a later run: {error_text(error)}")
+        return None
+    except (OSError, ValueError, KeyError, TypeError) as error:
         say.err(f"{raw.key}: left for a later run: {error}")
         return None
     for line in outcome.lines:
@@ -142,10 +147,7 @@ def each_game(game_id: str, left: list[str], say: Console) -> Iterator[None]:
     error and left for a later run (``left``), and the others are done."""
     try:
         yield
-    except TempFail as error:
-        left.append(game_id)
-        say.err(f"{game_id}: left for a later run: {error}")
-    except AdjudicatorError as error:
+    except AdjudicatorError as error:  # TempFail among them
         from adjudicator.present.verdict_lines import error_text
 
         left.append(game_id)
