@@ -650,3 +650,24 @@ def test_ingest_words_why_a_game_it_cannot_read_left_the_message(tmp_path: Path)
     [line] = [line for line in result.output.splitlines() if line.startswith("stdin: ")]
     assert line.startswith("stdin: left for a later run: ") and STATE in line, line
     assert "files-lost" not in result.output, result.output
+
+
+def test_a_folder_of_games_given_that_cannot_be_listed_is_named(
+    tmp_path: Path, fresh: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not taken for a folder without games (exit 0, nothing done): the refusal is named."""
+    games = tmp_path / "games"
+    shutil.copytree(fresh, games / "cairo")
+    real = Path.iterdir
+
+    def refused(path: Path) -> object:
+        if path == games:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(Path, "iterdir", refused)
+    config = tmp_path / "mail.toml"
+    config.write_text('[mail]\nfrom = "gm-bot@example.org"\n')
+    result = run("tick", games, "--config", config)
+    assert result.exit_code == 4, result.output
+    assert f"{games}: Permission denied" in result.output

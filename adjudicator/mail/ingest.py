@@ -187,10 +187,7 @@ def game_roots(paths: Iterable[Path]) -> list[Path]:
     read, not a folder), without reading them."""
     roots = []
     for path in paths:
-        try:
-            candidates = [path] if _a_game(path) else sorted(path.iterdir())
-        except OSError:  # a folder given that cannot be listed holds no game to be seen
-            candidates = []
+        candidates = [path] if _a_game(path) else sorted(path.iterdir())
         roots += [root for root in candidates if _a_game(root)]
     return roots
 
