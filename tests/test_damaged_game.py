@@ -671,3 +671,22 @@ def test_a_folder_of_games_given_that_cannot_be_listed_is_named(
     result = run("tick", games, "--config", config)
     assert result.exit_code == 4, result.output
     assert f"{games}: Permission denied" in result.output
+
+
+@pytest.mark.parametrize("kind", ["a pipe", "a device"])
+def test_a_step_marker_that_is_no_file_is_not_waited_on(
+    tmp_path: Path, fresh: Path, kind: str
+) -> None:
+    """A step's marker that is a pipe was read as the marker: the command waited for ever. It
+    is a marker that cannot be read, so the step it stood for is undone, as for one changed by
+    hand."""
+    gamedir = tmp_path / "game"
+    shutil.copytree(fresh, gamedir)
+    if kind == "a pipe":
+        os.mkfifo(gamedir / ".step")
+    else:
+        (gamedir / ".step").symlink_to("/dev/zero")
+    argv = [sys.executable, "-m", "adjudicator", "pause", str(gamedir)]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert not (gamedir / ".step").exists()

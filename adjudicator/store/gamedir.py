@@ -526,8 +526,7 @@ class GameDir:
     # -- the journal -------------------------------------------------------------------------
     def log_bytes(self) -> bytes:
         try:
-            with _open_regular(self.root / LOG) as handle:
-                return handle.read()
+            return self.read_bytes(LOG)
         except FileNotFoundError:
             return b""
         except OSError as error:  # a folder in its place, say
@@ -581,7 +580,7 @@ class GameDir:
         """The marker of a step that runs or was cut short, or None."""
         data: object = None
         try:
-            data = json.loads((self.root / MARKER).read_text(encoding="utf-8"))
+            data = json.loads(self.read_bytes(MARKER).decode("utf-8"))
         except FileNotFoundError:
             return None
         except (ValueError, OSError):
