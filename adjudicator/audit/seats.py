@@ -59,7 +59,7 @@ def joins(
             seats.keys[str(entry["player"])] = str(entry["key"])  # replace in the sign-up
         for join in entry.get("joins") or []:
             if not public:
-                _join_file(files, walk, join, (number, turn), summary, digester)
+                _join_file(files, walk, join, (number + 1, turn), summary, digester)
         for leave in entry.get("leaves") or []:
             key = seats.keys.get(str(leave["name"]))
             if not public:
@@ -165,13 +165,13 @@ def _join_file(
     digester: digests.Digester | None,
 ) -> None:
     """A full archive holds the join a line took, signed by the key it carries, saying what
-    the line says of it, under the digest the line gives it; ``where``: the line (0: the
-    first) and its turn."""
+    the line says of it, under the digest the line gives it; ``where``: the line that took it,
+    and its turn."""
     from adjudicator.rules.strictyaml import StrictYamlError, load
     from adjudicator.signing import keys
 
-    number, turn = where
-    rel = walk.at(str(join["file"]), number + 1)
+    line, turn = where
+    rel = walk.at(str(join["file"]), line)
     kept = loads(files[rel]) if rel in files else None
     data, wrong = _signed_as_taken(kept, "join", str(join["key"]), join, digester)
     summary.findings += [Finding(turn, rel, why) for why in wrong]
@@ -192,7 +192,7 @@ def _join_file(
     except keys.KeyProblem:
         same_key = False
     if given != {"name": join["name"], "share": join["share"]} or not same_key:
-        summary.findings.append(Finding(turn, rel, msg("verify-join-differs", line=number + 1)))
+        summary.findings.append(Finding(turn, rel, msg("verify-join-differs", line=line)))
 
 
 def _signed_as_taken(

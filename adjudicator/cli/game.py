@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
 
@@ -259,8 +260,5 @@ def demo(
     from adjudicator import demo as demo_module
 
     given = demo_module.read_options(options)
-    if directory is None:  # a new temporary folder
-        demo_module.run(game, players, seed, directory, echo, lang, options=given, site=site)
-        return
-    with writing(directory):
+    with writing(directory) if directory is not None else contextlib.nullcontext():
         demo_module.run(game, players, seed, directory, echo, lang, options=given, site=site)

@@ -12,7 +12,7 @@ from adjudicator.mail.config import MailSettings
 from adjudicator.mail.ingest import game_roots, games_in
 from adjudicator.mail.queue import SendReport
 from adjudicator.mail.retry import retry_failed
-from adjudicator.mail.run import Console, Source, each_game, ingest_all
+from adjudicator.mail.run import Console, Source, each_game, ingest_all, left_unread
 from adjudicator.mail.send import send_game, send_no_game
 from adjudicator.present.status import clock_lines, requeued_line, sent_lines
 from adjudicator.rules.errors import InputRefused, TempFail
@@ -28,13 +28,6 @@ def retry_all(games: tuple[Path, ...], say: Console) -> list[str]:
             for name in retry_failed(game.root):
                 say.out(requeued_line(game.id, name))
     return left
-
-
-def _left_unread(root: Path, why: str, left: list[str], say: Console) -> None:
-    """A game that cannot be read, named and left for a later run."""
-    left.append(str(root))
-    why = why.removeprefix(f"{root}: ")  # a domain error's words name the game first
-    say.err(f"{root}: left for a later run: the game cannot be read ({why})")
 
 
 def send_all(
@@ -55,7 +48,7 @@ def send_all(
     found = games_in(games, unreadable)
     for root, why in unreadable:
         if str(root) not in left:  # (a tick has said so already)
-            _left_unread(root, why, left, say)
+            left_unread(root, why, left, say)
     for game in found:
         report = SendReport()
         with each_game(game.id, left, say):
@@ -104,7 +97,7 @@ def tick(games: tuple[Path, ...], source: Source, settings: MailSettings, say: C
                 say.out(line)
     for root, why in unreadable:
         if str(root) not in left:  # (the mail's intake has said so already)
-            _left_unread(root, why, left, say)
+            left_unread(root, why, left, say)
 
     def tell(reports: dict[Path, SendReport]) -> None:
         seen = telling.Seen(roots, served, unreadable, reports, sleeping)

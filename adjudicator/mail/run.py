@@ -93,11 +93,15 @@ def _served(games: tuple[Path, ...], say: Console, left: list[str] | None) -> _S
     served = _Served(games_in(games, unreadable))
     for root, why in unreadable:
         served.unsure = True
-        if left is not None:
-            left.append(str(root))
-        why = why.removeprefix(f"{root}: ")  # a domain error's words name the game first
-        say.err(f"{root}: left for a later run: the game cannot be read ({why})")
+        left_unread(root, why, [] if left is None else left, say)
     return served
+
+
+def left_unread(root: Path, why: str, left: list[str], say: Console) -> None:
+    """A game that cannot be read, named and left for a later run."""
+    left.append(str(root))
+    why = why.removeprefix(f"{root}: ")  # a domain error's words name the game first
+    say.err(f"{root}: left for a later run: the game cannot be read ({why})")
 
 
 def _ingest_one(served: _Served, raw: Raw, settings: MailSettings, say: Console) -> Outcome | None:

@@ -176,7 +176,7 @@ def deadline_after(spec: str, opened: datetime, meta: dict[str, Any]) -> datetim
     """The deadline of a turn that opened at ``opened``, by the setup's ``deadline`` ``spec``."""
     if DURATION.match(spec):
         deadline = later(opened, duration(spec))
-        return _in_utc(deadline.isoformat(), deadline)
+        return in_utc(deadline.isoformat(), deadline)
     daily = DAILY.match(spec)
     if daily is None:
         raise ScheduleError(f"{spec!r} is neither a duration nor a daily time")
@@ -207,7 +207,7 @@ def moment(text: str, default_zone: Callable[[], ZoneInfo]) -> datetime:
             naive = datetime.fromisoformat(f"{local.group(1)}T{local.group(2)}")
         except ValueError:
             raise ScheduleError(f"{text!r} is not a real date and time") from None
-        return _in_utc(text, naive.replace(tzinfo=where))
+        return in_utc(text, naive.replace(tzinfo=where))
     try:
         given = datetime.fromisoformat(text.strip())
     except ValueError:
@@ -217,12 +217,12 @@ def moment(text: str, default_zone: Callable[[], ZoneInfo]) -> datetime:
         ) from None
     if given.tzinfo is None:
         given = given.replace(tzinfo=default_zone())
-    return _in_utc(text, given)
+    return in_utc(text, given)
 
 
-def _in_utc(text: str, when: datetime) -> datetime:
-    """``when`` in UTC (9999-12-31 23:30 at UTC-10 is in the year 10000 there); PastTheCalendar
-    past :data:`LAST_DEADLINE` or before :data:`FIRST_MOMENT` too."""
+def in_utc(text: str, when: datetime) -> datetime:
+    """``when`` (given as ``text``) in UTC (9999-12-31 23:30 at UTC-10 is in the year 10000
+    there); PastTheCalendar past :data:`LAST_DEADLINE` or before :data:`FIRST_MOMENT` too."""
     try:
         utc = when.astimezone(UTC)
     except OverflowError:

@@ -46,18 +46,15 @@ def now() -> datetime:
         ) from None
     if moment.tzinfo is None:
         raise UsageProblem(f"{ENV_VAR}={given!r} has no offset (add Z or +01:00)")
-    from adjudicator.rules.schedule import FIRST_MOMENT, LAST_DEADLINE
+    from adjudicator.rules import schedule
 
     try:
-        utc = moment.astimezone(UTC)
-    except OverflowError:
-        utc = None
-    if utc is None or not FIRST_MOMENT <= utc <= LAST_DEADLINE:
+        return schedule.in_utc(f"{ENV_VAR}={given}", moment)
+    except schedule.PastTheCalendar as error:
+        first, last = schedule.FIRST_MOMENT, schedule.LAST_DEADLINE
         raise UsageProblem(
-            f"{ENV_VAR}={given!r} is not a time every time zone can show: give one from "
-            f"{FIRST_MOMENT:%Y-%m-%d %H:%M} to {LAST_DEADLINE:%Y-%m-%d %H:%M} UTC"
-        )
-    return utc
+            f"{error}: give a time from {first:%Y-%m-%d %H:%M} to {last:%Y-%m-%d %H:%M} UTC"
+        ) from None
 
 
 def stamp(moment: datetime | None = None) -> str:
