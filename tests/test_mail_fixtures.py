@@ -16,8 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.mail import incoming
-from adjudicator.mail.incoming import FoundOrder, Incoming, read_message, valid_message_id
+from adjudicator.mail import pasted
+from adjudicator.mail.headers import valid_message_id
+from adjudicator.mail.incoming import FoundOrder, Incoming, read_message
 from adjudicator.signing import sshsig
 from tests.ssh import ssh_keygen
 
@@ -182,10 +183,10 @@ LINES = [
 def test_pasted_orders_on_arbitrary_lines(lines: list[bytes], eol: bytes) -> None:
     """Whatever the lines, the readings stay within their bounds and below the armor."""
     text = eol.join(lines) + eol
-    found = incoming.pasted_orders(text)
-    assert len(found) <= incoming.MAX_PASTED
+    found = pasted.pasted_orders(text)
+    assert len(found) <= pasted.MAX_PASTED
     for order in found:
-        assert len(order.alternatives) < incoming.MAX_READINGS
+        assert len(order.alternatives) < pasted.MAX_READINGS
         for data, signature in [(order.order, order.signature), *order.alternatives]:
             assert data.strip()
             assert signature.startswith(b"-----BEGIN SSH SIGNATURE-----\n")

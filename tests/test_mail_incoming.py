@@ -23,7 +23,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adjudicator.mail import incoming
+from adjudicator.mail.headers import MAX_HEADER, MAX_MIME_FIELD, MAX_REFERENCES, MAX_SUBJECT
 from adjudicator.mail.incoming import MAX_MESSAGE, FoundOrder, Incoming, read_message
+from adjudicator.mail.pasted import MAX_PASTED, MAX_READINGS, unflow
 from adjudicator.mail.sources import (
     Raw,
     SourceError,
@@ -729,7 +731,7 @@ def test_pasted_order_readings(
     assert found.problem is None
     (order,) = found.orders
     assert order.pasted
-    assert len(order.alternatives) < incoming.MAX_READINGS
+    assert len(order.alternatives) < MAX_READINGS
     assert signed_as_any(order, alice.public) == order_text
 
 
@@ -774,7 +776,7 @@ def test_pasted_order_readings_are_bounded(alice: Signer) -> None:
     body = chatter + alice.appended(ORDER)
     (order,) = read_message(text_message(body, "text/plain")).orders
     assert order.order == ORDER
-    assert len(order.alternatives) == incoming.MAX_READINGS - 1
+    assert len(order.alternatives) == MAX_READINGS - 1
     assert all(len(data) <= 64 * 1024 + 1024 for data, _ in order.alternatives)
 
 
@@ -782,7 +784,7 @@ def test_many_pasted_signatures_are_bounded(alice: Signer) -> None:
     orders = [ORDER.replace(b"turn: 4", b"turn: %d" % turn) for turn in range(10)]
     body = b"".join(alice.appended(order) for order in orders)
     found = read_message(text_message(body, "text/plain"))
-    assert len(found.orders) == incoming.MAX_PASTED
+    assert len(found.orders) == MAX_PASTED
     assert [signed_as_any(order, alice.public) for order in found.orders] == orders[:8]
     message = new_message(None)  # the limit is the message's, not each text part's
     message.make_mixed()
@@ -822,7 +824,7 @@ def test_a_signature_without_end_or_with_broken_quotes_is_no_order(alice: Signer
     ],
 )
 def test_unflow(flowed_text: bytes, delsp: bool, plain: bytes) -> None:
-    assert incoming._unflow(flowed_text, delsp=delsp) == plain
+    assert unflow(flowed_text, delsp=delsp) == plain
 
 
 # --- headers ------------------------------------------------------------------------------------
@@ -920,9 +922,9 @@ def test_many_references_keep_the_first_and_the_latest() -> None:
     ids = [f"<id{index}@example.org>" for index in range(300)]
     raw = b"From: a@example.org\nReferences: " + "\n ".join(ids).encode() + b"\n\nhi\n"
     references = read_message(raw).references
-    assert len(references) == incoming.MAX_REFERENCES
+    assert len(references) == MAX_REFERENCES
     assert references[0] == ids[0]
-    assert references[1:] == tuple(ids[-(incoming.MAX_REFERENCES - 1) :])
+    assert references[1:] == tuple(ids[-(MAX_REFERENCES - 1) :])
 
 
 @pytest.mark.parametrize(
@@ -940,7 +942,7 @@ def test_subject_is_one_printable_line(header: bytes, subject: str) -> None:
     raw = b"From: a@example.org\nSubject: " + header + b"\n\nhi\n"
     found = read_message(raw).subject
     assert found == subject
-    assert len(found) <= incoming.MAX_SUBJECT
+    assert len(found) <= MAX_SUBJECT
 
 
 @pytest.mark.parametrize(
@@ -1052,11 +1054,10 @@ def test_header_over_the_cap_is_refused_before_parsing(monkeypatch: pytest.Monke
     calls = no_parser(monkeypatch)
     head = b"From: Alice <alice@example.org>\nMessage-ID: <big-head@example.org>\nSubject: hi\n"
     raw = head + b"X-Filler: " + b"x" * 100 + (b"\n " + b"y" * 70) * 4000 + b"\n\nbody\n"
-    assert len(raw) > incoming.MAX_HEADER
+    assert len(raw) > MAX_HEADER
     found = read_message(raw)
     assert said(found.problem) == (
-        f"the message's header is larger than {incoming.MAX_HEADER} bytes (256 KiB) "
-        "and was set aside unread"
+        f"the message's header is larger than {MAX_HEADER} bytes (256 KiB) and was set aside unread"
     )
     assert calls == []
     assert (found.message_id, found.sender, found.subject) == (
@@ -1072,9 +1073,9 @@ def test_header_just_under_the_cap_is_read(alice: Signer) -> None:
     attach(message, alice.appended(ORDER), "alice.yaml")
     raw = message.as_bytes()
     head = raw.index(b"\n\n")
-    filler = (b"\n " + b"y" * 70) * ((incoming.MAX_HEADER - head - 100) // 72)
+    filler = (b"\n " + b"y" * 70) * ((MAX_HEADER - head - 100) // 72)
     raw = b"X-Filler: x" + filler + b"\n" + raw
-    assert incoming.MAX_HEADER - 1000 < raw.index(b"\n\n") < incoming.MAX_HEADER
+    assert MAX_HEADER - 1000 < raw.index(b"\n\n") < MAX_HEADER
     found = read_message(raw)
     assert found.problem is None
     assert verified(found, alice.public) == [ORDER]
@@ -1096,26 +1097,26 @@ def test_a_megabyte_subject_of_encoded_words() -> None:
     assert len(raw) > 1_000_000
     found = read_message(raw)
     assert "header is larger" in said(found.problem)
-    assert found.subject == ("Befehle f\u00fcr" * 100)[: incoming.MAX_SUBJECT]
+    assert found.subject == ("Befehle f\u00fcr" * 100)[:MAX_SUBJECT]
     assert found.message_id == "<m@x>"
 
 
 def test_a_long_subject_under_the_cap() -> None:
     words = b"\n ".join([b"=?UTF-8?B?" + b"QUJD" * 10 + b"?="] * 4000)
     raw = b"From: a@example.org\nSubject: " + words + b"\n\nhi\n"
-    assert 200_000 < len(raw) < incoming.MAX_HEADER
+    assert 200_000 < len(raw) < MAX_HEADER
     found = read_message(raw)
-    assert (found.problem, found.subject) == (None, ("ABC" * 10 * 100)[: incoming.MAX_SUBJECT])
+    assert (found.problem, found.subject) == (None, ("ABC" * 10 * 100)[:MAX_SUBJECT])
 
 
 def test_a_long_mime_field_makes_the_message_unreadable(alice: Signer) -> None:
     message = new_message()
     attach(message, alice.appended(ORDER), "alice.yaml")
     part = list(message.iter_parts())[-1]
-    part.set_param("x-padding", "p" * incoming.MAX_MIME_FIELD)
+    part.set_param("x-padding", "p" * MAX_MIME_FIELD)
     found = read_message(message.as_bytes())
     assert said(found.problem) == (
-        f"a part's Content-Type header field is longer than {incoming.MAX_MIME_FIELD} characters"
+        f"a part's Content-Type header field is longer than {MAX_MIME_FIELD} characters"
     )
     assert found.orders == ()
 
@@ -1145,10 +1146,10 @@ def test_long_fields_never_reach_the_stdlib_header_parser(
     assert len(raw) > 100_000
     found = read_message(raw)
     assert said(found.problem) == (
-        f"a part's Content-Type header field is longer than {incoming.MAX_MIME_FIELD} characters"
+        f"a part's Content-Type header field is longer than {MAX_MIME_FIELD} characters"
     )
     assert found.message_id == "<m@x>"
-    assert max(parsed, default=0) <= incoming.MAX_MIME_FIELD
+    assert max(parsed, default=0) <= MAX_MIME_FIELD
 
 
 def test_parsing_stops_after_the_last_part_allowed(monkeypatch: pytest.MonkeyPatch) -> None:

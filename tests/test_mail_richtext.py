@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.mail import incoming
+from adjudicator.mail import pasted
 from adjudicator.mail.incoming import read_message
 from adjudicator.mail.richtext import MAX_HTML, html_texts
 from adjudicator.signing import sshsig
@@ -64,7 +64,7 @@ def test_where_the_text_version_is_mangled_only_the_html_verifies(name: str) -> 
     plain = message.get_body(("plain",))
     assert plain is not None
     text = plain.get_content().encode("utf-8")
-    for order in incoming.pasted_orders(text):
+    for order in pasted.pasted_orders(text):
         for data, signature in readings(order):
             with pytest.raises(sshsig.SignatureError):
                 sshsig.verify_variants(data, signature, SAM)
@@ -123,9 +123,9 @@ def test_hostile_html_is_read_in_bounded_time_and_never_raises(page: str) -> Non
     found = read_message(raw)
     assert time.process_time() - start < 20
     assert found.problem is None
-    assert len(found.orders) <= incoming.MAX_PASTED
+    assert len(found.orders) <= pasted.MAX_PASTED
     for order in found.orders:
-        assert len(order.alternatives) < incoming.MAX_READINGS
+        assert len(order.alternatives) < pasted.MAX_READINGS
 
 
 def test_an_html_part_is_read_up_to_its_cap() -> None:
@@ -173,4 +173,4 @@ def test_damaged_rich_fixtures_never_raise(raw: bytes, edits: list[tuple[int, in
     found = read_message(raw)
     assert found.problem is None or found.orders == ()
     for order in found.orders:
-        assert len(order.alternatives) < incoming.MAX_READINGS
+        assert len(order.alternatives) < pasted.MAX_READINGS
