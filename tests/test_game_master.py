@@ -424,6 +424,51 @@ def test_a_resigned_seat_plays_default_orders(tmp_path: Path, at: Clock, config:
 # -- rollback ------------------------------------------------------------------------------------
 
 
+def test_a_seat_resigned_then_given_to_another_is_told_as_it_stood(
+    tmp_path: Path, at: Clock, config: Path
+) -> None:
+    """carol resigns, then zoe takes her seat, before any mail goes out: each notice goes to
+    the addresses of its moment, once each. The resignation to alice, bob and carol's own
+    address (zoe was no player then); the replacement to zoe and to carol."""
+    table = make_table(tmp_path)
+    assert run("resign", table.gamedir, "--player", "carol").exit_code == 0
+    new_key = make_key(tmp_path / "keys", "zoe")
+    result = run(
+        "replace", table.gamedir, "--player", "carol", "--email", "zoe@example.org",
+        "--key-file", f"{new_key}.pub",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    tick(table, config)
+    told: dict[str, list[str]] = {}
+    for mail in outbox(table):
+        if "announce" in str(mail["Message-ID"]):
+            told.setdefault(text_of(mail).split("\n", 1)[0], []).append(str(mail["To"]))
+    [resigned] = [to for line, to in told.items() if "resigned" in line]
+    [replaced] = [to for line, to in told.items() if "resigned" not in line]
+    assert sorted(resigned) == ["alice@example.org", "bob@example.org", "carol@example.org"]
+    assert sorted(replaced) == ["carol@example.org", "zoe@example.org"]
+    names = sorted(p.name.split("-", 1)[1] for p in (table.gamedir / "outbox").glob("*announce*"))
+    assert len(names) == len(set(names)) == 5
+
+
+def test_a_player_who_resigned_before_the_mail_went_out_is_not_told_of_earlier_actions(
+    tmp_path: Path, at: Clock, config: Path
+) -> None:
+    """Mail to a resigned player stops, also the notice of an extension made while they still
+    played; their own resignation still reaches them."""
+    table = make_table(tmp_path)
+    tick(table, config)
+    assert run("extend", table.gamedir, "--by", "24h").exit_code == 0
+    assert run("resign", table.gamedir, "--player", "bob").exit_code == 0
+    tick(table, config)
+    to_bob = [
+        text_of(m)
+        for m in outbox(table)
+        if "announce" in str(m["Message-ID"]) and "bob@" in m["To"]
+    ]
+    assert len(to_bob) == 1 and "resigned" in to_bob[0]
+
+
 def test_rollback_keeps_everything_and_the_turn_is_adjudicated_again_alike(
     tmp_path: Path, at: Clock, config: Path
 ) -> None:

@@ -11,7 +11,8 @@ absence moved (``absence: extend``) or the wait for the mail moved.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import copy
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -29,6 +30,7 @@ from adjudicator.rules import schedule
 from adjudicator.rules.contract import Msg
 from adjudicator.rules.lang import game_lang, lang_of
 from adjudicator.store import clock, journal, steps
+from adjudicator.store.gamedir import GameDir
 from adjudicator.store.registry import load_game
 
 
@@ -189,12 +191,40 @@ def tell_waiting(root: Path, sender: str, gm: str | None) -> list[str] | None:
     return list(waiting)
 
 
-def _lang_at(meta: dict[str, Any], address: str) -> str:
-    """The language of whoever reads ``address``: its player's, else the game's."""
-    for player in meta["players"]:
-        if player["email"] == address:
-            return lang_of(meta, player["name"])
-    return game_lang(meta)
+def _announced(entry: dict[str, Any]) -> bool:
+    """Whether the players are told of this journal line: a game master's action, a reveal
+    opened, a deadline moved by an absence or by the mail's wait."""
+    if entry["type"] in journal.GM_ACTIONS:
+        return True
+    return bool(entry.get("reveal") or entry.get("deadline_moved") or entry.get("mailed"))
+
+
+def _seats_then(
+    store: GameDir, log: list[dict[str, Any]], start: int
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Each line from ``start`` on that the players are told of, with the game as that line
+    left it: its seats' addresses, languages and resignations then, not as later lines changed
+    them (a seat resigned, then given to another, before the mail went out)."""
+    pending = [index for index in range(start, len(log)) if _announced(log[index])]
+    if not pending:
+        return
+    fold = journal.SeatsFold(copy.deepcopy(store.created()), {})
+    fed = 0
+    for index in pending:
+        for entry in log[fed : index + 1]:
+            fold.feed(entry, store.read_json)
+        fed = index + 1
+        yield index, fold.meta
+
+
+def _lang_at(address: str, *games: dict[str, Any]) -> str:
+    """The language of whoever reads ``address``: that of the first of ``games`` (the game
+    now, then as a line left it) with a player there, else the game's."""
+    for meta in games:
+        for player in meta["players"]:
+            if player["email"] == address:
+                return lang_of(meta, player["name"])
+    return game_lang(games[0])
 
 
 def _announcement(
@@ -268,19 +298,20 @@ def announce(root: Path, sender: str) -> int:
         meta = store.meta()
         log = store.log()
         start = running.facts.announced
-        for index, entry in enumerate(log[start:], start):
-            if entry["type"] not in journal.GM_ACTIONS and not (
-                entry.get("reveal") or entry.get("deadline_moved") or entry.get("mailed")
-            ):
-                continue
+        stopped = {p["email"] for p in meta["players"] if p.get("resigned")}
+        for index, then in _seats_then(store, log, start):
+            entry = log[index]
 
             def committed(turn: int, upto: int = index) -> set[str]:
                 return set(journal.facts(log[: upto + 1]).committed.get(turn, {}))
 
-            action, told = _announcement(entry, meta, store.read_json, committed)
+            action, told = _announcement(entry, then, store.read_json, committed)
             if action is None:
                 continue
-            for address in told:
+            leaving = _email(then, entry["player"]) if entry["type"] == "resigned" else None
+            for address in dict.fromkeys(told):  # one notice an address
+                if address in stopped and address != leaving:
+                    continue  # resigned since: mail to them stops
                 _notice(
                     root,
                     sender,
@@ -288,11 +319,11 @@ def announce(root: Path, sender: str) -> int:
                     present_mail.announcement(
                         game_id=meta["id"],
                         action=action,
-                        lang=_lang_at(meta, address),
+                        lang=_lang_at(address, meta, then),  # as they read now
                         game=load_game(meta["game"]),
                     ),
                     f"{meta['id']}.announce.{index}",
-                    name=f"announce-{index}-{_reader_at(meta, entry, address)}",
+                    name=f"announce-{index}-{_reader_at(then, entry, address)}",
                 )
                 count += 1
         if count:
