@@ -53,6 +53,9 @@ _ASKED: dict[tuple[str, str], int] = {}
 _FOLDER: list[Path] = []
 
 
+_TEMP_AT_START = tempfile.gettempdir()
+
+
 def _made(name: str) -> Path:
     """The key ``name`` of this test's n-th asking for that name, made by ssh-keygen once in
     this process: ssh-keygen's time (about 10 ms a key) counts, across the suite, in tens of
@@ -63,7 +66,9 @@ def _made(name: str) -> Path:
     made = _KEYS.get((name, asked))
     if made is None:
         if not _FOLDER:
-            _FOLDER.append(Path(tempfile.mkdtemp(prefix="adjudicator-test-keys-")))
+            # not in the temporary folder a test may have made its own (and removes with it)
+            home = os.environ.get("TMPDIR") or _TEMP_AT_START
+            _FOLDER.append(Path(tempfile.mkdtemp(prefix="adjudicator-test-keys-", dir=home)))
             atexit.register(shutil.rmtree, _FOLDER[0], True)
         made = _FOLDER[0] / f"{name}-{asked}"
         done = ssh_keygen("-t", "ed25519", "-q", "-N", "", "-C", f"{name}@test", "-f", made)
