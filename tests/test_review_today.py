@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -116,11 +117,16 @@ def test_a_temporary_folder_that_fills_while_the_copy_is_adjudicated(
     monkeypatch.setattr(os, "fsync", full)  # the copy itself is not synced; the step's writes are
     result = invoke("adjudicate", table.gamedir, "--preview", "--default-missing")
     assert result.exit_code == 4, (result.output, result.exception)
-    assert result.output == (
-        f"Error: {table.gamedir}: cannot preview: no private copy of the game could be made in "
-        "the temporary folder (No space left on device); nothing was changed (give another "
-        "folder with TMPDIR)\n"
-    )
+    copy = f"{tempfile.gettempdir()}/adjudicator-preview-"  # the copy, where the disk is full
+    assert re.fullmatch(
+        re.escape(
+            f"Error: {table.gamedir}: cannot preview: no private copy of the game could be made "
+            f"in the temporary folder (No space left on device: {copy}"
+        )
+        + r"\w+/game"
+        + re.escape("); nothing was changed (give another folder with TMPDIR)\n"),
+        result.output,
+    ), result.output
     assert snapshot(table.gamedir) == before
 
 

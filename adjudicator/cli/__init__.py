@@ -66,31 +66,17 @@ class Group(click.Group):
         except KeyboardInterrupt:  # Ctrl-C: the shell's 128 + SIGINT, not click's exit 1 (a bug)
             _interrupted()
         except OSError as error:
-            if not _refused_to_this_user(error):
+            from adjudicator.present.verdict_lines import system_refusal
+
+            refused = system_refusal(error)  # this user's rights, a read-only mount, a full disk
+            if refused is None:
                 raise
             from adjudicator.cli.support import NotNowFailure
 
-            raise NotNowFailure(_refusal_text(error)) from None
+            raise NotNowFailure(refused) from None
         finally:
             _end_threads()
             _write_summaries()
-
-
-def _refused_to_this_user(error: OSError) -> bool:
-    """Whether the system refused this user a file (its rights, or a read-only mount): the
-    game's files belong to another user, say, when cron runs as someone else."""
-    import errno
-
-    return error.errno in (errno.EACCES, errno.EPERM, errno.EROFS)
-
-
-def _refusal_text(error: OSError) -> str:
-    where = f"{error.filename}: " if error.filename else ""
-    return (
-        f"{where}{error.strerror or error}: this user may not use this file as the command "
-        "needs; run it as the user the game's files belong to, or give this one the right. "
-        "A step it began is finished or undone by the next command that may"
-    )
 
 
 def _end_threads() -> None:

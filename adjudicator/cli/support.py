@@ -5,6 +5,7 @@ arguments are in :mod:`adjudicator.cli.arguments`."""
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -57,10 +58,11 @@ class TempFailure(Failure):
 @contextmanager
 def writing(path: Path) -> Iterator[None]:
     """Within: what the system refuses of writing at ``path``, a place the user named (no such
-    folder, a name too long, a file where a folder goes, a place that takes no files, a full
-    disk), ends the command as a usage error naming it (exit 2), not a traceback. A ``path``
-    that is there but is no regular file or folder (a pipe, a device) is refused before anything
-    is written: a file written beside it and renamed onto it would replace it."""
+    folder, a name too long, a file where a folder goes, a place that takes no files), ends
+    the command as a usage error naming it (exit 2), not a traceback; a full disk is no fault of
+    the place and is let through (the command line says it, exit 4). A ``path`` that is there
+    but is no regular file or folder (a pipe, a device) is refused before anything is written:
+    a file written beside it and renamed onto it would replace it."""
     try:
         if path.exists() and not (path.is_file() or path.is_dir()):
             raise UsageFailure(
@@ -69,6 +71,8 @@ def writing(path: Path) -> Iterator[None]:
             )
         yield
     except OSError as error:
+        if error.errno in (errno.ENOSPC, errno.EDQUOT):
+            raise  # a full disk: not the place's fault (the command line says so, exit 4)
         said = error.strerror or str(error)
         where = f"{error.filename}: " if error.filename and str(error.filename) != str(path) else ""
         raise UsageFailure(f"{path}: cannot be written there ({where}{said})") from None

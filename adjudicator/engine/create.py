@@ -77,8 +77,8 @@ def _make_room(root: Path) -> None:
             steps.settle(root)
         raise UsageProblem(f"{root}: the game directory must not exist or must be empty")
     with store.locked():
-        box = root / steps.DISCARDED / "0001"
-        box.mkdir(parents=True, exist_ok=True)
+        box = root / steps.next_discarded(root)  # after what the new itself moved aside
+        box.mkdir(parents=True)
         for entry in entries:
             if entry.name not in (steps.DISCARDED, ".step"):
                 os.replace(entry, box / entry.name)

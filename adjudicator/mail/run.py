@@ -115,7 +115,7 @@ def _ingest_one(served: _Served, raw: Raw, settings: MailSettings, say: Console)
         say.err(f"{raw.key}: left for a later run: {error_text(error)}")
         return None
     except (OSError, ValueError, KeyError, TypeError) as error:
-        say.err(f"{raw.key}: left for a later run: {error}")
+        say.err(f"{raw.key}: left for a later run: {_system_refusal(error) or error}")
         return None
     for line in outcome.lines:
         say.out(line)
@@ -158,7 +158,20 @@ def each_game(game_id: str, left: list[str], say: Console) -> Iterator[None]:
         say.err(f"{game_id}: left for a later run: {error_text(error)}")
     except (OSError, ValueError, KeyError, TypeError) as error:
         left.append(game_id)
+        refused = _system_refusal(error)
+        if refused is not None:  # a full disk, a file this user may not write: not the game's
+            say.err(f"{game_id}: left for a later run: {refused}")
+            return
         say.err(
             f"{game_id}: left for a later run: the game cannot be read "
             f"({type(error).__name__}: {error}); `adjudicator doctor` tells more"
         )
+
+
+def _system_refusal(error: Exception) -> str | None:
+    """The words of a refusal by the system (:func:`system_refusal`), or None."""
+    if not isinstance(error, OSError):
+        return None
+    from adjudicator.present.verdict_lines import system_refusal
+
+    return system_refusal(error)

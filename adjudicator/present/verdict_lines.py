@@ -45,6 +45,28 @@ def verdict_lines(verdict: Verdict, lang: str | None = None) -> list[str]:
     return [f"{verdict.label}: refused: {first}", *(f"  {r}" for r in rest)]
 
 
+def system_refusal(error: OSError) -> str | None:
+    """What the system refused, as every command says it, when it is this user's rights (or a
+    read-only mount) or a full disk (or quota): the file when the error names one, why, and
+    what to do; None for any other error."""
+    import errno
+
+    where = f"{error.filename}: " if error.filename else ""
+    said = f"{where}{error.strerror or error}"
+    if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return (
+            f"{said}: this user may not use this file as the command needs; run it as the user "
+            "the game's files belong to, or give this one the right. A step it began is "
+            "finished or undone by the next command that may"
+        )
+    if error.errno in (errno.ENOSPC, errno.EDQUOT):
+        return (
+            f"{said}: the disk (or this user's share of it) is full; make room and run the "
+            "command again. A step it began is finished or undone by the next command"
+        )
+    return None
+
+
 def unreadable_why(error: Exception) -> str:
     """Why a game cannot be read, as a run over many games says it: a domain error's words (a
     game file changed by hand, named), else the error's kind and text."""

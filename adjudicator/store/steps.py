@@ -95,7 +95,7 @@ def step(root: Path, kind: str, timeout: float | None = None) -> Iterator[Step]:
     store = GameDir(root)
     if kind != "new":
         store.require()
-    with store.locked(timeout), batched():
+    with _naming(root), store.locked(timeout), batched():
         recover(store)
         before = store.facts()
         present = tracked(store)
@@ -116,6 +116,18 @@ def step(root: Path, kind: str, timeout: float | None = None) -> Iterator[Step]:
         elif running.changed():
             _discard(store, kind, before.files, running.strays)
         _end(store)
+
+
+@contextmanager
+def _naming(root: Path) -> Iterator[None]:
+    """What the system refused while the step wrote (a full disk) names the game when it names
+    no file: a write to a file already open names none."""
+    try:
+        yield
+    except OSError as error:
+        if error.filename is None:
+            error.filename = str(root)
+        raise
 
 
 def _lost(root: Path, files: Iterable[str]) -> NotNow:
@@ -241,7 +253,7 @@ def _discard(
         raise _lost(store.root, gone)
     for source, target in back:
         _move(store.root, source, target)
-    box = _next_discarded(store.root)
+    box = next_discarded(store.root)
     for rel in sorted(r for rs in by_hash.values() for r in rs):
         if rel in kept or rel.startswith(KEPT_BY_RECOVERY):
             continue  # copies written to outbox/ are kept and named
@@ -279,7 +291,8 @@ def _adopt(store: GameDir) -> None:
     finish(store, line, {})
 
 
-def _next_discarded(root: Path) -> str:
+def next_discarded(root: Path) -> str:
+    """The folder under ``discarded/`` that the next thing moved aside goes to."""
     folder = root / DISCARDED
     used = [int(p.name) for p in folder.iterdir() if p.name.isdigit()] if folder.is_dir() else []
     return f"{DISCARDED}/{max(used, default=0) + 1:04d}"
@@ -291,7 +304,7 @@ def _mend_log(store: GameDir) -> None:
     end = data.rfind(b"\n") + 1
     if end == len(data):
         return
-    box = _next_discarded(store.root)
+    box = next_discarded(store.root)
     atomic_write(store.root / box / "log.jsonl.torn", data[end:])
     atomic_write(store.root / LOG, data[:end])
 
