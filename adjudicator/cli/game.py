@@ -234,8 +234,8 @@ def _doctor_one(gamedir: Path, prefix: str) -> bool:
     default=True,
     show_default=True,
     help="Write the game's static site into the demo's folder, as site/ (made while the bots "
-    "play, on a second processor where there is one: about a fifth of the time of a 5-player "
-    "demo).",
+    "play, on a second processor where there is one; without it a demo takes a quarter to a "
+    "half less time, the more the busier the machine).",
 )
 def demo(
     game: str,
