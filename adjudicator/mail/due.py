@@ -97,12 +97,14 @@ def _notice(
     Outbox(root).put(message, label if name is None else name)
 
 
-def _reader_at(meta: dict[str, Any], entry: dict[str, Any], address: str) -> str:
-    """Who a notice to ``address`` goes to, for its file name: the player registered there, or
-    (the old address of a replaced seat) that player with ``-was``."""
-    for player in meta["players"]:
-        if player["email"] == address:
-            return str(player["name"])
+def _reader_at(entry: dict[str, Any], address: str, *games: dict[str, Any]) -> str:
+    """Who a notice to ``address`` goes to, for its file name: the player registered there in
+    the first of ``games`` that has one, or (the old address of a replaced seat) that player
+    with ``-was``."""
+    for meta in games:
+        for player in meta["players"]:
+            if player["email"] == address:
+                return str(player["name"])
     return f"{entry.get('player', 'player')}-was"
 
 
@@ -203,8 +205,8 @@ def _seats_then(
     store: GameDir, log: list[dict[str, Any]], start: int
 ) -> Iterator[tuple[int, dict[str, Any]]]:
     """Each line from ``start`` on that the players are told of, with the game as that line
-    left it: its seats' addresses, languages and resignations then, not as later lines changed
-    them (a seat resigned, then given to another, before the mail went out)."""
+    left it: who played and who had resigned then, and where each read, not as later lines
+    changed them (a seat resigned, then given to another, before the mail went out)."""
     pending = [index for index in range(start, len(log)) if _announced(log[index])]
     if not pending:
         return
@@ -230,13 +232,18 @@ def _lang_at(address: str, *games: dict[str, Any]) -> str:
 def _announcement(
     entry: dict[str, Any],
     meta: dict[str, Any],
+    now: dict[str, Any],
     read: Callable[[str], Any],
     committed: Callable[[int], set[str]],
 ) -> tuple[Msg | None, list[str]]:
-    """What players are told of one game master's action (a code), and who is told;
-    ``committed(turn)``: who had committed to an order for ``turn`` at that line."""
+    """What players are told of one game master's action (a code), and who is told: the seats
+    that played in ``meta`` (the game as the line left it), at their addresses in ``now`` (a
+    seat given to another since is told at the new one); ``committed(turn)``: who had
+    committed to an order for ``turn`` at that line."""
     kind = entry["type"]
-    playing = [p["email"] for p in meta["players"] if not p.get("resigned")]
+    address = {p["name"]: p["email"] for p in meta["players"]}
+    address.update((p["name"], p["email"]) for p in now["players"])
+    playing = [address[p["name"]] for p in meta["players"] if not p.get("resigned")]
     where = schedule.game_zone(meta)
     turn: int = entry.get("turn", 0)
     reveal = entry.get("reveal")
@@ -244,7 +251,9 @@ def _announcement(
         # those who owed none this turn, nor those who made none: they have nothing to reveal)
         sealed = committed(reveal["turn"])
         told = [
-            p["email"] for p in meta["players"] if not p.get("resigned") and p["name"] in sealed
+            address[p["name"]]
+            for p in meta["players"]
+            if not p.get("resigned") and p["name"] in sealed
         ]
         label = turn_label(reveal["turn"])
         if reveal.get("deadline"):
@@ -272,7 +281,7 @@ def _announcement(
         return Msg("mail-announce-paused-refused", {}), playing
     if kind == "paused":
         return Msg("mail-announce-paused", {}), playing
-    if kind == "resigned":
+    if kind == "resigned":  # told to the one who left too, where they read then
         player = entry["player"]
         told = [*playing, _email(meta, player)]
         return Msg("mail-announce-resigned", {"player": player, "turn": turn_label(turn)}), told
@@ -305,7 +314,7 @@ def announce(root: Path, sender: str) -> int:
             def committed(turn: int, upto: int = index) -> set[str]:
                 return set(journal.facts(log[: upto + 1]).committed.get(turn, {}))
 
-            action, told = _announcement(entry, then, store.read_json, committed)
+            action, told = _announcement(entry, then, meta, store.read_json, committed)
             if action is None:
                 continue
             leaving = _email(then, entry["player"]) if entry["type"] == "resigned" else None
@@ -323,7 +332,7 @@ def announce(root: Path, sender: str) -> int:
                         game=load_game(meta["game"]),
                     ),
                     f"{meta['id']}.announce.{index}",
-                    name=f"announce-{index}-{_reader_at(then, entry, address)}",
+                    name=f"announce-{index}-{_reader_at(entry, address, then, meta)}",
                 )
                 count += 1
         if count:
