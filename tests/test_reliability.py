@@ -114,6 +114,34 @@ def test_a_step_cut_short_is_discarded_by_the_next_command(tmp_path: Path) -> No
     assert table.status()["turn"] == 2
 
 
+def test_a_torn_line_of_a_step_cut_short_is_moved_aside_once(tmp_path: Path) -> None:
+    """A step cut short while it appended its line (a full disk, a power cut) leaves a torn
+    line and its marker. The torn part went to ``discarded/0001/``, and then the step's undoing
+    moved that, as a file the journal did not name, into ``discarded/0002/discarded/0001/``."""
+    table = Table(tmp_path, players=3)
+    game = table.gamedir
+    lines = len(_journal(game))
+    (game / ".step").write_text(json.dumps({"kind": "adjudicate", "lines": lines}))
+    (game / "turns" / "0001" / "resolution.json").write_text("{}")
+    with (game / "log.jsonl").open("ab") as journal:
+        journal.write(b'{"type": "adjudicated", "tu')
+    result = run("extend", game, "--by", "24h")
+    assert result.exit_code == 0, result.output
+    assert _doctor(game)[0] == 0
+    discarded = sorted(
+        str(p.relative_to(game / "discarded")) for p in (game / "discarded").rglob("*")
+    )
+    assert discarded == [
+        "0001",
+        "0001/log.jsonl.torn",
+        "0002",
+        "0002/turns",
+        "0002/turns/0001",
+        "0002/turns/0001/resolution.json",
+    ]
+    assert (game / "discarded/0001/log.jsonl.torn").read_bytes() == b'{"type": "adjudicated", "tu'
+
+
 def test_a_marker_found_empty_is_a_step_that_wrote_nothing_and_is_discarded(tmp_path: Path) -> None:
     """A marker found empty (a disk that kept its name and lost its bytes) is that of a step of
     unknown kind: ``doctor`` says so, a read command still reads, and the next command that

@@ -257,6 +257,8 @@ def _discard(
     for rel in sorted(r for rs in by_hash.values() for r in rs):
         if rel in kept or rel.startswith(KEPT_BY_RECOVERY):
             continue  # copies written to outbox/ are kept and named
+        if rel.startswith(f"{DISCARDED}/"):
+            continue  # moved aside already, by this recovery (a torn line): named where it is
         _move(store.root, rel, f"{box}/{rel}")
     finish(store, {"type": "recovered", "kind": kind}, known, before)
 
