@@ -521,6 +521,18 @@ def test_honoured_days_in_the_order_absences_were_taken() -> None:
     assert absences.moved_deadline(default, days, deadline, ["bob"]) == deadline
 
 
+def test_a_deadline_moved_onto_a_day_the_clocks_skip_its_hour() -> None:
+    """02:30 in Berlin, moved past an absence onto 29 March 2026, when 02:30 never comes: the
+    offset before the change (03:30 CEST), as for any such time (docs/rulings.md, E24)."""
+    meta = {"timezone": "Europe/Berlin", "options": {"absence": "extend"}}
+    deadline = dt.datetime(2026, 3, 28, 1, 30, tzinfo=dt.UTC)  # 02:30 CET
+    days = {"bob": {dt.date(2026, 3, 28)}}
+    moved = absences.moved_deadline(meta, days, deadline, ["bob"])
+    assert moved is not None and moved.astimezone(dt.UTC) == dt.datetime(
+        2026, 3, 29, 1, 30, tzinfo=dt.UTC
+    )
+
+
 def test_a_journal_line_that_moved_files_is_no_moved_deadline() -> None:
     """A step's line names the files it moved aside as ``moved``: the clock reads only
     ``deadline_moved`` (a line of each kind, as journals made before absences hold)."""

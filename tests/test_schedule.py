@@ -46,6 +46,31 @@ def test_a_daily_deadline_across_the_change_to_summer_time() -> None:
     assert deadline.isoformat() == "2026-03-29T19:00:00+00:00"  # 21:00 CEST
 
 
+@pytest.mark.parametrize(
+    ("spec_or_time", "expected"),
+    [
+        # 02:30 does not happen in Berlin on 29 March 2026 (02:00 CET is 03:00 CEST): the time is
+        # read with the offset before the change, as iCalendar does (RFC 5545, 3.3.5)
+        ("02:30 Europe/Berlin", "2026-03-29T01:30:00+00:00"),  # 03:30 CEST
+        ("2026-03-29 02:30 Europe/Berlin", "2026-03-29T01:30:00+00:00"),
+        # 02:30 happens twice on 25 October 2026 (03:00 CEST is 02:00 CET): the first
+        ("02:30 Europe/Berlin", "2026-10-25T00:30:00+00:00"),  # 02:30 CEST
+        ("2026-10-25 02:30 Europe/Berlin", "2026-10-25T00:30:00+00:00"),
+    ],
+)
+def test_a_time_the_clocks_skip_or_repeat(spec_or_time: str, expected: str) -> None:
+    """A daily deadline or a time the game master gives that falls in the hour the clocks skip
+    is that time by the offset before the change (an hour later on the clock); one that comes
+    twice is the first (docs/rulings.md, E24)."""
+    if " " not in spec_or_time.split(" Europe")[0]:  # a daily time: the day it falls on
+        day = datetime.fromisoformat(expected).date()
+        opened = datetime(day.year, day.month, day.day, tzinfo=UTC) - timedelta(days=1)
+        found = schedule.deadline_after(spec_or_time, opened, {})
+    else:
+        found = schedule.moment(spec_or_time, lambda: schedule.zone("UTC"))
+    assert found.isoformat() == expected
+
+
 @pytest.mark.seconds
 @given(
     opened=st.datetimes(
