@@ -381,7 +381,7 @@ def test_replace_gives_a_seat_a_new_player_and_key(tmp_path: Path, at: Clock, co
 @pytest.mark.parametrize(
     ("args", "message", "code"),
     [
-        (["--player", "bob", "--email", "not-an-address"], "is not an email address", 3),
+        (["--player", "bob", "--email", "not-an-address"], "is not one mail address", 3),
         (["--player", "bob", "--key", "ssh-ed25519 AAAA"], "the new key", 3),
         (["--player", "bob"], "give --email, --key, --key-file or --lang", 2),
         (["--player", "zed", "--email", "z@example.org"], "no player 'zed'", 2),

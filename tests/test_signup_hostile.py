@@ -357,3 +357,34 @@ def test_join_refuses_a_key_that_is_no_file_without_reading_it(tmp_path: Path, k
     done = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert done.returncode == (2 if kind == "a folder" else 3), done.stderr  # 2: click's own
     assert str(key) in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        # an encoded word the mail header decodes: a line break, then headers and a body
+        "a@=?utf-8?q?evil.example=0D=0ACc=3A_victim=40third.example=0D=0A=0D=0Abody?=",
+        "=?utf-8?q?a=0D=0ACc=3A_victim=40third.example?=@example.org",
+        "a@=?utf-8?q?evil.org=2C_victim=40third.org?=",  # a comma: two recipients
+        "\u00fcx@example.org",  # not ASCII: no SMTP server takes it as it is
+        "a\u009b@example.org",
+        "a@example.org.",  # an empty last label: the server's recipient would be <>
+        "a@-example.org",
+        "a..b@example.org",
+    ],
+)
+def test_a_join_address_that_mail_would_read_otherwise_is_refused(
+    tmp_path: Path, address: str
+) -> None:
+    """A join's address is one a stranger gives, and the game mails it. One that passed the
+    check but that a mail header reads as something else (an encoded word decoded into line
+    breaks, headers, more recipients), or that no server takes, was taken: the confirmation
+    request then carried the stranger's headers to anyone, or held the game's mail for ever."""
+    table = OpenTable(tmp_path, seats=3)
+    path = table.join_file("alice", email=address)
+    answer = table.mail(path, "mallory@example.net")
+    assert "refused" in answer and "is not one mail address" in answer, answer
+    assert run("send", table.gamedir, "--config", table.config).exit_code == 0
+    for mail in (table.gamedir / "outbox").glob("*.eml"):
+        head = mail.read_bytes().split(b"\r\n\r\n", 1)[0].lower()
+        assert b"third" not in head and b"victim" not in head, head

@@ -79,5 +79,5 @@ def test_replace_refuses_an_address_ending_in_a_line_break(tmp_path: Path) -> No
     before = (table.gamedir / "log.jsonl").read_bytes()
     result = run("replace", table.gamedir, "--player", "bob", "--email", "bob@example.net\n")
     assert result.exit_code == 3, result.output
-    assert "not an email address" in result.output
+    assert "is not one mail address" in result.output
     assert (table.gamedir / "log.jsonl").read_bytes() == before

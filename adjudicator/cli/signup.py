@@ -138,7 +138,8 @@ def join(
     from adjudicator.signing import keys
 
     if not ONE_ADDRESS.match(email):
-        fail(f"--email {email!r} is not one mail address", 2)
+        words = "is not one mail address as mail carries it (name@example.org, in ASCII)"
+        fail(f"--email {email!r} {words}", 2)
     if tz is not None and not zone_ok(tz):
         fail(f"--tz {tz!r} is no time zone (an IANA name such as Europe/Berlin)", 2)
     from adjudicator.store.readfile import FileRefused, read_regular

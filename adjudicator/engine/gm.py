@@ -124,7 +124,7 @@ def replace(
     handle = OpenGame(root)
     handle.require_player(player)
     if email is not None and not EMAIL.match(email):
-        raise InputRefused(f"{email!r} is not an email address")
+        raise InputRefused(msg("bad-email", email=email))
     if key_line is not None:
         key_line = key_line.strip()
         try:

@@ -42,11 +42,18 @@ MAX_KEY_FILE_BYTES = 16 * 1024
 """A public key line is under 1 KiB (an RSA key of 16384 bits: about 2.8 KiB)."""
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,31}\Z")
 GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
-EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+\Z")
-_ATOM = r"[^@\s,;:<>()\[\]\\\"\x00-\x1f\x7f\u202a-\u202e\u2066-\u2069]+"
-ONE_ADDRESS = re.compile(rf"{_ATOM}@{_ATOM}\.{_ATOM}\Z")
-"""One address a stranger gives (an open game's join): no list, no name part, no control or
-direction character; mail goes to it alone."""
+_ATEXT = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
+_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+EMAIL = re.compile(
+    rf"(?!.*=\?)(?=[^@]{{1,64}}@)(?=.{{1,254}}\Z){_ATEXT}(?:\.{_ATEXT})*@{_LABEL}(?:\.{_LABEL})+\Z"
+)
+"""One mail address, as the game mails it (RFC 5321's mailbox, in ASCII): a dot-atom before the
+``@``, host-name labels after it (an international domain in its ``xn--`` form), at most 254
+characters. Nothing a mail header reads as more than the one address: no name part, no list, no
+encoded word (``=?``), which a header would decode into line breaks, other headers or other
+recipients; no character a server would refuse."""
+ONE_ADDRESS = EMAIL
+"""The address a stranger gives (an open game's join), held to the same rule."""
 """The setup's patterns end in ``\\Z``: ``$`` would take a value that ends in a line break."""
 SEED_BYTES = 16
 """A drawn seed: ``secrets.token_hex(16)``, 32 hex digits, 128 bits."""
