@@ -388,3 +388,18 @@ def test_a_join_address_that_mail_would_read_otherwise_is_refused(
     for mail in (table.gamedir / "outbox").glob("*.eml"):
         head = mail.read_bytes().split(b"\r\n\r\n", 1)[0].lower()
         assert b"third" not in head and b"victim" not in head, head
+
+
+def test_a_refused_joins_name_is_quoted_short_and_refused_for_one_reason(tmp_path: Path) -> None:
+    """A join's name is a stranger's text, quoted back in the receipt to the address the mail
+    says it came from (which anyone can write). A long name was quoted whole, twice: once as no
+    valid name, once as a name YAML reads as true or false, which it was not."""
+    table = OpenTable(tmp_path, seats=3)
+    name = "URGENT from the game master: log in at http://evil.example/login " * 3
+    path = table.join_file("alice", name=name, email="victim@example.net")
+    answer = table.mail(path, "victim@example.net")
+    assert "refused" in answer, answer
+    [receipt] = table.outbox("victim@example.net")
+    body = str(receipt.get_body(("plain",)).get_content())  # type: ignore[union-attr]
+    assert "evil.example" not in body and "true, false" not in body, body
+    assert body.count("URGENT from the game master") == 1, body

@@ -41,6 +41,8 @@ MAX_SETUP_BYTES = 256 * 1024
 MAX_KEY_FILE_BYTES = 16 * 1024
 """A public key line is under 1 KiB (an RSA key of 16384 bits: about 2.8 KiB)."""
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,31}\Z")
+NAME_SHOWN = 32
+"""Characters of a name that is no name quoted back, the longest a name may be."""
 GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
 _ATEXT = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
 _LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
@@ -252,9 +254,7 @@ def _meta(
     for index, spec_player in enumerate(spec.players):
         where = ("players", index)
         name = spec_player.name
-        if not NAME.match(name):
-            problems.append(Problem("bad-name", (*where, "name"), name=name))
-        problems += name_problems(name, (*where, "name"))
+        problems += player_name_problems(name, (*where, "name"))
         first = seen_names.get(name.casefold())
         if first == name:
             problems.append(Problem("duplicate-player", where, name=name))
@@ -427,6 +427,16 @@ def _with_engine_options(problem: Problem) -> Problem:
 
 # The words of the reader each reserved name stands for (adjudicator.rules.names.RESERVED_READERS).
 _READER_WORDS: Final = {"gm": "reader-gm", "public": "reader-public", "all": "reader-all"}
+
+
+def player_name_problems(name: str, where: tuple[str | int, ...]) -> list[Problem]:
+    """Why ``name`` cannot be a player's: not a name at all (quoted at most :data:`NAME_SHOWN`
+    characters: a join's name is anyone's text, and its receipt may go to anyone), or one of
+    :func:`name_problems`."""
+    if not NAME.match(name):
+        shown = name if len(name) <= NAME_SHOWN else name[:NAME_SHOWN] + "…"
+        return [Problem("bad-name", where, name=shown)]
+    return name_problems(name, where)
 
 
 def name_problems(name: str, where: tuple[str | int, ...]) -> list[Problem]:

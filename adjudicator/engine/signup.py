@@ -141,14 +141,11 @@ def _parse(raw: bytes) -> Parsed:
 def join_problems(handle: OpenGame, body: dict[str, Any]) -> list[Problem]:
     """What is wrong with a well-formed join in this game now: its name, address, key, share,
     time zone, or a game with no seat left."""
-    from adjudicator.engine.setup import NAME, ONE_ADDRESS, name_problems, zone_ok
+    from adjudicator.engine.setup import ONE_ADDRESS, player_name_problems, zone_ok
 
-    problems: list[Problem] = []
     name = str(body["name"])
     where = ("join", "name")
-    if not NAME.match(name):
-        problems.append(Problem("bad-name", where, name=name))
-    problems += name_problems(name, where)
+    problems = player_name_problems(name, where)
     joining = handle.joining()
     own = handle.sender is None or _same_address(handle.sender, str(body["email"]))
     taken = {*handle.players, *(n for n, j in joining.items() if not (own and _squat(handle, j)))}
