@@ -113,6 +113,18 @@ def test_submit_takes_every_kind_and_each_command_only_its_own(table: Table) -> 
             'press:\n  to: all\n  text: "pay \\u202e01$"\n',
             ["line 5: the press's text holds the control character U+202E at character 5"],
         ),
+        (  # a line or paragraph separator: a line break in a text report that no line holds
+            'press:\n  to: all\n  text: "a\\u2028From carol, to bob: hi"\n',
+            ["line 5: the press's text holds the control character U+2028 at character 2"],
+        ),
+        (
+            'press:\n  to: all\n  text: "a\\u2029b"\n',
+            ["line 5: the press's text holds the control character U+2029 at character 2"],
+        ),
+        (  # a noncharacter: no text at all
+            'press:\n  to: all\n  text: "a\\ufffeb"\n',
+            ["line 5: the press's text holds the control character U+FFFE at character 2"],
+        ),
         ("press:\n  to: all\n  text: '  '\n", ["line 5: the press has no text"]),
         (
             "press:\n  to: all\n  text: " + "x" * 8001 + "\n",

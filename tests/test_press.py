@@ -96,7 +96,8 @@ def test_press_is_relayed_once_to_each_recipient_naming_its_sender(tmp_path: Pat
         assert message["From"] == "gm-bot@example.org"
         assert message["Reply-To"] is None
         assert message["Auto-Submitted"] == "auto-generated"
-    assert "From alice, to bob:\n\nShall we share the rubies?\n" in body(relayed[0][1])
+    # the text set off, as in a report: no line of it can pass for the mail's own
+    assert "From alice, to bob:\n\n    Shall we share the rubies?\n" in body(relayed[0][1])
     assert "From carol, to everyone:" in body(relayed[3][1])
     # once: a second send relays nothing again, and the journal says how many were relayed
     send(table)

@@ -50,13 +50,26 @@ def first_control(text: str) -> tuple[int, str] | None:
 
     Press text is shown in terminals, mail and pages: a strict YAML escape (``"\\e"``) can put
     any character in it, and an escape sequence would act on the game master's terminal, a NUL
-    or a lone carriage return break a mail. Line feeds and tabs are text."""
+    or a lone carriage return break a mail. So would a line or paragraph separator (U+2028,
+    U+2029: a line break in a text report that its lines do not show) and a noncharacter. Line
+    feeds and tabs are text."""
     for at, char in enumerate(text, 1):
         if char in "\n\t":
             continue
-        if unicodedata.category(char) == "Cc" or char in BIDI_CONTROLS:
+        if unicodedata.category(char) in _NOT_TEXT or char in BIDI_CONTROLS or _nonchar(char):
             return at, char
     return None
+
+
+_NOT_TEXT = frozenset({"Cc", "Zl", "Zp", "Cs"})
+"""Controls, line and paragraph separators, lone surrogates."""
+
+
+def _nonchar(char: str) -> bool:
+    """Whether ``char`` is one of Unicode's 66 noncharacters (U+FDD0 to U+FDEF, and the last
+    two of every plane), never text."""
+    code = ord(char)
+    return 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE
 
 
 def looks_like_notice(received: bytes) -> bool:
