@@ -14,6 +14,7 @@ import pytest
 from adjudicator.rules.digests import is_public
 from adjudicator.store.registry import game_names, load_game
 from tests.helpers import Table, archive, demo_game, run, ssh_sign
+from tests.ssh import make_key
 
 ARCHIVES: dict[tuple[str, int, int, str], Path] = {}
 
@@ -542,15 +543,24 @@ def test_a_forged_journal_that_chains_but_does_not_fit_is_refused_not_a_crash(
         assert result.output.startswith("Error: ")
 
 
-def test_a_journal_line_holding_a_line_separator_is_archived_whole(tmp_path: Path) -> None:
-    """A player's key comment may hold U+2028 (a line break to str.splitlines, not to the
-    journal, whose lines end at LF only)."""
+def test_a_key_comment_stays_out_of_the_journal(tmp_path: Path) -> None:
+    """A player's key comment is any text the player wrote: an address often (an open game's
+    join drops it), or U+2028 (a line break to str.splitlines, not to the journal, whose lines
+    end at LF only). The journal, which a public archive holds, keeps the key without it, in the
+    created line and in a replaced line's keys alike; the game verifies."""
     table = Table(tmp_path, players=2)
     pub = tmp_path / "keys" / "alice.pub"
-    pub.write_text(pub.read_text().strip() + "\u2028laptop\n", encoding="utf-8")
+    pub.write_text(pub.read_text().strip() + "\u2028alice@laptop.example\n", encoding="utf-8")
     assert run("new", tmp_path / "g2", "--setup", table.setup_path).exit_code == 0
-    data = archive(tmp_path / "g2", tmp_path / "a.json")
-    assert "\u2028" in data["journal"][0]
+    new_key = make_key(tmp_path / "keys", "bob-new")
+    Path(f"{new_key}.pub").write_text(
+        Path(f"{new_key}.pub").read_text().strip() + " bob@home.example\n"
+    )
+    replaced = run("replace", tmp_path / "g2", "--player", "bob", "--key-file", f"{new_key}.pub")
+    assert replaced.exit_code == 0, replaced.output
+    data = archive(tmp_path / "g2", tmp_path / "a.json", "--public")
+    journal = "\n".join(data["journal"])
+    assert "laptop" not in journal and "home.example" not in journal and "\u2028" not in journal
     code, lines = verify(tmp_path / "a.json")
     assert code == 0, lines
 

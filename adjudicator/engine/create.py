@@ -53,11 +53,22 @@ def public_header(meta: dict[str, Any]) -> dict[str, Any]:
     return {
         "game": meta["game"],
         "id": meta["id"],
-        "players": [{k: v for k, v in p.items() if k != "email"} for p in meta["players"]],
+        "players": [_public_seat(p) for p in meta["players"]],
         "options": meta["options"],
         **({"shares": "ask"} if meta.get("shares") == "ask" else {}),
         **({"signup": meta["signup"]} if "signup" in meta else {}),
     }
+
+
+def _public_seat(player: dict[str, Any]) -> dict[str, Any]:
+    """A seat as everyone may see it: no address, and its key without the comment, which is
+    any text the player wrote (often an address: an open game's join drops it too)."""
+    from adjudicator.signing import keys
+
+    seat = {k: v for k, v in player.items() if k != "email"}
+    if isinstance(seat.get("key"), str):
+        seat["key"] = keys.bare(seat["key"])
+    return seat
 
 
 def _make_room(root: Path) -> None:

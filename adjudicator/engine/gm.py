@@ -144,10 +144,10 @@ def replace(
                     )
         if key_line is None and _key_blob(seat["key"]) is None:  # the journal changed by hand
             raise InputRefused(msg("replace-key-unreadable", player=player))
-        change = {
+        change = {  # the keys without their comments: a public archive holds the line
             "player": player,
-            "key": key_line or seat["key"],
-            "was_key": seat["key"],
+            "key": keys.bare(key_line or seat["key"]),
+            "was_key": keys.bare(seat["key"]),
             "resigned_before": bool(seat.get("resigned")),
         }
         if lang is not None:
