@@ -745,3 +745,26 @@ def test_send_retry_queues_nothing_from_a_refused_message_changed_by_hand(
             assert f"{rel} no longer holds what the journal named" in retried.output
             assert not [name for name in folder(table, "queue") if "-report-" in name]
             assert not [r for r in server.received if b"x@evil.example" in r.data]
+
+
+def test_a_recipient_no_server_takes_is_failed_and_the_queue_goes_on(
+    tmp_path: Path, authority: Authority
+) -> None:
+    """A message queued to an address that is not ASCII (taken by a game made before addresses
+    were held to mail's rule) ended every send in the SMTP library's UnicodeEncodeError (exit
+    75) and held every message queued after it, for ever. It is refused for good now, as a
+    server's 5xx is, and the rest goes out."""
+    with running_server(authority, "starttls") as server:
+        outbox = filled(tmp_path / "game", 3)
+        [first, second, third] = outbox.pending()
+        data = second.read_bytes().replace(b"player2@example.org", "\u00fcx@example.org".encode())
+        second.write_bytes(data)
+        result = deliver(outbox, over(server))
+        assert result.sent == [first.name, third.name], result
+        [(name, why)] = result.refused_for_good
+        assert name == second.name and "not an address a mail server takes" in why, why
+        assert [r.rcpt_tos for r in server.received] == [
+            ["player1@example.org"],
+            ["player3@example.org"],
+        ]
+        assert names(outbox.failed) == [second.name]

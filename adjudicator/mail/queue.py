@@ -418,6 +418,10 @@ def _transaction(client: smtplib.SMTP, server: ServerSettings, data: bytes) -> N
     sender, recipients = _envelope(data)
     if not recipients:
         raise _Refused("the message has no recipient (To)", for_good=True)
+    for recipient in recipients:  # queued by a game made before addresses were held to ASCII
+        if not (recipient.isascii() and recipient.isprintable()) or " " in recipient:
+            shown = _text(ascii(recipient))
+            raise _Refused(f"{shown} is not an address a mail server takes", for_good=True)
     code, reply = _unless_closing(client.mail(sender))
     if not 200 <= code < 300:
         error = smtplib.SMTPSenderRefused(code, reply, sender)
