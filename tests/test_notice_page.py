@@ -89,9 +89,8 @@ def test_notices_signed_in_the_page_are_taken_by_ingest(browser: Browser, tmp_pa
     assert sorted(pages) == sorted(table.names)
     page, welcome_id = pages["alice"]
     text = 'Shall we leave the "blue" jewel\nto carol? Très bien: #1'
-    # a line a pasted mail would read as a signature's armor, and a paragraph separator that
-    # YAML would fold: both arrive as written
-    armored = "Quoting:\n-----BEGIN SSH SIGNATURE-----\nnot one\u2029-----END SSH SIGNATURE-----"
+    # lines a pasted mail would read as a signature's armor: they arrive as written
+    armored = "Quoting:\n-----BEGIN SSH SIGNATURE-----\nnot one\n-----END SSH SIGNATURE-----"
     notices = [
         ("press", {"press.to": ["bob"], "press.text": text}),
         ("press", {"press.to": ["carol"], "press.text": armored}),
@@ -140,8 +139,9 @@ def test_the_page_offers_only_what_the_game_takes(browser: Browser, tmp_path: Pa
     assert [b.get_attribute("value") for b in boxes] == ["all"]  # public press: to all alone
     said = write(browser, page, "absence", {"absence.from": "2099-12-24"}, open_game.keys["bob"])
     assert said == "Give the first and the last day of your absence."
-    said = write(browser, page, "press", {"press.text": "bell\u0007"}, open_game.keys["bob"])
-    assert said.startswith("Your press holds a character the adjudicator refuses")
+    for refused in ("bell\u0007", "a\u2029b", "a\u2028b", "a\ufdd0b", "a\U0001fffeb"):
+        said = write(browser, page, "press", {"press.text": refused}, open_game.keys["bob"])
+        assert said.startswith("Your press holds a character the adjudicator refuses"), refused
 
 
 def test_a_share_made_in_the_page_is_taken_and_the_last_deals(

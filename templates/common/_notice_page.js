@@ -13,12 +13,15 @@
   function control(name) { return form.elements.namedItem(name); }
 
   // What the adjudicator refuses in a press text: control characters but the line feed and
-  // the tab, non-characters, the direction embeddings, overrides and isolates (the marks LRM
-  // and RLM are text), and a lone half of a surrogate pair.
+  // the tab, the line and paragraph separators, noncharacters (U+FDD0 to U+FDEF, the last two
+  // of every plane), the direction embeddings, overrides and isolates (the marks LRM and RLM
+  // are text), and a lone half of a surrogate pair.
   var REFUSED = new RegExp(
-    "[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\ufffe\\uffff" +
-    "\\u202a-\\u202e\\u2066-\\u2069]|[\\ud800-\\udbff](?![\\udc00-\\udfff])|" +
-    "(?:^|[^\\ud800-\\udbff])[\\udc00-\\udfff]");
+    "[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\ufdd0-\\ufdef\\ufffe\\uffff" +
+    "\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]|" +
+    "[\\ud83f\\ud87f\\ud8bf\\ud8ff\\ud93f\\ud97f\\ud9bf\\ud9ff" +
+    "\\uda3f\\uda7f\\udabf\\udaff\\udb3f\\udb7f\\udbbf\\udbff][\\udffe\\udfff]|" +
+    "[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?:^|[^\\ud800-\\udbff])[\\udc00-\\udfff]");
   function kind() { return control("kind").value; }
 
   function showKind() {
@@ -50,10 +53,9 @@
     if (!text.trim()) return { problem: "press-no-text" };
     if (REFUSED.test(text)) return { problem: "press-character" };
     var to = chosen[0] === "all" ? "all" : "[" + chosen.map(scalar).join(", ") + "]";
-    // JSON's escapes are YAML's; YAML would fold a raw line or paragraph separator, and a line
-    // holding "-----" could be read as a signature's armor in a pasted mail: escape them
-    var quoted = JSON.stringify(text).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029")
-      .replace(/-----/g, "\\u002d----");
+    // JSON's escapes are YAML's; a line holding "-----" could be read as a signature's armor
+    // in a pasted mail: escape it
+    var quoted = JSON.stringify(text).replace(/-----/g, "\\u002d----");
     return { text: "press:\n  to: " + to + "\n  text: " + quoted + "\n" };
   }
 
