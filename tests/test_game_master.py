@@ -268,6 +268,33 @@ def test_past_the_deadline_missing_players_get_the_default_orders(
     assert table.status()["deadline"] == "2026-11-27T10:00:00+00:00"
 
 
+@pytest.mark.parametrize("action", [["extend", "--by", "1h"], ["pause"]])
+def test_a_deadline_moved_while_tick_waited_for_the_lock_is_kept(
+    tmp_path: Path, at: Clock, config: Path, monkeypatch: pytest.MonkeyPatch, action: list[str]
+) -> None:
+    """tick saw the deadline passed, then waited for the game's lock while the game master's
+    extend (or pause) held it: it adjudicated at the old deadline all the same, with default
+    orders, after the players had been told the deadline moved. What is due is judged again
+    under the lock."""
+    from adjudicator.mail import clock_step
+
+    table = make_table(tmp_path)
+    submit(table, "alice")
+    at("2026-11-25T10:00:01+00:00")
+    real = clock_step.due_now
+
+    def then_the_game_master(root: Path) -> object:
+        seen = real(root)
+        result = run(action[0], table.gamedir, *action[1:])
+        assert result.exit_code == 0, result.output
+        return seen
+
+    monkeypatch.setattr(clock_step, "due_now", then_the_game_master)
+    assert "adjudicated" not in tick(table, config)
+    assert journal(table, "adjudicated") == []
+    assert table.status()["turn"] == 1
+
+
 def test_under_nmr_wait_the_game_master_is_told_once_and_the_game_waits(
     tmp_path: Path, at: Clock, config: Path
 ) -> None:

@@ -192,19 +192,30 @@ def play_current(handle: OpenGame) -> Played:
 
 
 def adjudicate(
-    root: Path, default_missing: bool = False, why: Why = "gm", only_turn: int | None = None
+    root: Path,
+    default_missing: bool = False,
+    why: Why = "gm",
+    only_turn: int | None = None,
+    still_due: Callable[[OpenGame], Why | None] | None = None,
 ) -> dict[str, Any]:
     """Resolve the current turn; NotNow while orders are missing (unless defaults are asked for).
 
     A resigned player's seat always plays the default orders; so does a missing player's in a
     turn that was rolled back (its orders are fixed, as they were the first time). With
-    ``only_turn``, NotNow unless that is still the current turn (another run was quicker).
+    ``only_turn``, NotNow unless that is still the current turn (another run was quicker). With
+    ``still_due`` (the clock's), why the turn is due as the game stands under the lock: NotNow
+    when it is due no longer (a deadline moved, a pause, while the clock waited for the lock).
     """
     with steps.step(root, "adjudicate") as running:
         handle = OpenGame(root)
         turn = handle.turn()
         if only_turn is not None and turn != only_turn:
             raise NotNow(f"turn {only_turn} was adjudicated already (turn {turn} is open)")
+        if still_due is not None:
+            due = still_due(handle)
+            if due is None:
+                raise NotNow(f"turn {turn} is due no longer (its deadline moved, or a pause)")
+            why, default_missing = due, due == "deadline"
         state = handle.state(turn)
         game = handle.game
         if handle.over():

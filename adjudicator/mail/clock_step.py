@@ -10,10 +10,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adjudicator.engine import adjudication
+from adjudicator.engine import adjudication, queries
+from adjudicator.engine.open_game import OpenGame
 from adjudicator.mail.config import DEFAULT_SENDER, MailSettings
-from adjudicator.mail.due import due_now, remind, tell_waiting
+from adjudicator.mail.due import due_now, remind, tell_waiting, what_is_due
 from adjudicator.rules.errors import NotNow
+from adjudicator.store import clock
 
 
 @dataclass
@@ -39,6 +41,12 @@ class ClockDone:
     """An open game's sign-up ended: it ``started``, or was ``closed`` (too few players)."""
 
 
+def _due_as_it_stands(handle: OpenGame) -> adjudication.Why | None:
+    """Why the clock adjudicates the game now, judged again under the game's lock, or None."""
+    due = what_is_due(queries.status_of(handle), handle.clock(), handle.meta, clock.now())
+    return due.adjudicate
+
+
 def run_clock(root: Path, settings: MailSettings) -> ClockDone:
     """Whatever the clock asks of the game at ``root`` now."""
     sender = settings.sender or DEFAULT_SENDER
@@ -52,7 +60,11 @@ def run_clock(root: Path, settings: MailSettings) -> ClockDone:
     if due.adjudicate is not None:
         try:
             result = adjudication.adjudicate(
-                root, due.adjudicate == "deadline", due.adjudicate, only_turn=done.turn
+                root,
+                due.adjudicate == "deadline",
+                due.adjudicate,
+                only_turn=done.turn,
+                still_due=_due_as_it_stands,
             )
         except NotNow as error:
             done.not_now = str(error)
