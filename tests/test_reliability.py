@@ -345,6 +345,46 @@ def test_ingest_leaves_a_message_for_a_locked_game_and_takes_the_others(
     assert one.status()["received"] == [owing["<one@mail>"]]
 
 
+def test_a_game_found_locked_is_waited_for_once_a_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """tick waited the whole lock timeout (30 s) again for each message and each step of a game
+    another command held, so a locked game with a hundred messages waiting held the run for
+    most of an hour. The first wait tells: the rest of the run leaves that game at once."""
+    import mailbox
+
+    import filelock
+
+    from adjudicator.store import gamedir as store
+    from tests.helpers import order_mail
+
+    table = Table(tmp_path, players=3)
+    box = mailbox.Maildir(tmp_path / "Maildir", create=True)
+    player = next(iter(table.status()["owed"]))
+    for number in range(3):
+        box.add(order_mail(table, player, table.legal(player), message_id=f"<m{number}@mail>"))
+    monkeypatch.setattr(store, "LOCK_TIMEOUT", 0.2)
+    waits: list[float] = []
+
+    class Counted(filelock.FileLock):
+        def acquire(self, timeout: float | None = None, *args: Any, **kwargs: Any) -> Any:
+            if Path(self.lock_file).parent == table.gamedir:
+                waits.append(self.timeout if timeout is None else timeout)
+            return super().acquire(timeout, *args, **kwargs)
+
+    config = tmp_path / "mail.toml"
+    config.write_text('[mail]\nfrom = "gm-bot@example.org"\n')
+    with filelock.FileLock(str(table.gamedir / ".lock")):
+        monkeypatch.setattr(filelock, "FileLock", Counted)
+        result = run("tick", table.gamedir, "--maildir", tmp_path / "Maildir", "--config", config)
+    assert result.exit_code == 75, result.output
+    assert len(waits) >= 2 and [w for w in waits if w > 0] == [0.2], waits
+    unseen = [key for key, message in box.iteritems() if "S" not in message.get_flags()]
+    assert len(unseen) == 3  # each message waits for the next run
+    again = run("tick", table.gamedir, "--maildir", tmp_path / "Maildir", "--config", config)
+    assert again.exit_code == 0, again.output  # the next run waits again, and takes them
+
+
 def test_a_game_from_before_the_journal_named_files_is_adopted(tmp_path: Path) -> None:
     """A game made by an earlier version (no files in its journal, the queued turns in
     mail/reports.json) plays on: its files are named once, and no report is mailed again."""

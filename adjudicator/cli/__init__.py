@@ -81,10 +81,11 @@ class Group(click.Group):
 
 def _end_threads() -> None:
     """End the fsync threads the command's steps kept (none unless a step wrote, so the module
-    that keeps them is not loaded for this)."""
+    that keeps them is not loaded for this), and forget the games it found locked."""
     gamedir = sys.modules.get("adjudicator.store.gamedir")
     if gamedir is not None:
         gamedir.end_fsync_threads()
+        gamedir.forget_locked()
 
 
 def _write_summaries() -> None:

@@ -42,6 +42,13 @@ if TYPE_CHECKING:
     from concurrent.futures import Future, ThreadPoolExecutor
 
 LOCK_TIMEOUT = 30.0
+_found_locked: set[str] = set()
+"""The games this command waited for in vain: not waited for again (:meth:`GameDir.locked`)."""
+
+
+def forget_locked() -> None:
+    """A command's end: the next one waits for each game again."""
+    _found_locked.clear()
 LOG = "log.jsonl"
 MARKER = ".step"
 GENESIS = "0" * 64
@@ -447,14 +454,18 @@ class GameDir:
     # -- locking -----------------------------------------------------------------------------
     @contextmanager
     def locked(self, timeout: float | None = None) -> Iterator[None]:
-        """Hold the game's lock: commands on one game directory run one at a time."""
+        """Hold the game's lock: commands on one game directory run one at a time. A game this
+        command waited for in vain is not waited for again (:func:`forget_locked`): a run over
+        many messages or steps leaves it at once."""
         from filelock import FileLock, Timeout  # only commands that change a game take it
 
+        where = os.path.abspath(self.root)
         wait = LOCK_TIMEOUT if timeout is None else timeout
-        lock = FileLock(str(self.root / ".lock"), timeout=wait)
+        lock = FileLock(str(self.root / ".lock"), timeout=0 if where in _found_locked else wait)
         try:
             lock.acquire()
         except Timeout:
+            _found_locked.add(where)
             raise Locked(f"{self.root}: the game is locked by another command; try again") from None
         except OSError as error:  # a folder that cannot be written (a read-only mount, say)
             raise NotNow(
