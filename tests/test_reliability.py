@@ -345,6 +345,30 @@ def test_ingest_leaves_a_message_for_a_locked_game_and_takes_the_others(
     assert one.status()["received"] == [owing["<one@mail>"]]
 
 
+def test_doctor_does_not_take_a_step_under_way_for_one_cut_short(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """doctor read the game while another command's step wrote it: it named the step as cut
+    short and its files as strays (exit 3), or ended in a traceback when mail it had listed
+    moved on before it was read (exit 1). It takes the game's lock as a step does: a step under
+    way is waited for (here, in vain: exit 4); once it is done, the game agrees."""
+    from filelock import FileLock
+
+    from adjudicator.store import gamedir as store
+
+    table = Table(tmp_path, players=3)
+    lines = len(_journal(table.gamedir))
+    monkeypatch.setattr(store, "LOCK_TIMEOUT", 0.2)
+    with FileLock(str(table.gamedir / ".lock")):  # a step under way: its marker, a file written
+        (table.gamedir / ".step").write_text(json.dumps({"kind": "adjudicate", "lines": lines}))
+        (table.gamedir / "turns" / "0001" / "resolution.json").write_text("{}")
+        result = run("doctor", table.gamedir)
+        assert result.exit_code == 4 and "locked" in result.output, result.output
+        (table.gamedir / ".step").unlink()  # the step undone, as its command would
+        (table.gamedir / "turns" / "0001" / "resolution.json").unlink()
+    assert _doctor(table.gamedir)[0] == 0
+
+
 def test_a_game_found_locked_is_waited_for_once_a_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -53,6 +53,20 @@ def test_status_of_a_folder_gives_one_line_a_game(
     assert "problem: a submit step was cut short" in giza
 
 
+def test_a_step_under_way_is_no_problem_in_the_status_of_a_folder(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While another command holds the game's lock, its marker is that of a step under way,
+    not one cut short: status said "problem" for a third of its runs beside busy commands."""
+    from filelock import FileLock
+
+    monkeypatch.setenv("ADJUDICATOR_NOW", "2026-11-23T23:00:00+00:00")
+    with FileLock(str(folder / "giza-2026" / ".lock")):
+        result = run("status", folder)
+    assert result.exit_code == 0, result.output
+    assert "problem" not in result.output, result.output
+
+
 def test_status_json_of_a_folder_is_a_list_of_each_games_object(folder: Path) -> None:
     result = run("status", folder, "--json")
     assert result.exit_code == 0, result.output

@@ -153,6 +153,9 @@ def adjudicate(
 def doctor(gamedir: Path) -> None:
     """Check a game directory against its journal; name what is wrong. Writes nothing.
 
+    A step another command has under way is waited for (as long as a step waits for the
+    game's lock), not taken for one cut short.
+
     Exit 0 when every file the journal names is there with its SHA-256, no other file is
     there and no step was cut short (mail in doubt is listed, not counted); else exit 3,
     one line per problem. The next command that changes the game finishes or discards a
@@ -166,12 +169,23 @@ def doctor(gamedir: Path) -> None:
     from adjudicator.mail import overview
 
     if overview.is_folder_of_games(gamedir):
-        found = [_doctor_one(root, f"{root.name}: ") for root in overview.games_in_folder(gamedir)]
+        found = [_doctor_of(root) for root in overview.games_in_folder(gamedir)]
         if not all(found):
             sys.exit(EXIT_REFUSED)
         return
     if not _doctor_one(gamedir, ""):
         sys.exit(EXIT_REFUSED)
+
+
+def _doctor_of(root: Path) -> bool:
+    """One game of a folder: one that another command holds is named, and the others done."""
+    from adjudicator.rules.errors import Locked
+
+    try:
+        return _doctor_one(root, f"{root.name}: ")
+    except Locked as error:
+        echo(f"{root.name}: {error.message}")
+        return False
 
 
 def _doctor_one(gamedir: Path, prefix: str) -> bool:

@@ -63,8 +63,9 @@ def _games_in(folder: Path) -> list[Path]:
 
 
 def _problems(root: Path) -> list[Msg]:
-    """What the game master should see to: a step cut short."""
-    marker = GameDir(root).marker()
-    if marker is None:
+    """What the game master should see to: a step cut short (not one under way now)."""
+    store = GameDir(root)
+    marker = store.marker()
+    if marker is None or store.busy():
         return []
     return [msg("doctor-step-cut-short", kind=str(marker.get("kind", "unknown")))]

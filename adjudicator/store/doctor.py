@@ -18,7 +18,7 @@ from typing import Any
 
 from adjudicator.rules.contract import Msg, msg
 from adjudicator.rules.digests import Digester, is_public
-from adjudicator.rules.errors import NotNow
+from adjudicator.rules.errors import Locked, NotNow
 from adjudicator.rules.lang import DEFAULT, game_lang
 from adjudicator.store import journal
 from adjudicator.store.gamedir import GENESIS, LOG, MARKER, GameDir
@@ -39,7 +39,23 @@ class Examination:
 
 
 def examine(root: Path) -> Examination:
-    """Every way the game at ``root`` disagrees with its journal."""
+    """Every way the game at ``root`` disagrees with its journal, read under the game's lock,
+    as a step holds it: a step under way is waited for, not taken for one cut short (Locked
+    when it takes longer than a step may). A game whose lock this user cannot take (a
+    read-only copy) is read as it is."""
+    store = GameDir(root)
+    with contextlib.ExitStack() as holding:
+        if (root / "game.json").is_file():  # a game, or what is left of one: no lock made elsewhere
+            try:
+                holding.enter_context(store.locked())
+            except Locked:
+                raise
+            except NotNow:
+                pass  # the lock cannot be made here: nothing can write this copy either
+        return _examine(root)
+
+
+def _examine(root: Path) -> Examination:
     store = GameDir(root)
     result = Examination()
     try:

@@ -49,6 +49,8 @@ _found_locked: set[str] = set()
 def forget_locked() -> None:
     """A command's end: the next one waits for each game again."""
     _found_locked.clear()
+
+
 LOG = "log.jsonl"
 MARKER = ".step"
 GENESIS = "0" * 64
@@ -476,6 +478,21 @@ class GameDir:
             yield
         finally:
             lock.release()
+
+    def busy(self) -> bool:
+        """Whether another command holds the game's lock now (its step is under way); asked,
+        not waited for. A lock this user cannot take here counts as free."""
+        from filelock import FileLock, Timeout
+
+        lock = FileLock(str(self.root / ".lock"), timeout=0)
+        try:
+            lock.acquire()
+        except Timeout:
+            return True
+        except OSError:
+            return False
+        lock.release()
+        return False
 
     # -- files -------------------------------------------------------------------------------
     def exists(self) -> bool:
