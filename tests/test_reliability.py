@@ -601,3 +601,35 @@ def test_a_command_that_got_its_work_done_keeps_its_exit_code(tmp_path: Path) ->
     assert b"Exception ignored" in done.stderr, done.stderr
     assert done.returncode == 0, done.stderr
     assert b"sultan" in done.stdout
+
+
+def test_an_archive_of_a_game_whose_send_was_killed_finishes_the_send_first(
+    tmp_path: Path,
+) -> None:
+    """A send killed after it moved mail on, before its journal line: archive (the nightly
+    backup) said the journal names mail that is not there and refused (exit 4), until some
+    other command changed the game. Under the game's lock it now finishes or undoes the step
+    first, as every command that changes a game does, and archives the game; it verifies."""
+    from tests.crashing import fork_run
+
+    table = Table(tmp_path, players=3)
+    config = tmp_path / "mail.toml"
+    config.write_text('[mail]\nfrom = "gm-bot@example.org"\n')
+    before = tmp_path / "before"
+    shutil.copytree(table.gamedir, before, symlinks=True)
+    counted = fork_run(["send", str(table.gamedir), "--config", str(config)], {})
+    assert counted.code == 0, counted.printed
+    last_journal = max(i for i, kind in enumerate(counted.kinds, 1) if kind == "journal")
+    shutil.rmtree(table.gamedir)
+    shutil.copytree(before, table.gamedir, symlinks=True)
+    killed = fork_run(
+        ["send", str(table.gamedir), "--config", str(config)], {}, kill_at=last_journal
+    )
+    assert killed.code < 0 and (table.gamedir / ".step").exists(), killed.printed
+    out = tmp_path / "a.json"
+    result = run("archive", table.gamedir, "-o", out)
+    assert result.exit_code == 0, result.output
+    assert not (table.gamedir / ".step").exists()
+    assert _doctor(table.gamedir)[0] == 0
+    checked = run("verify", out)
+    assert checked.exit_code == 0, checked.output

@@ -25,8 +25,8 @@ from typing import Any
 
 from adjudicator import __version__
 from adjudicator.rules.digests import is_public
-from adjudicator.store import journal
-from adjudicator.store.gamedir import GameDir, atomic_write
+from adjudicator.store import journal, steps
+from adjudicator.store.gamedir import MARKER, GameDir, atomic_write
 
 FORMAT = "adjudicator-archive"
 VERSION = 1
@@ -57,6 +57,8 @@ def build(root: Path, public: bool = False) -> dict[str, Any]:
     store = GameDir(root)
     store.require()
     with store.locked():
+        if (root / MARKER).exists():  # a step cut short: finished or undone first, as any
+            steps.recover(store)  # command that changes the game does (a killed send, say)
         data = store.log_bytes()
         end = data.rfind(b"\n") + 1
         # NotNow for a line that is not JSON, or does not fit its type
