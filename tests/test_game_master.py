@@ -295,6 +295,30 @@ def test_a_deadline_moved_while_tick_waited_for_the_lock_is_kept(
     assert table.status()["turn"] == 1
 
 
+def test_a_turn_completed_while_tick_waited_for_the_lock_is_journaled_complete(
+    tmp_path: Path, at: Clock, config: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last orders came in while tick, past the deadline, waited for the lock: the turn is
+    adjudicated as complete, nobody's orders by default (the journal said ``deadline``)."""
+    from adjudicator.mail import clock_step
+
+    table = make_table(tmp_path)
+    submit(table, "alice")
+    at("2026-11-25T10:00:01+00:00")
+    real = clock_step.due_now
+
+    def then_the_last_orders(root: Path) -> object:
+        seen = real(root)
+        submit(table, "bob")
+        submit(table, "carol")
+        return seen
+
+    monkeypatch.setattr(clock_step, "due_now", then_the_last_orders)
+    assert "adjudicated turn 1" in tick(table, config)
+    [entry] = journal(table, "adjudicated")
+    assert entry["why"] == "complete" and entry["defaulted"] == []
+
+
 def test_under_nmr_wait_the_game_master_is_told_once_and_the_game_waits(
     tmp_path: Path, at: Clock, config: Path
 ) -> None:
