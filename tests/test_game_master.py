@@ -268,6 +268,25 @@ def test_past_the_deadline_missing_players_get_the_default_orders(
     assert table.status()["deadline"] == "2026-11-27T10:00:00+00:00"
 
 
+def past_the_deadline_meanwhile(
+    table: Table, at: Clock, monkeypatch: pytest.MonkeyPatch, meanwhile: Callable[[], None]
+) -> None:
+    """alice's orders in, the deadline passed; the next tick reads what is due, then
+    ``meanwhile`` happens before its step takes the game's lock (as while it waited for it)."""
+    from adjudicator.mail import clock_step
+
+    submit(table, "alice")
+    at("2026-11-25T10:00:01+00:00")
+    real = clock_step.due_now
+
+    def then_meanwhile(root: Path) -> object:
+        seen = real(root)
+        meanwhile()
+        return seen
+
+    monkeypatch.setattr(clock_step, "due_now", then_meanwhile)
+
+
 @pytest.mark.parametrize("action", [["extend", "--by", "1h"], ["pause"]])
 def test_a_deadline_moved_while_tick_waited_for_the_lock_is_kept(
     tmp_path: Path, at: Clock, config: Path, monkeypatch: pytest.MonkeyPatch, action: list[str]
@@ -276,20 +295,13 @@ def test_a_deadline_moved_while_tick_waited_for_the_lock_is_kept(
     extend (or pause) held it: it adjudicated at the old deadline all the same, with default
     orders, after the players had been told the deadline moved. What is due is judged again
     under the lock."""
-    from adjudicator.mail import clock_step
-
     table = make_table(tmp_path)
-    submit(table, "alice")
-    at("2026-11-25T10:00:01+00:00")
-    real = clock_step.due_now
 
-    def then_the_game_master(root: Path) -> object:
-        seen = real(root)
+    def the_game_master() -> None:
         result = run(action[0], table.gamedir, *action[1:])
         assert result.exit_code == 0, result.output
-        return seen
 
-    monkeypatch.setattr(clock_step, "due_now", then_the_game_master)
+    past_the_deadline_meanwhile(table, at, monkeypatch, the_game_master)
     assert "adjudicated" not in tick(table, config)
     assert journal(table, "adjudicated") == []
     assert table.status()["turn"] == 1
@@ -300,20 +312,13 @@ def test_a_turn_completed_while_tick_waited_for_the_lock_is_journaled_complete(
 ) -> None:
     """The last orders came in while tick, past the deadline, waited for the lock: the turn is
     adjudicated as complete, nobody's orders by default (the journal said ``deadline``)."""
-    from adjudicator.mail import clock_step
-
     table = make_table(tmp_path)
-    submit(table, "alice")
-    at("2026-11-25T10:00:01+00:00")
-    real = clock_step.due_now
 
-    def then_the_last_orders(root: Path) -> object:
-        seen = real(root)
+    def the_last_orders() -> None:
         submit(table, "bob")
         submit(table, "carol")
-        return seen
 
-    monkeypatch.setattr(clock_step, "due_now", then_the_last_orders)
+    past_the_deadline_meanwhile(table, at, monkeypatch, the_last_orders)
     assert "adjudicated turn 1" in tick(table, config)
     [entry] = journal(table, "adjudicated")
     assert entry["why"] == "complete" and entry["defaulted"] == []

@@ -10,12 +10,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adjudicator.engine import adjudication, queries
+from adjudicator.engine import adjudication
 from adjudicator.engine.open_game import OpenGame
 from adjudicator.mail.config import DEFAULT_SENDER, MailSettings
-from adjudicator.mail.due import due_now, remind, tell_waiting, what_is_due
+from adjudicator.mail.due import due_now, due_of, remind, tell_waiting
 from adjudicator.rules.errors import NotNow
-from adjudicator.store import clock
 
 
 @dataclass
@@ -43,8 +42,7 @@ class ClockDone:
 
 def _due_as_it_stands(handle: OpenGame) -> adjudication.Why | None:
     """Why the clock adjudicates the game now, judged again under the game's lock, or None."""
-    due = what_is_due(queries.status_of(handle), handle.clock(), handle.meta, clock.now())
-    return due.adjudicate
+    return due_of(handle)[0].adjudicate
 
 
 def run_clock(root: Path, settings: MailSettings) -> ClockDone:

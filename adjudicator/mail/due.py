@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.adjudication import Why
 from adjudicator.mail.outgoing import new_message_id, notice_mail
@@ -32,6 +32,9 @@ from adjudicator.rules.lang import game_lang, lang_of
 from adjudicator.store import clock, journal, steps
 from adjudicator.store.gamedir import GameDir
 from adjudicator.store.registry import load_game
+
+if TYPE_CHECKING:
+    from adjudicator.engine.open_game import OpenGame
 
 
 @dataclass(frozen=True)
@@ -119,12 +122,19 @@ def due_line(
 
 def due_now(root: Path) -> tuple[Due, dict[str, Any], journal.Clock, dict[str, Any]]:
     """What is due in the game at ``root`` now, with the status, clock and game it came from."""
-    from adjudicator.engine import open_game, queries
+    from adjudicator.engine import open_game
 
     handle = open_game.OpenGame(root)
+    return (*due_of(handle), handle.meta)
+
+
+def due_of(handle: OpenGame) -> tuple[Due, dict[str, Any], journal.Clock]:
+    """What is due in the game ``handle`` reads, now, with the status and clock it came from."""
+    from adjudicator.engine import queries
+
     status = queries.status_of(handle)  # the same reading of the journal as the clock's
     times = handle.clock()
-    return what_is_due(status, times, handle.meta, clock.now()), status, times, handle.meta
+    return what_is_due(status, times, handle.meta, clock.now()), status, times
 
 
 def remind(root: Path, sender: str) -> tuple[str, list[str]] | None:
