@@ -566,6 +566,26 @@ def test_send_exits_75_for_a_refusal_for_now_then_0_once_given_up(
         assert [p.endswith("-failed-gm.eml") for p in folder(table, "queue")] == [True]
 
 
+def test_a_refusal_for_now_puts_neither_address_nor_server_words_in_the_journal(
+    table: Table, authority: Authority
+) -> None:
+    """A public archive holds the journal: a server's answer, which often names the recipient,
+    would tell whose an unnamed receipt (of grey press, of a vote) is. The game master reads
+    it in the command's output."""
+    answer = "452 4.2.2 <bob@example.org>: Mailbox full, try again later"
+    recorder = Answering(rcpt={"bob@example.org": answer})
+    with running_server(authority, "tls", recorder=recorder) as server:
+        config = config_for(table, server.port, ca_file=server.ca_file)
+        result = run("send", table.gamedir, "--config", config)
+    assert result.exit_code == 75, result.output
+    assert "bob@example.org refused: 452 4.2.2 <bob@example.org>: Mailbox full" in result.output
+    journal = (table.gamedir / "log.jsonl").read_text(encoding="utf-8")
+    [sent] = [line for line in journal.splitlines() if json.loads(line)["type"] == "sent"]
+    assert json.loads(sent)["sent"], "the others' mail went"
+    assert "bob@example.org" not in journal
+    assert "Mailbox full" not in journal
+
+
 def test_send_exits_3_naming_the_setting_for_a_refused_login(
     table: Table, authority: Authority, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -112,7 +112,6 @@ def _deliver(root: Path, settings: MailSettings) -> SendReport:
                 sent=report.sent,
                 written=report.written,
                 in_doubt=report.in_doubt,
-                failed=report.failed,
                 refused=[name for name, _ in report.refused_for_good],
             )
     return report

@@ -44,7 +44,8 @@ and of mail add these lines:
 ``queued``      ``turns`` whose reports were queued, ``announced``: the journal lines announced,
                 ``welcomed``: the journal lines whose welcome mails were queued,
                 ``asked_shares``: each player was asked for a share (``shares: ask``)
-``sent``        ``sent``, ``in_doubt``, ``failed``: what one delivery did
+``sent``        ``sent``, ``in_doubt``, ``refused``: what one delivery did (file names: no
+                server's words, which often name the recipient; older lines: ``failed``)
 ``recovered``   ``kind``: a step cut short, finished or discarded by the next command
 ``revealing``   ``reveal``: the reveal of ``sealing: commit-reveal`` opened by the clock or the
                 game master (below)
