@@ -21,7 +21,7 @@ import pytest
 from adjudicator.mail import ingest as ingest_module
 from adjudicator.mail.config import MailSettings
 from adjudicator.mail.incoming import Incoming, read_message
-from tests.helpers import Table, run
+from tests.helpers import Table, notice_mail, run
 from tests.ssh import make_key, ssh_sign
 
 PARSER = BytesParser(policy=email.policy.default)
@@ -463,6 +463,29 @@ def test_answers_already_sent_count_toward_the_hourly_limit(
         "--- 1 of 1: [cairo-2026] turn 1: order accepted (Mon, 23 Nov 2026 20:15:00 +0000) ---"
     )
     assert held_back in text(digest).splitlines(), "the answer to <s5@x>, the one held"
+
+
+def test_the_receipt_of_a_vote_does_not_count_toward_the_hourly_limit(
+    table: Table, config: Path, owes: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A vote's receipt is never held, nor named after its player; were it counted, the
+    voter's fifth order receipt within the hour would be held (a file of their address's
+    folder, named in the journal) where anyone else's is not: the public would learn who
+    voted."""
+    vote = table.notice(owes, "vote: draw\n", "vote.yaml")
+    at(monkeypatch, 0)
+    assert ingest(table, config, notice_mail(vote, f"{owes}@example.org", "<v@x>")) == [
+        f"<v@x> cairo-2026 {owes} - accepted"
+    ]
+    lines = []
+    for n in range(5):
+        at(monkeypatch, 1 + n)
+        raw = mail(signed_order(table, owes, n=n), message_id=f"<o{n}@x>")
+        lines += ingest(table, config, raw)
+    assert lines == [f"<o{n}@x> cairo-2026 {owes} 1 accepted" for n in range(5)]
+    assert not (table.gamedir / "mail" / "held").exists()
+    receipts = sent(table, config)
+    assert [m["In-Reply-To"] for m in receipts] == ["<v@x>", *(f"<o{n}@x>" for n in range(5))]
 
 
 def test_every_mail_written_is_marked_auto_submitted(table: Table, config: Path, owes: str) -> None:

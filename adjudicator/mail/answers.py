@@ -42,6 +42,8 @@ from adjudicator.store.gamedir import GameDir, atomic_write
 
 HOURLY_LIMIT = 5
 """The most answers one address gets from one game within an hour (docs/mail.md, "Answers")."""
+UNCOUNTED = "X-Adjudicator-Uncounted"
+"""The header of an answer that the limit neither holds nor counts (:func:`put_uncounted`)."""
 HOUR = timedelta(hours=1)
 HELD = "mail/held"
 DIGESTED = "digested"
@@ -89,6 +91,16 @@ def put_answer(root: Path, message: EmailMessage, label: str, now: datetime | No
     return True
 
 
+def put_uncounted(root: Path, message: EmailMessage, label: str) -> None:
+    """Queue the answer ``message`` in the game at ``root``, never held and not counted toward
+    its address's limit: a receipt of a step that took grey press or a vote. Held, or counted
+    so that a later answer is held, it would tell the public archive, which names the files,
+    who sent the press or the vote. Such receipts are few: a player's own signed notices, to
+    their own address."""
+    message[UNCOUNTED] = "yes"
+    Outbox(root).put(message, label)
+
+
 def held_folder(root: Path, address: str) -> Path:
     """``mail/held/<key>``: the answers held for ``address`` (the key: the start of the SHA-256
     of the address in lower case, so no address makes a path and case never splits one)."""
@@ -104,6 +116,8 @@ def answers_within_hour(root: Path, address: str, now: datetime) -> int:
         for path in eml_files(folder):
             head = _head(path, answers_only=True)
             if head is None or not _is_answer(head) or address not in _recipients(head):
+                continue
+            if head.get(UNCOUNTED) is not None:
                 continue
             date = _date(head)
             if date is not None and date > now - HOUR:

@@ -498,7 +498,7 @@ def _answer(
     # it (nor a vote who made it).
     label = "receipt" if verdict.kind is not None or unnamed else f"receipt-{signer}"
     if unnamed:
-        Outbox(game.root).put(receipt, label)
+        answers.put_uncounted(game.root, receipt, label)
         return ""
     if answers.put_answer(game.root, receipt, label):
         return ""
