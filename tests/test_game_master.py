@@ -434,6 +434,32 @@ def test_replace_gives_a_seat_a_new_player_and_key(tmp_path: Path, at: Clock, co
     assert held == {"email": "zoe@example.org", "was_email": "bob@example.org"}
 
 
+def test_a_new_key_sends_its_player_a_notice_page_that_knows_it(
+    tmp_path: Path, at: Clock, config: Path
+) -> None:
+    """The notice page of the first welcome signs only with the key the game master had then:
+    after a new key the player gets the welcome again, with a page that takes the new one."""
+    table = make_table(tmp_path)
+    tick(table, config)  # the welcomes
+    new_key = make_key(tmp_path / "keys", "bob-new")
+    result = run("replace", table.gamedir, "--player", "bob", "--key-file", f"{new_key}.pub")
+    assert result.exit_code == 0, result.output
+    before = {m["Message-ID"] for m in outbox(table)}
+    tick(table, config)
+    pages = [
+        (m["To"], part.get_payload(decode=True).decode())
+        for m in outbox(table)
+        if m["Message-ID"] not in before
+        for part in m.iter_attachments()
+        if (part.get_filename() or "").startswith("cairo-2026-notices-")
+    ]
+    [(to, page)] = pages
+    assert to == "bob@example.org"
+    blob = Path(f"{new_key}.pub").read_text().split()[1]
+    data = re.search(r'<script type="application/json" id="notice-data">(.*?)</script>', page)
+    assert data is not None and blob in data.group(1)
+
+
 @pytest.mark.parametrize(
     ("args", "message", "code"),
     [

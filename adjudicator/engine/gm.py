@@ -157,7 +157,9 @@ def replace(
         number = len(list(folder.glob("*.json"))) + 1 if folder.is_dir() else 1
         rel = f"seats/replaced-{number:04d}.json"
         handle.dir.write_json(rel, told)  # the journal, which a public archive holds, names none
-        if told["email"] != told["was_email"]:  # a new player: sent the welcome mail
+        # a new player is sent the welcome mail, and so is a new key: the notice page it
+        # carries signs only with the key the game master has
+        if told["email"] != told["was_email"] or change["key"] != change["was_key"]:
             change["welcome"] = True
         running.commit("replaced", turn=handle.turn(), addresses=rel, **change)
     return {**change, **told}
