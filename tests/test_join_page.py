@@ -202,6 +202,17 @@ def test_a_bad_join_is_named_and_not_signed(browser: Browser, tmp_path: Path) ->
         ({"name": "carol", "email": "carol@example.org", "tz": "Mars/Olympus"}, key,
          ["This time zone is unknown"]),
         ({"name": "carol", "email": "carol@example.org"}, None, ["Choose your private key file"]),
+        # what the adjudicator refuses, though a browser takes it
+        ({"name": "jorg", "email": "jörg@example.org"}, key, ["Give the mail address"]),
+        ({"name": "dave", "email": "dave@example..org"}, key, ["Give the mail address"]),
+        ({"name": "erin", "email": "erin@exa_mple.org"}, key, ["Give the mail address"]),
+        ({"name": "erin", "email": "a=?utf-8?q?x?=@example.org"}, key, ["Give the mail address"]),
+        ({"name": "carol", "email": "carol@example.org", "tz": "utc"}, key,
+         ["This time zone is unknown"]),
+        ({"name": "carol", "email": "carol@example.org", "tz": "europe/berlin"}, key,
+         ["This time zone is unknown"]),
+        ({"name": "carol", "email": "carol@example.org", "tz": "+01:00"}, key,
+         ["This time zone is unknown"]),
         ({"name": "all", "email": "nobody"}, None,
          ["The names gm, public and all", "Give the mail address", "Choose your private key"]),
     ]  # fmt: skip

@@ -142,6 +142,43 @@ def test_the_page_offers_only_what_the_game_takes(browser: Browser, tmp_path: Pa
     for refused in ("bell\u0007", "a\u2029b", "a\u2028b", "a\ufdd0b", "a\U0001fffeb"):
         said = write(browser, page, "press", {"press.text": refused}, open_game.keys["bob"])
         assert said.startswith("Your press holds a character the adjudicator refuses"), refused
+    # the length as the adjudicator counts it: characters, not the browser's UTF-16 units
+    said = write(browser, page, "press", {"press.text": "a" * 8001}, open_game.keys["bob"])
+    assert said == "Your press is longer than 8000 characters: shorten it."
+    longest = "\U0001f600" * 4000 + "a" * 4000
+    signed = write(browser, page, "press", {"press.text": longest}, open_game.keys["bob"])
+    assert BEGIN in signed, signed[:200]
+
+
+def pasted_notice(signed: str, number: int) -> bytes:
+    message = EmailMessage()
+    message["From"] = "alice@example.org"
+    message["To"] = "gm-bot@example.org"
+    message["Subject"] = "[cairo-2026] notice"
+    message["Message-ID"] = f"<again{number}@mail>"
+    message.set_content(f"Hello,\n\n{signed}\n-- \nalice\n")
+    return message.as_bytes(policy=email.policy.SMTP)
+
+
+def test_a_vote_changed_back_in_the_page_is_taken_not_refused_as_a_replay(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """Draw, then none, then draw again: the page dates each signing, so the last is new
+    bytes; the same bytes as the first would be refused as a replay (so that nobody can send
+    again a vote its player withdrew) and leave the vote withdrawn."""
+    table = Table(tmp_path, players=3)
+    config = write_config(tmp_path)
+    page, _ = notice_pages(table, config)["alice"]
+    votes = []
+    for number, vote in enumerate(["draw", "none", "draw"]):
+        signed = write(browser, page, "vote", {"vote": vote}, table.keys["alice"])
+        assert re.search(r"\n# signed \d{4}-\d\d-\d\dT[\d:.]+Z\n-----BEGIN", signed), signed
+        votes.append(signed)
+        result = run(
+            "ingest", table.gamedir, "--config", config, input=pasted_notice(signed, number)
+        )  # type: ignore[arg-type]
+        assert result.output == f"<again{number}@mail> cairo-2026 alice - accepted\n", vote
+    assert votes[0] != votes[2]
 
 
 def test_a_share_made_in_the_page_is_taken_and_the_last_deals(

@@ -81,16 +81,20 @@ def controls(body: dict[str, Any]) -> dict[str, Any]:
     return chosen
 
 
-def fill(browser: Browser, page: Path, body: dict[str, Any], key: Path | None) -> dict[str, str]:
-    """Open ``page``, choose ``body``, give ``key`` and press sign: what the page then shows."""
+def fill(
+    browser: Browser, page: Path, body: dict[str, Any], key: Path | None, reopen: bool = True
+) -> dict[str, str]:
+    """Open ``page`` (unless not ``reopen``: the page as it stands), choose ``body``, give
+    ``key`` and press sign: what the page then shows."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    browser.open(page)
+    if reopen:
+        browser.open(page)
     driver = browser.driver
     for name, value in controls(body).items():
         browser.choose(name, json.dumps(value))
-    if key is not None:
+    if key is not None and reopen:
         driver.find_element(By.NAME, "key").send_keys(str(key.resolve()))
     driver.find_element(By.NAME, "sign").click()
 
@@ -397,12 +401,23 @@ def test_a_key_with_a_passphrase_is_met_with_the_ssh_keygen_line(
     table = Table(tmp_path, players=3)
     found = pages(table, write_config(tmp_path))
     player = next(iter(table.status()["owed"]))
-    locked = make_key(tmp_path / "locked", "locked", passphrase="secret words")
+    locked = tmp_path / "locked"  # the player's own key, with a passphrase
+    locked.write_bytes(table.keys[player].read_bytes())
+    locked.chmod(0o600)
+    done = ssh_keygen("-p", "-f", locked, "-P", "", "-N", "secret words")
+    assert done.returncode == 0, done.stderr
     shown = fill(browser, found[player], table.legal(player), locked)
     assert shown["signed"] == ""
     assert "passphrase" in shown["key"]
     hint = browser.driver.find_element(By.ID, "key-passphrase").text
-    assert 'ssh-keygen -p -f KEY-copy -N ""' in hint
+    assert hint.endswith("delete it once you have signed. ssh-keygen -p -f KEY-copy"), hint
+    copy = tmp_path / "KEY-copy"  # the hint followed, its answers given as flags
+    copy.write_bytes(locked.read_bytes())
+    copy.chmod(0o600)
+    done = ssh_keygen("-p", "-f", copy, "-P", "secret words", "-N", "")
+    assert done.returncode == 0, done.stderr
+    shown = fill(browser, found[player], table.legal(player), copy)
+    assert shown["signed"] and shown["key"] == "", shown
     rsa = make_key(tmp_path / "rsa", "rsa", ["-t", "rsa", "-b", "2048"])
     shown = fill(browser, found[player], table.legal(player), rsa)
     assert shown["signed"] == "" and "not an Ed25519 key" in shown["key"]
@@ -648,3 +663,142 @@ def test_a_key_file_whose_seed_is_not_its_keys_signs_nothing(
     public = Path(f"{table.keys[player]}.pub").read_text()
     shown = fill(browser, found[player], table.legal(player), forged_key(tmp_path / "f", public))
     assert shown["signed"] == "" and shown["key"] == "This is not an OpenSSH private key file."
+
+
+def two_orders(table: Table, player: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Two legal orders of the start player of a new game: two jewels to return."""
+    drawn = sorted(set(table.view(player)["drawn"]))
+    assert len(drawn) >= 2, drawn
+    return {"return": drawn[0]}, {"return": drawn[1]}
+
+
+def test_an_order_signed_again_after_another_is_taken_not_refused_as_a_replay(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """A, then B, then A again from the same page: the last is new bytes (the page dates each
+    signing), so it is taken, where the same bytes as the first would be refused as a replay
+    and leave B standing."""
+    table = Table(tmp_path, players=3)
+    config = write_config(tmp_path)
+    player = next(iter(table.status()["owed"]))
+    first, second = two_orders(table, player)
+    page = pages(table, config)[player]
+    signed = []
+    for number, body in enumerate([first, second, first]):
+        shown = fill(browser, page, body, table.keys[player], reopen=number == 0)
+        assert re.search(r"\n# signed \d{4}-\d\d-\d\dT[\d:.]+Z\n$", shown["order"]), shown
+        signed.append(shown["signed"])
+        result = run(
+            "ingest",
+            table.gamedir,
+            "--config",
+            config,
+            input=pasted_reply(table, player, shown["signed"]),
+        )  # type: ignore[arg-type]
+        assert result.exit_code == 0 and "accepted" in result.output, result.output
+    assert signed[0] != signed[2]
+    stored = sorted((table.gamedir / "turns" / "0001" / "orders").glob(f"{player}-*.yaml"))
+    assert yaml.safe_load(stored[-1].read_text())["return"] == first["return"]
+
+
+def sealed_by_commit(table: Table, player: str, body: dict[str, Any], name: str) -> Path:
+    """``body`` committed with `adjudicator commit` and the commitment submitted: the salted
+    order to reveal."""
+    path = table.write(name, table.order_text(player, body))
+    assert run("commit", path, "--key", table.keys[player]).exit_code == 0
+    result = run("submit", table.gamedir, path.with_name(path.name + ".commit"))
+    assert result.exit_code == 0, result.output
+    return path
+
+
+def test_a_sealed_order_signed_again_after_another_commits_anew(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """Under commit-reveal, a bid A, then A, then B, then A again in one page: A signed twice
+    in a row gives the same commitment (one sent stays good); after B, A is committed anew,
+    not as a replay of the first, and the reveal the page keeps matches it."""
+    from selenium.webdriver.common.by import By
+
+    table = Table(tmp_path, players=3, sealing="commit-reveal")
+    config = write_config(tmp_path)
+    start = next(iter(table.status()["owed"]))
+    order = sealed_by_commit(table, start, table.legal(start), "start.yaml")
+    assert run("submit", table.gamedir, order).exit_code == 0
+    assert run("adjudicate", table.gamedir).exit_code == 0
+    player, *others = table.status()["owed"]
+    first = table.legal(player)
+    cards = sorted(set(table.view(player)["hand"]) - {first["bid"]["card"]})
+    second = {"bid": {**first["bid"], "card": cards[0]}}
+    page = pages(table, config)[player]
+    commitments = []
+    for number, body in enumerate([first, first, second, first]):
+        shown = fill(browser, page, body, table.keys[player], reopen=number == 0)
+        commitments.append(shown["signed"])
+    assert commitments[0] == commitments[1], "signed again as it was: the same commitment"
+    assert len({commitments[0], commitments[2], commitments[3]}) == 3
+    reveal = browser.driver.find_element(By.NAME, "reveal").get_property("value")
+    for number in (0, 2, 3):
+        reply = pasted_reply(table, player, commitments[number])
+        result = run("ingest", table.gamedir, "--config", config, input=reply)  # type: ignore[arg-type]
+        assert "accepted" in result.output, result.output
+    kept = [sealed_by_commit(table, p, table.legal(p), f"{p}.yaml") for p in others]
+    assert table.status()["phase"] == "reveal"
+    reply = pasted_reply(table, player, reveal)
+    result = run("ingest", table.gamedir, "--config", config, input=reply)  # type: ignore[arg-type]
+    assert "accepted" in result.output, result.output
+    assert yaml.safe_load(reveal.split(BEGIN)[0])["bid"] == first["bid"]
+    assert run("submit", table.gamedir, *kept).exit_code == 0
+    assert run("adjudicate", table.gamedir).exit_code == 0
+
+
+def test_a_choice_changed_while_the_page_signs_shows_no_signed_order(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """Signing is done in the background: a choice changed before it ends must not leave the
+    order signed before the change on show, with links that send it."""
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    table = Table(tmp_path, players=3)
+    player = next(iter(table.status()["owed"]))
+    first, second = two_orders(table, player)
+    page = pages(table, write_config(tmp_path))[player]
+    shown = fill(browser, page, first, table.keys[player])
+    assert shown["signed"], shown
+    browser.driver.execute_script(
+        "document.getElementsByName('sign')[0].click();"
+        "const control = document.getElementsByName('return')[0];"
+        "control.value = arguments[0];"
+        "control.dispatchEvent(new Event('change', {bubbles: true}));",
+        json.dumps(second["return"]),
+    )
+    with pytest.raises(TimeoutException):
+        WebDriverWait(browser.driver, 2).until(
+            lambda d: d.find_element(By.NAME, "signed").get_property("value")
+        )
+    assert not browser.driver.find_element(By.ID, "signed-links").is_displayed()
+
+
+def test_without_javascript_each_page_says_so_and_shows_no_dead_link(tmp_path: Path) -> None:
+    """A mail program's preview runs no script: each signing page says what to do instead, and
+    its links to send or download, which only the script fills in, are hidden until then."""
+    from tests.test_join_page import page_of
+    from tests.test_signup import OpenTable
+
+    table = Table(tmp_path / "game", players=3)
+    pages(table, write_config(tmp_path))
+    parser = BytesParser(policy=email.policy.default)
+    found = [
+        part.get_payload(decode=True).decode()
+        for path in sorted((table.gamedir / "outbox").glob("*.eml"))
+        for part in parser.parsebytes(path.read_bytes()).iter_attachments()  # type: ignore[attr-defined]
+        if (part.get_filename() or "").endswith(".html")
+    ]
+    found.append(page_of(OpenTable(tmp_path / "open", seats=2)).read_text())
+    kinds = {re.search(r'<form id="(\w+)"', page).group(1) for page in found}  # type: ignore[union-attr]
+    assert kinds == {"order", "notice", "join"}
+    for page in found:
+        assert '<noscript><p class="message">This page needs JavaScript to check and sign' in page
+        links = re.findall(r'<p id="signed-links"[^>]*>', page)
+        assert links and all(" hidden" in tag for tag in links), links

@@ -57,6 +57,7 @@ def render_notice_page(
         "subject": f"[{game_id}] notice",
         "file": f"{game_id}-{{kind}}-{player}.yaml",
         "keyfile": f"{game_id}-{player}",
+        "press_max": MAX_PRESS_CHARS,
     }
     return (
         report_environment(game, lang)

@@ -10,20 +10,28 @@
   var form = document.getElementById("join");
   var scalar = SIGNING.scalar;
   var NAME = /^[A-Za-z][A-Za-z0-9_-]{0,31}$/;  // the setup's NAME (adjudicator/engine/setup.py)
-  var EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;  // and its EMAIL
+  // and its EMAIL: a dot-atom, @, host-name labels, at most 64 before the @ and 254 in all
+  var ATEXT = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+";
+  var LABEL = "[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?";
+  var EMAIL = new RegExp("^(?!.*=\\?)(?=[^@]{1,64}@)(?=.{1,254}$)" + ATEXT + "(?:\\." +
+    ATEXT + ")*@" + LABEL + "(?:\\." + LABEL + ")+$");
   var share = null;  // drawn once a page, so that signing again signs the same share
   var made = null;  // the key made in the page: {seed, pub, comment}
 
   function control(name) { return form.elements.namedItem(name); }
   function value(name) { return control(name).value.trim(); }
 
+  // A zone of the time zone database as the adjudicator reads one: by its name, spelt as the
+  // database spells it (the browser would take "utc", "europe/berlin" or "+01:00" too).
   function zoneKnown(zone) {
+    if (!/^[A-Za-z]/.test(zone)) return false;
+    var named;
     try {
-      new Intl.DateTimeFormat("en", { timeZone: zone });
-      return true;
+      named = new Intl.DateTimeFormat("en", { timeZone: zone }).resolvedOptions().timeZone;
     } catch (e) {
       return false;
     }
+    return named.toLowerCase() !== zone.toLowerCase() || named === zone;
   }
 
   function chosenFile() {
@@ -70,12 +78,13 @@
     show(found);
     if (found.length) return;
     var key = chosenFile() ? SIGNING.readKey(control("key")) : Promise.resolve(made);
+    var still = SIGNING.fresh();
     key.then(function (k) {
       var text = joinText(k);
       return SIGNING.sshsig(k, new TextEncoder().encode(text), DATA.namespace).then(
-        function (armored) { SIGNING.showSigned(text, armored, DATA, DATA.file); }
+        function (armored) { if (still()) SIGNING.showSigned(text, armored, DATA, DATA.file); }
       );
-    }).catch(SIGNING.keyMessage);
+    }).catch(function (error) { if (still()) SIGNING.keyMessage(error); });
   }
 
   function makeKey(event) {

@@ -33,7 +33,9 @@
   // The notice's lines after id and player, or the words of what is missing.
   function body() {
     var k = kind();
-    if (k === "vote") return { text: "vote: " + control("vote").value + "\n" };
+    if (k === "vote") {
+      return { text: "vote: " + control("vote").value + "\n" + SIGNING.signedAt() };
+    }
     if (k === "share") {  // drawn once a page, so that signing again signs the same share
       share = share || SIGNING.hex(crypto.getRandomValues(new Uint8Array(16)));
       return { text: "share: \"" + share + "\"\n" };
@@ -42,7 +44,7 @@
       var from = control("absence.from").value, to = control("absence.to").value;
       if (!from || !to) return { problem: "absence-dates" };
       if (to < from) return { problem: "absence-order" };
-      return { text: "absence: {from: " + from + ", to: " + to + "}\n" };
+      return { text: "absence: {from: " + from + ", to: " + to + "}\n" + SIGNING.signedAt() };
     }
     var boxes = form.querySelectorAll("input[name='press.to']");
     var chosen = Array.prototype.filter.call(boxes, function (box) { return box.checked; })
@@ -51,6 +53,8 @@
     if (chosen.length > 1 && chosen.indexOf("all") >= 0) return { problem: "press-all-and-names" };
     var text = control("press.text").value.replace(/\r\n?/g, "\n");
     if (!text.trim()) return { problem: "press-no-text" };
+    // characters as the adjudicator counts them (code points, not UTF-16 units)
+    if (Array.from(text).length > DATA.press_max) return { problem: "press-too-long" };
     if (REFUSED.test(text)) return { problem: "press-character" };
     var to = chosen[0] === "all" ? "all" : "[" + chosen.map(scalar).join(", ") + "]";
     // JSON's escapes are YAML's; a line holding "-----" could be read as a signature's armor
@@ -72,10 +76,10 @@
     problem(b.problem);
     if (b.problem) return;
     var text = "id: " + scalar(DATA.id) + "\nplayer: " + scalar(DATA.player) + "\n" + b.text;
-    var key = control("key");
+    var key = control("key"), still = SIGNING.fresh();
     SIGNING.signText(key, text, DATA.namespace, DATA.registered).then(function (armored) {
-      SIGNING.showSigned(text, armored, DATA, DATA.file.replace("{kind}", kind()));
-    }, SIGNING.keyMessage);
+      if (still()) SIGNING.showSigned(text, armored, DATA, DATA.file.replace("{kind}", kind()));
+    }, function (error) { if (still()) SIGNING.keyMessage(error); });
   }
 
   function makeKey(event) {

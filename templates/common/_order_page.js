@@ -102,7 +102,7 @@
   }
 
   // -- the page ----------------------------------------------------------------------------
-  var salts = {};
+  var lastOrder = null, lastSalt = null;
 
   function sign(event) {
     event.preventDefault();
@@ -113,14 +113,22 @@
     SIGNING.showList(
       document.querySelector("output[name=notes]"), found.length ? [] : problems("notes"));
     if (found.length) return;
-    var text = orderText(b), key = control("key");
-    if (DATA.sealed) {  // the reveal: the order with a salt of 256 random bits, drawn once
-      // for each order text, so that signing again gives the same commitment and reveal (a
-      // commitment already sent stays good)
-      salts[text] = salts[text] || SIGNING.hex(crypto.getRandomValues(new Uint8Array(32)));
-      text += "salt: " + salts[text] + "\n";
+    var text = orderText(b), key = control("key"), still = SIGNING.fresh();
+    if (DATA.sealed) {
+      // the reveal: the order with a salt of 256 random bits, drawn anew unless this order is
+      // the last one signed: signing it again gives the same commitment and reveal (one
+      // already sent stays good), and an order signed again after another is new bytes, not
+      // a replay of the commitment sent first
+      if (text !== lastOrder) {
+        lastOrder = text;
+        lastSalt = SIGNING.hex(crypto.getRandomValues(new Uint8Array(32)));
+      }
+      text += "salt: " + lastSalt + "\n";
+    } else {
+      text += SIGNING.signedAt();
     }
     SIGNING.signText(key, text, DATA.namespace, DATA.registered).then(function (armored) {
+      if (!still()) return;
       SIGNING.offer(document.querySelector("a[name=download-order]"), text, DATA.file);
       SIGNING.offer(
         document.querySelector("a[name=download-signature]"), armored, DATA.file + ".sig");
@@ -131,15 +139,17 @@
       // the commitment to send now (docs/commit-reveal.md); the reveal is kept for later
       control("reveal").value = text + armored;
       return SIGNING.sha256(DATA.domain + text).then(function (commit) {
+        if (!still()) return;
         var promise = "id: " + scalar(DATA.id) + "\nplayer: " + scalar(DATA.player) +
           "\nturn: " + DATA.turn + "\ncommit: " + commit + "\n";
         var signing = SIGNING.signText(key, promise, DATA.namespace, DATA.registered);
         return signing.then(function (sig) {
+          if (!still()) return;
           SIGNING.showSigned(promise, sig, DATA, DATA.file + ".commit");
           document.getElementById("reveal-part").hidden = false;
         });
       });
-    }).catch(SIGNING.keyMessage);
+    }).catch(function (error) { if (still()) SIGNING.keyMessage(error); });
   }
 
   function makeKey(event) {

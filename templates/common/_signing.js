@@ -273,8 +273,22 @@ var SIGNING = (function () {
 
   function named(selector) { return document.querySelector(selector); }
 
+  // Signing is done in the background: any change on the page (`clearSigned`) makes what a
+  // signing under way would show stale, and `fresh` gives a signing the test of whether it
+  // still may show it.
+  var generation = 0;
+  function fresh() {
+    var mine = generation;
+    return function () { return mine === generation; };
+  }
+
+  // A comment that dates the signing: each signing makes new bytes, so that a file signed
+  // again after another (an order, a vote changed back) is not refused as a replay.
+  function signedAt() { return "# signed " + new Date().toISOString() + "\n"; }
+
   // No signed text shown, and no link to send it.
   function clearSigned() {
+    generation += 1;
     named("textarea[name=signed]").value = "";
     named("a[name=mailto]").removeAttribute("href");
     named("a[name=download]").removeAttribute("href");
@@ -326,7 +340,8 @@ var SIGNING = (function () {
 
   return {
     signText: signText, keyMessage: keyMessage, makeKey: makeKey, offer: offer,
-    showList: showList, clearSigned: clearSigned, showSigned: showSigned,
+    showList: showList, clearSigned: clearSigned, showSigned: showSigned, fresh: fresh,
+    signedAt: signedAt,
     scalar: scalar, hex: hex, sha256: sha256, parseKey: parseKey, sshsig: sshsig,
     readKey: readKey, publicLine: publicLine
   };
