@@ -433,6 +433,20 @@ def test_five_answers_an_hour_then_one_digest(
     assert answer["In-Reply-To"] == "<r8@x>"
 
 
+def test_the_held_answers_folder_is_named_by_a_digest_nobody_can_test_addresses_against(
+    table: Table, config: Path, owes: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The journal, which a public archive holds, names each held file: a plain hash of the
+    address there would let anyone try guessed addresses and link one player across games."""
+    for n in range(6):
+        at(monkeypatch, n)
+        ingest(table, config, mail(signed_order(table, owes, n=n), message_id=f"<h{n}@x>"))
+    [folder] = (table.gamedir / "mail" / "held").iterdir()
+    address = f"{owes}@example.org".encode()
+    assert folder.name != hashlib.sha256(address).hexdigest()[:16]
+    assert len(folder.name) == 16 and int(folder.name, 16) >= 0
+
+
 def test_answers_already_sent_count_toward_the_hourly_limit(
     table: Table, config: Path, owes: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

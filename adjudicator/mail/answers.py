@@ -20,7 +20,6 @@ answers queues no second one. The time is :func:`adjudicator.store.clock.now` (`
 
 from __future__ import annotations
 
-import hashlib
 import re
 from datetime import datetime, timedelta
 from email.message import EmailMessage
@@ -36,6 +35,7 @@ from adjudicator.mail.queue import Outbox, move_into
 from adjudicator.mail.waiting import eml_files
 from adjudicator.present import mail as present_mail
 from adjudicator.present.quoting import addr_spec, printable
+from adjudicator.rules.digests import Digester
 from adjudicator.rules.lang import DEFAULT, game_lang, lang_of
 from adjudicator.store import clock, steps
 from adjudicator.store.gamedir import GameDir, atomic_write
@@ -102,10 +102,12 @@ def put_uncounted(root: Path, message: EmailMessage, label: str) -> None:
 
 
 def held_folder(root: Path, address: str) -> Path:
-    """``mail/held/<key>``: the answers held for ``address`` (the key: the start of the SHA-256
-    of the address in lower case, so no address makes a path and case never splits one)."""
-    key = hashlib.sha256(address.lower().encode("utf-8")).hexdigest()[:16]
-    return root / HELD / key
+    """``mail/held/<key>``: the answers held for ``address`` (the key: the start of the
+    HMAC-SHA-256 of the address in lower case under the game's file key, so no address makes a
+    path, case never splits one, and the journal, which names each held file, lets nobody try
+    guessed addresses against it while the game runs)."""
+    digester = Digester.of(GameDir(root).meta())
+    return root / HELD / digester.hidden(address.lower().encode("utf-8"))[:16]
 
 
 def answers_within_hour(root: Path, address: str, now: datetime) -> int:
