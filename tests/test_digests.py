@@ -11,7 +11,7 @@ from pathlib import Path
 
 from adjudicator.rules import digests
 from adjudicator.store.journal import order_entries
-from tests.helpers import Table
+from tests.helpers import Table, run
 
 
 def test_the_salt_is_256_random_bits_and_changes_the_commitment_and_the_key() -> None:
@@ -62,3 +62,31 @@ def test_a_game_names_hidden_files_and_orders_by_keyed_digests_and_public_views_
             assert order["digest"] == hmac.new(key, data, hashlib.sha256).hexdigest()
             assert hashlib.sha256(data).hexdigest() not in json.dumps(lines)
     assert named > 10
+
+
+def test_the_files_that_hold_addresses_carry_a_secret_the_end_of_the_game_keeps(
+    tmp_path: Path,
+) -> None:
+    """The end of the game reveals the seed and salt, and so the file key: every keyed digest
+    in a public archive can then test guesses. game.json and a replacement's addresses file
+    hold the players' addresses, the one thing never revealed: each also holds 128 random bits
+    of its own, so that a guess of the rest (a demo's game.json can be rebuilt from its setup
+    and the revealed seed) does not give the digest. Two games of the same setup differ."""
+    games = [Table(tmp_path / name, players=3) for name in ("one", "two")]
+    secrets = []
+    for table in games:
+        meta = json.loads((table.gamedir / "game.json").read_text())
+        secrets.append(meta["privacy"])
+        key = digests.file_key(meta["seed"], meta["salt"])
+        created = json.loads((table.gamedir / "log.jsonl").read_text().splitlines()[0])
+        digest = created["files"]["game.json"]
+        data = (table.gamedir / "game.json").read_bytes()
+        assert digest == hmac.new(key, data, hashlib.sha256).hexdigest()
+        replaced = run("replace", table.gamedir, "--player", "bob", "--email", "zoe@example.org")
+        assert replaced.exit_code == 0, replaced.output
+        [seats] = (table.gamedir / "seats").glob("replaced-*.json")
+        held = json.loads(seats.read_text())
+        assert set(held) == {"email", "was_email", "privacy"}
+        secrets.append(held["privacy"])
+    assert all(len(s) == 32 and int(s, 16) >= 0 for s in secrets)
+    assert len(set(secrets)) == len(secrets)

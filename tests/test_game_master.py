@@ -431,6 +431,7 @@ def test_replace_gives_a_seat_a_new_player_and_key(tmp_path: Path, at: Clock, co
     [entry] = journal(table, "replaced")
     assert "email" not in entry and "was_email" not in entry  # a public archive holds the line
     held = json.loads((table.gamedir / entry["addresses"]).read_text())
+    assert held.pop("privacy") != json.loads((table.gamedir / "game.json").read_text())["privacy"]
     assert held == {"email": "zoe@example.org", "was_email": "bob@example.org"}
 
 

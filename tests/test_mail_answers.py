@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import email.policy
 import hashlib
+import hmac
+import json
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -21,6 +23,7 @@ import pytest
 from adjudicator.mail import ingest as ingest_module
 from adjudicator.mail.config import MailSettings
 from adjudicator.mail.incoming import Incoming, read_message
+from adjudicator.rules import digests
 from tests.helpers import Table, notice_mail, run
 from tests.ssh import make_key, ssh_sign
 
@@ -444,6 +447,9 @@ def test_the_held_answers_folder_is_named_by_a_digest_nobody_can_test_addresses_
     [folder] = (table.gamedir / "mail" / "held").iterdir()
     address = f"{owes}@example.org".encode()
     assert folder.name != hashlib.sha256(address).hexdigest()[:16]
+    meta = json.loads((table.gamedir / "game.json").read_text())
+    key = digests.file_key(meta["seed"], meta["salt"])  # revealed at the end of the game
+    assert folder.name != hmac.new(key, address, hashlib.sha256).hexdigest()[:16]
     assert len(folder.name) == 16 and int(folder.name, 16) >= 0
 
 

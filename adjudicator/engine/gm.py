@@ -8,12 +8,13 @@ copy.
 
 from __future__ import annotations
 
+import secrets
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from adjudicator.engine.open_game import OpenGame
-from adjudicator.engine.setup import EMAIL
+from adjudicator.engine.setup import EMAIL, PRIVACY_BYTES
 from adjudicator.rules import schedule
 from adjudicator.rules.contract import msg
 from adjudicator.rules.errors import InputRefused, NotNow, UsageProblem
@@ -152,7 +153,11 @@ def replace(
         }
         if lang is not None:
             change["lang"], change["was_lang"] = lang, lang_of(meta, player)
-        told = {"email": email or seat["email"], "was_email": seat["email"]}
+        told = {  # with random bits: the end of the game reveals the key of its digest
+            "email": email or seat["email"],
+            "was_email": seat["email"],
+            "privacy": secrets.token_hex(PRIVACY_BYTES),
+        }
         folder = handle.dir.root / "seats"
         number = len(list(folder.glob("*.json"))) + 1 if folder.is_dir() else 1
         rel = f"seats/replaced-{number:04d}.json"

@@ -57,6 +57,11 @@ recipients; no character a server would refuse."""
 ONE_ADDRESS = EMAIL
 """The address a stranger gives (an open game's join), held to the same rule."""
 """The setup's patterns end in ``\\Z``: ``$`` would take a value that ends in a line break."""
+PRIVACY_BYTES = 16
+"""The random bits of a file that holds addresses (``game.json``, a replacement's): the end of
+the game reveals the seed and salt, and with them the key of every digest a public archive
+shows; addresses are never revealed, and these bits keep a guess of the rest of such a file
+from giving its digest. Nothing else reads them."""
 SEED_BYTES = 16
 """A drawn seed: ``secrets.token_hex(16)``, 32 hex digits, 128 bits."""
 MIN_SEED_DIGITS = 2 * SEED_BYTES
@@ -312,6 +317,7 @@ def _meta(
         "timezone": spec.timezone,
         "reminders": spec.reminders,
         "lang": spec.lang,
+        "privacy": secrets.token_hex(PRIVACY_BYTES),
     }
     if spec.shares == "ask" or signup is not None:  # a game.json without shares stays as before
         meta["shares"] = "ask"

@@ -103,10 +103,15 @@ def put_uncounted(root: Path, message: EmailMessage, label: str) -> None:
 
 def held_folder(root: Path, address: str) -> Path:
     """``mail/held/<key>``: the answers held for ``address`` (the key: the start of the
-    HMAC-SHA-256 of the address in lower case under the game's file key, so no address makes a
-    path, case never splits one, and the journal, which names each held file, lets nobody try
-    guessed addresses against it while the game runs)."""
-    digester = Digester.of(GameDir(root).meta())
+    HMAC-SHA-256 of the address in lower case under ``game.json``'s ``privacy`` bits, or the
+    game's file key in a game made before them; so no address makes a path, case never splits
+    one, and the journal, which names each held file, lets nobody try guessed addresses against
+    it, not even once the end of the game reveals the file key)."""
+    meta = GameDir(root).meta()
+    try:
+        digester = Digester(bytes.fromhex(str(meta["privacy"])))
+    except (KeyError, ValueError):
+        digester = Digester.of(meta)
     return root / HELD / digester.hidden(address.lower().encode("utf-8"))[:16]
 
 
