@@ -324,6 +324,49 @@ def test_a_turn_completed_while_tick_waited_for_the_lock_is_journaled_complete(
     assert entry["why"] == "complete" and entry["defaulted"] == []
 
 
+def test_an_order_left_in_the_mail_for_a_locked_game_holds_the_deadline(
+    tmp_path: Path, at: Clock, config: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """tick reads the mail first, and a message whose game another command held locked at that
+    moment waits for a later run; it may hold an order sent in time. Once the lock was free the
+    same run's clock adjudicated the turn past its deadline all the same, with default orders
+    for the player whose order waited (and the next run refused it for an earlier turn). A run
+    that leaves a message adjudicates nothing by the deadline."""
+    import mailbox
+
+    from filelock import FileLock
+
+    from adjudicator.mail import daily
+    from adjudicator.store import gamedir as store
+    from tests.helpers import order_mail
+
+    table = make_table(tmp_path)
+    submit(table, "alice")
+    submit(table, "bob")
+    box = mailbox.Maildir(tmp_path / "Maildir", create=True)
+    box.add(order_mail(table, "carol", table.legal("carol"), message_id="<carol@mail>"))
+    at("2026-11-25T10:00:01+00:00")
+    monkeypatch.setattr(store, "LOCK_TIMEOUT", 0.2)
+    real = daily.ingest_all
+
+    def while_another_command_holds_the_game(*args: object, **kwargs: object) -> bool:
+        with FileLock(str(table.gamedir / ".lock")):
+            return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(daily, "ingest_all", while_another_command_holds_the_game)
+    maildir = ["--maildir", tmp_path / "Maildir", "--config", config]
+    result = run("tick", table.gamedir, *maildir)
+    assert result.exit_code == 75, result.output
+    assert "left for a later run" in result.output
+    assert journal(table, "adjudicated") == []
+    monkeypatch.setattr(daily, "ingest_all", real)
+    result = run("tick", table.gamedir, *maildir)
+    assert result.exit_code == 0, result.output
+    assert "<carol@mail> cairo-2026 carol 1 accepted" in result.output
+    [entry] = journal(table, "adjudicated")
+    assert entry["defaulted"] == []
+
+
 def test_under_nmr_wait_the_game_master_is_told_once_and_the_game_waits(
     tmp_path: Path, at: Clock, config: Path
 ) -> None:

@@ -45,8 +45,13 @@ def _due_as_it_stands(handle: OpenGame) -> adjudication.Why | None:
     return due_of(handle)[0].adjudicate
 
 
-def run_clock(root: Path, settings: MailSettings) -> ClockDone:
-    """Whatever the clock asks of the game at ``root`` now."""
+MAIL_WAITS = "a message left for a later run may hold an order in time: the deadline waits"
+
+
+def run_clock(root: Path, settings: MailSettings, mail_waits: bool = False) -> ClockDone:
+    """Whatever the clock asks of the game at ``root`` now. ``mail_waits``: the run left a
+    message unread (its game locked, or not to be read), which may be this game's and hold an
+    order sent in time: nothing is adjudicated by the deadline."""
     sender = settings.sender or DEFAULT_SENDER
     due, status, _, _ = due_now(root)
     done = ClockDone(status["turn"])
@@ -54,6 +59,9 @@ def run_clock(root: Path, settings: MailSettings) -> ClockDone:
         from adjudicator.engine import signup
 
         done.signup = signup.at_deadline(root)
+        return done
+    if due.adjudicate == "deadline" and mail_waits:
+        done.not_now = MAIL_WAITS
         return done
     if due.adjudicate is not None:
         try:

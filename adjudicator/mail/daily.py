@@ -82,7 +82,8 @@ def tick(games: tuple[Path, ...], source: Source, settings: MailSettings, say: C
     is awake (adjudicate, tell the game master it waits, remind), then send; each game that was
     done is remembered as idle until its journal changes."""
     left: list[str] = []
-    if ingest_all(games, source, settings, say, left):
+    unread = ingest_all(games, source, settings, say, left)
+    if unread:
         left.append("a message")
     unreadable: list[tuple[Path, str]] = []
     roots = game_roots(games)
@@ -93,7 +94,8 @@ def tick(games: tuple[Path, ...], source: Source, settings: MailSettings, say: C
         from adjudicator.mail.clock_step import run_clock  # the engine: only for a game awake
     for game in served:
         with each_game(game.id, left, say):
-            for line in clock_lines(game.id, run_clock(game.root, settings)):
+            # a message left for a later run may hold an order sent in time
+            for line in clock_lines(game.id, run_clock(game.root, settings, mail_waits=unread)):
                 say.out(line)
     for root, why in unreadable:
         if str(root) not in left:  # (the mail's intake has said so already)
