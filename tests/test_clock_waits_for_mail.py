@@ -188,6 +188,62 @@ def test_a_game_without_mail_keeps_its_deadline(
     assert status["waiting_for_mail"] is False
 
 
+def test_the_wait_counts_from_the_turns_opening_when_its_reports_are_queued_later(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The game master adjudicates at the command line (or an outage keeps tick from ever
+    reaching its send): the turn's reports are queued and leave 40 hours after the turn opened.
+    The wait counted from their queuing, so the players had 8 of their 48 hours; it counts from
+    the turn's opening."""
+    table = Table(tmp_path, players=3, schedule={"deadline": "48h"}, jewel_choice="random")
+    config = tmp_path / "mail.toml"  # no [smtp]: the mail is written to outbox/
+    config.write_text('[mail]\nfrom = "gm-bot@example.org"\n')
+    at(monkeypatch, START)
+    assert run("send", table.gamedir, "--config", config).exit_code == 0
+    for player in table.status()["owed"]:
+        order = table.signed(player, table.legal(player), f"t1-{player}.yaml")
+        assert run("submit", table.gamedir, order).exit_code == 0
+    at(monkeypatch, ADJUDICATED)
+    assert run("adjudicate", table.gamedir).exit_code == 0
+    left = ADJUDICATED + timedelta(hours=40)
+    at(monkeypatch, left)
+    assert run("send", table.gamedir, "--config", config).exit_code == 0
+    assert table.status()["deadline"] == (left + timedelta(hours=48)).isoformat()
+    [line] = [e for e in journal(table, "sent") if e.get("mailed")]
+    assert line["mailed"]["since"] == ADJUDICATED.isoformat()
+    assert line["mailed"]["was"] == (ADJUDICATED + timedelta(hours=48)).isoformat()
+
+
+def test_a_turn_whose_reports_were_never_queued_does_not_pass_its_deadline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game played by mail; the game master adjudicates turn 1 at the command line, and no
+    run reaches its send for 49 hours (an outage of the mail server it reads, say). The next
+    tick found turn 2 past its deadline and played every seat's default orders: the players had
+    never had the turn's report. It now sends the reports and counts the wait from the turn's
+    opening."""
+    table = Table(tmp_path, players=3, schedule={"deadline": "48h"}, jewel_choice="random")
+    config = tmp_path / "mail.toml"
+    config.write_text('[mail]\nfrom = "gm-bot@example.org"\n')
+    at(monkeypatch, START)
+    assert run("tick", table.gamedir, "--config", config).exit_code == 0
+    for player in table.status()["owed"]:
+        order = table.signed(player, table.legal(player), f"t1-{player}.yaml")
+        assert run("submit", table.gamedir, order).exit_code == 0
+    at(monkeypatch, ADJUDICATED)
+    assert run("adjudicate", table.gamedir).exit_code == 0
+    back = ADJUDICATED + timedelta(hours=49)
+    at(monkeypatch, back)
+    result = run("tick", table.gamedir, "--config", config)
+    assert result.exit_code == 0, result.output
+    assert "adjudicated" not in result.output
+    assert len(journal(table, "adjudicated")) == 1
+    assert table.status()["turn"] == 2
+    assert table.status()["deadline"] == (back + timedelta(hours=48)).isoformat()
+    reports = sorted((table.gamedir / "outbox").glob("*-report-2-*.eml"))
+    assert len(reports) == len(table.names)
+
+
 @pytest.mark.parametrize(
     ("lang", "reason"),
     [

@@ -251,6 +251,7 @@ def test_past_the_deadline_missing_players_get_the_default_orders(
     tmp_path: Path, at: Clock, config: Path
 ) -> None:
     table = make_table(tmp_path)
+    tick(table, config)  # the first reports go out as the game is made
     submit(table, "alice")
     at("2026-11-25T09:59:59+00:00")
     assert "adjudicated" not in tick(table, config)
@@ -437,6 +438,7 @@ def test_a_paused_game_waits_and_resumes_with_the_time_it_had_left(
     tmp_path: Path, at: Clock, config: Path
 ) -> None:
     table = make_table(tmp_path)
+    tick(table, config)  # the first reports go out as the game is made
     at("2026-11-24T10:00:00+00:00")  # 24 h left
     assert run("pause", table.gamedir).exit_code == 0
     assert run("pause", table.gamedir).exit_code == 4

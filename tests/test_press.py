@@ -448,9 +448,10 @@ def journal_seen(table: Table) -> list[Any]:
 
 
 def archive_seen(table: Table, public: bool, *unlike: str) -> dict[str, Any]:
-    """The archive (``--public`` or full), hashes blanked, each mail's Message-ID (random) and
-    the salt (drawn at ``new``) left out; the files whose path starts with one of ``unlike``
-    (what the full archive must hold that names who sent or voted) by path only."""
+    """The archive (``--public`` or full), hashes blanked, each mail's Message-ID (random),
+    the salt and the privacy bits (drawn at ``new``) left out; the files whose path starts
+    with one of ``unlike`` (what the full archive must hold that names who sent or voted) by
+    path only."""
     out = table.root / f"archive-{public}.json"
     flags = ["--public"] if public else []
     result = run("archive", table.gamedir, *flags, "-o", out)
@@ -462,7 +463,7 @@ def archive_seen(table: Table, public: bool, *unlike: str) -> dict[str, Any]:
     for one in data["files"]:
         text = one.get("text", one.get("base64", ""))
         text = re.sub(r"(?m)^Message-ID: .*$", "Message-ID: -", text)
-        text = re.sub(r'"salt": "[0-9a-f]+"', '"salt": "-"', text)
+        text = re.sub(r'"(salt|privacy)": "[0-9a-f]+"', r'"\1": "-"', text)
         kept = not one["path"].startswith(unlike)
         files.append({"path": one["path"], "text": HEX64.sub("HASH", text) if kept else None})
     data["files"] = files

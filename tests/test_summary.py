@@ -270,7 +270,9 @@ def test_the_copy_read_on_into_knows_every_field_of_the_folds() -> None:
         *("turn", "opened", "deadline", "paused_since", "mail_since", "rolled_back"),
         *("reminded", "waited", "mail_held", "stood"),  # each copied
     }
-    assert set(vars(journal.ClockFold())) == {"states", "paused", "resumed_from", "held", "since"}
+    assert set(vars(journal.ClockFold())) == {
+        *("states", "paused", "resumed_from", "held", "since", "again")
+    }
     assert set(vars(journal.SeatsFold({"players": []}, {}))) == {"meta", "joins", "by_name"}
     named = {"end", "digest", "created", "read", "facts", "seats", "clocks"}
     assert {f.name for f in fields(summary.Summary)} == named

@@ -15,6 +15,7 @@ from adjudicator.engine.open_game import OpenGame
 from adjudicator.mail.config import DEFAULT_SENDER, MailSettings
 from adjudicator.mail.due import due_now, due_of, remind, tell_waiting
 from adjudicator.rules.errors import NotNow
+from adjudicator.store.gamedir import GameDir
 
 
 @dataclass
@@ -46,6 +47,17 @@ def _due_as_it_stands(handle: OpenGame) -> adjudication.Why | None:
 
 
 MAIL_WAITS = "a message left for a later run may hold an order in time: the deadline waits"
+NOT_MAILED = "the turn's reports were never queued: the deadline waits for them to leave"
+
+
+def _not_mailed_yet(root: Path, turn: int) -> bool:
+    """Whether the game is played by mail (an earlier turn's reports were queued) and the
+    reports of ``turn`` never were (the game master's own ``adjudicate``, or runs an outage
+    stopped before their send): its players were never told of the turn. The run's send
+    queues them; queued, they hold the clock until they leave, and the wait counts from the
+    turn's opening."""
+    facts = GameDir(root).facts()
+    return bool(facts.queued) and turn not in facts.queued
 
 
 def run_clock(root: Path, settings: MailSettings, mail_waits: bool = False) -> ClockDone:
@@ -62,6 +74,9 @@ def run_clock(root: Path, settings: MailSettings, mail_waits: bool = False) -> C
         return done
     if due.adjudicate == "deadline" and mail_waits:
         done.not_now = MAIL_WAITS
+        return done
+    if due.adjudicate == "deadline" and _not_mailed_yet(root, done.turn):
+        done.not_now = NOT_MAILED
         return done
     if due.adjudicate is not None:
         try:

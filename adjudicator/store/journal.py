@@ -59,7 +59,8 @@ extend``, a line whose absences move the current turn's deadline also holds ``de
 A line that takes the current turn's last report out of ``mail/queue/`` (handed to the server,
 written to ``outbox/``, refused for good, or left in doubt: a ``sent`` line, or the
 ``recovered`` line of a send cut short) also holds ``mailed``: ``turn``, ``deadline`` (the new
-one), ``was`` and ``since`` (when the reports were queued), when the wait moved the deadline
+one), ``was`` and ``since`` (when the wait began: the turn's opening, or for reports of the
+turn queued again after others left, their queuing), when the wait moved the deadline
 (by its whole minutes). While a player's report of the current turn is queued the clock stands
 still (:attr:`Clock.mail_since`), and the deadline moves by the time the reports waited, as
 under ``paused`` (:func:`mailed`); a span both counted moves it once (:attr:`Clock.stood`).
@@ -307,6 +308,9 @@ class ClockFold:
         """Per turn, its reports still queued."""
         self.since: dict[int, datetime] = {}
         """Per turn, when its reports were last queued after none was."""
+        self.again: set[int] = set()
+        """The turns whose reports were queued before, since the turn opened: a later batch
+        waits from its queuing, the first from the turn's opening."""
 
     def feed(self, entry: dict[str, Any]) -> None:
         """Read one more line."""
@@ -327,6 +331,8 @@ class ClockFold:
             if turn is not None:
                 held = self.held.setdefault(turn, set())
                 if not held:
+                    if turn in self.since:
+                        self.again.add(turn)
                     self.since[turn] = _time(at)
                 held.add(path)
         for source in entry.get("moved") or {}:
@@ -342,6 +348,8 @@ class ClockFold:
         reveal, dealt = entry.get("reveal"), entry.get("dealt")
         if opens:  # a turn opened again after a rollback starts afresh
             self.states[turn] = Clock(turn, opened=_time(entry["at"]))
+            self.since.pop(turn, None)
+            self.again.discard(turn)
             if entry.get("deadline"):
                 self.states[turn].deadline = _time(entry["deadline"])
         elif dealt and dealt["turn"] == turn:  # the step that took the last share dealt
@@ -384,7 +392,10 @@ class ClockFold:
         state.paused_since = self.paused
         held, since = self.held.get(turn), self.since.get(turn)
         if held and state.opened is not None and since is not None:
-            state.mail_since, state.mail_held = max(since, state.opened), set(held)
+            # the players wait for their reports from the moment the turn opened: a game
+            # master's adjudicate, or an outage that kept tick from queuing them, counts
+            waits = max(since, state.opened) if turn in self.again else state.opened
+            state.mail_since, state.mail_held = waits, set(held)
         return state
 
 

@@ -215,6 +215,7 @@ def _copy(kept: Summary) -> Summary:
     clocks.paused, clocks.resumed_from = kept.clocks.paused, kept.clocks.resumed_from
     clocks.held = {turn: set(held) for turn, held in kept.clocks.held.items()}
     clocks.since = dict(kept.clocks.since)
+    clocks.again = set(kept.clocks.again)
     meta = {**kept.seats.meta, "players": [dict(seat) for seat in kept.seats.meta["players"]]}
     return Summary(
         kept.end,
@@ -291,11 +292,13 @@ def _shaped(plain: Any) -> bool:
         and isinstance(seats[0].get("players"), list)
         and all(isinstance(p, dict) and "name" in p for p in seats[0]["players"])
         and isinstance(clocks, dict)
-        and set(clocks) == {"states", "paused", "resumed_from", "held", "since"}
+        and set(clocks) == {"states", "paused", "resumed_from", "held", "since", "again"}
         and _mapping(clocks["states"], int, dict)
         and all(_fields(c, _CLOCK, _TIMES) for c in clocks["states"].values())
         and _mapping(clocks["held"], int, set)
         and _mapping(clocks["since"], int, str)
+        and isinstance(clocks["again"], list)
+        and all(isinstance(turn, int) for turn in clocks["again"])
     )
 
 
@@ -338,6 +341,7 @@ def _plain(kept: Summary) -> dict[str, Any]:
             "resumed_from": _text(clocks.resumed_from),
             "held": clocks.held,
             "since": {turn: _text(t) for turn, t in clocks.since.items()},
+            "again": sorted(clocks.again),
         },
     }
 
@@ -349,6 +353,7 @@ def _of_plain(plain: dict[str, Any]) -> Summary:
     clocks.paused, clocks.resumed_from = _time(found["paused"]), _time(found["resumed_from"])
     clocks.held = found["held"]
     clocks.since = {turn: _when(t) for turn, t in found["since"].items()}
+    clocks.again = set(found["again"])
     return Summary(
         plain["end"],
         plain["digest"],
