@@ -253,3 +253,18 @@ def test_one_source_at_a_time(table: Table) -> None:
     result = run("ingest", table.gamedir, "--imap", "--mbox", table.root / "mbox")
     assert result.exit_code == 2
     assert "give at most one of --maildir, --mbox and --imap" in result.output
+
+
+def test_a_message_expunged_by_another_client_meanwhile_is_for_now() -> None:
+    """A move that meets a message another session expunged (RFC 5530's EXPUNGEISSUED) is a
+    race of the moment, not a setting that can never work (exit 3, naming the folder)."""
+    from imapclient.exceptions import IMAPClientError  # type: ignore[import-untyped]
+
+    from adjudicator.mail.config import ServerSettings
+
+    server = ServerSettings(
+        host="127.0.0.1", port=993, user=None, tls="tls", ca_file=None, password_env=None,
+        password_command=None, table="imap",
+    )  # fmt: skip
+    said = IMAPClientError("[EXPUNGEISSUED] Some of the requested messages no longer exist")
+    assert isinstance(imap._translated(server, "done_folder", said), imap.ImapUnavailable)

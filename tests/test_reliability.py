@@ -345,6 +345,40 @@ def test_ingest_leaves_a_message_for_a_locked_game_and_takes_the_others(
     assert one.status()["received"] == [owing["<one@mail>"]]
 
 
+def test_one_run_at_a_time_reads_a_mailbox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """cron starts a tick every minute, and a long one overlaps the next: two runs then took
+    the same messages (a second receipt, "refused: replay"; over IMAP, moves that met each
+    other's and exits that blamed a setting). A run finds another reading the same mailbox and
+    leaves its messages to it, and so holds its deadlines, as for any message left."""
+    import mailbox
+
+    from filelock import FileLock
+
+    from adjudicator.mail import run as mail_run
+    from tests.helpers import order_mail
+
+    table = Table(tmp_path / "game", players=3)
+    box = mailbox.Maildir(tmp_path / "Maildir", create=True)
+    player = next(iter(table.status()["owed"]))
+    box.add(order_mail(table, player, table.legal(player), message_id="<m@mail>"))
+    config = tmp_path / "mail.toml"
+    config.write_text('[mail]\nfrom = "gm-bot@example.org"\n')
+    args = ["--maildir", str(tmp_path / "Maildir"), "--config", str(config)]
+    name = mail_run.source_name(mail_run.Source(maildir=tmp_path / "Maildir"), None)
+    from click.testing import CliRunner
+
+    from adjudicator.cli import cli
+
+    with FileLock(str(mail_run.reading_lock(name))):
+        result = CliRunner().invoke(cli, ["tick", str(table.gamedir), *args])
+    assert result.exit_code == 75, result.output
+    assert "another run is reading it" in result.stderr
+    assert table.status()["received"] == []
+    result = CliRunner().invoke(cli, ["tick", str(table.gamedir), *args])
+    assert result.exit_code == 0, result.output
+    assert f"<m@mail> cairo-2026 {player} 1 accepted" in result.output
+
+
 def test_doctor_does_not_take_a_step_under_way_for_one_cut_short(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -187,8 +187,9 @@ def tick(
     Also reminds players before the deadline and, under nmr: wait, tells the game master once a
     deadline passes with orders missing. A paused game waits.
 
-    Never reads standard input. Safe to run every minute, twice at the same moment (each game
-    is locked while it is worked on) and after a crash.
+    Never reads standard input. Safe to run every minute, twice at the same moment (one run
+    reads a mailbox at a time, and each game is locked while it is worked on) and after a
+    crash.
 
     \b
     Example (crontab):

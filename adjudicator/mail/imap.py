@@ -43,8 +43,9 @@ _BODY = f"BODY.PEEK[]<0.{MAX_MESSAGE + 1}>"
 """The whole message, but never more than ingest reads (a longer one is set aside unread)."""
 _BODY_KEY = b"BODY[]<0>"
 _BYTES_REPR = re.compile(r"b(['\"])(.*)\1")
-_FOR_NOW = ("[UNAVAILABLE]", "[INUSE]", "[LIMIT]", "[SERVERBUG]")
-"""Response codes (RFC 5530) of a refusal that a later run may not meet."""
+_FOR_NOW = ("[UNAVAILABLE]", "[INUSE]", "[LIMIT]", "[SERVERBUG]", "[EXPUNGEISSUED]")
+"""Response codes (RFC 5530) of a refusal that a later run may not meet (EXPUNGEISSUED:
+another session expunged a message the command named, as a mail program may)."""
 
 
 class ImapRefused(ConfigError):

@@ -10,6 +10,7 @@ can never work as :class:`~adjudicator.rules.errors.InputRefused` (exit 3).
 
 from __future__ import annotations
 
+import hashlib
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -17,10 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from adjudicator.mail import sources
-from adjudicator.mail.config import MailSettings
+from adjudicator.mail import nogame, sources
+from adjudicator.mail.config import MailSettings, ServerSettings
 from adjudicator.mail.ingest import Game, Outcome, games_in, ingest
 from adjudicator.rules.errors import AdjudicatorError, TempFail
+from adjudicator.store.gamedir import make_folder
 
 if TYPE_CHECKING:
     from adjudicator.mail.sources import Raw
@@ -56,8 +58,52 @@ def ingest_all(
     whether a message was left for a later run (a game locked or unreadable). A game that
     cannot be read is named (and added to ``left``), and a message that may be its waits."""
     unnamed = source.maildir is None and source.mbox is None and not source.stdin
-    if source.imap or (unnamed and settings.imap is not None):
-        return _ingest_imap(_served(games, say, left), settings, say)
+    by_imap = source.imap or (unnamed and settings.imap is not None)
+    name = source_name(source, settings.imap if by_imap else None)
+    if name is None:
+        return _ingest_source(games, source, settings, say, left)
+    from filelock import FileLock, Timeout
+
+    lock = reading_lock(name)
+    make_folder(lock.parent)
+    try:
+        with FileLock(str(lock), timeout=0):
+            if by_imap:
+                return _ingest_imap(_served(games, say, left), settings, say)
+            return _ingest_source(games, source, settings, say, left)
+    except Timeout:
+        say.err(f"{name}: another run is reading it: its messages are left to that run")
+        return True
+
+
+def source_name(source: Source, server: ServerSettings | None) -> str | None:
+    """The mailbox ``source`` reads (``server``: by IMAP), as its lock is named; None for
+    standard input, each of whose messages is its own."""
+    if server is not None:
+        return f"imap {server.user or ''}@{server.host}:{server.port} {server.folder}"
+    if source.maildir is not None:
+        return f"maildir {source.maildir.resolve()}"
+    if source.mbox is not None:
+        return f"mbox {source.mbox.resolve()}"
+    return None
+
+
+def reading_lock(name: str) -> Path:
+    """The lock a run holds while it reads the mailbox ``name``, in the user's data folder:
+    one run at a time, as cron starts a tick every minute and a long one meets the next (two
+    would both take a message, and answer it twice)."""
+    key = hashlib.sha256(name.encode("utf-8")).hexdigest()[:16]
+    return nogame.root() / "reading" / f"{key}.lock"
+
+
+def _ingest_source(
+    games: tuple[Path, ...],
+    source: Source,
+    settings: MailSettings,
+    say: Console,
+    left: list[str] | None,
+) -> bool:
+    """:func:`ingest_all` from a Maildir, an mbox or standard input."""
     if source.maildir is not None:
         messages = list(sources.from_maildir(source.maildir))
     elif source.mbox is not None:
