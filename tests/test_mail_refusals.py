@@ -788,3 +788,43 @@ def test_a_recipient_no_server_takes_is_failed_and_the_queue_goes_on(
             ["player3@example.org"],
         ]
         assert names(outbox.failed) == [second.name]
+
+
+@pytest.mark.parametrize("arrived", [True, False])
+def test_mail_in_doubt_is_told_once_and_settled_by_send(
+    table: Table, authority: Authority, arrived: bool
+) -> None:
+    """The connection broke after a message was handed over, before the server answered: it
+    may have arrived. The game master was never told (that run exited 75, every later one 0),
+    and the docs' advice, to move the file by hand, left the journal naming a file that was
+    gone: every command stopped on the game. tick tells it once; `send --in-doubt arrived`
+    (or `resend`) settles it in a step the journal records, and doctor finds nothing amiss."""
+    with running_server(authority, "tls", recorder=Recorder(drop_after_data=True)) as server:
+        config = config_for(table, server.port, ca_file=server.ca_file)
+        first = run("send", table.gamedir, "--config", config)
+        assert first.exit_code == 75, first.output
+        [doubt] = folder(table, "sending")
+        server.recorder.drop_after_data = False
+        told = run("tick", table.gamedir, "--config", config)
+        assert told.exit_code == 0, told.output
+        assert f"game master told (once): 1 message of game cairo-2026 is in doubt: {doubt}" in (
+            told.stderr
+        )
+        again = run("tick", table.gamedir, "--config", config)
+        assert "in doubt" not in again.stderr, "once"
+        count = len(server.received)
+        word = "arrived" if arrived else "resend"
+        settled = run("send", table.gamedir, "--config", config, "--in-doubt", word)
+        assert settled.exit_code == 0, settled.output
+        assert folder(table, "sending") == []
+        assert (doubt in folder(table, "sent")) is True
+        if arrived:
+            assert f"{doubt} was in doubt and arrived: moved to mail/sent/" in settled.output
+            assert len(server.received) == count
+        else:
+            assert f"{doubt} was in doubt and did not arrive: queued again" in settled.output
+            assert len(server.received) == count + 1
+        doctor = run("doctor", table.gamedir)
+        assert doctor.exit_code == 0, doctor.output
+        later = run("tick", table.gamedir, "--config", config)
+        assert "resolved: no mail of game cairo-2026 is in doubt any more" in later.stderr

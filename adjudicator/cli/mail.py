@@ -151,7 +151,14 @@ def ingest(
     help="First queue again what the server refused for good (mail/failed/), a player's mail "
     "to the seat's address as it is now.",
 )
-def send(games: tuple[Path, ...], config_file: Path | None, retry: bool) -> None:
+@click.option(
+    "--in-doubt",
+    "doubt",
+    type=click.Choice(["arrived", "resend"]),
+    help="First settle the mail in doubt (mail/sending/: the connection broke before the server "
+    "answered): it arrived (moved to mail/sent/), or resend it.",
+)
+def send(games: tuple[Path, ...], config_file: Path | None, retry: bool, doubt: str | None) -> None:
     """Send what is due: every turn's reports not sent yet, receipts and notices.
 
     Over SMTP when the settings have an [smtp] table, else as .eml files in GAMEDIR/outbox/.
@@ -160,12 +167,14 @@ def send(games: tuple[Path, ...], config_file: Path | None, retry: bool) -> None
     Example:
       adjudicator send games/
       adjudicator send games/cairo-2026 --retry
+      adjudicator send games/cairo-2026 --in-doubt resend
     """
     with _mail_errors():
-        from adjudicator.mail.daily import retry_all, send_all
+        from adjudicator.mail.daily import retry_all, send_all, settle_all
 
         settings = _settings(config_file)
-        left = retry_all(games, _console()) if retry else []
+        left = settle_all(games, doubt == "arrived", _console()) if doubt else []
+        left += retry_all(games, _console()) if retry else []
         send_all(games, settings, _console(), left=left)
 
 

@@ -11,10 +11,10 @@ from adjudicator.mail import idle, nogame, telling
 from adjudicator.mail.config import MailSettings
 from adjudicator.mail.ingest import game_roots, games_in
 from adjudicator.mail.queue import SendReport
-from adjudicator.mail.retry import retry_failed
+from adjudicator.mail.retry import retry_failed, settle_doubt
 from adjudicator.mail.run import Console, Source, each_game, ingest_all, left_unread
 from adjudicator.mail.send import send_game, send_no_game
-from adjudicator.present.status import clock_lines, requeued_line, sent_lines
+from adjudicator.present.status import clock_lines, requeued_line, sent_lines, settled_line
 from adjudicator.rules.errors import InputRefused, TempFail
 from adjudicator.store import clock
 
@@ -27,6 +27,17 @@ def retry_all(games: tuple[Path, ...], say: Console) -> list[str]:
         with each_game(game.id, left, say):
             for name in retry_failed(game.root):
                 say.out(requeued_line(game.id, name))
+    return left
+
+
+def settle_all(games: tuple[Path, ...], arrived: bool, say: Console) -> list[str]:
+    """Settle, in every game, the mail in doubt (``send --in-doubt``); the games left for a
+    later run (``send_all``'s ``left``)."""
+    left: list[str] = []
+    for game in games_in(games):
+        with each_game(game.id, left, say):
+            for name in settle_doubt(game.root, arrived):
+                say.out(settled_line(game.id, name, arrived))
     return left
 
 

@@ -45,3 +45,27 @@ def retry_failed(root: Path) -> list[str]:
             move_into(path, outbox.failed / RETRIED)
         running.commit("requeued", requeued=queued)
     return queued
+
+
+def settle_doubt(root: Path, arrived: bool) -> list[str]:
+    """The messages in doubt (``mail/sending/``: the connection broke after one was handed
+    over, before the server answered), settled by the game master in one step: moved to
+    ``mail/sent/`` when they ``arrived``, else back to ``mail/queue/``, sent again by the next
+    delivery (a report among them holding its turn's clock until it has left). Their names
+    (none: nothing was in doubt). Moved by hand, they left the journal naming files that were
+    gone, and every later command stopped on the game."""
+    outbox = Outbox(root)
+    doubtful = outbox.in_doubt()
+    if not doubtful:
+        return []
+    with steps.step(root, "in-doubt") as running:
+        doubtful = outbox.in_doubt()  # as they are under the lock
+        for path in doubtful:
+            running.store.named(path.relative_to(root).as_posix(), running.facts.files)
+            outbox._move(path, outbox.sent if arrived else outbox.queue)
+        names = [path.name for path in doubtful]
+        if arrived:
+            running.commit("sent", sent=names, written=[], in_doubt=[], refused=[], settled=True)
+        else:
+            running.commit("requeued", requeued=names, settled=True)
+    return names

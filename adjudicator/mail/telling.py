@@ -1,9 +1,10 @@
 """What ``tick`` tells the game master once (:mod:`adjudicator.mail.told` remembers it).
 
-Mail queued in a game longer than ``[mail] stuck_after``, an SMTP server that stopped every
-delivery for that long, and a game folder that cannot be read are each queued as a notice to
-``[mail] gm`` among what belongs to no game (:mod:`adjudicator.mail.nogame`; it goes out with the
-same run's delivery, or the first one that reaches the server) and said on standard error. They
+Mail queued in a game longer than ``[mail] stuck_after``, mail in doubt, an SMTP server that
+stopped every delivery for that long, and a game folder that cannot be read are each queued as
+a notice to ``[mail] gm`` among what belongs to no game (:mod:`adjudicator.mail.nogame`; it goes
+out with the same run's delivery, or the first one that reaches the server) and said on
+standard error. They
 are told again only when their facts change, and a ``resolved`` line says when one cleared. A
 recipient refused for good is told by the send of its game (:mod:`adjudicator.mail.send`).
 """
@@ -103,6 +104,13 @@ def _found(
             about = Msg("mail-told-unreadable-subject", {"folder": root.name})
             text = Msg("told-unreadable", {"folder": str(root), "why": why})
             yield _Telling("unreadable", about, text, lang)
+    for game in seen.games:
+        doubtful = [path.name for path in Outbox(game.root).in_doubt()]
+        if doubtful and told.observe(state, f"doubt {game.root}", {"files": doubtful}, now):
+            about = Msg("mail-told-doubt-subject", {"game": game.id})
+            facts = {"count": len(doubtful), "game": game.id, "folder": str(game.root)}
+            text = Msg("told-doubt", {**facts, "files": ", ".join(doubtful)})
+            yield _Telling("doubt", about, text, game_lang(game.meta))
     stopped = [r.stopped for r in seen.reports.values() if r.stopped]
     server = stopped[0] if stopped else None
     for game in seen.games:
@@ -156,6 +164,8 @@ def _resolved(state: told.State, seen: Seen) -> list[str]:
     for game in seen.games:
         if told.gone(state, f"stuck {game.root}"):
             lines.append(say(Msg("told-resolved-stuck", {"game": game.id})))
+        if not Outbox(game.root).in_doubt() and told.gone(state, f"doubt {game.root}"):
+            lines.append(say(Msg("told-resolved-doubt", {"game": game.id})))
     for root in seen.roots:
         if all(root != bad for bad, _ in seen.unreadable) and told.gone(
             state, f"unreadable {root}"

@@ -209,6 +209,13 @@ def sent_lines(game_id: str, report: Sent) -> list[str]:
     return lines
 
 
+def settled_line(game_id: str, name: str, arrived: bool) -> str:
+    """What ``send --in-doubt`` did with one message in doubt."""
+    if arrived:
+        return f"{game_id}: {name} was in doubt and arrived: moved to mail/sent/"
+    return f"{game_id}: {name} was in doubt and did not arrive: queued again"
+
+
 def requeued_line(game_id: str, name: str) -> str:
     """A message refused for good that ``send --retry`` queued again, by its new name."""
     return f"{game_id}: queued again from mail/failed/: {name}"
