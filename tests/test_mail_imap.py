@@ -3,6 +3,7 @@ the folder, oldest first, and move each to the done or the set-aside folder."""
 
 from __future__ import annotations
 
+import re
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Literal
@@ -268,3 +269,41 @@ def test_a_message_expunged_by_another_client_meanwhile_is_for_now() -> None:
     )  # fmt: skip
     said = IMAPClientError("[EXPUNGEISSUED] Some of the requested messages no longer exist")
     assert isinstance(imap._translated(server, "done_folder", said), imap.ImapUnavailable)
+
+
+def test_a_message_the_server_will_not_give_is_set_aside_and_the_others_are_taken(
+    table: Table, imap_server: ImapServer
+) -> None:
+    """One message Dovecot cannot read (its file unreadable: NO [SERVERBUG] to the FETCH)
+    stopped every tick before its clock and its send, run after run (exit 75), and the orders
+    behind it were never read. It is moved unread to the set-aside folder, the game master is
+    told once, and the run goes on."""
+    import contextlib
+
+    config = settings_file(table, imap_server.settings("tls"))
+    poison = hello_mail().replace(b"<hello@x>", b"<poison@x>")
+    mails = orders(table)
+    imap_server.append(poison, *mails.values())
+    files = [
+        p
+        for p in (imap_server.folder / "mail").rglob("*")
+        if p.is_file() and b"<poison@x>" in p.read_bytes()
+    ]
+    assert files
+    for path in files:
+        path.chmod(0)
+    try:
+        result = run("tick", table.gamedir, "--config", config)
+    finally:
+        for path in (imap_server.folder / "mail").rglob("*"):
+            with contextlib.suppress(OSError):
+                if path.is_file() and not path.stat().st_mode & 0o777:
+                    path.chmod(0o600)
+    assert result.exit_code == 0, result.output + imap_server.log()
+    moved = r"imap:\d+: moved unread to adjudicator/set-aside: the server would not give it"
+    assert re.search(moved, result.stderr), result.stderr
+    assert "game master told (once): 1 message of the IMAP folder could not be read" in (
+        result.stderr
+    )
+    assert stored_orders(table) == len(mails)
+    assert imap_server.counts().get(imap_server.name(SET_ASIDE)) == 1

@@ -93,7 +93,8 @@ def tick(games: tuple[Path, ...], source: Source, settings: MailSettings, say: C
     is awake (adjudicate, tell the game master it waits, remind), then send; each game that was
     done is remembered as idle until its journal changes."""
     left: list[str] = []
-    unread = ingest_all(games, source, settings, say, left)
+    unfetched: list[str] = []
+    unread = ingest_all(games, source, settings, say, left, unfetched)
     if unread:
         left.append("a message")
     unreadable: list[tuple[Path, str]] = []
@@ -113,7 +114,7 @@ def tick(games: tuple[Path, ...], source: Source, settings: MailSettings, say: C
             left_unread(root, why, left, say)
 
     def tell(reports: dict[Path, SendReport]) -> None:
-        seen = telling.Seen(roots, served, unreadable, reports, sleeping)
+        seen = telling.Seen(roots, served, unreadable, reports, sleeping, unfetched)
         try:
             lines = telling.tell(seen, settings)
         except OSError as error:  # the memory cannot be had: nothing is told this run

@@ -43,6 +43,8 @@ _BODY = f"BODY.PEEK[]<0.{MAX_MESSAGE + 1}>"
 """The whole message, but never more than ingest reads (a longer one is set aside unread)."""
 _BODY_KEY = b"BODY[]<0>"
 _BYTES_REPR = re.compile(r"b(['\"])(.*)\1")
+_SERVER_WIDE = ("[UNAVAILABLE]", "[INUSE]", "[LIMIT]")
+"""Response codes of a refusal that concerns the session, not the message it was about."""
 _FOR_NOW = ("[UNAVAILABLE]", "[INUSE]", "[LIMIT]", "[SERVERBUG]", "[EXPUNGEISSUED]")
 """Response codes (RFC 5530) of a refusal that a later run may not meet (EXPUNGEISSUED:
 another session expunged a message the command named, as a mail program may)."""
@@ -56,6 +58,11 @@ class ImapRefused(ConfigError):
 
 class ImapUnavailable(Exception):
     """The server cannot be reached or talked to now (connection, TLS, timeout): run again."""
+
+
+class Unfetchable(Exception):
+    """The server will not give one message (it refused the FETCH, or ended the session in
+    answer to it, or gave no text); the others may still be read."""
 
 
 def where(server: ServerSettings) -> str:
@@ -96,11 +103,27 @@ class Mailbox:
             return sorted(int(uid) for uid in self.client.search(["NOT", "DELETED"]))
 
     def fetch(self, uid: int) -> Raw | None:
-        """Message ``uid`` as stored, without marking it seen; None when it is gone already."""
-        with _talking(self.server, "folder"):
-            found = self.client.fetch([uid], [_BODY]).get(uid) or {}
+        """Message ``uid`` as stored, without marking it seen; None when it is gone already.
+        Unfetchable when the server answers for this message alone that it will not give it
+        (a refusal, or its end of the session, in answer to this FETCH; or no text)."""
+        try:
+            answered = self.client.fetch([uid], [_BODY])
+        except IMAPClientError as error:  # an answer to this FETCH: a refusal, or a BYE
+            said = _text(error)
+            if any(code in said for code in _SERVER_WIDE):
+                raise _translated(self.server, "folder", error) from None
+            raise Unfetchable(f"{where(self.server)}: {said}") from None
+        except OSError as error:
+            raise _translated(self.server, "folder", error) from None
+        found = answered.get(uid)
+        if found is None:
+            return None
         data = found.get(_BODY_KEY)
-        return None if data is None else Raw(f"imap:{uid}", bytes(data))
+        if data is None:  # a server that names the part otherwise (BODY[]) is read as well
+            data = next((v for k, v in found.items() if bytes(k).startswith(b"BODY[")), None)
+        if not isinstance(data, (bytes, bytearray)):
+            raise Unfetchable(f"{where(self.server)} gave no text for message {uid}")
+        return Raw(f"imap:{uid}", bytes(data))
 
     def file_away(self, uid: int, set_aside: bool) -> None:
         """Move message ``uid`` to the set-aside or the done folder (created when missing)."""

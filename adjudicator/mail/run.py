@@ -25,6 +25,7 @@ from adjudicator.rules.errors import AdjudicatorError, TempFail
 from adjudicator.store.gamedir import make_folder
 
 if TYPE_CHECKING:
+    from adjudicator.mail import imap
     from adjudicator.mail.sources import Raw
 
 
@@ -53,10 +54,12 @@ def ingest_all(
     settings: MailSettings,
     say: Console,
     left: list[str] | None = None,
+    unfetched: list[str] | None = None,
 ) -> bool:
     """Each message in turn: its lines printed, then (Maildir) marked seen or (IMAP) moved;
     whether a message was left for a later run (a game locked or unreadable). A game that
-    cannot be read is named (and added to ``left``), and a message that may be its waits."""
+    cannot be read is named (and added to ``left``), and a message that may be its waits. A
+    message the IMAP server would not give is moved unread and named in ``unfetched``."""
     unnamed = source.maildir is None and source.mbox is None and not source.stdin
     by_imap = source.imap or (unnamed and settings.imap is not None)
     name = source_name(source, settings.imap if by_imap else None)
@@ -69,7 +72,7 @@ def ingest_all(
     try:
         with FileLock(str(lock), timeout=0):
             if by_imap:
-                return _ingest_imap(_served(games, say, left), settings, say)
+                return _ingest_imap(_served(games, say, left), settings, say, unfetched)
             return _ingest_source(games, source, settings, say, left)
     except Timeout:
         say.err(f"{name}: another run is reading it: its messages are left to that run")
@@ -168,27 +171,65 @@ def _ingest_one(served: _Served, raw: Raw, settings: MailSettings, say: Console)
     return outcome
 
 
-def _ingest_imap(served: _Served, settings: MailSettings, say: Console) -> bool:
+def _ingest_imap(
+    served: _Served, settings: MailSettings, say: Console, unfetched: list[str] | None = None
+) -> bool:
     """Each message of the [imap] folder, oldest first: its lines printed, then moved to the
     done folder, or to the set-aside folder when ingest set it aside."""
     from adjudicator.mail import imap
 
     assert settings.imap is not None  # the command line names a missing [imap] table
     left = False
+    failed: dict[int, str] = {}  # a message the server would not give once, and why
+    unread: dict[int, str] = {}  # one it would not give twice: moved unread when next met
     try:
-        with imap.open_mailbox(settings.imap) as mailbox:
-            for uid in mailbox.uids():
-                raw = mailbox.fetch(uid)
-                if raw is None:
-                    continue
-                outcome = _ingest_one(served, raw, settings, say)
-                if outcome is None:
-                    left = True
-                    continue
-                mailbox.file_away(uid, outcome.set_aside)
+        for _ in range(1 + 2 * MOST_UNFETCHABLE):
+            try:
+                with imap.open_mailbox(settings.imap) as mailbox:
+                    for uid in mailbox.uids():
+                        if uid in unread:
+                            _move_unread(mailbox, uid, unread.pop(uid), say, unfetched)
+                            continue
+                        try:
+                            raw = mailbox.fetch(uid)
+                        except imap.Unfetchable as error:
+                            # once may be the moment's (the session it ended is started
+                            # anew); twice in a row, it is the message
+                            (unread if uid in failed else failed)[uid] = str(error)
+                            raise _SessionAgain from None
+                        if raw is None:
+                            continue
+                        outcome = _ingest_one(served, raw, settings, say)
+                        if outcome is None:
+                            left = True
+                            continue
+                        mailbox.file_away(uid, outcome.set_aside)
+                return left
+            except _SessionAgain:
+                continue
     except imap.ImapUnavailable as error:
         raise TempFail(f"{error}; run again") from None
-    return left
+    raise TempFail(f"more than {MOST_UNFETCHABLE} messages the server would not give; run again")
+
+
+MOST_UNFETCHABLE = 10
+"""The most messages one run moves unread (each costs two more sessions with the server)."""
+
+
+class _SessionAgain(Exception):
+    """The server would not give a message: a new session, which meets it again or moves it."""
+
+
+def _move_unread(
+    mailbox: imap.Mailbox, uid: int, why: str, say: Console, unfetched: list[str] | None
+) -> None:
+    """Move message ``uid``, which the server would not give twice, to the set-aside folder
+    unread: the others in the folder are read all the same, and the game master is told."""
+    mailbox.file_away(uid, set_aside=True)
+    folder = mailbox.server.setaside_folder
+    say.err(f"imap:{uid}: moved unread to {folder}: the server would not give it ({why})")
+    if unfetched is not None:
+        unfetched.append(f"imap:{uid} ({why})")
 
 
 @contextmanager

@@ -1,7 +1,8 @@
 """What ``tick`` tells the game master once (:mod:`adjudicator.mail.told` remembers it).
 
 Mail queued in a game longer than ``[mail] stuck_after``, mail in doubt, an SMTP server that
-stopped every delivery for that long, and a game folder that cannot be read are each queued as
+stopped every delivery for that long, a game folder that cannot be read, and a message the IMAP
+server would not give (moved unread to the set-aside folder) are each queued as
 a notice to ``[mail] gm`` among what belongs to no game (:mod:`adjudicator.mail.nogame`; it goes
 out with the same run's delivery, or the first one that reaches the server) and said on
 standard error. They
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
@@ -43,6 +44,8 @@ class Seen:
     unreadable: list[tuple[Path, str]]
     reports: dict[Path, SendReport]
     asleep: dict[Path, str]
+    unfetched: list[str] = field(default_factory=list)
+    """The messages the IMAP server would not give, moved unread to the set-aside folder."""
 
     def lang(self) -> str:
         """The language the game master is told in: the first game's, in the order given,
@@ -111,6 +114,12 @@ def _found(
             facts = {"count": len(doubtful), "game": game.id, "folder": str(game.root)}
             text = Msg("told-doubt", {**facts, "files": ", ".join(doubtful)})
             yield _Telling("doubt", about, text, game_lang(game.meta))
+    if seen.unfetched and told.observe(state, "unfetched", {"which": seen.unfetched}, now):
+        folder = settings.imap.setaside_folder if settings.imap is not None else "-"
+        about = Msg("mail-told-unfetched-subject", {})
+        which = "; ".join(seen.unfetched)
+        facts = {"count": len(seen.unfetched), "which": which, "folder": folder}
+        yield _Telling("unfetched", about, Msg("told-unfetched", facts), lang)
     stopped = [r.stopped for r in seen.reports.values() if r.stopped]
     server = stopped[0] if stopped else None
     for game in seen.games:
