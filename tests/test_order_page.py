@@ -418,6 +418,9 @@ def test_a_key_with_a_passphrase_is_met_with_the_ssh_keygen_line(
     assert done.returncode == 0, done.stderr
     shown = fill(browser, found[player], table.legal(player), copy)
     assert shown["signed"] and shown["key"] == "", shown
+    public = Path(f"{table.keys[player]}.pub")  # the .pub file chosen by mistake
+    shown = fill(browser, found[player], table.legal(player), public)
+    assert shown["signed"] == "" and shown["key"].startswith("This is your public key"), shown
     rsa = make_key(tmp_path / "rsa", "rsa", ["-t", "rsa", "-b", "2048"])
     shown = fill(browser, found[player], table.legal(player), rsa)
     assert shown["signed"] == "" and "not an Ed25519 key" in shown["key"]
@@ -802,3 +805,40 @@ def test_without_javascript_each_page_says_so_and_shows_no_dead_link(tmp_path: P
         assert '<noscript><p class="message">This page needs JavaScript to check and sign' in page
         links = re.findall(r'<p id="signed-links"[^>]*>', page)
         assert links and all(" hidden" in tag for tag in links), links
+
+
+def test_a_page_fits_a_narrow_window(browser: Browser, tmp_path: Path) -> None:
+    """A phone's window: nothing on the page is wider than the window (the key file's button
+    kept its own width and the page scrolled sideways)."""
+    from tests.test_join_page import page_of
+    from tests.test_signup import OpenTable
+
+    table = Table(tmp_path / "game", players=3)
+    player = next(iter(table.status()["owed"]))
+    shown = [pages(table, write_config(tmp_path))[player]]
+    parser = BytesParser(policy=email.policy.default)
+    for path in sorted((table.gamedir / "outbox").glob(f"*-welcome-{player}.eml")):
+        for part in parser.parsebytes(path.read_bytes()).iter_attachments():  # type: ignore[attr-defined]
+            if (part.get_filename() or "").endswith(".html"):
+                shown.append(tmp_path / "notices.html")
+                shown[-1].write_bytes(part.get_payload(decode=True))
+    shown.append(page_of(OpenTable(tmp_path / "open", seats=2)))
+    assert len(shown) == 3
+    driver = browser.driver
+    size = driver.get_window_size()
+    try:
+        driver.set_window_size(320, 700)
+        for page in shown:
+            browser.open(page)
+            inner, wide = driver.execute_script(
+                "return [window.innerWidth, document.documentElement.scrollWidth]"
+            )
+            widest = driver.execute_script(
+                "return Array.from(document.querySelectorAll('body *'))"
+                ".filter(e => e.getBoundingClientRect().right > window.innerWidth)"
+                ".map(e => e.tagName + '.' + (e.name || e.id || '') + ':' +"
+                " Math.round(e.getBoundingClientRect().right)).slice(0, 8)"
+            )
+            assert wide <= inner, (page.name, wide, inner, widest)
+    finally:
+        driver.set_window_size(size["width"], size["height"])

@@ -64,6 +64,10 @@ var SIGNING = (function () {
   // The Ed25519 key in an OpenSSH private key file: {seed, pub, comment}; KeyProblem else.
   function parseKey(text) {
     var start = text.indexOf(BEGIN_KEY), end = text.indexOf(END_KEY);
+    // a public key line (the .pub file) where the private key file is wanted
+    if (/^\s*(ssh|ecdsa-sha2|sk-ssh)-[A-Za-z0-9@.-]+ AAAA/.test(text)) {
+      throw new KeyProblem("key-public");
+    }
     if (start < 0 || end < start) throw new KeyProblem("key-not-openssh");
     var bytes;
     try {
