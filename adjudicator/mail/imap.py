@@ -33,6 +33,7 @@ from imapclient.exceptions import (  # type: ignore[import-untyped]
 
 from adjudicator.mail.config import ConfigError, ServerSettings, password
 from adjudicator.mail.incoming import MAX_MESSAGE
+from adjudicator.mail.patience import at_most, too_slow
 from adjudicator.mail.sources import Raw
 from adjudicator.mail.tls import certificate_problem, connection_problem, not_local, tls_context
 
@@ -107,10 +108,11 @@ class Mailbox:
         Unfetchable when the server answers for this message alone that it will not give it
         (a refusal, or its end of the session, in answer to this FETCH; or no text)."""
         try:
-            answered = self.client.fetch([uid], [_BODY])
+            with at_most(_exchange_limit(), where(self.server)):
+                answered = self.client.fetch([uid], [_BODY])
         except IMAPClientError as error:  # an answer to this FETCH: a refusal, or a BYE
             said = _text(error)
-            if any(code in said for code in _SERVER_WIDE):
+            if too_slow(error) is not None or any(code in said for code in _SERVER_WIDE):
                 raise _translated(self.server, "folder", error) from None
             raise Unfetchable(f"{where(self.server)}: {said}") from None
         except OSError as error:
@@ -240,14 +242,22 @@ def _talking(server: ServerSettings, key: str) -> Iterator[None]:
     """Turns what the network and the server raise into ImapUnavailable or ImapRefused; a
     refusal names the setting ``key`` (the one the step at hand depends on)."""
     try:
-        yield
+        with at_most(_exchange_limit(), where(server)):
+            yield
     except (OSError, IMAPClientError) as error:
         raise _translated(server, key, error) from None
+
+
+def _exchange_limit() -> float:
+    """The most seconds one exchange with the server (a command and its answer) may take."""
+    return 4 * IMAP_TIMEOUT
 
 
 def _translated(server: ServerSettings, key: str, error: OSError | IMAPClientError) -> Exception:
     """ImapUnavailable or ImapRefused, saying why in one line."""
     at = where(server)
+    if (slow := too_slow(error)) is not None:
+        return ImapUnavailable(str(slow))
     problem = certificate_problem(at, server, error)
     if problem is not None:
         return ImapRefused(problem)

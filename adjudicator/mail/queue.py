@@ -37,6 +37,7 @@ from filelock import FileLock, Timeout
 from adjudicator.mail.config import MailSettings, ServerSettings, password
 from adjudicator.mail.headerclasses import DEFAULT_POLICY
 from adjudicator.mail.outgoing import POLICY
+from adjudicator.mail.patience import at_most, too_slow
 from adjudicator.mail.waiting import QUEUE, eml_files, queued_at
 from adjudicator.present import mail as present_mail
 from adjudicator.store import clock, failpoint
@@ -339,8 +340,10 @@ def _send_all(
     secret = password(server)
     now = clock.now()
     refused: list[str] = []
+    where = _where(server)
     try:
-        client = connect(server, secret)
+        with at_most(_exchange_limit(), where):
+            client = connect(server, secret)
     except Exception as error:
         _stopped(server, error, report)
         return
@@ -349,7 +352,8 @@ def _send_all(
             data = path.read_bytes()
             sending = outbox._move(path, outbox.sending)
             try:
-                _transaction(client, server, data)
+                with at_most(_exchange_limit(), where):
+                    _transaction(client, server, data)
             except _InDoubt as error:
                 report.in_doubt.append(sending.name)
                 report.failed = f"{sending.name}: {error}"
@@ -373,7 +377,7 @@ def _send_all(
                 else:
                     outbox._move(sending, outbox.queue)
                     refused.append(f"{sending.name}: {answer} (for now: tried again)")
-                with suppress(smtplib.SMTPException, OSError):
+                with suppress(smtplib.SMTPException, OSError), at_most(SMTP_TIMEOUT, where):
                     client.rset()
                 continue
             except Exception as error:
@@ -385,9 +389,14 @@ def _send_all(
     finally:
         if refused:
             report.failed = "; ".join([*refused, *filter(None, [report.failed])])
-        with suppress(smtplib.SMTPException, OSError):
+        with suppress(smtplib.SMTPException, OSError), at_most(SMTP_TIMEOUT, where):
             client.quit()
         client.close()
+
+
+def _exchange_limit() -> float:
+    """The most seconds a session's opening, or one message's transaction, may take in all."""
+    return 4 * SMTP_TIMEOUT
 
 
 def _stopped(server: ServerSettings, error: Exception, report: SendReport) -> None:
@@ -520,6 +529,8 @@ def _reason(server: ServerSettings, error: BaseException) -> str:
     where = _where(server)
     if isinstance(error, NeverWorks):
         return str(error)
+    if (slow := too_slow(error)) is not None:
+        return str(slow)
     problem = connection_problem(where, server, error)
     if problem is not None:
         return problem
