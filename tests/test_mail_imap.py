@@ -315,40 +315,19 @@ def test_an_imap_server_that_answers_a_byte_at_a_time_is_given_up(
     """A server that sends a byte every tenth of a second never lets a read's timeout expire:
     tick waited on it for as long as it went on. Each exchange has a limit in all: the run
     stops for now (exit 75) and adjudicates nothing."""
-    import contextlib
-    import socket
-    import threading
     import time
 
-    listener = socket.create_server(("127.0.0.1", 0))
-    port = listener.getsockname()[1]
-    stop = threading.Event()
+    from tests.drip import dripping
 
-    def drip() -> None:
-        listener.settimeout(10)
-        with contextlib.suppress(OSError):
-            conn, _ = listener.accept()
-            with conn:
-                for byte in b"* OK " + b"x" * 200:  # at most some 20 s, then it ends
-                    if stop.wait(0.1):
-                        break
-                    conn.sendall(bytes([byte]))
-
-    server = threading.Thread(target=drip, daemon=True)
-    server.start()
     monkeypatch.setattr(imap, "IMAP_TIMEOUT", 1.0)  # each read: a byte comes within it
-    config = settings_file(
-        table,
-        f'[imap]\nhost = "127.0.0.1"\nport = {port}\nuser = "adjudicator"\n'
-        'password_env = "TEST_IMAP_PASSWORD"\ntls = "none"\n',
-    )
     began = time.monotonic()
-    try:
+    with dripping(b"* OK ") as port:
+        config = settings_file(
+            table,
+            f'[imap]\nhost = "127.0.0.1"\nport = {port}\nuser = "adjudicator"\n'
+            'password_env = "TEST_IMAP_PASSWORD"\ntls = "none"\n',
+        )
         result = run("tick", table.gamedir, "--config", config)
-    finally:
-        stop.set()
-        server.join(15)
-        listener.close()
     assert time.monotonic() - began < 10, "given up at the limit, 4 s"
     assert result.exit_code == 75, result.output
     assert "took more than 4 seconds to answer in all" in result.output

@@ -5,7 +5,6 @@ never work stops delivery and names the setting (exit 3); ``tls = "none"`` to th
 
 from __future__ import annotations
 
-import contextlib
 import email.policy
 import json
 from collections.abc import Callable, Iterator
@@ -838,35 +837,14 @@ def test_a_server_that_answers_a_byte_at_a_time_is_given_up(
     second: send held the game's lock for as long as the server went on (a review killed it
     after 150 s). Each exchange (the session's opening, a message's transaction) now has a
     limit in all: the delivery stops for now, the mail stays queued."""
-    import socket
-    import threading
     import time
 
-    listener = socket.create_server(("127.0.0.1", 0))
-    port = listener.getsockname()[1]
-    stop = threading.Event()
+    from tests.drip import dripping
 
-    def drip() -> None:
-        listener.settimeout(10)
-        with contextlib.suppress(OSError):
-            conn, _ = listener.accept()
-            with conn:
-                for byte in b"220-" + b"x" * 200:  # at most some 20 s, then it ends
-                    if stop.wait(0.1):
-                        break
-                    conn.sendall(bytes([byte]))
-
-    server = threading.Thread(target=drip, daemon=True)
-    server.start()
     monkeypatch.setattr(queue, "SMTP_TIMEOUT", 1.0)  # each read: a byte comes within it
-    config = config_for(table, port, 'tls = "none"\n')
     began = time.monotonic()
-    try:
-        result = run("send", table.gamedir, "--config", config)
-    finally:
-        stop.set()
-        server.join(15)
-        listener.close()
+    with dripping(b"220-") as port:
+        result = run("send", table.gamedir, "--config", config_for(table, port, 'tls = "none"\n'))
     assert time.monotonic() - began < 10, "given up at the limit, 4 s"
     assert result.exit_code == 75, result.output
     assert "took more than 4 seconds to answer in all" in result.output
