@@ -1,6 +1,6 @@
 """What delivery does when the SMTP server says no, against a real aiosmtpd (tests/smtpserver.py):
 a refusal for good (5xx) moves the message to mail/failed/ and is not retried; a refusal for now
-(4xx) is retried until ``give_up_after`` has passed since the message's Date; a setting that can
+(4xx) is retried until ``give_up_after`` has passed since the first such refusal; a setting that can
 never work stops delivery and names the setting (exit 3); ``tls = "none"`` to this machine."""
 
 from __future__ import annotations
@@ -302,7 +302,8 @@ def test_a_refusal_for_now_is_tried_again_then_given_up(
             refused_for_good=[
                 (
                     second.name,
-                    f'{said} (still refused 48h after it was queued; give_up_after = "2d")',
+                    f"{said} (still refused 48h after the server first refused it for now; "
+                    'give_up_after = "2d")',
                 )
             ]
         )
@@ -321,11 +322,18 @@ def test_a_refusal_for_now_that_clears_is_sent(tmp_path: Path, authority: Author
     assert [r.rcpt_tos for r in server.received] == [["player1@example.org"]]
 
 
-def test_the_age_is_read_from_the_date_header(
+def test_without_its_memory_the_age_is_read_from_the_date_header(
     tmp_path: Path, authority: Authority, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A message queued long ago (by its Date) is given up at the first refusal for now; one
-    dated in an offset other than UTC is read right."""
+    """Where the first refusals cannot be remembered (the user's data folder cannot be
+    written), a message queued long ago (by its Date) is given up at the first refusal for
+    now; one dated in an offset other than UTC is read right."""
+    from adjudicator.mail import told
+
+    def no_memory(name: str = "told") -> Any:
+        raise PermissionError(13, "Permission denied", name)
+
+    monkeypatch.setattr(told, "memory", no_memory)
     recorder = Answering(
         rcpt={
             "player1@example.org": "452 4.3.1 Insufficient system storage",
@@ -564,6 +572,31 @@ def test_send_exits_75_for_a_refusal_for_now_then_0_once_given_up(
         assert 'give_up_after = "30m")' in given_up.output
         assert len(folder(table, "failed")) == 2, "bob's welcome and report"
         assert [p.endswith("-failed-gm.eml") for p in folder(table, "queue")] == [True]
+
+
+def test_mail_that_waited_out_an_outage_is_not_given_up_at_its_first_refusal(
+    table: Table, authority: Authority, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server could not be reached for three days, then greylisted the first try (450):
+    the mail was older than give_up_after, and went to mail/failed/ at that first refusal
+    ("still refused 73h after it was queued"), though it had been refused once. give_up_after
+    counts from the server's first refusal for now."""
+    config = config_for(table, 9, 'give_up_after = "1d"\n')  # port 9: nothing listens
+    assert run("send", table.gamedir, "--config", config).exit_code == 75
+    queued = folder(table, "queue")
+    later(timedelta(days=3), monkeypatch)
+    recorder = Answering(rcpt={"bob@example.org": "450 4.7.1 Greylisted, try again later"})
+    with running_server(authority, "tls", recorder=recorder) as server:
+        config = config_for(table, server.port, 'give_up_after = "1d"\n', server.ca_file)
+        result = run("send", table.gamedir, "--config", config)
+        assert result.exit_code == 75, result.output
+        assert folder(table, "failed") == []
+        assert [name for name in queued if name.endswith("-bob.eml")] == folder(table, "queue")
+        later(timedelta(days=4, minutes=1), monkeypatch)  # a day after the first refusal
+        given_up = run("send", table.gamedir, "--config", config)
+        assert given_up.exit_code == 0, given_up.output
+        assert "after the server first refused it for now" in given_up.output
+        assert len(folder(table, "failed")) == 2, "bob's welcome and report"
 
 
 def test_a_refusal_for_now_puts_neither_address_nor_server_words_in_the_journal(

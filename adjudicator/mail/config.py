@@ -19,7 +19,7 @@ config folder; no file counts as an empty one (no ``[smtp]`` table: mail goes to
     password_env = "ADJUDICATOR_SMTP_PASSWORD"   # or: password_command = "pass show smtp"
     ca_file = "ca.pem"              # optional: trust this PEM bundle instead of the system's
     give_up_after = "3d"            # [smtp] only: a message refused for now (4xx) this long
-                                    # after it was queued counts as refused for good
+                                    # after its first such refusal counts as refused for good
 
     [imap]                          # the same keys, plus folder, done_folder, setaside_folder
 
@@ -94,7 +94,7 @@ class ServerSettings:
     password_env: str | None
     password_command: str | None
     give_up_after: timedelta = _GIVE_UP_AFTER
-    """How long after it was queued (its Date) a message refused for now (4xx) is tried again;
+    """How long after its first refusal for now (4xx) a message is tried again;
     after that, such a refusal counts as one for good. ``[smtp]`` only."""
     folder: str = "INBOX"
     done_folder: str = "adjudicator/done"

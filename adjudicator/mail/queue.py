@@ -11,7 +11,7 @@ Layout::
 Names sort in the order the messages were put. A message moves queue/ -> sending/ (durably)
 before its SMTP transaction and sending/ -> sent/ once the server accepted it; when the server
 did not accept it, it moves back to queue/ and a later delivery tries again, or, when the server
-refused it for good (5xx; or 4xx for longer than ``give_up_after`` since it was queued), to
+refused it for good (5xx; or 4xx for longer than ``give_up_after`` since its first 4xx), to
 failed/, where it stays. So a crash never loses a message, and never sends one twice: a file
 found in sending/ when a delivery starts was cut short at an unknown point. It is "in doubt" and
 never sent again by itself; the game master checks whether it arrived, then moves it to sent/
@@ -26,7 +26,7 @@ import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
@@ -360,8 +360,8 @@ def _send_all(
                 return
             except _Refused as error:
                 answer = printable(str(error))
-                age = now - queued_at(data, sending)
-                if error.for_good:
+                age = None if error.for_good else now - _first_refused(outbox, sending, now)
+                if age is None:
                     outbox._move(sending, outbox.failed)
                     report.refused_for_good.append((sending.name, answer))
                 elif age >= server.give_up_after:
@@ -370,8 +370,8 @@ def _send_all(
                     report.refused_for_good.append(
                         (
                             sending.name,
-                            f"{answer} (still refused {_span(age)} after it was "
-                            f'queued; give_up_after = "{limit}")',
+                            f"{answer} (still refused {_span(age)} after the server first "
+                            f'refused it for now; give_up_after = "{limit}")',
                         )
                     )
                 else:
@@ -392,6 +392,27 @@ def _send_all(
         with suppress(smtplib.SMTPException, OSError), at_most(SMTP_TIMEOUT, where):
             client.quit()
         client.close()
+
+
+def _first_refused(outbox: Outbox, sending: Path, now: datetime) -> datetime:
+    """When a server first refused the message at ``sending`` for now (``now``, when it never
+    had; its Date when that cannot be remembered): ``give_up_after`` counts from then, not
+    from its queuing, so that mail that waited out an outage of the server is tried for as long
+    as any. Kept in the user's data folder (:func:`adjudicator.mail.told.memory`), the
+    game's messages no longer queued forgotten."""
+    from adjudicator.mail import told
+
+    game = str(outbox.gamedir.resolve())
+    try:
+        with told.memory("deferred") as state:
+            waiting = {p.name for p in [*outbox.pending(), *outbox.in_doubt()]}
+            for key in [k for k in state if k.startswith(f"{game}/")]:
+                if key.rpartition("/")[2] not in waiting | {sending.name}:
+                    del state[key]
+            entry = state.setdefault(f"{game}/{sending.name}", {"since": now.isoformat()})
+            return datetime.fromisoformat(str(entry["since"]))
+    except (OSError, ValueError, TimeoutError):  # the memory cannot be had: as before
+        return queued_at(sending.read_bytes(), sending)
 
 
 def _exchange_limit() -> float:

@@ -14,7 +14,6 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 from filelock import FileLock
@@ -26,16 +25,14 @@ State = dict[str, dict[str, Any]]
 ``seen`` (during this run)."""
 
 
-def _file() -> Path:
-    return nogame.root() / "told.json"
-
-
 @contextmanager
-def memory() -> Iterator[State]:
-    """What was told, held (locked) for one run and written back on leaving."""
-    path = _file()
+def memory(name: str = "told") -> Iterator[State]:
+    """What was told (or, by ``name``, another memory of the same shape: ``deferred``, the
+    messages a server refused for now, :mod:`adjudicator.mail.queue`), held (locked) for one
+    run and written back on leaving."""
+    path = nogame.root() / f"{name}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
-    with FileLock(str(path.with_name(".told.lock")), timeout=30):
+    with FileLock(str(path.with_name(f".{name}.lock")), timeout=30):
         try:
             read = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -46,7 +43,7 @@ def memory() -> Iterator[State]:
         yield state
         for entry in state.values():
             entry.pop("seen", None)
-        tmp = path.with_name(f".told.{os.getpid()}.tmp")
+        tmp = path.with_name(f".{name}.{os.getpid()}.tmp")
         try:
             tmp.write_text(json.dumps(state, indent=1, sort_keys=True), encoding="utf-8")
             os.replace(tmp, path)
