@@ -354,6 +354,7 @@ def test_an_absence_moves_no_deadline_that_has_passed(
     whether the next tick came before a late absence (a player who missed the deadline could
     otherwise open it again)."""
     table = make_table(tmp_path, "extend")
+    tick(table, config)  # the first reports go out as the game is made
     at("2026-11-25T11:00:00+00:00")  # an hour past the deadline (11:00 in Berlin), no tick yet
     result = away(table, "bob", "2026-11-25", "2026-11-26")
     assert result.exit_code == 0, result.output  # taken, and shown

@@ -244,6 +244,26 @@ def test_a_turn_whose_reports_were_never_queued_does_not_pass_its_deadline(
     assert len(reports) == len(table.names)
 
 
+def test_a_game_first_ticked_past_its_first_deadline_mails_turn_1_and_waits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """cron was set up three days after `new`: the first tick adjudicated turn 1 with every
+    seat's default orders, then mailed the welcomes and the reports of turns 1 and 2. It now
+    mails turn 1, and the players' 48 hours count from then."""
+    at(monkeypatch, START)
+    table = Table(tmp_path, players=3, schedule={"deadline": "48h"}, jewel_choice="random")
+    config = tmp_path / "mail.toml"
+    config.write_text('[mail]\nfrom = "gm-bot@example.org"\n')
+    at(monkeypatch, START + timedelta(days=3))
+    result = run("tick", table.gamedir, "--config", config)
+    assert result.exit_code == 0, result.output
+    assert "adjudicated" not in result.output
+    assert "the turn's reports were never queued: the deadline waits" in result.output
+    assert table.status()["turn"] == 1
+    assert table.status()["deadline"] == (START + timedelta(days=5)).isoformat()
+    assert len(sorted((table.gamedir / "outbox").glob("*-report-1-*.eml"))) == 3
+
+
 @pytest.mark.parametrize(
     ("lang", "reason"),
     [

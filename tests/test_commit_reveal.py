@@ -161,6 +161,8 @@ def test_the_clock_opens_the_reveal_at_the_commitments_deadline_and_tells_the_pl
     for _ in ("the reveal opens", "turn 1 is adjudicated"):  # carol returns no jewel
         assert run("adjudicate", table.gamedir, "--default-missing").exit_code == 0
     assert table.status()["phase"] == "commit" and table.status()["turn"] == 2
+    # the turn's reports leave at once (a turn never mailed does not pass its deadline)
+    assert run("send", table.gamedir, "--config", tmp_path / "no-mail.toml").exit_code == 0
     for player in ("alice", "bob"):
         _, promise = committed(table, player, table.legal(player), f"{player}.yaml")
         assert submit(table, promise)[0] == 0

@@ -276,6 +276,7 @@ def past_the_deadline_meanwhile(
     ``meanwhile`` happens before its step takes the game's lock (as while it waited for it)."""
     from adjudicator.mail import clock_step
 
+    assert run("send", table.gamedir, "--config", os.devnull).exit_code == 0  # turn 1 mailed
     submit(table, "alice")
     at("2026-11-25T10:00:01+00:00")
     real = clock_step.due_now
@@ -659,6 +660,7 @@ def test_ticks_run_at_the_same_moment_adjudicate_once_and_mail_once(
     tmp_path: Path, at: Clock, config: Path
 ) -> None:
     table = make_table(tmp_path)
+    tick(table, config)  # the first reports go out as the game is made
     env = {**os.environ, "ADJUDICATOR_NOW": "2026-11-26T10:00:00+00:00"}  # past the deadline
     installed = Path(sys.executable).parent / "adjudicator"  # the command this venv installed
     command = [str(installed), "tick", str(table.gamedir), "--config", str(config)]

@@ -51,13 +51,12 @@ NOT_MAILED = "the turn's reports were never queued: the deadline waits for them 
 
 
 def _not_mailed_yet(root: Path, turn: int) -> bool:
-    """Whether the game is played by mail (an earlier turn's reports were queued) and the
-    reports of ``turn`` never were (the game master's own ``adjudicate``, or runs an outage
-    stopped before their send): its players were never told of the turn. The run's send
-    queues them; queued, they hold the clock until they leave, and the wait counts from the
-    turn's opening."""
-    facts = GameDir(root).facts()
-    return bool(facts.queued) and turn not in facts.queued
+    """Whether the reports of ``turn`` were never queued (a first tick days after ``new``, the
+    game master's own ``adjudicate``, runs an outage stopped before their send): its players
+    were never told of the turn. The run's send queues them (a game ``tick`` runs is played by
+    mail); queued, they hold the clock until they leave, and the wait counts from the turn's
+    opening."""
+    return turn not in GameDir(root).facts().queued
 
 
 def run_clock(root: Path, settings: MailSettings, mail_waits: bool = False) -> ClockDone:
