@@ -180,6 +180,36 @@ def test_the_clock_opens_the_reveal_at_the_commitments_deadline_and_tells_the_pl
     ]
 
 
+def test_the_reveal_waits_for_the_mail_that_opens_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reveal's notices stayed queued (the server down) and the clock ran on: at the
+    reveal's deadline every player who committed was forfeited, never told to reveal. The
+    notices hold the clock as a turn's reports do, and the deadline moves by their wait."""
+    monkeypatch.setenv("ADJUDICATOR_NOW", "2026-11-27T12:00:00+00:00")
+    table = sealed_table(tmp_path, schedule={"deadline": "24h"})
+    outbox = tmp_path / "mail.toml"
+    outbox.write_text('[mail]\nfrom = "gm-bot@example.org"\n')
+    assert run("send", table.gamedir, "--config", outbox).exit_code == 0
+    player = table.status()["waiting_for"][0]
+    view = table.view(player)
+    _, promise = committed(table, player, {"return": view["drawn"][0]}, "sealed.yaml")
+    assert submit(table, promise)[0] == 0
+    assert table.status()["phase"] == "reveal"
+    down = tmp_path / "down.toml"  # nothing listens on port 9
+    down.write_text(
+        '[mail]\nfrom = "gm-bot@example.org"\n[smtp]\nhost = "127.0.0.1"\nport = 9\ntls = "none"\n'
+    )
+    assert run("send", table.gamedir, "--config", down).exit_code == 75
+    monkeypatch.setenv("ADJUDICATOR_NOW", "2026-11-28T18:00:00+00:00")  # past its deadline
+    result = run("tick", table.gamedir, "--config", down)
+    assert "adjudicated" not in result.output, result.output
+    assert table.status()["phase"] == "reveal" and table.status()["waiting_for_mail"] is True
+    result = run("send", table.gamedir, "--config", outbox)  # the server is back
+    assert result.exit_code == 0, result.output
+    assert table.status()["deadline"] == "2026-11-29T18:00:00+00:00"
+
+
 def test_the_reveal_is_asked_only_of_the_players_who_committed(tmp_path: Path) -> None:
     """Turn 1 of Sultan is the start player's return alone: their commitment opens the reveal,
     and the mail asking for the sealed order went to every player, though the others owed and

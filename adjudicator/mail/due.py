@@ -309,6 +309,15 @@ def _announcement(
     return None, []
 
 
+def _notice_name(entry: dict[str, Any], index: int, reader: str) -> str:
+    """The queued file's label: ``reveal-<turn>-<player>`` for the notice that opens a turn's
+    reveal, which holds the clock as the turn's reports do (its players are told only by it to
+    reveal), else ``announce-<line>-<reader>``."""
+    if entry.get("reveal"):
+        return f"reveal-{entry['reveal']['turn']}-{reader}"
+    return f"announce-{index}-{reader}"
+
+
 def announce(root: Path, sender: str) -> int:
     """Queue a notice of every game master's action not announced before; how many."""
     count = 0
@@ -342,7 +351,7 @@ def announce(root: Path, sender: str) -> int:
                         game=load_game(meta["game"]),
                     ),
                     f"{meta['id']}.announce.{index}",
-                    name=f"announce-{index}-{_reader_at(entry, address, then, meta)}",
+                    name=_notice_name(entry, index, _reader_at(entry, address, then, meta)),
                 )
                 count += 1
         if count:

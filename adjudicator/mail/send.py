@@ -71,12 +71,12 @@ def send_game(root: Path, settings: MailSettings, deliver_too: bool = True) -> S
 
 
 def _pause_for_refused(root: Path) -> None:
-    """Pause the game when a player's report of the current turn lies in ``mail/failed/``
-    (refused for good) and no ``paused`` line has named it yet: the player never saw the turn,
-    and its clock must not run out on them. Read from the folder and the journal, so a send
-    killed between its delivery and the pause pauses at the next one; once named, a resumed
-    game stays resumed. The game master is told of the refusal; ``send --retry`` then
-    ``resume`` go on (docs/mail.md)."""
+    """Pause the game when a player's report of the current turn (or its reveal's notice) lies
+    in ``mail/failed/`` (refused for good) and no ``paused`` line has named it yet: the player
+    never saw the turn, and its clock must not run out on them. Read from the folder and the
+    journal, so a send killed between its delivery and the pause pauses at the next one; once
+    named, a resumed game stays resumed. The game master is told of the refusal; ``send
+    --retry`` then ``resume`` go on (docs/mail.md)."""
     failed = eml_files(root / FAILED)
     if not failed:
         return
@@ -84,7 +84,8 @@ def _pause_for_refused(root: Path) -> None:
     if handle.over():
         return
     named = {n for e in handle.log if e["type"] == "paused" for n in e.get("refused") or []}
-    report_of_turn = re.compile(rf"\d+-report-{handle.turn()}-(?!gm\.eml$).+\.eml")
+    # a report, or the notice that opens the reveal: the turn's mail that holds its clock
+    report_of_turn = re.compile(rf"\d+-(report|reveal)-{handle.turn()}-(?!gm\.eml$).+\.eml")
     refused = [p.name for p in failed if report_of_turn.fullmatch(p.name) and p.name not in named]
     if refused:
         with contextlib.suppress(NotNow):  # paused already: it stays so

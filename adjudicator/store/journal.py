@@ -257,9 +257,15 @@ def _time(text: str) -> datetime:
     return moment
 
 
+_HOLDING = ("report-", "reveal-")
+"""The queued mail that holds its turn's clock: a player's report, and the notice that opens
+the turn's reveal (``sealing: commit-reveal``), by which alone its players are told to reveal."""
+
+
 def is_report(path: str, turn: int) -> bool:
     """Whether ``path`` is a player's queued report of ``turn``
-    (``mail/queue/000007-report-2-bob.eml``; the game master's copy, ``-gm``, holds no clock)."""
+    (``mail/queue/000007-report-2-bob.eml``; the game master's copy, ``-gm``, holds no clock),
+    or the notice that opens its reveal (``mail/queue/000009-reveal-2-bob.eml``)."""
     if not path.startswith("mail/queue/"):
         return False  # most files of a game: at once
     folder, _, name = path.rpartition("/")
@@ -267,19 +273,23 @@ def is_report(path: str, turn: int) -> bool:
     return (
         folder == "mail/queue"
         and number.isdigit()
-        and rest.startswith(f"report-{turn}-")
+        and any(rest.startswith(f"{kind}{turn}-") for kind in _HOLDING)
         and rest != f"report-{turn}-gm.eml"
     )
 
 
 def report_turn(path: str) -> int | None:
-    """The turn of a player's queued report at ``path`` (:func:`is_report`), or None."""
+    """The turn of a player's queued report (or reveal notice) at ``path``
+    (:func:`is_report`), or None."""
     if not path.startswith("mail/queue/"):
         return None  # most files of a game: at once
     rest = path.rpartition("/")[2].partition("-")[2]
-    number = rest.removeprefix("report-").partition("-")[0]
+    kind = next((kind for kind in _HOLDING if rest.startswith(kind)), None)
+    if kind is None:
+        return None
+    number = rest.removeprefix(kind).partition("-")[0]
     digits = number.isascii() and number.isdigit()  # "²" is a digit that int() refuses
-    if not rest.startswith("report-") or not digits or str(int(number)) != number:
+    if not digits or str(int(number)) != number:
         return None
     turn = int(number)
     return turn if is_report(path, turn) else None

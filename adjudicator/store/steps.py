@@ -268,8 +268,13 @@ _OUT_TO = ("mail/sending/", "mail/sent/", "mail/failed/")
 
 
 def _report_left(source: str, target: str) -> bool:
-    """Whether a report mail left the queue (the journal is read again only then)."""
-    return source.startswith("mail/queue/") and "-report-" in source and target.startswith(_OUT_TO)
+    """Whether a mail that holds the clock (a report, a reveal's notice) left the queue (the
+    journal is read again only then)."""
+    return (
+        source.startswith("mail/queue/")
+        and ("-report-" in source or "-reveal-" in source)
+        and target.startswith(_OUT_TO)
+    )
 
 
 def _delivery_target(rel: str, strays: list[str]) -> str | None:
