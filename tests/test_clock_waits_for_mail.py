@@ -264,6 +264,30 @@ def test_a_game_first_ticked_past_its_first_deadline_mails_turn_1_and_waits(
     assert len(sorted((table.gamedir / "outbox").glob("*-report-1-*.eml"))) == 3
 
 
+def test_no_reminder_goes_before_the_turns_reports(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first tick came 30 hours after `new`, past the 24h reminder's time: it queued the
+    reminder before the welcomes and the reports, stating a deadline the same run then moved,
+    and sent it again 24 hours before the moved one. Nothing is reminded of a turn whose
+    reports were never queued; the reminder goes once, before the moved deadline."""
+    at(monkeypatch, START)
+    schedule = {"deadline": "48h", "reminders": ["24h"]}
+    table = Table(tmp_path, players=3, schedule=schedule, jewel_choice="random")
+    config = tmp_path / "mail.toml"
+    config.write_text('[mail]\nfrom = "gm-bot@example.org"\n')
+    at(monkeypatch, START + timedelta(hours=30))
+    first = run("tick", table.gamedir, "--config", config)
+    assert first.exit_code == 0, first.output
+    assert "reminded" not in first.output
+    moved = START + timedelta(hours=78)
+    assert table.status()["deadline"] == moved.isoformat()
+    at(monkeypatch, moved - timedelta(hours=24))
+    assert "reminded alice, bob, carol" in run("tick", table.gamedir, "--config", config).output
+    reminders = sorted((table.gamedir / "outbox").glob("*reminder*.eml"))
+    assert len(reminders) == 3, "one each"
+
+
 @pytest.mark.parametrize(
     ("lang", "reason"),
     [

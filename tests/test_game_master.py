@@ -241,6 +241,7 @@ def test_a_late_run_sends_only_the_closest_reminder(
     tmp_path: Path, at: Clock, config: Path
 ) -> None:
     table = make_table(tmp_path)
+    tick(table, config)  # the first reports go out as the game is made
     at("2026-11-25T08:30:00+00:00")
     assert "reminded alice, bob, carol (2h before the deadline)" in tick(table, config)
     assert [e["before"] for e in journal(table, "reminded")] == ["2h"]

@@ -74,8 +74,11 @@ def run_clock(root: Path, settings: MailSettings, mail_waits: bool = False) -> C
     if due.adjudicate == "deadline" and mail_waits:
         done.not_now = MAIL_WAITS
         return done
-    if due.adjudicate == "deadline" and _not_mailed_yet(root, done.turn):
-        done.not_now = NOT_MAILED
+    by_the_clock = due.adjudicate == "deadline" or due.wait or due.remind is not None
+    if by_the_clock and _not_mailed_yet(root, done.turn):
+        # no deadline passes, and nobody is reminded or waited for, before the turn is mailed
+        if due.adjudicate == "deadline":
+            done.not_now = NOT_MAILED
         return done
     if due.adjudicate is not None:
         try:
