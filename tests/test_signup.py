@@ -273,6 +273,34 @@ def test_a_join_from_another_address_is_not_answered_and_its_address_must_confir
     assert table.mail(None, "alice@example.org", f"Re: {request['Subject']}").count("seated") == 0
 
 
+def test_a_message_carries_one_join(tmp_path: Path) -> None:
+    """One message with hundreds of joins, each naming another address, made send mail a
+    confirmation request to each of them: the game as a mail cannon. A message takes one join
+    (the game master's own submit, many); the others are refused, unanswered."""
+    table = OpenTable(tmp_path, seats=4)
+    files = [table.join_file(name, email=f"{name}@victims.example") for name in ("bob", "carol")]
+    table.mails += 1
+    message = EmailMessage()
+    message["From"] = "mallory@example.net"
+    message["To"] = "gm-bot@example.org"
+    message["Subject"] = "joins"
+    message["Message-ID"] = "<many@example.net>"
+    message.set_content("Here.\n")
+    for path in files:
+        message.add_attachment(path.read_bytes(), "text", "plain", filename=path.name)
+        signature = Path(f"{path}.sig").read_bytes()
+        message.add_attachment(
+            signature, "application", "octet-stream", filename=f"{path.name}.sig"
+        )
+    raw = message.as_bytes(policy=email.policy.SMTP).decode()
+    result = run("ingest", table.gamedir, "--config", table.config, input=raw)
+    assert result.exit_code == 0, result.output
+    assert "bob - accepted" in result.output
+    assert "carol - refused: a message carries one join" in result.output
+    requests = table.outbox(kind="signup-confirm")
+    assert [m["To"] for m in requests] == ["bob@victims.example"]
+
+
 @pytest.mark.seconds
 def test_a_full_started_or_late_game_refuses_a_join(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch

@@ -78,6 +78,10 @@ def judge_join(handle: OpenGame, label: str, received: bytes, signature: bytes |
     kind = "leave" if leaving else "join"
     if not parsed.ok or data is None or not isinstance(body, dict):
         return _verdict(label, who, parsed.reasons, kind=kind)
+    if not leaving and handle.sender is not None and handle.seating.get("joins"):
+        # by mail, one join a message: each names an address that is mailed a request, and a
+        # stranger's message must not make the game mail many
+        return _verdict(label, who, [Reason(msg("join-one-a-message"))], kind=kind)
     key_line = _key_of(handle, str(name)) if leaving else body.get("key")
     if signature is None:
         return _verdict(label, who, [Reason(msg("no-signature"))], kind=kind)
