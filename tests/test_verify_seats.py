@@ -307,3 +307,59 @@ def test_first_come_turns_no_confirmed_join_away_for_another_reason(
         table.seat(name)
     code, out = verified(table, tmp_path)
     assert code == 3 and "turns alice away, whose confirmation" in out, out
+
+
+def test_a_leave_that_is_some_other_file_its_player_signed_is_caught(tmp_path: Path) -> None:
+    """verify checked only that a leave was signed by the seat's key, not what it said: a game
+    master could take a seat away with any file its player ever signed with that key (here a
+    share notice for another game, a key reused as ssh-keygen's default suggests)."""
+    from adjudicator.store import clock, steps
+    from tests.ssh import ssh_sign
+
+    table = OpenTable(tmp_path, seats={"min": 2, "max": 3})
+    table.seat("alice")
+    table.seat("bob")
+    other = table.write(
+        "other.yaml", 'id: cairo-2026\nplayer: alice\nshare: "00112233445566778899aabbccddeeff"\n'
+    )
+    signature = ssh_sign(table.keys["alice"], other).read_text()
+    with steps.step(table.gamedir, "mail") as running:
+        handle = OpenGame(table.gamedir)
+        rel = f"seats/joins/{signup._next_number(handle):04d}-alice-leave.json"
+        handle.dir.write_json(rel, {"leave": other.read_text(), "signature": signature})
+        digest = handle.dir.digester().hidden(signature.encode())
+        leave = {"name": "alice", "digest": digest, "file": rel, "at": clock.stamp()}
+        handle.seating = {"leaves": [leave], "left": ["alice"]}
+        running.commit("mail", message_id="forged", **signup.seating_fields(handle))
+    table.seat("carol")
+    table.seat("dave")
+    code, out = verified(table, tmp_path)
+    assert code == 3, out
+    assert "the leave does not say what journal line" in out
+
+
+def test_a_join_signed_for_another_game_is_caught(tmp_path: Path) -> None:
+    """The intake refuses a join signed for another game; a game master who took one anyway
+    (carol joined souk, and finds herself seated in bazaar) passed verify."""
+    import yaml
+
+    from adjudicator.store import steps
+    from tests.ssh import ssh_sign
+
+    table = OpenTable(tmp_path, seats={"min": 2, "max": 3})
+    table.seat("alice")
+    data = yaml.safe_load(table.join_file("carol").read_text())
+    data["id"] = "souk"
+    souk = table.write("souk-carol.yaml", yaml.safe_dump(data))
+    signature = ssh_sign(table.keys["carol"], souk).read_bytes()
+    with steps.step(table.gamedir, "mail") as running:
+        handle = OpenGame(table.gamedir)
+        digest = handle.dir.digester().hidden(signature)
+        signup._take(handle, data["join"], souk.read_bytes(), signature, digest)
+        running.commit("mail", message_id="forged", **signup.seating_fields(handle))
+    table.confirm("carol")
+    table.seat("bob")
+    assert table.status()["turn"] == 1
+    code, out = verified(table, tmp_path)
+    assert code == 3, out
+    assert "the join does not say what journal line" in out

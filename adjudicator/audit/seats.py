@@ -51,6 +51,7 @@ def joins(
     seats = _Seats(
         list(first), {str(p["name"]): str(p.get("key")) for p in created.get("players") or []}
     )
+    game_id = str(created.get("id"))
     for number, entry in enumerate(walk.entries):
         turn = walk.turn_at[number]
         before = len(seats.seated)
@@ -59,11 +60,12 @@ def joins(
             seats.keys[str(entry["player"])] = str(entry["key"])  # replace in the sign-up
         for join in entry.get("joins") or []:
             if not public:
-                _join_file(files, walk, join, (number + 1, turn), summary, digester)
+                _join_file(files, walk, join, (number + 1, turn, game_id), summary, digester)
         for leave in entry.get("leaves") or []:
             key = seats.keys.get(str(leave["name"]))
             if not public:
-                _leave_file(files, walk, leave, key, (number + 1, turn), summary, digester)
+                where = (number + 1, turn, game_id)
+                _leave_file(files, walk, leave, key, where, summary, digester)
         named = {str(x["name"]) for x in entry.get("leaves") or []}
         for name in entry.get("left") or []:
             if name not in named:
@@ -160,29 +162,27 @@ def _join_file(
     files: dict[str, bytes],
     walk: Walk,
     join: dict[str, Any],
-    where: tuple[int, int],
+    where: tuple[int, int, str],
     summary: Summary,
     digester: digests.Digester | None,
 ) -> None:
     """A full archive holds the join a line took, signed by the key it carries, saying what
-    the line says of it, under the digest the line gives it; ``where``: the line that took it,
-    and its turn."""
-    from adjudicator.rules.strictyaml import StrictYamlError, load
+    the line says of it (for this game), under the digest the line gives it; ``where``: the
+    line that took it, its turn, and the game's id."""
     from adjudicator.signing import keys
 
-    line, turn = where
+    line, turn, game_id = where
     rel = walk.at(str(join["file"]), line)
     kept = loads(files[rel]) if rel in files else None
     data, wrong = _signed_as_taken(kept, "join", str(join["key"]), join, digester)
     summary.findings += [Finding(turn, rel, why) for why in wrong]
     if data is None:
         return
-    try:
-        said = load(data).data
-    except StrictYamlError:
-        said = None
+    said = _said(data)
     body = said.get("join") if isinstance(said, dict) else None
     given = {k: body.get(k) for k in ("name", "share")} if isinstance(body, dict) else {}
+    if not isinstance(said, dict) or said.get("id") != game_id:
+        given["id"] = None  # a join signed for another game
     try:
         same_key = (
             keys.parse_public_line(str(body.get("key"))) == keys.parse_public_line(str(join["key"]))
@@ -224,14 +224,32 @@ def _leave_file(
     walk: Walk,
     leave: dict[str, Any],
     key: str | None,
-    where: tuple[int, int],
+    where: tuple[int, int, str],
     summary: Summary,
     digester: digests.Digester | None,
 ) -> None:
-    """A full archive holds each leave, signed by the key of the seat it gives up; ``where``:
-    the line that took it, and its turn."""
-    line, turn = where
+    """A full archive holds each leave, signed by the key of the seat it gives up and saying
+    it leaves that seat of this game; ``where``: the line that took it, its turn, and the
+    game's id."""
+    line, turn, game_id = where
     rel = walk.at(str(leave.get("file")), line)
     kept = loads(files[rel]) if rel in files else None
-    _, wrong = _signed_as_taken(kept, "leave", key, leave, digester)
+    data, wrong = _signed_as_taken(kept, "leave", key, leave, digester)
     summary.findings += [Finding(turn, rel, why) for why in wrong]
+    if data is None:
+        return
+    said = _said(data)
+    body = said.get("join") if isinstance(said, dict) else None
+    meant = isinstance(body, dict) and body.get("name") == leave["name"] and body.get("leave")
+    if not (meant is True and isinstance(said, dict) and said.get("id") == game_id):
+        summary.findings.append(Finding(turn, rel, msg("verify-leave-differs", line=line)))
+
+
+def _said(data: bytes) -> Any:
+    """What a signed join or leave says, read as the intake reads it (None: it cannot be)."""
+    from adjudicator.rules.strictyaml import StrictYamlError, load
+
+    try:
+        return load(data).data
+    except StrictYamlError:
+        return None
