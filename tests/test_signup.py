@@ -273,6 +273,21 @@ def test_a_join_from_another_address_is_not_answered_and_its_address_must_confir
     assert table.mail(None, "alice@example.org", f"Re: {request['Subject']}").count("seated") == 0
 
 
+def test_the_confirmation_request_names_the_key_it_would_seat(tmp_path: Path) -> None:
+    """A stranger's join of alice's name and address, with his own key and a forged From, got
+    alice a request she could not tell from one for her own join: her answer seated his key.
+    The request names the key's fingerprint, and how to see one's own."""
+    from adjudicator.signing import keys
+
+    table = OpenTable(tmp_path, seats=2)
+    table.mail(table.join_file("alice", key_of="erin"), "alice@example.org")  # erin: mallory
+    [request] = table.outbox("alice@example.org", "signup-confirm")
+    text = str(request.get_body(("plain",)).get_content())  # type: ignore[union-attr]
+    theirs = keys.fingerprint(Path(f"{table.keys['erin']}.pub").read_text())
+    assert theirs in " ".join(text.split())
+    assert "ssh-keygen -lf" in text
+
+
 def test_a_message_carries_one_join(tmp_path: Path) -> None:
     """One message with hundreds of joins, each naming another address, made send mail a
     confirmation request to each of them: the game as a mail cannon. A message takes one join

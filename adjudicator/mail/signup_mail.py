@@ -21,6 +21,7 @@ from adjudicator.mail.outgoing import new_message_id, notice_mail
 from adjudicator.mail.queue import Outbox
 from adjudicator.present.signup import signup_mail
 from adjudicator.rules.lang import game_lang
+from adjudicator.signing import keys
 from adjudicator.store import journal, steps
 from adjudicator.store.registry import load_game
 
@@ -72,7 +73,13 @@ def _owed(
         found = store.read_json(join["addresses"])
         address = str(found["email"])
         if found.get("own", True) or address.casefold() not in named:
-            facts = {"name": join["name"], "code": found["code"]}
+            # the key it would seat: a stranger may have sent a join of this name and address
+            # with a key of his own, and its request reads as the player's own join's would
+            facts = {
+                "name": join["name"],
+                "code": found["code"],
+                "fingerprint": keys.fingerprint(str(join["key"])),
+            }
             owed.append(("confirm", address, join["lang"], facts))
         named.add(address.casefold())
     for name in [] if entry.get("started") else entry.get("seated") or []:  # welcomed instead

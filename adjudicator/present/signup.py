@@ -63,6 +63,7 @@ def signup_mail(kind: str, meta: dict[str, Any], game: Game, lang: str, **facts:
         "until": None if until is None else schedule.shown(datetime.fromisoformat(until), zone),
         "name": None,
         "code": None,
+        "fingerprint": None,
         "words": None,
         "why": None,
         "taken": None,
