@@ -248,6 +248,28 @@ def test_a_late_run_sends_only_the_closest_reminder(
     assert "reminded" not in tick(table, config)
 
 
+def test_a_short_pause_after_a_reminder_does_not_send_it_again(
+    tmp_path: Path, at: Clock, config: Path
+) -> None:
+    """After the 24h reminder, a pause of ten minutes moved the deadline by ten minutes, and the
+    next tick sent the 24h reminder again to everyone: a reminder counted for its exact
+    deadline alone. The players keep the time they had, and were reminded of it."""
+    table = make_table(tmp_path)
+    tick(table, config)  # the first reports go out as the game is made
+    at("2026-11-24T10:00:00+00:00")  # 24 h before the deadline
+    assert "reminded alice, bob, carol (24h before the deadline)" in tick(table, config)
+    at("2026-11-24T10:10:00+00:00")
+    assert run("pause", table.gamedir).exit_code == 0
+    at("2026-11-24T10:20:00+00:00")
+    assert run("resume", table.gamedir).exit_code == 0
+    assert table.status()["deadline"] == "2026-11-25T10:10:00+00:00"
+    at("2026-11-24T10:21:00+00:00")
+    assert "reminded" not in tick(table, config)
+    at("2026-11-25T08:10:00+00:00")  # the 2h reminder still goes, once
+    assert "reminded alice, bob, carol (2h before the deadline)" in tick(table, config)
+    assert "reminded" not in tick(table, config)
+
+
 def test_past_the_deadline_missing_players_get_the_default_orders(
     tmp_path: Path, at: Clock, config: Path
 ) -> None:

@@ -244,8 +244,30 @@ class Clock:
         return moved_by(self.deadline, self.uncounted(self.mail_since, now))
 
     def reminded_for(self, deadline: datetime, before: int) -> bool:
-        """Whether a reminder this close to ``deadline`` (or closer) was queued."""
-        return any(d == deadline and b <= before for d, b in self.reminded)
+        """Whether a reminder this close to ``deadline`` (or closer) was queued: for it, or for
+        a deadline that the clock's standing still alone (a pause, the reports' wait) has
+        moved to it since. The players keep the time they had, and were reminded of it; an
+        ``extend`` makes a deadline reminded anew."""
+        for was, sent in self.reminded:
+            if sent > before or was > deadline:
+                continue
+            if deadline - was <= self._stood_after(was - timedelta(seconds=sent)) + _MINUTE:
+                return True
+        return False
+
+    def _stood_after(self, moment: datetime) -> timedelta:
+        """How long the clock stood still after ``moment`` (spans counted once)."""
+        total, cursor = timedelta(0), moment
+        for begin, finish in sorted(self.stood):
+            begin = max(begin, cursor)
+            if finish > begin:
+                total += finish - begin
+                cursor = finish
+        return total
+
+
+_MINUTE = timedelta(minutes=1)
+"""A deadline moves by whole minutes: what it moved by, to within one."""
 
 
 def _time(text: str) -> datetime:
