@@ -710,3 +710,31 @@ def test_open_with_mail_settings_it_cannot_read_says_why_and_makes_nothing(tmp_p
     result = run("open", tmp_path / "other", "--setup", table.setup_path, "--config", bad)
     assert result.exit_code == 3 and "bad.toml" in result.output, result.output
     assert not (tmp_path / "other").exists()
+
+
+@pytest.mark.parametrize("name", ["gm", "Public", "ALL", "no"])
+def test_join_refuses_a_name_no_player_may_take(tmp_path: Path, name: str) -> None:
+    """`adjudicator join --name gm` printed a join bound to be refused when it came in (the
+    join page refuses that name at once): the command refuses it, saying why."""
+    from tests.ssh import make_key
+
+    key = make_key(tmp_path, "k")
+    result = run(
+        "join", "bazaar", "--name", name, "--email", "x@example.org", "--key", f"{key}.pub"
+    )
+    assert result.exit_code == 2, result.output
+    assert f"--name {name!r}: player name" in result.output
+    assert "join:" not in result.output
+
+
+@pytest.mark.parametrize("why", ["", "  ", "read \x1b[2Jthis", "left\u202eright"])
+def test_refuse_takes_words_a_mail_can_carry(tmp_path: Path, why: str) -> None:
+    """`refuse --why` took an empty text, and kept escape sequences and direction overrides in
+    the journal and the mail to the player: it refuses them, changing nothing."""
+    table = OpenTable(tmp_path, seats=2, signup={"seating": "approve"})
+    table.seat("alice")
+    before = (table.gamedir / "log.jsonl").read_bytes()
+    result = run("refuse", table.gamedir, "alice", "--why", why)
+    assert result.exit_code == 2, result.output
+    assert "--why" in result.output
+    assert (table.gamedir / "log.jsonl").read_bytes() == before

@@ -125,6 +125,12 @@ def join(
         fail(f"{game_id!r} is no game id (letters, digits, '.', '_', '-')", 2)
     if not NAME.match(name):
         fail(f"{name!r} is no player's name (a letter, then letters, digits, '_', '-')", 2)
+    if not leave:  # a join of a name no player may take would be refused when it came in
+        from adjudicator.engine.setup import name_problems
+        from adjudicator.present.words import say
+
+        for problem in name_problems(name, ("--name",)):
+            fail(f"--name {name!r}: {say(problem.msg)}", 2)
     if leave:
         if email or key_file or lang or tz:
             fail("--leave takes only GAME and --name", 2)
@@ -192,7 +198,14 @@ def refuse(gamedir: Path, name: str, why: str) -> None:
       adjudicator refuse games/cairo-2026 mallory --why "this game is for the club's members"
     """
     from adjudicator.engine import signup
+    from adjudicator.engine.notices import first_control
 
+    if not why.strip():
+        fail("--why: say why, in your words: the player is mailed them", 2)
+    control = first_control(why)
+    if control is not None:  # it goes to a terminal, a mail and the journal as it is
+        at, char = control
+        fail(f"--why: character {at} (U+{ord(char):04X}) is no text a mail can carry", 2)
     signup.refuse(gamedir, name, why)
     echo(f"{name}: refused")
 
