@@ -188,6 +188,29 @@ def test_a_game_without_mail_keeps_its_deadline(
     assert status["waiting_for_mail"] is False
 
 
+def mail_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **schedule: object
+) -> tuple[Table, Path]:
+    """A game of 48-hour turns made at START, and settings that write its mail to outbox/."""
+    at(monkeypatch, START)
+    table = Table(
+        tmp_path, players=3, schedule={"deadline": "48h", **schedule}, jewel_choice="random"
+    )
+    config = tmp_path / "mail.toml"
+    config.write_text('[mail]\nfrom = "gm-bot@example.org"\n')
+    return table, config
+
+
+def adjudicated_at_the_command_line(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every owed order of turn 1 submitted, and the turn adjudicated by the game master at
+    ADJUDICATED (no send after it)."""
+    for player in table.status()["owed"]:
+        order = table.signed(player, table.legal(player), f"t1-{player}.yaml")
+        assert run("submit", table.gamedir, order).exit_code == 0
+    at(monkeypatch, ADJUDICATED)
+    assert run("adjudicate", table.gamedir).exit_code == 0
+
+
 def test_the_wait_counts_from_the_turns_opening_when_its_reports_are_queued_later(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -195,16 +218,9 @@ def test_the_wait_counts_from_the_turns_opening_when_its_reports_are_queued_late
     reaching its send): the turn's reports are queued and leave 40 hours after the turn opened.
     The wait counted from their queuing, so the players had 8 of their 48 hours; it counts from
     the turn's opening."""
-    table = Table(tmp_path, players=3, schedule={"deadline": "48h"}, jewel_choice="random")
-    config = tmp_path / "mail.toml"  # no [smtp]: the mail is written to outbox/
-    config.write_text('[mail]\nfrom = "gm-bot@example.org"\n')
-    at(monkeypatch, START)
+    table, config = mail_game(tmp_path, monkeypatch)
     assert run("send", table.gamedir, "--config", config).exit_code == 0
-    for player in table.status()["owed"]:
-        order = table.signed(player, table.legal(player), f"t1-{player}.yaml")
-        assert run("submit", table.gamedir, order).exit_code == 0
-    at(monkeypatch, ADJUDICATED)
-    assert run("adjudicate", table.gamedir).exit_code == 0
+    adjudicated_at_the_command_line(table, monkeypatch)
     left = ADJUDICATED + timedelta(hours=40)
     at(monkeypatch, left)
     assert run("send", table.gamedir, "--config", config).exit_code == 0
@@ -222,16 +238,9 @@ def test_a_turn_whose_reports_were_never_queued_does_not_pass_its_deadline(
     tick found turn 2 past its deadline and played every seat's default orders: the players had
     never had the turn's report. It now sends the reports and counts the wait from the turn's
     opening."""
-    table = Table(tmp_path, players=3, schedule={"deadline": "48h"}, jewel_choice="random")
-    config = tmp_path / "mail.toml"
-    config.write_text('[mail]\nfrom = "gm-bot@example.org"\n')
-    at(monkeypatch, START)
+    table, config = mail_game(tmp_path, monkeypatch)
     assert run("tick", table.gamedir, "--config", config).exit_code == 0
-    for player in table.status()["owed"]:
-        order = table.signed(player, table.legal(player), f"t1-{player}.yaml")
-        assert run("submit", table.gamedir, order).exit_code == 0
-    at(monkeypatch, ADJUDICATED)
-    assert run("adjudicate", table.gamedir).exit_code == 0
+    adjudicated_at_the_command_line(table, monkeypatch)
     back = ADJUDICATED + timedelta(hours=49)
     at(monkeypatch, back)
     result = run("tick", table.gamedir, "--config", config)
@@ -250,10 +259,7 @@ def test_a_game_first_ticked_past_its_first_deadline_mails_turn_1_and_waits(
     """cron was set up three days after `new`: the first tick adjudicated turn 1 with every
     seat's default orders, then mailed the welcomes and the reports of turns 1 and 2. It now
     mails turn 1, and the players' 48 hours count from then."""
-    at(monkeypatch, START)
-    table = Table(tmp_path, players=3, schedule={"deadline": "48h"}, jewel_choice="random")
-    config = tmp_path / "mail.toml"
-    config.write_text('[mail]\nfrom = "gm-bot@example.org"\n')
+    table, config = mail_game(tmp_path, monkeypatch)
     at(monkeypatch, START + timedelta(days=3))
     result = run("tick", table.gamedir, "--config", config)
     assert result.exit_code == 0, result.output
@@ -271,11 +277,7 @@ def test_no_reminder_goes_before_the_turns_reports(
     reminder before the welcomes and the reports, stating a deadline the same run then moved,
     and sent it again 24 hours before the moved one. Nothing is reminded of a turn whose
     reports were never queued; the reminder goes once, before the moved deadline."""
-    at(monkeypatch, START)
-    schedule = {"deadline": "48h", "reminders": ["24h"]}
-    table = Table(tmp_path, players=3, schedule=schedule, jewel_choice="random")
-    config = tmp_path / "mail.toml"
-    config.write_text('[mail]\nfrom = "gm-bot@example.org"\n')
+    table, config = mail_game(tmp_path, monkeypatch, reminders=["24h"])
     at(monkeypatch, START + timedelta(hours=30))
     first = run("tick", table.gamedir, "--config", config)
     assert first.exit_code == 0, first.output

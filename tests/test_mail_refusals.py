@@ -322,6 +322,27 @@ def test_a_refusal_for_now_that_clears_is_sent(tmp_path: Path, authority: Author
     assert [r.rcpt_tos for r in server.received] == [["player1@example.org"]]
 
 
+@pytest.mark.parametrize("kept", [{}, {"since": "yesterday"}, {"since": "2026-11-20T10:00"}])
+def test_a_first_refusal_remembered_wrong_counts_from_now(
+    tmp_path: Path, kept: dict[str, str]
+) -> None:
+    """The memory of first refusals is a file in the user's data folder, which a hand may
+    change: an entry without a time, or with one that is none or has no offset, ended the
+    delivery in a traceback. It counts from now, and is written so."""
+    from adjudicator.mail import nogame, told
+
+    outbox = filled(tmp_path / "game", 1)
+    [message] = outbox.pending()
+    key = f"{outbox.gamedir.resolve()}/{message.name}"
+    memory = nogame.root() / "deferred.json"
+    memory.parent.mkdir(parents=True, exist_ok=True)
+    memory.write_text(json.dumps({key: kept}))
+    now = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
+    assert queue._first_refused(outbox, message, now) == now
+    with told.memory("deferred") as state:
+        assert state[key] == {"since": now.isoformat()}
+
+
 def test_without_its_memory_the_age_is_read_from_the_date_header(
     tmp_path: Path, authority: Authority, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -80,10 +80,7 @@ def _fingerprint(line: Any) -> str:
     """The SHA256 fingerprint of a public key line, or ``-`` when it is none."""
     from adjudicator.signing import keys
 
-    try:
-        return keys.fingerprint(str(line))
-    except keys.KeyProblem:
-        return "-"
+    return keys.fingerprint_of(line) or "-"
 
 
 def _under_seat_key(

@@ -46,7 +46,7 @@ _BODY_KEY = b"BODY[]<0>"
 _BYTES_REPR = re.compile(r"b(['\"])(.*)\1")
 _SERVER_WIDE = ("[UNAVAILABLE]", "[INUSE]", "[LIMIT]")
 """Response codes of a refusal that concerns the session, not the message it was about."""
-_FOR_NOW = ("[UNAVAILABLE]", "[INUSE]", "[LIMIT]", "[SERVERBUG]", "[EXPUNGEISSUED]")
+_FOR_NOW = (*_SERVER_WIDE, "[SERVERBUG]", "[EXPUNGEISSUED]")
 """Response codes (RFC 5530) of a refusal that a later run may not meet (EXPUNGEISSUED:
 another session expunged a message the command named, as a mail program may)."""
 
@@ -220,9 +220,11 @@ def _login(client: Any, user: str, secret: str) -> None:
 
 
 def _logout(client: Any) -> None:
-    """Log out, or at least close the connection; errors here change nothing."""
+    """Log out, or at least close the connection; errors here change nothing (nor does a
+    server that answers a byte at a time: the logout has a limit too)."""
     try:
-        client.logout()
+        with at_most(IMAP_TIMEOUT, "the IMAP server"):
+            client.logout()
     except Exception:
         with suppress(Exception):
             client.shutdown()

@@ -410,7 +410,13 @@ def _first_refused(outbox: Outbox, sending: Path, now: datetime) -> datetime:
                 if key.rpartition("/")[2] not in waiting | {sending.name}:
                     del state[key]
             entry = state.setdefault(f"{game}/{sending.name}", {"since": now.isoformat()})
-            return datetime.fromisoformat(str(entry["since"]))
+            try:
+                since = datetime.fromisoformat(str(entry.get("since")))
+            except ValueError:
+                since = None
+            if since is None or since.tzinfo is None:  # changed by hand: counted from now
+                entry["since"], since = now.isoformat(), now
+            return since
     except (OSError, ValueError, TimeoutError):  # the memory cannot be had: as before
         return queued_at(sending.read_bytes(), sending)
 

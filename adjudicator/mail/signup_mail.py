@@ -78,7 +78,7 @@ def _owed(
             facts = {
                 "name": join["name"],
                 "code": found["code"],
-                "fingerprint": keys.fingerprint(str(join["key"])),
+                "fingerprint": keys.fingerprint_of(join["key"]),
             }
             owed.append(("confirm", address, join["lang"], facts))
         named.add(address.casefold())

@@ -2,10 +2,9 @@
 
 Mail queued in a game longer than ``[mail] stuck_after``, mail in doubt, an SMTP server that
 stopped every delivery for that long, a game folder that cannot be read, and a message the IMAP
-server would not give (moved unread to the set-aside folder) are each queued as
-a notice to ``[mail] gm`` among what belongs to no game (:mod:`adjudicator.mail.nogame`; it goes
-out with the same run's delivery, or the first one that reaches the server) and said on
-standard error. They
+server would not give (moved unread to the set-aside folder) are each queued as a notice to
+``[mail] gm`` among what belongs to no game (:mod:`adjudicator.mail.nogame`; it goes out with the
+same run's delivery, or the first one that reaches the server) and said on standard error. They
 are told again only when their facts change, and a ``resolved`` line says when one cleared. A
 recipient refused for good is told by the send of its game (:mod:`adjudicator.mail.send`).
 """
@@ -173,7 +172,7 @@ def _resolved(state: told.State, seen: Seen) -> list[str]:
     for game in seen.games:
         if told.gone(state, f"stuck {game.root}"):
             lines.append(say(Msg("told-resolved-stuck", {"game": game.id})))
-        if not Outbox(game.root).in_doubt() and told.gone(state, f"doubt {game.root}"):
+        if told.gone(state, f"doubt {game.root}"):  # (noted this run while still in doubt)
             lines.append(say(Msg("told-resolved-doubt", {"game": game.id})))
     for root in seen.roots:
         if all(root != bad for bad, _ in seen.unreadable) and told.gone(

@@ -119,6 +119,15 @@ def fingerprint(line_or_blob: str | bytes) -> str:
     return "SHA256:" + base64.b64encode(digest).decode("ascii").rstrip("=")
 
 
+def fingerprint_of(line: object) -> str | None:
+    """The fingerprint of a public key line kept in a game (a journal's, a game file's), or
+    None when it is none."""
+    try:
+        return fingerprint(str(line))
+    except KeyProblem:
+        return None
+
+
 def _blob_type(blob: bytes) -> str | None:
     """The key type string that starts a wire blob, or None if the blob doesn't start with one."""
     if len(blob) < 4:
